@@ -1,0 +1,156 @@
+# rmp — GNU make build. `make` builds lib/librmp.{so,a}, bin/mrun, lib/pkgconfig/rmp.pc;
+# `make check` runs every test (unit, integration under mrun, sanitizer reruns, verbs in the
+# soft-RoCE VM); `make demo` runs an example allreduce with `mrun -n 4`.
+# Variants: VARIANT=release (default, outputs in lib/ bin/), asan, tsan (outputs in build/VARIANT).
+
+VARIANT ?= release
+CC ?= cc
+PREFIX ?= /usr/local
+VERSION := 0.1.0
+
+PMIX_CFLAGS := $(shell pkg-config --cflags pmix 2>/dev/null)
+PMIX_LIBS := $(shell pkg-config --libs pmix 2>/dev/null || echo -lpmix)
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -fPIC $(WARN) -Iinclude -Iruntime $(PMIX_CFLAGS)
+
+ifeq ($(VARIANT),release)
+  OUT := .
+  OPT := -O2
+  SAN :=
+else ifeq ($(VARIANT),asan)
+  OUT := build/asan
+  OPT := -O1 -fno-omit-frame-pointer
+  SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+else ifeq ($(VARIANT),tsan)
+  OUT := build/tsan
+  OPT := -O1 -fno-omit-frame-pointer
+  SAN := -fsanitize=thread
+else
+  $(error VARIANT must be release, asan or tsan)
+endif
+
+CFLAGS_ALL := $(BASE_CFLAGS) $(OPT) $(SAN) $(CFLAGS)
+LDFLAGS_ALL := $(SAN) $(LDFLAGS)
+OBJ := build/$(VARIANT)/obj
+LIBS := $(PMIX_LIBS) -lpthread -lm
+
+LIB_SRC := $(wildcard runtime/*.c runtime/transport/*.c collectives/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(OBJ)/%.o)
+MRUN_SRC := $(wildcard launcher/*.c)
+MRUN_OBJ := $(MRUN_SRC:%.c=$(OBJ)/%.o)
+EX_SRC := $(wildcard examples/*.c)
+EX_BIN := $(EX_SRC:examples/%.c=$(OUT)/bin/examples/%)
+PROG_SRC := $(wildcard tests/progs/*.c)
+PROG_BIN := $(PROG_SRC:tests/progs/%.c=build/$(VARIANT)/tests/progs/%)
+UNIT_SRC := $(wildcard tests/unit/*.c)
+INTEG_SRC := $(wildcard tests/integration/*.c)
+TESTS := build/$(VARIANT)/tests
+
+STATIC := $(OUT)/lib/librmp.a
+SHARED := $(OUT)/lib/librmp.so
+MRUN := $(OUT)/bin/mrun
+
+.PHONY: deps all lib check check-unit check-integration check-asan check-tsan check-vm demo \
+        install clean tests format
+
+all: $(STATIC) $(SHARED) $(MRUN) $(OUT)/lib/pkgconfig/rmp.pc $(EX_BIN)
+lib: $(STATIC) $(SHARED)
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(STATIC): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(SHARED): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,librmp.so.0 $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+$(MRUN): $(MRUN_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PMIX_LIBS)
+
+$(OUT)/lib/pkgconfig/rmp.pc: Makefile
+	@mkdir -p $(dir $@)
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: rmp\nDescription: rmp message-passing runtime\nVersion: %s\nRequires.private: pmix\nCflags: -I$${includedir}\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lrmp\nLibs.private: -lpthread -lm\n' \
+	  "$(if $(filter install,$(MAKECMDGOALS)),$(PREFIX),$(abspath $(OUT)))" "$(VERSION)" > $@
+
+# Programs link the static library so a build tree needs no LD_LIBRARY_PATH.
+$(OUT)/bin/examples/%: examples/%.c $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $< $(STATIC) $(LIBS)
+
+$(TESTS)/progs/%: tests/progs/%.c $(STATIC) $(wildcard tests/progs/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(STATIC) $(LIBS)
+
+$(TESTS)/unit: $(UNIT_SRC) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $(UNIT_SRC) $(STATIC) $(LIBS) -lcriterion
+
+$(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/integration $(LDFLAGS_ALL) \
+	  -DRMP_TEST_MRUN='"$(abspath $(MRUN))"' -DRMP_TEST_PROGS='"$(abspath $(TESTS)/progs)"' \
+	  -o $@ $(INTEG_SRC) -lcriterion
+
+tests: all $(PROG_BIN) $(if $(UNIT_SRC),$(TESTS)/unit) $(if $(INTEG_SRC),$(TESTS)/integration)
+
+-include $(LIB_OBJ:.o=.d) $(MRUN_OBJ:.o=.d)
+
+# ---- running tests -------------------------------------------------------------------------
+CRITERION_FLAGS ?= --jobs 2 --timeout 300
+
+check-unit: tests
+	$(TESTS)/unit $(CRITERION_FLAGS)
+
+check-integration: tests
+	$(TESTS)/integration $(CRITERION_FLAGS)
+
+check-asan:
+	$(MAKE) VARIANT=asan check-unit check-integration
+
+check-tsan:
+	$(MAKE) VARIANT=tsan tests
+	RMP_TEST_FILTER=thread build/tsan/tests/integration $(CRITERION_FLAGS) --filter 'thread*/*'
+
+check-vm:
+	tests/vm/run-verbs-suite
+
+# deps first, then a fresh make: pkg-config's answers are read when make starts.
+check: deps
+	$(MAKE) check-unit check-integration
+	$(MAKE) check-asan
+	$(MAKE) check-tsan
+	@if [ -x tests/vm/run-verbs-suite ]; then $(MAKE) check-vm; fi
+	@tests/leftovers.sh
+
+# Debian packages the build and tests need: installed (apt-get) only when missing.
+deps:
+	@tests/install-deps.sh
+
+demo: deps
+	$(MAKE) all
+	$(MRUN) -n 4 $(OUT)/bin/examples/allreduce
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/rmp.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/librmp.so.0
+	ln -sf librmp.so.0 $(DESTDIR)$(PREFIX)/lib/librmp.so
+	install -m 755 $(MRUN) $(DESTDIR)$(PREFIX)/bin/
+	$(MAKE) --no-print-directory -B $(OUT)/lib/pkgconfig/rmp.pc install-pc PREFIX=$(PREFIX)
+
+install-pc:
+	install -m 644 $(OUT)/lib/pkgconfig/rmp.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+
+format:
+	clang-format -i $(LIB_SRC) $(MRUN_SRC) include/rmp.h runtime/*.h runtime/transport/*.h
+
+clean:
+	rm -rf build lib bin

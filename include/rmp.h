@@ -1,0 +1,207 @@
+/* rmp.h — the public API of rmp, a small message-passing runtime (an MPI subset).
+ * This is the only header a program includes. Every function returns RMP_SUCCESS (0) or a
+ * negative RMP_ERR_* code; rmp_strerror() turns a code into a sentence. */
+#ifndef RMP_H
+#define RMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RMP_VERSION_MAJOR 0
+#define RMP_VERSION_MINOR 1
+#define RMP_VERSION_STRING "0.1.0"
+
+/* ---- Error codes ------------------------------------------------------------------------ */
+enum {
+    RMP_SUCCESS = 0,
+    RMP_ERR_ARG = -1,             /* an invalid argument (NULL pointer where one is needed...) */
+    RMP_ERR_COMM = -2,            /* invalid or freed communicator */
+    RMP_ERR_RANK = -3,            /* rank out of range for the communicator */
+    RMP_ERR_TAG = -4,             /* tag negative (other than RMP_ANY_TAG) or > RMP_TAG_UB */
+    RMP_ERR_COUNT = -5,           /* negative count */
+    RMP_ERR_TYPE = -6,            /* invalid, freed or uncommitted datatype */
+    RMP_ERR_OP = -7,              /* invalid reduction op, or op not defined for the type */
+    RMP_ERR_BUFFER = -8,          /* NULL buffer with a non-zero count */
+    RMP_ERR_TRUNCATE = -9,        /* message longer than the receive buffer (data cut, safe) */
+    RMP_ERR_REQUEST = -10,        /* invalid request handle */
+    RMP_ERR_ROOT = -11,           /* invalid root of a collective */
+    RMP_ERR_NOT_INITIALIZED = -12,/* called before rmp_init or after rmp_finalize */
+    RMP_ERR_INITIALIZED = -13,    /* rmp_init called twice */
+    RMP_ERR_NO_MEM = -14,         /* out of memory */
+    RMP_ERR_TRANSPORT = -15,      /* a transport failed (details printed on stderr) */
+    RMP_ERR_PEER = -16,           /* the peer process is gone or unreachable */
+    RMP_ERR_IN_STATUS = -17,      /* waitall/testall: see each status' error field */
+    RMP_ERR_THREAD = -18,         /* call not allowed at the thread level provided */
+    RMP_ERR_BOOTSTRAP = -19,      /* PMIx failed */
+    RMP_ERR_NOT_SUPPORTED = -20,  /* not supported by this build or device */
+    RMP_ERR_INTERNAL = -21,       /* a bug in rmp: please report */
+    RMP_ERR_LAST = -22
+};
+
+/* ---- Handles ---------------------------------------------------------------------------- */
+typedef int rmp_comm_t;                    /* communicator handle */
+#define RMP_COMM_WORLD ((rmp_comm_t)0)
+#define RMP_COMM_SELF ((rmp_comm_t)1)
+#define RMP_COMM_NULL ((rmp_comm_t)-1)
+
+typedef int rmp_datatype_t;                /* datatype handle */
+#define RMP_DATATYPE_NULL ((rmp_datatype_t)0)
+#define RMP_INT8 ((rmp_datatype_t)1)
+#define RMP_INT16 ((rmp_datatype_t)2)
+#define RMP_INT32 ((rmp_datatype_t)3)
+#define RMP_INT64 ((rmp_datatype_t)4)
+#define RMP_UINT8 ((rmp_datatype_t)5)
+#define RMP_UINT16 ((rmp_datatype_t)6)
+#define RMP_UINT32 ((rmp_datatype_t)7)
+#define RMP_UINT64 ((rmp_datatype_t)8)
+#define RMP_FLOAT ((rmp_datatype_t)9)
+#define RMP_DOUBLE ((rmp_datatype_t)10)
+#define RMP_BYTE ((rmp_datatype_t)11)
+#define RMP_INT RMP_INT32
+#define RMP_CHAR RMP_INT8
+
+typedef int rmp_op_t;                      /* reduction operation */
+#define RMP_OP_NULL ((rmp_op_t)0)
+#define RMP_SUM ((rmp_op_t)1)
+#define RMP_PROD ((rmp_op_t)2)
+#define RMP_MIN ((rmp_op_t)3)
+#define RMP_MAX ((rmp_op_t)4)
+#define RMP_BAND ((rmp_op_t)5)              /* bitwise ops: integer types and RMP_BYTE */
+#define RMP_BOR ((rmp_op_t)6)
+#define RMP_BXOR ((rmp_op_t)7)
+#define RMP_LAND ((rmp_op_t)8)              /* logical ops: integer and floating types */
+#define RMP_LOR ((rmp_op_t)9)
+
+typedef struct rmp_request *rmp_request_t; /* nonblocking operation handle */
+#define RMP_REQUEST_NULL ((rmp_request_t)0)
+
+/* Wildcards and limits */
+#define RMP_ANY_SOURCE (-1)
+#define RMP_ANY_TAG (-1)
+#define RMP_PROC_NULL (-2)                  /* send/recv to it completes at once, moves nothing */
+#define RMP_TAG_UB 0x3fffffff               /* the largest valid user tag */
+#define RMP_UNDEFINED (-32766)              /* color for rmp_comm_split: not in any new comm */
+#define RMP_IN_PLACE ((void *)1)            /* collectives: operate on the receive buffer */
+
+/* Status of a completed receive (and of sends, where only error is meaningful). */
+typedef struct rmp_status {
+    int source;      /* rank of the sender in the communicator */
+    int tag;         /* tag of the message */
+    int error;       /* RMP_SUCCESS, RMP_ERR_TRUNCATE, ... */
+    int cancelled;   /* 1 if the receive was cancelled */
+    size_t count;    /* bytes received */
+} rmp_status_t;
+#define RMP_STATUS_IGNORE ((rmp_status_t *)0)
+#define RMP_STATUSES_IGNORE ((rmp_status_t *)0)
+
+/* ---- Initialization --------------------------------------------------------------------- */
+enum {
+    RMP_THREAD_SINGLE = 0,     /* one thread only */
+    RMP_THREAD_FUNNELED = 1,   /* many threads, only the one that called init calls rmp */
+    RMP_THREAD_SERIALIZED = 2, /* many threads call rmp, never two at once */
+    RMP_THREAD_MULTIPLE = 3    /* any thread calls anything at any time */
+};
+
+/* Start the runtime. argc/argv may be NULL. Under a PMIx launcher (mrun, srun --mpi=pmix,
+ * mpirun) the job's ranks connect; with no launcher the program is a singleton of size 1. */
+int rmp_init(int *argc, char ***argv);
+/* As rmp_init, asking for a thread level; *provided receives the level granted (always the
+ * one required: rmp supports all four). */
+int rmp_init_thread(int *argc, char ***argv, int required, int *provided);
+/* Complete outstanding communication and shut down. Collective over RMP_COMM_WORLD. */
+int rmp_finalize(void);
+/* *flag = 1 between rmp_init and rmp_finalize. Callable at any time. */
+int rmp_initialized(int *flag);
+/* *flag = 1 after rmp_finalize. Callable at any time. */
+int rmp_finalized(int *flag);
+/* Thread level granted by rmp_init_thread. */
+int rmp_query_thread(int *provided);
+/* End the whole job with exit code `code` (all ranks, through the launcher). Never returns. */
+int rmp_abort(rmp_comm_t comm, int code);
+/* Seconds since an arbitrary point in the past (monotonic clock). */
+double rmp_wtime(void);
+/* A static, human-readable description of an error code. */
+const char *rmp_strerror(int err);
+
+/* ---- Communicators ---------------------------------------------------------------------- */
+int rmp_comm_rank(rmp_comm_t comm, int *rank);
+int rmp_comm_size(rmp_comm_t comm, int *size);
+/* New communicator with the same group and its own matching context. Collective. */
+int rmp_comm_dup(rmp_comm_t comm, rmp_comm_t *newcomm);
+/* Split by color (ranks ordered by key, then by old rank); RMP_UNDEFINED gives
+ * RMP_COMM_NULL. Collective. */
+int rmp_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm);
+/* Free a communicator made by dup/split; *comm becomes RMP_COMM_NULL. */
+int rmp_comm_free(rmp_comm_t *comm);
+
+/* ---- Datatypes -------------------------------------------------------------------------- */
+/* Bytes of data in one element (derived types: data only, no gaps). */
+int rmp_type_size(rmp_datatype_t type, size_t *size);
+/* Span of one element in memory, gaps included. */
+int rmp_type_extent(rmp_datatype_t type, size_t *extent);
+/* `count` consecutive elements of `old`. */
+int rmp_type_contiguous(int count, rmp_datatype_t old, rmp_datatype_t *newtype);
+/* `count` blocks of `blocklen` elements of `old`, block starts `stride` elements apart. */
+int rmp_type_vector(int count, int blocklen, int stride, rmp_datatype_t old,
+                    rmp_datatype_t *newtype);
+/* A derived type must be committed before use in communication. */
+int rmp_type_commit(rmp_datatype_t *type);
+int rmp_type_free(rmp_datatype_t *type);
+/* Number of whole elements of `type` in a status (RMP_UNDEFINED if not a whole number). */
+int rmp_get_count(const rmp_status_t *status, rmp_datatype_t type, int *count);
+
+/* ---- Point-to-point --------------------------------------------------------------------- */
+/* Messages from one sender on one communicator match in the order they were sent. */
+int rmp_send(const void *buf, int count, rmp_datatype_t type, int dest, int tag, rmp_comm_t comm);
+int rmp_recv(void *buf, int count, rmp_datatype_t type, int source, int tag, rmp_comm_t comm,
+             rmp_status_t *status);
+int rmp_isend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+              rmp_comm_t comm, rmp_request_t *req);
+int rmp_irecv(void *buf, int count, rmp_datatype_t type, int source, int tag, rmp_comm_t comm,
+              rmp_request_t *req);
+int rmp_sendrecv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, int dest,
+                 int sendtag, void *recvbuf, int recvcount, rmp_datatype_t recvtype, int source,
+                 int recvtag, rmp_comm_t comm, rmp_status_t *status);
+/* Wait for / test a request; a completed request is freed and *req set to RMP_REQUEST_NULL.
+ * A NULL request completes at once with an empty status. The return value is the request's
+ * error (e.g. RMP_ERR_TRUNCATE), also stored in status->error. */
+int rmp_wait(rmp_request_t *req, rmp_status_t *status);
+int rmp_test(rmp_request_t *req, int *flag, rmp_status_t *status);
+/* statuses may be RMP_STATUSES_IGNORE; on RMP_ERR_IN_STATUS each status holds its error. */
+int rmp_waitall(int count, rmp_request_t reqs[], rmp_status_t statuses[]);
+int rmp_testall(int count, rmp_request_t reqs[], int *flag, rmp_status_t statuses[]);
+/* *index = the completed request's index, or RMP_UNDEFINED if all are NULL. */
+int rmp_waitany(int count, rmp_request_t reqs[], int *index, rmp_status_t *status);
+/* Block until a matching message can be received; it is not received. */
+int rmp_probe(int source, int tag, rmp_comm_t comm, rmp_status_t *status);
+int rmp_iprobe(int source, int tag, rmp_comm_t comm, int *flag, rmp_status_t *status);
+/* Cancel a posted receive that has not matched yet; still wait on it afterwards (its status
+ * then says cancelled). Cancelling a send or a matched receive has no effect. */
+int rmp_cancel(rmp_request_t *req);
+
+/* ---- Collectives (collective over comm; every rank must call with matching arguments) ---- */
+int rmp_barrier(rmp_comm_t comm);
+int rmp_bcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm);
+/* sendbuf may be RMP_IN_PLACE at the root (data taken from recvbuf). */
+int rmp_reduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
+               int root, rmp_comm_t comm);
+/* sendbuf may be RMP_IN_PLACE (data taken from recvbuf). */
+int rmp_allreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
+                  rmp_op_t op, rmp_comm_t comm);
+int rmp_gather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+               int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm);
+int rmp_scatter(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm);
+int rmp_allgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                  int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm);
+int rmp_alltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                 int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RMP_H */

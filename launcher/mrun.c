@@ -1,0 +1,299 @@
+/* mrun.c: the command line and the order of things: parse options, take the ranks'
+ * environment, find the program, set up signals, then PMIx server -> job -> cleanup, which
+ * runs however the job ends (signals arrive through the job's loop, never as handlers). */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "job.h"
+#include "mrun.h"
+#include "pmix_srv.h"
+#include "procs.h"
+#include "session.h"
+
+enum { MAX_PROCS = 4096, EXIT_USAGE = 2 };
+
+extern char **environ;
+
+static const char usage_text[] =
+    "Usage: mrun -n N [options] prog [args...]\n"
+    "Starts N ranks of prog on this machine as one PMIx job.\n"
+    "\n"
+    "  -n N            number of ranks (1 to 4096)\n"
+    "  --nodes K       split the ranks into K virtual nodes, in blocks (default 1)\n"
+    "  -x VAR[=VAL]    set VAR in the ranks' environment (no =VAL: mrun's value)\n"
+    "  --tag-output    prefix every output line with [rank]\n"
+    "  --timeout SEC   end the job after SEC seconds (fractions allowed)\n"
+    "  -h, --help      show this help\n"
+    "  -V, --version   show the version\n"
+    "\n"
+    "Exit status: 0 when every rank succeeds; otherwise the first failure's: the rank's\n"
+    "status (128+N if killed by signal N), the rmp_abort code, 1 for a rank that skipped\n"
+    "rmp_init or rmp_finalize, 128+N when mrun gets signal N, 124 on timeout, 126/127 when\n"
+    "prog cannot be executed / is not found, 2 for bad usage.\n";
+
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "mrun: %s; try mrun --help\n", msg);
+    return EXIT_USAGE;
+}
+
+static bool parse_int(const char *s, int min, int max, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < min || v > max)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* Returns -1 to go on, else the status to exit with right away. */
+static int parse_args(int argc, char **argv, mrun_opts_t *o)
+{
+    static const struct option longopts[] = {
+        {"nodes", required_argument, NULL, 'N'},   {"tag-output", no_argument, NULL, 'T'},
+        {"timeout", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},       {NULL, 0, NULL, 0},
+    };
+    *o = (mrun_opts_t){.nnodes = 1};
+    if (!(o->exports = calloc((size_t)argc, sizeof *o->exports))) {
+        fprintf(stderr, "mrun: out of memory\n");
+        return 1;
+    }
+    opterr = 0; /* our own one-line messages instead of getopt's */
+    int c;
+    /* '+': options end at the program, whose own options are left alone */
+    while ((c = getopt_long(argc, argv, "+:n:x:hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            if (!parse_int(optarg, 1, MAX_PROCS, &o->nprocs))
+                return usage_error("-n needs a number of ranks from 1 to %d, not '%s'",
+                                   MAX_PROCS, optarg);
+            break;
+        case 'N':
+            if (!parse_int(optarg, 1, MAX_PROCS, &o->nnodes))
+                return usage_error("--nodes needs a number of nodes from 1 to %d, not '%s'",
+                                   MAX_PROCS, optarg);
+            break;
+        case 'x':
+            if (optarg[0] == '\0' || optarg[0] == '=')
+                return usage_error("-x needs VAR or VAR=VALUE, not '%s'", optarg);
+            o->exports[o->nexports++] = optarg;
+            break;
+        case 'T':
+            o->tag_output = true;
+            break;
+        case 't': {
+            char *end;
+            errno = 0;
+            double t = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !isfinite(t) || t <= 0 || t > 1e8)
+                return usage_error("--timeout needs a positive number of seconds, not '%s'",
+                                   optarg);
+            o->timeout_s = t;
+            o->timeout_arg = optarg;
+            break;
+        }
+        case 'h':
+            fputs(usage_text, stdout);
+            return 0;
+        case 'V':
+            puts("mrun (rmp) " MRUN_VERSION);
+            return 0;
+        case ':':
+            return usage_error("option '%s' needs a value", argv[optind - 1]);
+        default:
+            if (optopt)
+                return usage_error("unknown option '-%c'", optopt);
+            return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (o->nprocs == 0)
+        return usage_error("missing -n N, the number of ranks");
+    if (optind >= argc)
+        return usage_error("missing the program to run");
+    if (o->nnodes > o->nprocs)
+        return usage_error("--nodes %d is more than the %d ranks", o->nnodes, o->nprocs);
+    o->argv = argv + optind;
+    return -1;
+}
+
+static char *env_find(char **env, const char *name, size_t len)
+{
+    for (; *env; env++)
+        if (strncmp(*env, name, len) == 0 && (*env)[len] == '=')
+            return *env;
+    return NULL;
+}
+
+/* The ranks' environment: mrun's, as mrun was started, with the -x settings applied. Taken
+ * before mrun sets variables meant for its own PMIx server only. */
+static char **build_base_env(const mrun_opts_t *o)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + (size_t)o->nexports + 1, sizeof *env);
+    if (!env) {
+        fprintf(stderr, "mrun: out of memory\n");
+        return NULL;
+    }
+    memcpy(env, environ, n * sizeof *env);
+    for (int i = 0; i < o->nexports; i++) {
+        const char *x = o->exports[i], *eq = strchr(x, '=');
+        size_t len = eq ? (size_t)(eq - x) : strlen(x);
+        char **slot = env;
+        while (*slot && !(strncmp(*slot, x, len) == 0 && (*slot)[len] == '='))
+            slot++;
+        if (eq)
+            *slot = (char *)x; /* replaces the variable, or appends it */
+        else if (!*slot)
+            fprintf(stderr, "mrun: warning: -x %s: %s is not set in mrun's environment\n", x, x);
+    }
+    return env;
+}
+
+/* Makes sure fds 0-2 are open, so that no pipe of ours can land on them. */
+static int ensure_std_fds(void)
+{
+    for (int fd = 0; fd < 3; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        if (open("/dev/null", O_RDWR) != fd) {
+            fprintf(stderr, "mrun: cannot open /dev/null for closed fd %d\n", fd);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Blocks SIGCHLD and the signals that end the job, before PMIx starts its thread (which then
+ * inherits the mask), and returns a signalfd for them. Records in *ignored the signals mrun
+ * was started with ignored (nohup, background jobs): those stay ignored, for mrun and ranks. */
+static int signals_setup(sigset_t *ignored)
+{
+    sigemptyset(ignored);
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction sa;
+        if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+            sigaddset(ignored, sig);
+    }
+    sigdelset(ignored, SIGCHLD); /* an ignored SIGCHLD reaps children behind waitpid's back */
+    struct sigaction dfl = {.sa_handler = SIG_DFL}, ign = {.sa_handler = SIG_IGN};
+    /* SIGPIPE ignored: a closed stdout must not kill mrun before it cleans up */
+    if (sigaction(SIGCHLD, &dfl, NULL) != 0 || sigaction(SIGPIPE, &ign, NULL) != 0) {
+        fprintf(stderr, "mrun: sigaction failed: %s\n", strerror(errno));
+        return -1;
+    }
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    const int ends_job[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof ends_job / sizeof *ends_job; i++)
+        if (!sigismember(ignored, ends_job[i]))
+            sigaddset(&set, ends_job[i]);
+    if (sigprocmask(SIG_BLOCK, &set, NULL) != 0) {
+        fprintf(stderr, "mrun: sigprocmask failed: %s\n", strerror(errno));
+        return -1;
+    }
+    int fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+    if (fd < 0)
+        fprintf(stderr, "mrun: signalfd failed: %s\n", strerror(errno));
+    return fd;
+}
+
+/* Each rank costs mrun about three fds (two pipes, one PMIx socket). */
+static void raise_fd_limit(int nprocs)
+{
+    struct rlimit rl;
+    rlim_t want = (rlim_t)nprocs * 3 + 64;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want)
+        return;
+    rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+    if (setrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur < want)
+        fprintf(stderr, "mrun: warning: the open-file limit is too low for %d ranks (raise "
+                "ulimit -n to %lu)\n", nprocs, (unsigned long)want);
+}
+
+/* Server, job, cleanup: every way out of the job passes through the cleanup here. */
+static int run(const mrun_opts_t *opts, int sig_fd, const sigset_t *ignored, const char *path,
+               char *const base_env[])
+{
+    char nspace[32];
+    snprintf(nspace, sizeof nspace, "mrun-%d", (int)getpid());
+    char *tmpdir = session_tmpdir_create();
+    if (!tmpdir)
+        return 1;
+    int status = 1;
+    srv_t *srv = srv_start(nspace, tmpdir, opts->nprocs, opts->nnodes);
+    if (srv) {
+        job_t *job = job_start(opts, srv, sig_fd, ignored, path, base_env);
+        if (job)
+            status = job_wait(job);
+        srv_stop(srv);
+    }
+    session_tmpdir_remove(tmpdir);
+    session_shm_sweep(nspace); /* segments of ranks that crashed before removing them */
+    free(tmpdir);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    mrun_opts_t opts;
+    int status = parse_args(argc, argv, &opts);
+    if (status >= 0)
+        goto out;
+    status = 1;
+    if (ensure_std_fds() != 0)
+        goto out;
+    char **base_env = build_base_env(&opts);
+    if (!base_env)
+        goto out;
+    char *path = NULL;
+    char *path_var = env_find(base_env, "PATH", 4);
+    int err = procs_resolve(opts.argv[0], path_var ? path_var + 5 : NULL, &path);
+    if (err != 0) {
+        fprintf(stderr, "mrun: cannot execute '%s': %s\n", opts.argv[0], strerror(err));
+        status = err == ENOENT ? 127 : 126;
+        goto out_env;
+    }
+    sigset_t ignored;
+    int sig_fd = signals_setup(&ignored);
+    if (sig_fd < 0)
+        goto out_path;
+    /* For mrun's own PMIx server: no hwloc I/O discovery (3x faster start) and no
+     * shared-memory files that a killed mrun would leak. The ranks' environment is taken. */
+    if (setenv("HWLOC_COMPONENTS", "-pci,-opencl,-gl,-linuxio", 0) != 0 ||
+        setenv("PMIX_MCA_gds", "hash", 0) != 0) {
+        fprintf(stderr, "mrun: setenv failed: %s\n", strerror(errno));
+        goto out_sig;
+    }
+    raise_fd_limit(opts.nprocs);
+    status = run(&opts, sig_fd, &ignored, path, base_env);
+out_sig:
+    close(sig_fd);
+out_path:
+    free(path);
+out_env:
+    free(base_env);
+out:
+    free(opts.exports);
+    return status;
+}

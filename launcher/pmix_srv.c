@@ -1,0 +1,488 @@
+/* pmix_srv.c: mrun as a PMIx server. Starts the server library, registers the job's namespace
+ * (job, virtual-node and per-rank info) and each rank as a client, and turns the upcalls into
+ * events on a pipe. Upcalls run on PMIx's progress thread and touch nothing but that pipe. */
+#include "pmix_srv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pmix.h>
+#include <pmix_server.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "layout.h"
+
+enum { SRV_WAIT_S = 10 }; /* PMIx answers registrations in microseconds; beyond this it's stuck */
+
+typedef struct srv_client {
+    srv_t *srv;
+    int rank;
+    atomic_int pid; /* written by the main thread after fork, read by upcalls */
+} srv_client_t;
+
+struct srv {
+    char nspace[PMIX_MAX_NSLEN + 1];
+    layout_t layout;
+    int ev_rd, ev_wr;
+    srv_client_t *clients;
+    bool initialized, registered;
+};
+
+/* ---- waiting for PMIx's completion callbacks (they arrive on its progress thread) ---- */
+
+typedef struct srv_wait {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool done;
+    pmix_status_t status;
+} srv_wait_t;
+
+static srv_wait_t *wait_new(void)
+{
+    srv_wait_t *w = malloc(sizeof *w);
+    if (w)
+        *w = (srv_wait_t){PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, PMIX_SUCCESS};
+    return w;
+}
+
+static void wait_cb(pmix_status_t status, void *cbdata)
+{
+    srv_wait_t *w = cbdata;
+    pthread_mutex_lock(&w->lock); /* cannot fail on a valid default mutex */
+    w->status = status;
+    w->done = true;
+    pthread_cond_signal(&w->cond);
+    pthread_mutex_unlock(&w->lock);
+}
+
+/* rc is what the non-blocking call returned: a callback follows only on PMIX_SUCCESS. Frees w
+ * unless PMIx never answered (its late callback may still write to it). */
+static pmix_status_t wait_for(srv_wait_t *w, pmix_status_t rc)
+{
+    if (rc == PMIX_SUCCESS) {
+        struct timespec until;
+        if (clock_gettime(CLOCK_REALTIME, &until) != 0)
+            return PMIX_ERROR;
+        until.tv_sec += SRV_WAIT_S;
+        pthread_mutex_lock(&w->lock);
+        int err = 0;
+        while (!w->done && err == 0)
+            err = pthread_cond_timedwait(&w->cond, &w->lock, &until);
+        rc = w->done ? w->status : PMIX_ERR_TIMEOUT;
+        pthread_mutex_unlock(&w->lock);
+        if (rc == PMIX_ERR_TIMEOUT)
+            return rc;
+    } else if (rc == PMIX_OPERATION_SUCCEEDED) {
+        rc = PMIX_SUCCESS;
+    }
+    free(w);
+    return rc;
+}
+
+/* ---- upcalls ---- */
+
+static void post(srv_client_t *c, srv_event_kind_t kind, int status)
+{
+    srv_event_t ev = {.kind = kind, .rank = c->rank, .status = status};
+    ssize_t w;
+    do /* blocking: the main thread drains the pipe, and an event must never be lost */
+        w = write(c->srv->ev_wr, &ev, sizeof ev);
+    while (w < 0 && errno == EINTR);
+    if (w != (ssize_t)sizeof ev)
+        fprintf(stderr, "mrun: internal error: posting an event of rank %d failed: %s\n",
+                c->rank, w < 0 ? strerror(errno) : "short write");
+}
+
+/* PMIx 4.2 reports a client whose connection dropped through the same client_finalized
+ * upcall as a real PMIx_Finalize. During a real one the client waits for our reply; a dropped
+ * connection comes from a process that is exiting (PF_EXITING is set before the kernel closes
+ * its files) or already gone. */
+static bool proc_is_exiting(pid_t pid)
+{
+    enum { PF_EXITING = 0x4 };
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return true;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return true;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the command name before it may hold anything */
+    char state;
+    unsigned long flags;
+    if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+        return true;
+    return state == 'Z' || state == 'X' || (flags & PF_EXITING);
+}
+
+static pmix_status_t up_connected(const pmix_proc_t *proc, void *obj, pmix_op_cbfunc_t cbfunc,
+                                  void *cbdata)
+{
+    (void)proc, (void)cbfunc, (void)cbdata;
+    if (obj)
+        post(obj, SRV_CONNECTED, 0);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_status_t up_finalized(const pmix_proc_t *proc, void *obj, pmix_op_cbfunc_t cbfunc,
+                                  void *cbdata)
+{
+    (void)proc, (void)cbfunc, (void)cbdata;
+    srv_client_t *c = obj;
+    int pid = c ? atomic_load(&c->pid) : 0;
+    if (c && pid > 0 && !proc_is_exiting(pid))
+        post(c, SRV_FINALIZED, 0);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_status_t up_abort(const pmix_proc_t *proc, void *obj, int status, const char msg[],
+                              pmix_proc_t procs[], size_t nprocs, pmix_op_cbfunc_t cbfunc,
+                              void *cbdata)
+{
+    /* mrun ends the whole job whatever subset of procs the caller named */
+    (void)proc, (void)msg, (void)procs, (void)nprocs, (void)cbfunc, (void)cbdata;
+    if (obj)
+        post(obj, SRV_ABORTED, status);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static void fence_release(void *data)
+{
+    free(data); /* the contribution blob became ours when PMIx called up_fence */
+}
+
+/* Every participant is a client of this one server, so our contribution already is the whole
+ * job's: hand it straight back. PMIx only calls this when its local-only shortcut is off. */
+static pmix_status_t up_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                              size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+                              void *cbdata)
+{
+    (void)procs, (void)nprocs, (void)info, (void)ninfo;
+    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, fence_release, data);
+    return PMIX_SUCCESS;
+}
+
+static pmix_server_module_t srv_module = {
+    .client_connected = up_connected,
+    .client_finalized = up_finalized,
+    .abort = up_abort,
+    .fence_nb = up_fence,
+};
+
+/* ---- namespace registration ---- */
+
+/* Collects info entries, remembering the first failure so callers check once. */
+typedef struct ilist {
+    void *list;
+    pmix_status_t rc;
+} ilist_t;
+
+static void il_add(ilist_t *l, const char *key, const void *val, pmix_data_type_t type)
+{
+    if (l->rc == PMIX_SUCCESS)
+        l->rc = PMIx_Info_list_add(l->list, key, val, type);
+}
+
+static void il_u32(ilist_t *l, const char *key, uint32_t v) { il_add(l, key, &v, PMIX_UINT32); }
+static void il_u16(ilist_t *l, const char *key, uint16_t v) { il_add(l, key, &v, PMIX_UINT16); }
+static void il_rank(ilist_t *l, const char *key, pmix_rank_t v) { il_add(l, key, &v, PMIX_PROC_RANK); }
+static void il_str(ilist_t *l, const char *key, const char *v) { il_add(l, key, v, PMIX_STRING); }
+
+/* Adds key = the array of the entries collected in sub, and releases sub. */
+static void il_nest(ilist_t *l, const char *key, ilist_t *sub)
+{
+    pmix_data_array_t arr = {0};
+    if (sub->rc == PMIX_SUCCESS)
+        sub->rc = PMIx_Info_list_convert(sub->list, &arr);
+    if (l->rc == PMIX_SUCCESS)
+        l->rc = sub->rc;
+    il_add(l, key, &arr, PMIX_DATA_ARRAY);
+    PMIx_Info_list_release(sub->list);
+    if (arr.array)
+        PMIx_Data_array_destruct(&arr);
+}
+
+/* The node-level keys of one (virtual) node. */
+static void add_node_keys(ilist_t *l, const layout_t *lay, int node)
+{
+    char *peers = layout_peers(lay, node);
+    if (!peers && l->rc == PMIX_SUCCESS)
+        l->rc = PMIX_ERR_NOMEM;
+    il_u32(l, PMIX_NODEID, (uint32_t)node);
+    il_str(l, PMIX_HOSTNAME, lay->hosts[node]);
+    il_u32(l, PMIX_LOCAL_SIZE, (uint32_t)layout_node_size(lay, node));
+    il_u32(l, PMIX_NODE_SIZE, (uint32_t)layout_node_size(lay, node));
+    il_str(l, PMIX_LOCAL_PEERS, peers ? peers : "");
+    il_rank(l, PMIX_LOCALLDR, (pmix_rank_t)layout_node_first(lay, node));
+    free(peers);
+}
+
+static void add_maps(ilist_t *l, const layout_t *lay)
+{
+    char *hosts = layout_hosts(lay), *ppn_in = layout_ppn(lay), *regex = NULL, *ppn = NULL;
+    if ((!hosts || !ppn_in) && l->rc == PMIX_SUCCESS)
+        l->rc = PMIX_ERR_NOMEM;
+    if (l->rc == PMIX_SUCCESS)
+        l->rc = PMIx_generate_regex(hosts, &regex);
+    if (l->rc == PMIX_SUCCESS)
+        l->rc = PMIx_generate_ppn(ppn_in, &ppn);
+    /* PMIX_REGEX, not a string: the generated form may be a binary blob */
+    il_add(l, PMIX_NODE_MAP, regex, PMIX_REGEX);
+    il_add(l, PMIX_PROC_MAP, ppn, PMIX_REGEX);
+    free(hosts), free(ppn_in), free(regex), free(ppn);
+}
+
+static void add_job_info(ilist_t *l, const srv_t *srv)
+{
+    const layout_t *lay = &srv->layout;
+    uint32_t n = (uint32_t)lay->nprocs;
+    il_u32(l, PMIX_UNIV_SIZE, n);
+    il_u32(l, PMIX_JOB_SIZE, n);
+    il_u32(l, PMIX_MAX_PROCS, n);
+    il_u32(l, PMIX_APP_SIZE, n);
+    il_u32(l, PMIX_JOB_NUM_APPS, 1);
+    il_u32(l, PMIX_NUM_NODES, (uint32_t)lay->nnodes);
+    il_str(l, PMIX_JOBID, srv->nspace);
+    add_maps(l, lay);
+    if (lay->nnodes == 1) {
+        add_node_keys(l, lay, 0);
+    } else {
+        /* A client picks its node's entry by the PMIX_HOSTNAME we put in its environment. */
+        for (int node = 0; node < lay->nnodes; node++) {
+            ilist_t sub = {PMIx_Info_list_start(), PMIX_SUCCESS};
+            add_node_keys(&sub, lay, node);
+            il_nest(l, PMIX_NODE_INFO_ARRAY, &sub);
+        }
+    }
+    for (int r = 0; r < lay->nprocs; r++) {
+        int node = layout_node_of(lay, r);
+        uint16_t local = (uint16_t)(r - layout_node_first(lay, node));
+        ilist_t sub = {PMIx_Info_list_start(), PMIX_SUCCESS};
+        il_rank(&sub, PMIX_RANK, (pmix_rank_t)r); /* must come first */
+        il_rank(&sub, PMIX_GLOBAL_RANK, (pmix_rank_t)r);
+        il_u16(&sub, PMIX_LOCAL_RANK, local);
+        il_u16(&sub, PMIX_NODE_RANK, local);
+        il_u32(&sub, PMIX_NODEID, (uint32_t)node);
+        il_u32(&sub, PMIX_APPNUM, 0);
+        il_str(&sub, PMIX_HOSTNAME, lay->hosts[node]);
+        il_nest(l, PMIX_PROC_DATA, &sub);
+    }
+}
+
+static pmix_status_t register_job(srv_t *srv)
+{
+    ilist_t l = {PMIx_Info_list_start(), PMIX_SUCCESS};
+    if (!l.list)
+        return PMIX_ERR_NOMEM;
+    add_job_info(&l, srv);
+    pmix_data_array_t arr = {0};
+    pmix_status_t rc = l.rc;
+    if (rc == PMIX_SUCCESS)
+        rc = PMIx_Info_list_convert(l.list, &arr);
+    PMIx_Info_list_release(l.list);
+    if (rc != PMIX_SUCCESS)
+        return rc;
+    srv_wait_t *w = wait_new();
+    rc = w ? PMIx_server_register_nspace(srv->nspace, srv->layout.nprocs, arr.array, arr.size,
+                                         wait_cb, w)
+           : PMIX_ERR_NOMEM;
+    rc = w ? wait_for(w, rc) : rc;
+    PMIx_Data_array_destruct(&arr);
+    return rc;
+}
+
+/* ---- public ---- */
+
+srv_t *srv_start(const char *nspace, const char *tmpdir, int nprocs, int nnodes)
+{
+    srv_t *srv = calloc(1, sizeof *srv);
+    if (!srv || !(srv->clients = calloc((size_t)nprocs, sizeof *srv->clients))) {
+        fprintf(stderr, "mrun: out of memory setting up the PMIx server\n");
+        free(srv);
+        return NULL;
+    }
+    srv->ev_rd = srv->ev_wr = -1;
+    snprintf(srv->nspace, sizeof srv->nspace, "%s", nspace);
+    for (int r = 0; r < nprocs; r++)
+        srv->clients[r] = (srv_client_t){.srv = srv, .rank = r};
+    if (layout_init(&srv->layout, nprocs, nnodes) != 0) {
+        srv_stop(srv);
+        return NULL;
+    }
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0 || fcntl(fds[0], F_SETFL, O_NONBLOCK) != 0) {
+        fprintf(stderr, "mrun: creating the PMIx event pipe failed: %s\n", strerror(errno));
+        srv_stop(srv);
+        return NULL;
+    }
+    srv->ev_rd = fds[0], srv->ev_wr = fds[1];
+
+    pmix_info_t info[2];
+    memset(info, 0, sizeof info);
+    pmix_status_t rc = PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
+    if (rc == PMIX_SUCCESS)
+        rc = PMIx_Info_load(&info[1], PMIX_SYSTEM_TMPDIR, tmpdir, PMIX_STRING);
+    if (rc == PMIX_SUCCESS)
+        rc = PMIx_server_init(&srv_module, info, 2);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "mrun: PMIx_server_init failed: %s (check the PMIx installation)\n",
+                PMIx_Error_string(rc));
+        srv_stop(srv);
+        return NULL;
+    }
+    srv->initialized = true;
+    rc = register_job(srv);
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "mrun: registering namespace %s with PMIx failed: %s\n", srv->nspace,
+                PMIx_Error_string(rc));
+        srv_stop(srv);
+        return NULL;
+    }
+    srv->registered = true;
+    return srv;
+}
+
+void srv_env_free(char **env)
+{
+    for (size_t i = 0; env && env[i]; i++)
+        free(env[i]);
+    free(env);
+}
+
+/* Sets name=value in a malloc'd environment array (PMIx's array conventions). */
+static int env_set(char ***envp, const char *name, const char *value)
+{
+    size_t nlen = strlen(name), i = 0;
+    char *entry = malloc(nlen + strlen(value) + 2);
+    if (!entry)
+        return -1;
+    sprintf(entry, "%s=%s", name, value);
+    char **env = *envp;
+    for (; env[i]; i++) {
+        if (strncmp(env[i], name, nlen) == 0 && env[i][nlen] == '=') {
+            free(env[i]);
+            env[i] = entry;
+            return 0;
+        }
+    }
+    char **grown = realloc(env, (i + 2) * sizeof *grown);
+    if (!grown) {
+        free(entry);
+        return -1;
+    }
+    grown[i] = entry, grown[i + 1] = NULL;
+    *envp = grown;
+    return 0;
+}
+
+static char **env_copy(char *const base[])
+{
+    size_t n = 0;
+    while (base[n])
+        n++;
+    char **env = calloc(n + 1, sizeof *env);
+    for (size_t i = 0; env && i < n; i++) {
+        if (!(env[i] = strdup(base[i]))) {
+            srv_env_free(env);
+            return NULL;
+        }
+    }
+    return env;
+}
+
+char **srv_rank_env(srv_t *srv, int rank, char *const base_env[])
+{
+    pmix_proc_t proc;
+    PMIX_LOAD_PROCID(&proc, srv->nspace, (pmix_rank_t)rank);
+    srv_wait_t *w = wait_new();
+    pmix_status_t rc = w ? PMIx_server_register_client(&proc, getuid(), getgid(),
+                                                       &srv->clients[rank], wait_cb, w)
+                         : PMIX_ERR_NOMEM;
+    rc = w ? wait_for(w, rc) : rc;
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "mrun: registering rank %d with PMIx failed: %s\n", rank,
+                PMIx_Error_string(rc));
+        return NULL;
+    }
+    char **env = env_copy(base_env);
+    if (!env) {
+        fprintf(stderr, "mrun: out of memory building rank %d's environment\n", rank);
+        return NULL;
+    }
+    rc = PMIx_server_setup_fork(&proc, &env);
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "mrun: PMIx_server_setup_fork for rank %d failed: %s\n", rank,
+                PMIx_Error_string(rc));
+        srv_env_free(env);
+        return NULL;
+    }
+    /* The client takes its node's info from the entry for this host name. */
+    const char *host = srv->layout.hosts[layout_node_of(&srv->layout, rank)];
+    if (env_set(&env, "PMIX_HOSTNAME", host) != 0) {
+        fprintf(stderr, "mrun: out of memory building rank %d's environment\n", rank);
+        srv_env_free(env);
+        return NULL;
+    }
+    return env;
+}
+
+void srv_rank_started(srv_t *srv, int rank, pid_t pid)
+{
+    atomic_store(&srv->clients[rank].pid, (int)pid);
+}
+
+int srv_event_fd(const srv_t *srv) { return srv->ev_rd; }
+
+bool srv_next_event(srv_t *srv, srv_event_t *ev)
+{
+    ssize_t n;
+    do
+        n = read(srv->ev_rd, ev, sizeof *ev);
+    while (n < 0 && errno == EINTR);
+    if (n == (ssize_t)sizeof *ev)
+        return ev->rank >= 0 && ev->rank < srv->layout.nprocs;
+    if (n < 0 && errno != EAGAIN)
+        fprintf(stderr, "mrun: internal error: reading PMIx events failed: %s\n", strerror(errno));
+    return false; /* events are written whole (< PIPE_BUF), so a short read cannot happen */
+}
+
+void srv_stop(srv_t *srv)
+{
+    if (!srv)
+        return;
+    if (srv->registered) {
+        srv_wait_t *w = wait_new();
+        pmix_status_t rc = PMIX_ERR_NOMEM;
+        if (w) {
+            PMIx_server_deregister_nspace(srv->nspace, wait_cb, w);
+            rc = wait_for(w, PMIX_SUCCESS);
+        }
+        if (rc != PMIX_SUCCESS)
+            fprintf(stderr, "mrun: deregistering namespace %s failed: %s\n", srv->nspace,
+                    PMIx_Error_string(rc));
+    }
+    if (srv->initialized) {
+        pmix_status_t rc = PMIx_server_finalize();
+        if (rc != PMIX_SUCCESS)
+            fprintf(stderr, "mrun: PMIx_server_finalize failed: %s\n", PMIx_Error_string(rc));
+    }
+    /* only now is the progress thread gone and the pipe no longer written */
+    if (srv->ev_rd >= 0)
+        close(srv->ev_rd);
+    if (srv->ev_wr >= 0)
+        close(srv->ev_wr);
+    layout_free(&srv->layout);
+    free(srv->clients);
+    free(srv);
+}

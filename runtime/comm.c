@@ -1,0 +1,125 @@
+/* comm.c — the communicator table: handles are indexes (so a bad handle is an error code,
+ * never a wild pointer); 0 and 1 are RMP_COMM_WORLD and RMP_COMM_SELF. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+comm_t *comm_get(rmp_comm_t h)
+{
+    if (h < 0 || h >= RMP_MAX_COMMS || !rmp_ctx.comms)
+        return NULL;
+    comm_t *c = &rmp_ctx.comms[h];
+    return c->in_use ? c : NULL;
+}
+
+static int comm_fill(comm_t *c, rmp_comm_t h, const int *world, int n, int rank, uint32_t ctx_id)
+{
+    int *w = malloc(sizeof(int) * (size_t)n);
+    if (!w)
+        return RMP_ERR_NO_MEM;
+    memcpy(w, world, sizeof(int) * (size_t)n);
+    *c = (comm_t){.in_use = true, .handle = h, .ctx_id = ctx_id, .rank = rank, .size = n,
+                  .world = w};
+    return RMP_SUCCESS;
+}
+
+/* The two predefined communicators (called by rmp_init). */
+int comm_init_builtin(rmp_ctx_t *ctx)
+{
+    ctx->comms = calloc(RMP_MAX_COMMS, sizeof(comm_t));
+    int *all = malloc(sizeof(int) * (size_t)ctx->size);
+    if (!ctx->comms || !all) {
+        free(all);
+        return RMP_ERR_NO_MEM;
+    }
+    for (int i = 0; i < ctx->size; i++)
+        all[i] = i;
+    int rc = comm_fill(&ctx->comms[RMP_COMM_WORLD], RMP_COMM_WORLD, all, ctx->size, ctx->rank, 0);
+    free(all);
+    if (rc == RMP_SUCCESS)
+        rc = comm_fill(&ctx->comms[RMP_COMM_SELF], RMP_COMM_SELF, &ctx->rank, 1, 0, 2);
+    ctx->next_ctx_id = 4;
+    return rc;
+}
+
+void comm_fini(rmp_ctx_t *ctx)
+{
+    if (!ctx->comms)
+        return;
+    for (int i = 0; i < RMP_MAX_COMMS; i++)
+        free(ctx->comms[i].world);
+    free(ctx->comms);
+    ctx->comms = NULL;
+}
+
+int comm_create(const int *world, int n, int rank, uint32_t ctx_id, rmp_comm_t *out)
+{
+    rmp_ctx_t *ctx = &rmp_ctx;
+    int rc = RMP_ERR_NO_MEM;
+    ctx_lock(ctx);
+    for (int h = 2; h < RMP_MAX_COMMS; h++) {
+        if (!ctx->comms[h].in_use) {
+            rc = comm_fill(&ctx->comms[h], h, world, n, rank, ctx_id);
+            if (rc == RMP_SUCCESS)
+                *out = h;
+            break;
+        }
+    }
+    ctx_unlock(ctx);
+    if (rc == RMP_ERR_NO_MEM)
+        core_error(ctx, "cannot create a communicator: %d already exist (free unused ones)",
+                   RMP_MAX_COMMS);
+    return rc;
+}
+
+int comm_release(rmp_comm_t h)
+{
+    rmp_ctx_t *ctx = &rmp_ctx;
+    if (h == RMP_COMM_WORLD || h == RMP_COMM_SELF)
+        return RMP_ERR_COMM;
+    ctx_lock(ctx);
+    comm_t *c = comm_get(h);
+    if (c) {
+        free(c->world);
+        memset(c, 0, sizeof(*c));
+    }
+    ctx_unlock(ctx);
+    return c ? RMP_SUCCESS : RMP_ERR_COMM;
+}
+
+int comm_rank_of_world(const comm_t *c, int w)
+{
+    for (int i = 0; i < c->size; i++)
+        if (c->world[i] == w)
+            return i;
+    return -1;
+}
+
+int rmp_comm_rank(rmp_comm_t comm, int *rank)
+{
+    int rc = ctx_check();
+    if (rc)
+        return rc;
+    comm_t *c = comm_get(comm);
+    if (!c)
+        return RMP_ERR_COMM;
+    if (!rank)
+        return RMP_ERR_ARG;
+    *rank = c->rank;
+    return RMP_SUCCESS;
+}
+
+int rmp_comm_size(rmp_comm_t comm, int *size)
+{
+    int rc = ctx_check();
+    if (rc)
+        return rc;
+    comm_t *c = comm_get(comm);
+    if (!c)
+        return RMP_ERR_COMM;
+    if (!size)
+        return RMP_ERR_ARG;
+    *size = c->size;
+    return RMP_SUCCESS;
+}

@@ -1,0 +1,240 @@
+/* core.h — the runtime's internal view: the one context struct, communicators, requests,
+ * and the internal calls that collectives/ and transports build on. Status codes are the
+ * public RMP_* ones plus the two internal outcomes below; never exposed to users. */
+#ifndef RMP_CORE_H
+#define RMP_CORE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rmp.h"
+#include "transport/transport.h"
+
+/* Internal outcomes (positive: never returned by the public API). */
+#define RMP_AGAIN 1      /* back-pressure: retry after progress */
+#define RMP_INPROGRESS 2 /* started, completes later */
+
+#define RMP_MAX_TRANSPORTS 4
+#define RMP_MAX_COMMS 4096
+
+typedef struct rmp_ctx rmp_ctx_t;
+
+/* ---- Datatypes (datatype.c) ---- */
+typedef enum {
+    DT_NONE = 0, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32,
+    DT_UINT64, DT_FLOAT, DT_DOUBLE, DT_BYTE, DT_NBUILTIN
+} dt_base_t;
+
+typedef struct dtype {
+    bool in_use, committed, builtin;
+    dt_base_t base;       /* the one builtin type every element is made of */
+    size_t size;          /* bytes of data in one element */
+    size_t extent;        /* bytes spanned by one element */
+    bool contig;          /* size == extent and no gaps: memcpy is enough */
+    /* derived: count blocks of blocklen `old` elements, block starts stride*extent(old) apart */
+    int count, blocklen, stride;
+    rmp_datatype_t old;
+} dtype_t;
+
+/* NULL if the handle is not a valid (and, if need_commit, committed) type. */
+const dtype_t *dtype_get(rmp_datatype_t h, bool need_commit);
+size_t dtype_base_size(dt_base_t b);
+/* Pack count elements at src into dst (size*count bytes), and the reverse. `bytes` caps how
+ * much is unpacked (a truncated message). */
+void dtype_pack(const dtype_t *t, int count, const void *src, void *dst);
+void dtype_unpack(const dtype_t *t, int count, const void *src, size_t bytes, void *dst);
+
+/* ---- Reduction ops (op.c) ---- */
+/* RMP_SUCCESS, RMP_ERR_OP (bad op or op undefined for the base type). */
+int op_check(rmp_op_t op, dt_base_t base);
+/* inout[i] = in[i] (op) inout[i] for n base elements. */
+void op_reduce(rmp_op_t op, dt_base_t base, const void *in, void *inout, size_t n);
+
+/* ---- Communicators (comm.c) ---- */
+typedef struct comm {
+    bool in_use;
+    rmp_comm_t handle;
+    uint32_t ctx_id;      /* p2p context; ctx_id + 1 is the collective context */
+    int rank, size;
+    int *world;           /* comm rank -> world rank */
+    uint32_t coll_seq;    /* collective call counter: tags for internal traffic */
+} comm_t;
+
+/* The communicator for a handle (caller holds the lock), NULL if invalid. */
+comm_t *comm_get(rmp_comm_t h);
+/* New communicator over the given world ranks (size n, my position `rank`) with context id
+ * ctx_id; returns its handle in *out. */
+int comm_create(const int *world, int n, int rank, uint32_t ctx_id, rmp_comm_t *out);
+int comm_release(rmp_comm_t h);
+int comm_init_builtin(rmp_ctx_t *ctx); /* WORLD and SELF, at init */
+void comm_fini(rmp_ctx_t *ctx);
+/* Comm rank of world rank w in c, or -1. */
+int comm_rank_of_world(const comm_t *c, int w);
+
+/* ---- Requests (request.c) ---- */
+typedef enum { REQ_SEND = 1, REQ_RECV, REQ_COLL } req_kind_t;
+
+typedef enum {
+    RS_NONE = 0,
+    RS_RNDV_WAIT_FIN,   /* send: RTS sent, waiting for FIN or CTS */
+    RS_STREAM,          /* send: streaming DATA after a CTS */
+    RS_RNDV_GET,        /* recv: get in progress */
+    RS_RECV_DATA        /* recv: CTS sent, DATA arriving */
+} req_state_t;
+
+struct rmp_request {
+    uint32_t magic;
+    req_kind_t kind;
+    atomic_int done;
+    bool user_visible;     /* false: freed by the runtime on completion */
+    rmp_status_t status;
+    struct rmp_request *next, *prev; /* posted queue / peer send queue */
+
+    /* p2p */
+    uint32_t ctx_id;
+    int peer;              /* comm rank (RMP_ANY_SOURCE allowed for recv) */
+    int peer_world;        /* world rank of the peer (-1 unknown) */
+    int tag;
+    comm_t *comm;
+    void *buf;             /* contiguous data: user buffer or pack buffer */
+    size_t bytes;          /* send: message length; recv: capacity */
+    void *user_buf;        /* noncontiguous: where to unpack on completion */
+    const dtype_t *dt;
+    int count;
+    void *tmp;             /* pack buffer to free */
+
+    /* protocols */
+    req_state_t state;
+    void *memh;            /* send: registration for rendezvous */
+    uint64_t remote_req;   /* cookie of the peer's request (sreq or rreq) */
+    size_t xfer_len;       /* bytes to move (min(msg, capacity)) */
+    size_t xfer_done;      /* bytes moved so far */
+
+    /* collectives (collectives/): a schedule object advanced by progress */
+    void *coll;
+    int (*coll_progress)(struct rmp_request *r);
+};
+
+#define REQ_MAGIC 0x524d5052u
+
+struct rmp_request *req_alloc(req_kind_t kind);
+void req_free(struct rmp_request *r);
+/* Mark complete with an error code (status.error); wakes waiting threads. */
+void req_complete(struct rmp_request *r, int err);
+/* true if the handle points to a live request. */
+bool req_valid(const struct rmp_request *r);
+
+/* ---- Internal point-to-point (p2p.c, protocol.c): used by collectives/ ---- */
+/* ctxoff 0: the comm's p2p context; 1: its collective context. Lock NOT held by caller. */
+int p2p_isend(comm_t *c, int ctxoff, const void *buf, int count, rmp_datatype_t dt, int dst,
+              int tag, rmp_request_t *req);
+int p2p_irecv(comm_t *c, int ctxoff, void *buf, int count, rmp_datatype_t dt, int src, int tag,
+              rmp_request_t *req);
+/* Byte variants (no datatype). */
+int p2p_isend_bytes(comm_t *c, int ctxoff, const void *buf, size_t bytes, int dst, int tag,
+                    rmp_request_t *req);
+int p2p_irecv_bytes(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int tag,
+                    rmp_request_t *req);
+/* Wait for n requests (NULL entries skipped), freeing them; returns the first error. */
+int req_waitall(int n, rmp_request_t *reqs);
+
+/* ---- Per-peer state ---- */
+typedef struct outq_item outq_item_t; /* queued outgoing packet (protocol.c) */
+
+typedef struct peer {
+    tp_t *tp;            /* transport reaching this peer (NULL: unreachable) */
+    bool connected;
+    int node;            /* node id (PMIx) */
+    uint32_t send_seq;   /* next sequence number to this peer */
+    uint32_t recv_seq;   /* next expected from this peer */
+    outq_item_t *outq_head, *outq_tail; /* packets waiting for transport resources */
+    bool no_get;         /* get() was refused once: stream rendezvous data instead */
+    int failed;          /* 0, or the error every new operation with this peer gets */
+} peer_t;
+
+/* ---- Configuration (init.c, from RMP_* environment variables) ---- */
+typedef struct config {
+    int verbose;           /* RMP_VERBOSE */
+    long eager_limit;      /* RMP_EAGER_LIMIT (-1: transport default) */
+    long spin_us;          /* RMP_SPIN_US (-1: automatic) */
+    char transport[32];    /* RMP_TRANSPORT: "", "shm", "verbs", "self" */
+    int use_cma;           /* RMP_CMA (default 1): 0 forces copy through the rings */
+    size_t shm_ring_bytes; /* RMP_SHM_RING_KB * 1024 */
+} config_t;
+
+/* ---- The one runtime context ---- */
+typedef struct match_queues match_queues_t; /* match.c */
+
+struct rmp_ctx {
+    atomic_int state;        /* 0 never, 1 initialized, 2 finalized */
+    int thread_level;
+    pthread_mutex_t lock;    /* the runtime lock (taken only at RMP_THREAD_MULTIPLE) */
+    bool locking;
+    pthread_cond_t cond;     /* waiters that are not the blocking thread */
+    bool blocker;            /* a thread is blocked in poll() for everyone */
+    int waiters;
+
+    /* job */
+    int rank, size;          /* world */
+    char nspace[256];        /* PMIx namespace ("singleton" without a launcher) */
+    bool singleton;
+    int local_rank, local_size; /* on my node */
+    int *local_ranks;        /* world ranks on my node, in local-rank order */
+    int ncores;              /* online CPUs */
+    bool oversubscribed;     /* more ranks on the node than cores */
+    config_t cfg;
+
+    peer_t *peers;           /* [size] */
+    int outq_pending;        /* packets queued in all peers' outq */
+    struct rmp_request *rndv_active; /* sends waiting for FIN/CTS and gets in flight */
+    tp_t *tps[RMP_MAX_TRANSPORTS];
+    int ntps;
+
+    comm_t *comms;           /* [RMP_MAX_COMMS] */
+    uint32_t next_ctx_id;    /* for new communicators (agreed by allreduce max) */
+    match_queues_t *mq;
+
+    dtype_t *dtypes;         /* datatype table */
+    int ndtypes;
+
+    void *boot;              /* bootstrap.c private state */
+    double t0;
+};
+
+extern rmp_ctx_t rmp_ctx; /* the one instance */
+
+/* Lock helpers: no-ops below RMP_THREAD_MULTIPLE. */
+static inline void ctx_lock(rmp_ctx_t *c)
+{
+    if (c->locking)
+        pthread_mutex_lock(&c->lock);
+}
+static inline void ctx_unlock(rmp_ctx_t *c)
+{
+    if (c->locking)
+        pthread_mutex_unlock(&c->lock);
+}
+/* RMP_SUCCESS if initialized and not finalized. */
+int ctx_check(void);
+
+/* ---- Progress (progress.c) ---- */
+/* One pass over transports and queued sends (lock held); returns events handled. */
+int progress_poll(rmp_ctx_t *c);
+/* Advance until *flag becomes non-zero (lock held on entry and exit). Spins, then blocks. */
+void progress_wait(rmp_ctx_t *c, atomic_int *flag);
+/* Advance until done(arg) returns true (lock held on entry and exit). */
+void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg);
+
+/* ---- Bootstrap (bootstrap.c) ---- */
+int boot_init(rmp_ctx_t *c);
+int boot_put(rmp_ctx_t *c, const char *key, const void *blob, size_t len);
+int boot_fence(rmp_ctx_t *c);   /* commit + fence collecting the modex */
+int boot_barrier(rmp_ctx_t *c); /* fence without data */
+int boot_get(rmp_ctx_t *c, int peer, const char *key, const void **blob_p, size_t *len_p);
+void boot_abort(rmp_ctx_t *c, int code, const char *msg);
+void boot_finalize(rmp_ctx_t *c);
+
+#endif

@@ -1,0 +1,57 @@
+/* match.h — MPI matching: the posted-receive queue and the unexpected-message queue.
+ * Receives match on (context id, source, tag) with wildcards on the receive side; both queues
+ * are searched in arrival/post order, which gives MPI's non-overtaking rule. */
+#ifndef RMP_MATCH_H
+#define RMP_MATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "transport/transport.h"
+
+struct rmp_request;
+
+/* An arrived message no receive was posted for. */
+typedef struct unexp {
+    struct unexp *next, *prev;
+    uint32_t ctx;
+    int src;            /* comm rank of the sender */
+    int tag;
+    int src_world;      /* world rank of the sender */
+    size_t len;         /* message length in bytes */
+    bool rndv;          /* true: an RTS (data still at the sender) */
+    bool can_get;       /* rendezvous: rkey valid, get() allowed */
+    void *data;         /* eager: a malloc'd copy of the payload (NULL if len == 0) */
+    uint64_t sreq;      /* rendezvous: sender's request cookie */
+    tp_rkey_t rkey;     /* rendezvous: where to get the data */
+} unexp_t;
+
+typedef struct match_queues match_queues_t;
+
+match_queues_t *match_create(void);
+/* Frees the queues and every unexpected entry still queued (and its data). */
+void match_destroy(match_queues_t *mq);
+
+/* Append a receive request (its ctx_id, peer (comm rank or RMP_ANY_SOURCE) and tag (or
+ * RMP_ANY_TAG) are set) to the posted queue. */
+void match_post(match_queues_t *mq, struct rmp_request *r);
+/* Remove and return the first posted receive that an arrival (ctx, src, tag) matches. */
+struct rmp_request *match_take_posted(match_queues_t *mq, uint32_t ctx, int src, int tag);
+/* Remove and return the first posted receive naming exactly source `src` in ctx (no
+ * wildcard receives): used when that source failed. */
+struct rmp_request *match_take_posted_from(match_queues_t *mq, uint32_t ctx, int src);
+/* Remove a posted receive (cancel); false if it was not queued (already matched). */
+bool match_remove_posted(match_queues_t *mq, struct rmp_request *r);
+
+/* Append an arrival to the unexpected queue. */
+void match_add_unexp(match_queues_t *mq, unexp_t *u);
+/* First unexpected message matching (ctx, src|ANY, tag|ANY); removed from the queue if
+ * `take`, else left in place (probe). NULL if none. */
+unexp_t *match_find_unexp(match_queues_t *mq, uint32_t ctx, int src, int tag, bool take);
+
+/* Counts, for tests and leak checks. */
+size_t match_posted_count(const match_queues_t *mq);
+size_t match_unexp_count(const match_queues_t *mq);
+
+#endif

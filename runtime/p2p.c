@@ -1,0 +1,303 @@
+/* p2p.c — the point-to-point API: argument checks (a clear error code, never a crash), request
+ * set-up (packing non-contiguous datatypes), then the protocol under the runtime lock. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "match.h"
+#include "protocol.h"
+
+static int check_tag(int tag, bool recv)
+{
+    if (recv && tag == RMP_ANY_TAG)
+        return RMP_SUCCESS;
+    return tag < 0 || tag > RMP_TAG_UB ? RMP_ERR_TAG : RMP_SUCCESS;
+}
+
+static int check_peer(const comm_t *c, int peer, bool recv)
+{
+    if (peer == RMP_PROC_NULL || (recv && peer == RMP_ANY_SOURCE))
+        return RMP_SUCCESS;
+    return peer < 0 || peer >= c->size ? RMP_ERR_RANK : RMP_SUCCESS;
+}
+
+static int null_request(req_kind_t kind, rmp_request_t *req)
+{
+    struct rmp_request *r = req_alloc(kind);
+    if (!r)
+        return RMP_ERR_NO_MEM;
+    r->status = (rmp_status_t){.source = RMP_PROC_NULL, .tag = RMP_ANY_TAG};
+    atomic_store(&r->done, 1);
+    *req = r;
+    return RMP_SUCCESS;
+}
+
+static int start_send(comm_t *c, int ctxoff, const void *buf, size_t bytes, int dst, int tag,
+                      struct rmp_request *r, rmp_request_t *req)
+{
+    rmp_ctx_t *ctx = &rmp_ctx;
+    r->ctx_id = c->ctx_id + (uint32_t)ctxoff;
+    r->comm = c;
+    r->peer = dst;
+    r->peer_world = c->world[dst];
+    r->tag = tag;
+    if (!r->buf)
+        r->buf = (void *)buf;
+    r->bytes = bytes;
+    ctx_lock(ctx);
+    int rc = proto_send(ctx, r);
+    ctx_unlock(ctx);
+    if (rc != RMP_SUCCESS) {
+        req_free(r);
+        return rc;
+    }
+    *req = r;
+    return RMP_SUCCESS;
+}
+
+static int start_recv(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int tag,
+                      struct rmp_request *r, rmp_request_t *req)
+{
+    rmp_ctx_t *ctx = &rmp_ctx;
+    r->ctx_id = c->ctx_id + (uint32_t)ctxoff;
+    r->comm = c;
+    r->peer = src;
+    r->tag = tag;
+    if (!r->buf)
+        r->buf = buf;
+    r->bytes = bytes;
+    ctx_lock(ctx);
+    int rc = proto_recv(ctx, r);
+    ctx_unlock(ctx);
+    if (rc != RMP_SUCCESS) {
+        req_free(r);
+        return rc;
+    }
+    *req = r;
+    return RMP_SUCCESS;
+}
+
+int p2p_isend_bytes(comm_t *c, int ctxoff, const void *buf, size_t bytes, int dst, int tag,
+                    rmp_request_t *req)
+{
+    if (dst == RMP_PROC_NULL)
+        return null_request(REQ_SEND, req);
+    struct rmp_request *r = req_alloc(REQ_SEND);
+    if (!r)
+        return RMP_ERR_NO_MEM;
+    return start_send(c, ctxoff, buf, bytes, dst, tag, r, req);
+}
+
+int p2p_irecv_bytes(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int tag,
+                    rmp_request_t *req)
+{
+    if (src == RMP_PROC_NULL)
+        return null_request(REQ_RECV, req);
+    struct rmp_request *r = req_alloc(REQ_RECV);
+    if (!r)
+        return RMP_ERR_NO_MEM;
+    return start_recv(c, ctxoff, buf, bytes, src, tag, r, req);
+}
+
+int p2p_isend(comm_t *c, int ctxoff, const void *buf, int count, rmp_datatype_t dt, int dst,
+              int tag, rmp_request_t *req)
+{
+    const dtype_t *t = dtype_get(dt, true);
+    if (!t)
+        return RMP_ERR_TYPE;
+    if (dst == RMP_PROC_NULL)
+        return null_request(REQ_SEND, req);
+    size_t bytes = t->size * (size_t)count;
+    if (t->contig)
+        return p2p_isend_bytes(c, ctxoff, buf, bytes, dst, tag, req);
+    struct rmp_request *r = req_alloc(REQ_SEND);
+    if (!r || !(r->tmp = malloc(bytes ? bytes : 1))) {
+        req_free(r);
+        return RMP_ERR_NO_MEM;
+    }
+    dtype_pack(t, count, buf, r->tmp);
+    r->buf = r->tmp;
+    return start_send(c, ctxoff, r->tmp, bytes, dst, tag, r, req);
+}
+
+int p2p_irecv(comm_t *c, int ctxoff, void *buf, int count, rmp_datatype_t dt, int src, int tag,
+              rmp_request_t *req)
+{
+    const dtype_t *t = dtype_get(dt, true);
+    if (!t)
+        return RMP_ERR_TYPE;
+    if (src == RMP_PROC_NULL)
+        return null_request(REQ_RECV, req);
+    size_t bytes = t->size * (size_t)count;
+    if (t->contig)
+        return p2p_irecv_bytes(c, ctxoff, buf, bytes, src, tag, req);
+    struct rmp_request *r = req_alloc(REQ_RECV);
+    if (!r || !(r->tmp = malloc(bytes ? bytes : 1))) {
+        req_free(r);
+        return RMP_ERR_NO_MEM;
+    }
+    r->buf = r->tmp;
+    r->user_buf = buf;
+    r->dt = t;
+    r->count = count;
+    return start_recv(c, ctxoff, r->tmp, bytes, src, tag, r, req);
+}
+
+/* Checks shared by every p2p call; *cp gets the communicator. */
+static int check_args(rmp_comm_t comm, comm_t **cp, const void *buf, int count,
+                      rmp_datatype_t dt, int peer, int tag, bool recv)
+{
+    int rc = ctx_check();
+    if (rc)
+        return rc;
+    comm_t *c = comm_get(comm);
+    if (!c)
+        return RMP_ERR_COMM;
+    if (count < 0)
+        return RMP_ERR_COUNT;
+    const dtype_t *t = dtype_get(dt, true);
+    if (!t)
+        return RMP_ERR_TYPE;
+    if ((rc = check_peer(c, peer, recv)) || (rc = check_tag(tag, recv)))
+        return rc;
+    if (!buf && count > 0 && t->size > 0)
+        return RMP_ERR_BUFFER;
+    *cp = c;
+    return RMP_SUCCESS;
+}
+
+int rmp_isend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+              rmp_comm_t comm, rmp_request_t *req)
+{
+    comm_t *c;
+    int rc = check_args(comm, &c, buf, count, type, dest, tag, false);
+    if (rc)
+        return rc;
+    if (!req)
+        return RMP_ERR_ARG;
+    return p2p_isend(c, 0, buf, count, type, dest, tag, req);
+}
+
+int rmp_irecv(void *buf, int count, rmp_datatype_t type, int source, int tag, rmp_comm_t comm,
+              rmp_request_t *req)
+{
+    comm_t *c;
+    int rc = check_args(comm, &c, buf, count, type, source, tag, true);
+    if (rc)
+        return rc;
+    if (!req)
+        return RMP_ERR_ARG;
+    return p2p_irecv(c, 0, buf, count, type, source, tag, req);
+}
+
+int rmp_send(const void *buf, int count, rmp_datatype_t type, int dest, int tag, rmp_comm_t comm)
+{
+    rmp_request_t r;
+    int rc = rmp_isend(buf, count, type, dest, tag, comm, &r);
+    return rc ? rc : rmp_wait(&r, RMP_STATUS_IGNORE);
+}
+
+int rmp_recv(void *buf, int count, rmp_datatype_t type, int source, int tag, rmp_comm_t comm,
+             rmp_status_t *status)
+{
+    rmp_request_t r;
+    int rc = rmp_irecv(buf, count, type, source, tag, comm, &r);
+    return rc ? rc : rmp_wait(&r, status);
+}
+
+int rmp_sendrecv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, int dest,
+                 int sendtag, void *recvbuf, int recvcount, rmp_datatype_t recvtype, int source,
+                 int recvtag, rmp_comm_t comm, rmp_status_t *status)
+{
+    rmp_request_t r[2];
+    int rc = rmp_irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &r[0]);
+    if (rc)
+        return rc;
+    rc = rmp_isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &r[1]);
+    if (rc) {
+        rmp_cancel(&r[0]);
+        rmp_wait(&r[0], RMP_STATUS_IGNORE);
+        return rc;
+    }
+    int rc_send = rmp_wait(&r[1], RMP_STATUS_IGNORE);
+    rc = rmp_wait(&r[0], status);
+    return rc ? rc : rc_send;
+}
+
+int rmp_cancel(rmp_request_t *req)
+{
+    int rc = ctx_check();
+    if (rc)
+        return rc;
+    if (!req || !req_valid(*req))
+        return RMP_ERR_REQUEST;
+    struct rmp_request *r = *req;
+    if (r->kind != REQ_RECV)
+        return RMP_SUCCESS;
+    rmp_ctx_t *ctx = &rmp_ctx;
+    ctx_lock(ctx);
+    if (!atomic_load(&r->done) && match_remove_posted(ctx->mq, r)) {
+        r->status.cancelled = 1;
+        r->status.count = 0;
+        req_complete(r, RMP_SUCCESS);
+    }
+    ctx_unlock(ctx);
+    return RMP_SUCCESS;
+}
+
+typedef struct probe_arg {
+    rmp_ctx_t *ctx;
+    uint32_t cid;
+    int src, tag;
+    unexp_t *found;
+} probe_arg_t;
+
+static bool probe_found(void *arg)
+{
+    probe_arg_t *a = arg;
+    a->found = match_find_unexp(a->ctx->mq, a->cid, a->src, a->tag, false);
+    return a->found != NULL;
+}
+
+static int probe(int source, int tag, rmp_comm_t comm, bool block, int *flag,
+                 rmp_status_t *status)
+{
+    comm_t *c;
+    int rc = check_args(comm, &c, NULL, 0, RMP_BYTE, source, tag, true);
+    if (rc)
+        return rc;
+    if (!block && !flag)
+        return RMP_ERR_ARG;
+    if (source == RMP_PROC_NULL) {
+        if (flag)
+            *flag = 1;
+        if (status)
+            *status = (rmp_status_t){.source = RMP_PROC_NULL, .tag = RMP_ANY_TAG};
+        return RMP_SUCCESS;
+    }
+    rmp_ctx_t *ctx = &rmp_ctx;
+    probe_arg_t a = {.ctx = ctx, .cid = c->ctx_id, .src = source, .tag = tag};
+    ctx_lock(ctx);
+    if (block) {
+        progress_wait_until(ctx, probe_found, &a);
+    } else if (!probe_found(&a)) {
+        progress_poll(ctx);
+        probe_found(&a);
+    }
+    if (a.found && status)
+        *status = (rmp_status_t){.source = a.found->src, .tag = a.found->tag,
+                                 .count = a.found->len};
+    ctx_unlock(ctx);
+    if (flag)
+        *flag = a.found != NULL;
+    return RMP_SUCCESS;
+}
+
+int rmp_probe(int source, int tag, rmp_comm_t comm, rmp_status_t *status)
+{
+    return probe(source, tag, comm, true, NULL, status);
+}
+
+int rmp_iprobe(int source, int tag, rmp_comm_t comm, int *flag, rmp_status_t *status)
+{
+    return probe(source, tag, comm, false, flag, status);
+}

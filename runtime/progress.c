@@ -1,0 +1,118 @@
+/* progress.c — the progress engine: poll every transport, push queued packets, and when a
+ * wait lasts longer than RMP_SPIN_US, block on the transports' file descriptors so ranks that
+ * outnumber cores give their CPU to the rank they wait for instead of spinning against it. */
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+#include "protocol.h"
+
+/* One blocking sleep is bounded: a safety net, never the mechanism (wakeups are explicit). */
+#define BLOCK_TIMEOUT_MS 250
+
+int progress_poll(rmp_ctx_t *c)
+{
+    int n = 0;
+    for (int i = 0; i < c->ntps; i++)
+        n += c->tps[i]->ops->progress(c->tps[i]);
+    n += outq_flush(c);
+    return n;
+}
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* Another thread sleeps in poll() for everyone: wait for it (or for any completion). */
+static void park(rmp_ctx_t *c)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec += 20 * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    c->waiters++;
+    pthread_cond_timedwait(&c->cond, &c->lock, &ts);
+    c->waiters--;
+}
+
+/* Sleep until a transport signals an event. Arm every transport first: an arm that reports
+ * pending events means there is work, so return and poll instead. */
+static void block(rmp_ctx_t *c)
+{
+    if (c->blocker) {
+        park(c);
+        return;
+    }
+    if (c->outq_pending) {
+        /* Waiting for room in a peer's buffer: the peer does not signal that, so yield. */
+        ctx_unlock(c);
+        sched_yield();
+        ctx_lock(c);
+        return;
+    }
+    struct pollfd fds[RMP_MAX_TRANSPORTS];
+    int nfds = 0, armed = 0;
+    for (; armed < c->ntps; armed++) {
+        tp_t *tp = c->tps[armed];
+        if (!tp->ops->arm)
+            continue;
+        if (tp->ops->arm(tp) != RMP_SUCCESS)
+            break;
+        int fd = tp->ops->wait_fd ? tp->ops->wait_fd(tp) : -1;
+        if (fd >= 0)
+            fds[nfds++] = (struct pollfd){.fd = fd, .events = POLLIN};
+    }
+    if (armed == c->ntps) {
+        c->blocker = true;
+        ctx_unlock(c);
+        if (poll(fds, nfds, BLOCK_TIMEOUT_MS) < 0 && errno != EINTR)
+            core_error(c, "poll: %s", strerror(errno));
+        ctx_lock(c);
+        c->blocker = false;
+    }
+    for (int i = 0; i < armed; i++)
+        if (c->tps[i]->ops->disarm)
+            c->tps[i]->ops->disarm(c->tps[i]);
+    if (c->waiters > 0)
+        pthread_cond_broadcast(&c->cond);
+}
+
+void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
+{
+    double spin_until = now_us() + (double)c->cfg.spin_us;
+    while (!done(arg)) {
+        if (progress_poll(c) > 0) {
+            spin_until = now_us() + (double)c->cfg.spin_us;
+            continue;
+        }
+        if (done(arg))
+            break;
+        if (now_us() < spin_until) {
+            /* Let other threads of this rank in; when oversubscribed, other ranks too. */
+            ctx_unlock(c);
+            if (c->oversubscribed)
+                sched_yield();
+            ctx_lock(c);
+            continue;
+        }
+        block(c);
+    }
+}
+
+static bool flag_set(void *arg)
+{
+    return atomic_load_explicit((atomic_int *)arg, memory_order_acquire) != 0;
+}
+
+void progress_wait(rmp_ctx_t *c, atomic_int *flag)
+{
+    progress_wait_until(c, flag_set, flag);
+}

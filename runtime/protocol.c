@@ -1,0 +1,192 @@
+/* protocol.c — the path of one message: eager below the limit, rendezvous above it, and the
+ * dispatch of arrivals (core_deliver) to matching. Runs with the runtime lock held. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "match.h"
+#include "protocol.h"
+
+size_t proto_eager_limit(rmp_ctx_t *c, int peer)
+{
+    tp_t *tp = c->peers[peer].tp;
+    size_t lim = c->cfg.eager_limit >= 0 ? (size_t)c->cfg.eager_limit : tp->eager_limit;
+    size_t cap = tp->max_send - sizeof(pkt_rts_t);
+    return lim < cap ? lim : cap;
+}
+
+void rndv_track(rmp_ctx_t *c, struct rmp_request *r)
+{
+    r->prev = NULL;
+    r->next = c->rndv_active;
+    if (r->next)
+        r->next->prev = r;
+    c->rndv_active = r;
+}
+
+void rndv_untrack(rmp_ctx_t *c, struct rmp_request *r)
+{
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        c->rndv_active = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    r->next = r->prev = NULL;
+}
+
+static int send_rts(rmp_ctx_t *c, struct rmp_request *r, pkt_match_t *m)
+{
+    tp_t *tp = c->peers[r->peer_world].tp;
+    pkt_rts_t h = {.m = *m, .sreq = (uint64_t)(uintptr_t)r};
+    h.m.type = PKT_RTS;
+    if ((tp->caps & TP_CAP_GET) && tp->ops->mem_reg) {
+        int rc = tp->ops->mem_reg(tp, r->buf, r->bytes, &h.rkey, &r->memh);
+        if (rc == RMP_SUCCESS)
+            h.m.flags |= PKT_F_GET;
+        else
+            core_verbose(c, "registration of %zu bytes failed (%s): streaming instead", r->bytes,
+                         rmp_strerror(rc));
+    }
+    r->state = RS_RNDV_WAIT_FIN;
+    rndv_track(c, r);
+    int rc = outq_send(c, r->peer_world, &h, sizeof(h), NULL, 0, NULL);
+    if (rc != RMP_SUCCESS) {
+        rndv_untrack(c, r);
+        if (r->memh)
+            tp->ops->mem_dereg(tp, r->memh);
+        r->memh = NULL;
+    }
+    return rc;
+}
+
+int proto_send(rmp_ctx_t *c, struct rmp_request *r)
+{
+    peer_t *p = &c->peers[r->peer_world];
+    if (p->failed)
+        return p->failed;
+    if (!p->tp) {
+        core_error(c, "no transport reaches rank %d", r->peer_world);
+        return RMP_ERR_PEER;
+    }
+    pkt_match_t m = {.type = PKT_EAGER, .ctx = r->ctx_id, .src = r->comm->rank, .tag = r->tag,
+                     .seq = p->send_seq, .len = r->bytes};
+    int rc;
+    if (r->bytes <= proto_eager_limit(c, r->peer_world))
+        rc = outq_send(c, r->peer_world, &m, sizeof(m), r->buf, r->bytes, r);
+    else
+        rc = send_rts(c, r, &m);
+    if (rc == RMP_SUCCESS)
+        p->send_seq++;
+    return rc;
+}
+
+void proto_recv_finish(rmp_ctx_t *c, struct rmp_request *r, int err)
+{
+    if (r->user_buf && r->tmp) {
+        dtype_unpack(r->dt, r->count, r->tmp, r->status.count, r->user_buf);
+        free(r->tmp);
+        r->tmp = NULL;
+    }
+    if (err == RMP_SUCCESS)
+        err = r->status.error;
+    req_complete(r, err);
+}
+
+/* Fill the status of a matched receive; returns bytes to move. */
+static size_t recv_matched(struct rmp_request *r, int src, int tag, size_t len)
+{
+    r->status.source = src;
+    r->status.tag = tag;
+    r->status.count = len <= r->bytes ? len : r->bytes;
+    r->status.error = len <= r->bytes ? RMP_SUCCESS : RMP_ERR_TRUNCATE;
+    return r->status.count;
+}
+
+int proto_recv(rmp_ctx_t *c, struct rmp_request *r)
+{
+    unexp_t *u = match_find_unexp(c->mq, r->ctx_id, r->peer, r->tag, true);
+    if (!u) {
+        match_post(c->mq, r);
+        return RMP_SUCCESS;
+    }
+    size_t n = recv_matched(r, u->src, u->tag, u->len);
+    if (u->rndv) {
+        rndv_recv_start(c, r, u->src_world, u->len, u->sreq, &u->rkey, u->can_get);
+    } else {
+        if (n)
+            memcpy(r->buf, u->data, n);
+        proto_recv_finish(c, r, RMP_SUCCESS);
+    }
+    free(u->data);
+    free(u);
+    return RMP_SUCCESS;
+}
+
+static void on_match_pkt(rmp_ctx_t *c, int src_world, const pkt_match_t *m, const void *data,
+                         size_t len)
+{
+    peer_t *p = &c->peers[src_world];
+    if (m->seq != p->recv_seq)
+        core_error(c, "internal: message %u from rank %d arrived out of order (expected %u)",
+                   m->seq, src_world, p->recv_seq);
+    p->recv_seq = m->seq + 1;
+
+    const pkt_rts_t *rts = (const pkt_rts_t *)m;
+    struct rmp_request *r = match_take_posted(c->mq, m->ctx, m->src, m->tag);
+    if (r) {
+        size_t n = recv_matched(r, m->src, m->tag, m->len);
+        if (m->type == PKT_RTS) {
+            rndv_recv_start(c, r, src_world, m->len, rts->sreq, &rts->rkey,
+                            m->flags & PKT_F_GET);
+        } else {
+            if (n)
+                memcpy(r->buf, (const char *)data + sizeof(*m), n);
+            proto_recv_finish(c, r, RMP_SUCCESS);
+        }
+        return;
+    }
+    unexp_t *u = calloc(1, sizeof(*u));
+    if (!u) {
+        core_error(c, "out of memory queueing a message from rank %d: aborting", src_world);
+        boot_abort(c, 1, "out of memory");
+        return;
+    }
+    *u = (unexp_t){.ctx = m->ctx, .src = m->src, .tag = m->tag, .src_world = src_world,
+                   .len = m->len, .rndv = m->type == PKT_RTS};
+    if (u->rndv) {
+        u->sreq = rts->sreq;
+        u->rkey = rts->rkey;
+        u->can_get = m->flags & PKT_F_GET;
+    } else if (m->len) {
+        u->data = malloc(m->len);
+        if (!u->data) {
+            core_error(c, "out of memory queueing %llu bytes from rank %d: aborting",
+                       (unsigned long long)m->len, src_world);
+            boot_abort(c, 1, "out of memory");
+            return;
+        }
+        memcpy(u->data, (const char *)data + sizeof(*m), m->len);
+    }
+    match_add_unexp(c->mq, u);
+}
+
+void core_deliver(rmp_ctx_t *c, int src, const void *data, size_t len)
+{
+    uint8_t type = *(const uint8_t *)data;
+    switch (type) {
+    case PKT_EAGER:
+    case PKT_RTS:
+        on_match_pkt(c, src, data, data, len);
+        break;
+    case PKT_CTS:
+    case PKT_FIN:
+        rndv_on_ctl(c, src, data);
+        break;
+    case PKT_DATA:
+        rndv_on_data(c, data, (const char *)data + sizeof(pkt_data_t),
+                     len - sizeof(pkt_data_t));
+        break;
+    default:
+        core_error(c, "internal: unknown packet type %u from rank %d", type, src);
+    }
+}

@@ -1,0 +1,91 @@
+/* protocol.h — rmp's wire protocol above the transports: packet headers, the per-peer queue
+ * of packets waiting for transport resources, and the eager / rendezvous entry points. */
+#ifndef RMP_PROTOCOL_H
+#define RMP_PROTOCOL_H
+
+#include "core.h"
+
+enum { PKT_EAGER = 1, PKT_RTS, PKT_CTS, PKT_DATA, PKT_FIN };
+enum { PKT_F_GET = 1 }; /* RTS: rkey is valid, the receiver may get() the data */
+
+/* Header of EAGER and RTS: what matching needs. */
+typedef struct pkt_match {
+    uint8_t type, flags;
+    uint16_t pad;
+    uint32_t ctx;
+    int32_t src; /* sender's rank in the communicator */
+    int32_t tag;
+    uint32_t seq; /* per (sender, receiver) pair: checks FIFO delivery */
+    uint32_t pad2;
+    uint64_t len; /* whole message, bytes */
+} pkt_match_t;
+
+typedef struct pkt_rts {
+    pkt_match_t m;
+    uint64_t sreq; /* sender's request */
+    tp_rkey_t rkey;
+} pkt_rts_t;
+
+/* CTS: "stream me xlen bytes" (rendezvous when get() is impossible); FIN: "done reading". */
+typedef struct pkt_ctl {
+    uint8_t type, flags;
+    uint8_t pad[6];
+    uint64_t sreq, rreq;
+    uint64_t xlen;
+} pkt_ctl_t;
+
+typedef struct pkt_data {
+    uint8_t type, flags;
+    uint8_t pad[6];
+    uint64_t rreq;
+    uint64_t off;
+} pkt_data_t;
+
+/* A packet that could not be handed to the transport yet (back-pressure). */
+struct outq_item {
+    struct outq_item *next;
+    union {
+        pkt_match_t m;
+        pkt_rts_t rts;
+        pkt_ctl_t ctl;
+    } hdr;
+    size_t hdrlen;
+    const void *payload;
+    size_t len;
+    struct rmp_request *req; /* eager send: complete once pushed; stream: the send being streamed */
+    bool stream;
+};
+
+/* outq.c: send a packet now if the peer's queue is empty and the transport accepts it,
+ * else queue it. `req` (may be NULL) completes when an eager packet is pushed. */
+int outq_send(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const void *payload,
+              size_t len, struct rmp_request *req);
+/* Queue a DATA stream of send request r (after a CTS). */
+int outq_stream(rmp_ctx_t *c, int peer, struct rmp_request *r);
+/* Push what the transports accept now; returns packets pushed. */
+int outq_flush(rmp_ctx_t *c);
+/* Fail every queued packet to `peer` with err. */
+void outq_fail_peer(rmp_ctx_t *c, int peer, int err);
+
+/* protocol.c */
+/* Start a send (lock held): r has buf, bytes, ctx_id, tag, comm, peer, peer_world. */
+int proto_send(rmp_ctx_t *c, struct rmp_request *r);
+/* Post a receive (lock held): matches the unexpected queue first, else queues r. */
+int proto_recv(rmp_ctx_t *c, struct rmp_request *r);
+/* A receive got all its data (or failed): unpack if needed, complete. */
+void proto_recv_finish(rmp_ctx_t *c, struct rmp_request *r, int err);
+/* Largest eager payload to peer. */
+size_t proto_eager_limit(rmp_ctx_t *c, int peer);
+
+/* Sends waiting for FIN/CTS and receives with a get in flight (for failures, finalize). */
+void rndv_track(rmp_ctx_t *c, struct rmp_request *r);
+void rndv_untrack(rmp_ctx_t *c, struct rmp_request *r);
+
+/* rendezvous.c */
+/* A matched RTS: pull the data into r (get, or ask for a stream). */
+void rndv_recv_start(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_t len,
+                     uint64_t sreq, const tp_rkey_t *rkey, bool can_get);
+void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h);
+void rndv_on_data(rmp_ctx_t *c, const pkt_data_t *h, const void *payload, size_t len);
+
+#endif

@@ -1,0 +1,580 @@
+/* shm.c — the shared-memory transport for ranks on one node. Each rank owns one POSIX segment
+ * holding an incoming SPSC ring per local peer (shm_ring.c) for eager data, an abstract-socket
+ * doorbell to wake it when it sleeps, and CMA (process_vm_readv) for single-copy rendezvous. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "transport/shm_ring.h"
+
+#define SHM_MAGIC 0x31306d6873706d72ull /* "rmpshm01" */
+#define SHM_RING_DEFAULT (256u << 10)
+#define SHM_EAGER_DEFAULT (16u << 10)
+#define SHM_POLL_BUDGET 16         /* records per ring per progress call: fairness */
+#define SHM_CMA_CHUNK (64u << 20)  /* bytes per process_vm_readv call */
+#define SHM_TAG_MAX 80             /* longest job tag kept verbatim in names */
+#define SHM_NAME_MAX 128
+
+/* Start of every segment. `sleeping` is alone on its line: the owner writes it only around
+ * blocking, senders read it after every send. */
+typedef struct shm_seg_hdr {
+    _Alignas(64) atomic_int sleeping; /* owner is about to block on its doorbell */
+    _Alignas(64) atomic_int mapped;   /* ranks that mapped it (creator included) */
+    int32_t pid;                      /* owner: CMA target and probe value */
+    uint32_t nrings;                  /* local_size: ring i is written by local rank i */
+    uint64_t magic;
+    uint64_t ring_cap;                /* data bytes of each ring */
+    uint64_t ring_stride;             /* bytes from one ring to the next */
+} shm_seg_hdr_t;
+
+/* The flags are shared between processes: that needs address-free, lock-free atomics. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "shm needs lock-free int atomics");
+
+#define SHM_HDR_BYTES ((sizeof(shm_seg_hdr_t) + 63) & ~(size_t)63)
+
+/* The modex blob: only the used prefix of name[] is published. */
+typedef struct shm_blob {
+    uint64_t hdr_addr;  /* segment address in its owner, for the CMA probe */
+    uint64_t seg_bytes;
+    char name[SHM_NAME_MAX];
+} shm_blob_t;
+
+typedef struct shm_peer {
+    int world;
+    int32_t pid;
+    shm_seg_hdr_t *seg;   /* the peer's segment (mine when it is me) */
+    size_t seg_bytes;
+    uint64_t hdr_addr;    /* seg's address in the peer */
+    shm_ring_t out;       /* my ring in its segment: I produce */
+    shm_ring_t in;        /* its ring in my segment: I consume */
+    struct sockaddr_un bell;
+    socklen_t bell_len;
+    bool cma_ok;          /* probe passed and no get refused since */
+    bool broken;          /* its ring held garbage: not read any more */
+} shm_peer_t;
+
+typedef struct shm_tp {
+    tp_t base;
+    int me, nlocal;
+    int *local_of;        /* world rank -> local index, -1 off-node */
+    shm_peer_t *peers;    /* by local index */
+    shm_seg_hdr_t *seg;   /* mine */
+    size_t seg_bytes, ring_cap;
+    int sock;             /* my doorbell */
+    bool cma;             /* RMP_CMA != 0 */
+    unsigned rr;          /* first ring polled next time */
+    bool in_progress;     /* inside shm_progress */
+    char tag[SHM_TAG_MAX + 24];
+    shm_blob_t blob;
+    size_t blob_len;
+} shm_tp_t;
+
+static shm_ring_ctl_t *seg_ring(shm_seg_hdr_t *seg, int i)
+{
+    return (shm_ring_ctl_t *)((char *)seg + SHM_HDR_BYTES + (size_t)i * seg->ring_stride);
+}
+
+static shm_peer_t *peer_of(shm_tp_t *s, int world)
+{
+    if (world < 0 || world >= s->base.ctx->size || s->local_of[world] < 0)
+        return NULL;
+    return &s->peers[s->local_of[world]];
+}
+
+/* The job's part of every name: nspace limited to [A-Za-z0-9_.-] (mrun cleans up after a crash
+ * by the prefix rmp.<nspace>). An absurdly long nspace keeps its start plus a hash. */
+static void job_tag(const char *nspace, char *tag)
+{
+    size_t n = strlen(nspace), keep = n <= SHM_TAG_MAX ? n : 40;
+    for (size_t i = 0; i < keep; i++) {
+        char c = nspace[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '_' || c == '.' || c == '-';
+        tag[i] = ok ? c : '_';
+    }
+    tag[keep] = '\0';
+    if (keep < n) {
+        uint64_t h = 1469598103934665603ull; /* FNV-1a */
+        for (size_t i = 0; i < n; i++)
+            h = (h ^ (unsigned char)nspace[i]) * 1099511628211ull;
+        sprintf(tag + keep, "~%016llx", (unsigned long long)h);
+    }
+}
+
+/* ---- the segment ------------------------------------------------------------------------ */
+
+static int seg_create(shm_tp_t *s)
+{
+    rmp_ctx_t *ctx = s->base.ctx;
+    char *name = s->blob.name;
+    snprintf(name, SHM_NAME_MAX, "/rmp.%s-r%d", s->tag, ctx->rank);
+    size_t stride = shm_ring_footprint(s->ring_cap);
+    s->seg_bytes = SHM_HDR_BYTES + (size_t)s->nlocal * stride;
+
+    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        int e = errno;
+        core_error(ctx, "shm_open %s: %s (%s)", name, strerror(e),
+                   e == EEXIST ? "left by an earlier job? remove it from /dev/shm"
+                               : "is /dev/shm mounted and writable?");
+        return RMP_ERR_TRANSPORT;
+    }
+    /* Reserve the pages now: on a full tmpfs, a lazily backed mapping would SIGBUS at first
+     * touch instead of failing here with a message. */
+    const char *what = "ftruncate";
+    int e = ftruncate(fd, (off_t)s->seg_bytes) ? errno : 0;
+    if (!e) {
+        what = "posix_fallocate";
+        e = posix_fallocate(fd, 0, (off_t)s->seg_bytes);
+        e = e == EOPNOTSUPP || e == EINVAL ? 0 : e; /* cannot reserve: go on lazily */
+    }
+    if (e) {
+        core_error(ctx, "%s %s: %s (is /dev/shm mounted and large enough? %zu bytes needed; "
+                   "a smaller RMP_SHM_RING_KB lowers it)", what, name, strerror(e),
+                   s->seg_bytes);
+        goto fail;
+    }
+    s->seg = mmap(NULL, s->seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (s->seg == MAP_FAILED) {
+        s->seg = NULL;
+        core_error(ctx, "mmap %s (%zu bytes): %s", name, s->seg_bytes, strerror(errno));
+        goto fail;
+    }
+    close(fd);
+
+    shm_seg_hdr_t *h = s->seg;
+    atomic_init(&h->sleeping, 0);
+    atomic_init(&h->mapped, 1); /* me */
+    h->pid = (int32_t)getpid();
+    h->nrings = (uint32_t)s->nlocal;
+    h->magic = SHM_MAGIC;
+    h->ring_cap = s->ring_cap;
+    h->ring_stride = stride;
+    for (int i = 0; i < s->nlocal; i++)
+        shm_ring_init(seg_ring(h, i), s->ring_cap);
+
+    s->blob.hdr_addr = (uint64_t)(uintptr_t)h;
+    s->blob.seg_bytes = s->seg_bytes;
+    s->blob_len = offsetof(shm_blob_t, name) + strlen(name) + 1;
+    return RMP_SUCCESS;
+fail:
+    close(fd);
+    shm_unlink(name);
+    return RMP_ERR_TRANSPORT;
+}
+
+/* Map local peer i's segment, attach my outgoing ring in it, count myself as a mapper. */
+static int seg_map_peer(shm_tp_t *s, int i)
+{
+    rmp_ctx_t *ctx = s->base.ctx;
+    shm_peer_t *p = &s->peers[i];
+    const void *data;
+    size_t len;
+    shm_blob_t b;
+    memset(&b, 0, sizeof(b));
+    if (core_modex_get(ctx, p->world, "shm", &data, &len) != RMP_SUCCESS ||
+        len <= offsetof(shm_blob_t, name) || len > sizeof(b) ||
+        ((const char *)data)[len - 1] != '\0') {
+        core_error(ctx, "shm: no valid address from local rank %d in the modex (is it running "
+                   "the same rmp?)", p->world);
+        return RMP_ERR_TRANSPORT;
+    }
+    memcpy(&b, data, len);
+
+    int fd = shm_open(b.name, O_RDWR, 0);
+    if (fd < 0) {
+        core_error(ctx, "shm_open %s (rank %d's segment): %s", b.name, p->world,
+                   strerror(errno));
+        return RMP_ERR_TRANSPORT;
+    }
+    struct stat st;
+    if (fstat(fd, &st) || (uint64_t)st.st_size != b.seg_bytes) {
+        core_error(ctx, "shm: segment %s of rank %d has the wrong size", b.name, p->world);
+        close(fd);
+        return RMP_ERR_TRANSPORT;
+    }
+    void *m = mmap(NULL, b.seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) {
+        core_error(ctx, "mmap %s (rank %d's segment): %s", b.name, p->world, strerror(errno));
+        return RMP_ERR_TRANSPORT;
+    }
+    p->seg = m;
+    p->seg_bytes = b.seg_bytes;
+    p->hdr_addr = b.hdr_addr;
+    if (p->seg->magic != SHM_MAGIC || p->seg->nrings != (uint32_t)s->nlocal ||
+        p->seg->ring_cap != s->ring_cap || p->seg->ring_stride != s->seg->ring_stride ||
+        b.seg_bytes != s->seg_bytes ||
+        shm_ring_attach(&p->out, seg_ring(p->seg, s->me), true)) {
+        core_error(ctx, "shm: segment %s of rank %d does not match mine (same rmp build and "
+                   "RMP_SHM_RING_KB on every rank?)", b.name, p->world);
+        return RMP_ERR_TRANSPORT;
+    }
+    p->pid = p->seg->pid;
+
+    /* The last of the local_size mappers unlinks: from then on nothing is left in /dev/shm,
+     * whoever crashes later; the mappings keep the memory alive. */
+    if (atomic_fetch_add(&p->seg->mapped, 1) + 1 == s->nlocal && shm_unlink(b.name) &&
+        errno != ENOENT)
+        core_verbose(ctx, "shm: shm_unlink %s: %s", b.name, strerror(errno));
+    return RMP_SUCCESS;
+}
+
+/* ---- the doorbell ----------------------------------------------------------------------- */
+
+/* Abstract-namespace address of world rank w's doorbell: no file, so nothing can leak. */
+static void bell_addr(shm_tp_t *s, int w, struct sockaddr_un *sa, socklen_t *len)
+{
+    memset(sa, 0, sizeof(*sa));
+    sa->sun_family = AF_UNIX;
+    int n = snprintf(sa->sun_path + 1, sizeof(sa->sun_path) - 1, "rmp.%s.%d", s->tag, w);
+    *len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+}
+
+static int bell_open(shm_tp_t *s)
+{
+    rmp_ctx_t *ctx = s->base.ctx;
+    s->sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (s->sock < 0) {
+        core_error(ctx, "shm: socket(AF_UNIX): %s", strerror(errno));
+        return RMP_ERR_TRANSPORT;
+    }
+    struct sockaddr_un sa;
+    socklen_t len;
+    bell_addr(s, ctx->rank, &sa, &len);
+    if (bind(s->sock, (struct sockaddr *)&sa, len)) {
+        core_error(ctx, "shm: bind @%s: %s (another job with namespace %s on this node?)",
+                   sa.sun_path + 1, strerror(errno), ctx->nspace);
+        return RMP_ERR_TRANSPORT;
+    }
+    return RMP_SUCCESS;
+}
+
+/* Called after a record is published to p. Why no wakeup can be lost (Dekker's pattern):
+ *   sender:   store head (ring)    ; fence seq_cst ; load  p->sleeping
+ *   receiver: store sleeping = 1   ; fence seq_cst ; load  head (every ring)   [shm_arm]
+ * The two fences are totally ordered. If the sender's comes first, the receiver's load of
+ * head sees the record and arm returns RMP_AGAIN (no sleep). If the receiver's comes first,
+ * the sender's load sees sleeping = 1 and rings the bell, whose datagram stays queued until
+ * the receiver's poll() returns. Either way the receiver does not sleep on the record. */
+static void bell_ring(shm_tp_t *s, shm_peer_t *p)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (!atomic_load_explicit(&p->seg->sleeping, memory_order_seq_cst))
+        return;
+    /* EAGAIN: its queue is full, so a wakeup is already pending. ECONNREFUSED: it has closed
+     * (finalizing). Neither loses data: the record is in the ring. */
+    (void)sendto(s->sock, "", 1, MSG_DONTWAIT, (struct sockaddr *)&p->bell, p->bell_len);
+}
+
+/* ---- CMA -------------------------------------------------------------------------------- */
+
+static const char *cma_hint(int e)
+{
+    if (e == EPERM)
+        return " (kernel.yama.ptrace_scope > 0, or a container without CAP_SYS_PTRACE)";
+    if (e == ENOSYS)
+        return " (process_vm_readv blocked, e.g. by a seccomp profile)";
+    return "";
+}
+
+/* Read the peer's pid out of its own segment header at its address in its own process:
+ * success means CMA works between us, with the permissions real transfers will need. */
+static void cma_probe(shm_tp_t *s, shm_peer_t *p)
+{
+    int32_t seen = 0;
+    struct iovec l = {&seen, sizeof(seen)};
+    struct iovec r = {(void *)(uintptr_t)(p->hdr_addr + offsetof(shm_seg_hdr_t, pid)),
+                      sizeof(seen)};
+    ssize_t n = process_vm_readv(p->pid, &l, 1, &r, 1, 0);
+    int e = n < 0 ? errno : 0;
+    p->cma_ok = n == (ssize_t)sizeof(seen) && seen == p->pid;
+    if (p->cma_ok)
+        core_verbose(s->base.ctx, "shm: CMA to rank %d works", p->world);
+    else
+        core_verbose(s->base.ctx, "shm: CMA to rank %d refused (%s%s); rendezvous copies "
+                     "through the rings", p->world, e ? strerror(e) : "read back wrong data",
+                     cma_hint(e));
+}
+
+static int shm_mem_reg(tp_t *tp, void *buf, size_t len, tp_rkey_t *rkey, void **memh_p)
+{
+    /* Nothing to pin: a peer reads our pages with process_vm_readv, given pid and address. */
+    memset(rkey, 0, sizeof(*rkey));
+    rkey->addr = (uint64_t)(uintptr_t)buf;
+    rkey->key[0] = (uint64_t)getpid();
+    rkey->key[1] = len;
+    if (memh_p)
+        *memh_p = NULL;
+    return RMP_SUCCESS;
+}
+
+static int shm_mem_dereg(tp_t *tp, void *memh)
+{
+    return RMP_SUCCESS;
+}
+
+static int shm_get(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *rkey, size_t off,
+                   void *cookie)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    shm_peer_t *p = peer_of(s, peer);
+    if (!p)
+        return RMP_ERR_ARG;
+    if (!s->cma || !p->cma_ok)
+        return RMP_ERR_NOT_SUPPORTED;
+    if (off > rkey->key[1] || len > rkey->key[1] - off) {
+        core_error(tp->ctx, "shm: get of %zu bytes at offset %zu from rank %d is outside its "
+                   "%llu-byte buffer", len, off, peer, (unsigned long long)rkey->key[1]);
+        return RMP_ERR_INTERNAL;
+    }
+    char *d = dst;
+    uint64_t src = rkey->addr + off;
+    while (len) {
+        size_t chunk = len < SHM_CMA_CHUNK ? len : SHM_CMA_CHUNK;
+        struct iovec l = {d, chunk}, r = {(void *)(uintptr_t)src, chunk};
+        ssize_t n = process_vm_readv((pid_t)rkey->key[0], &l, 1, &r, 1, 0);
+        if (n > 0) { /* partial reads happen at page boundaries: carry on from there */
+            d += n;
+            src += (uint64_t)n;
+            len -= (size_t)n;
+            continue;
+        }
+        int e = n < 0 ? errno : EIO;
+        if (e == EINTR)
+            continue;
+        if (e == ESRCH) {
+            core_error(tp->ctx, "shm: get from rank %d: process %d is gone", peer,
+                       (int)rkey->key[0]);
+            return RMP_ERR_PEER;
+        }
+        p->cma_ok = false; /* later gets fall back at once */
+        core_verbose(tp->ctx, "shm: CMA from rank %d refused: %s%s; copying through the rings "
+                     "from now on", peer, strerror(e), cma_hint(e));
+        return RMP_ERR_NOT_SUPPORTED;
+    }
+    return RMP_SUCCESS;
+}
+
+/* ---- data path -------------------------------------------------------------------------- */
+
+static int shm_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *payload,
+                    size_t len)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    shm_peer_t *p = peer_of(s, peer);
+    if (!p || !p->out.ctl) /* not on this node, or not wired up */
+        return RMP_ERR_ARG;
+    int rc = shm_ring_try_write(&p->out, hdr, hdrlen, payload, len);
+    if (rc == SHM_RING_AGAIN)
+        return RMP_AGAIN;
+    if (rc != SHM_RING_OK) {
+        core_error(tp->ctx, "shm: send of %zu bytes to rank %d exceeds max_send %zu",
+                   hdrlen + len, peer, tp->max_send);
+        return RMP_ERR_INTERNAL;
+    }
+    bell_ring(s, p);
+    return RMP_SUCCESS;
+}
+
+static int shm_progress(tp_t *tp)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    int events = 0;
+    /* A nested call (core_deliver reaching progress) would deliver the record being
+     * delivered a second time: it gets nothing instead. */
+    if (s->in_progress)
+        return 0;
+    s->in_progress = true;
+    /* Round-robin start and a per-ring budget: one flooding peer cannot starve the others. */
+    for (int k = 0; k < s->nlocal; k++) {
+        shm_peer_t *p = &s->peers[(s->rr + (unsigned)k) % (unsigned)s->nlocal];
+        for (int b = 0; b < SHM_POLL_BUDGET && !p->broken; b++) {
+            const void *data;
+            size_t len;
+            int rc = shm_ring_peek(&p->in, &data, &len);
+            if (rc == SHM_RING_EMPTY)
+                break;
+            if (rc == SHM_RING_CORRUPT) {
+                p->broken = true;
+                core_error(tp->ctx, "shm: garbage in the ring from rank %d (memory corruption "
+                           "in that process?)", p->world);
+                core_peer_failed(tp->ctx, p->world, RMP_ERR_TRANSPORT, "corrupt shm ring");
+                break;
+            }
+            /* Zero copy: the core copies out before returning; release frees the space. */
+            core_deliver(tp->ctx, p->world, data, len);
+            shm_ring_release(&p->in);
+            events++;
+        }
+    }
+    s->rr = (s->rr + 1) % (unsigned)s->nlocal;
+    s->in_progress = false;
+    return events;
+}
+
+static int shm_wait_fd(tp_t *tp)
+{
+    return ((shm_tp_t *)tp)->sock;
+}
+
+static int shm_arm(tp_t *tp)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    atomic_store_explicit(&s->seg->sleeping, 1, memory_order_seq_cst);
+    atomic_thread_fence(memory_order_seq_cst); /* pairs with bell_ring's: see there */
+    for (int i = 0; i < s->nlocal; i++) {
+        if (!s->peers[i].broken && shm_ring_has_data(&s->peers[i].in)) {
+            atomic_store_explicit(&s->seg->sleeping, 0, memory_order_relaxed);
+            return RMP_AGAIN;
+        }
+    }
+    return RMP_SUCCESS;
+}
+
+static void shm_disarm(tp_t *tp)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    atomic_store_explicit(&s->seg->sleeping, 0, memory_order_relaxed);
+    /* A bell rung after this drain costs one spurious wakeup later, never a lost one. */
+    char buf[64];
+    for (;;) {
+        ssize_t n = recv(s->sock, buf, sizeof(buf), MSG_DONTWAIT);
+        if (n < 0 && errno != EINTR)
+            break; /* EAGAIN: drained */
+    }
+}
+
+/* ---- life cycle ------------------------------------------------------------------------- */
+
+static void shm_close(tp_t *tp)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    for (int i = 0; s->peers && i < s->nlocal; i++)
+        if (i != s->me && s->peers[i].seg)
+            munmap(s->peers[i].seg, s->peers[i].seg_bytes);
+    if (s->seg) {
+        /* Still linked if some peer never mapped it (it failed before wireup). */
+        if (atomic_load(&s->seg->mapped) < s->nlocal && shm_unlink(s->blob.name) &&
+            errno != ENOENT)
+            core_verbose(tp->ctx, "shm: shm_unlink %s: %s", s->blob.name, strerror(errno));
+        munmap(s->seg, s->seg_bytes);
+    }
+    if (s->sock >= 0)
+        close(s->sock);
+    free(s->peers);
+    free(s->local_of);
+    free(s);
+}
+
+static int shm_open_tp(rmp_ctx_t *ctx, tp_t **tp_p)
+{
+    if (ctx->local_size < 2) {
+        core_verbose(ctx, "shm: not used: no other rank on this node");
+        return RMP_ERR_NOT_SUPPORTED;
+    }
+    shm_tp_t *s = calloc(1, sizeof(*s));
+    if (!s)
+        return RMP_ERR_NO_MEM;
+    s->base.ops = &tp_shm_ops;
+    s->base.ctx = ctx;
+    s->sock = -1;
+    s->me = ctx->local_rank;
+    s->nlocal = ctx->local_size;
+    s->cma = ctx->cfg.use_cma != 0;
+    s->ring_cap = shm_ring_capacity(ctx->cfg.shm_ring_bytes ? ctx->cfg.shm_ring_bytes
+                                                            : SHM_RING_DEFAULT);
+    job_tag(ctx->nspace, s->tag);
+    s->local_of = malloc((size_t)ctx->size * sizeof(int));
+    s->peers = calloc((size_t)s->nlocal, sizeof(shm_peer_t));
+    if (!s->local_of || !s->peers) {
+        shm_close(&s->base);
+        return RMP_ERR_NO_MEM;
+    }
+    for (int w = 0; w < ctx->size; w++)
+        s->local_of[w] = -1;
+    for (int i = 0; i < s->nlocal; i++) {
+        s->peers[i].world = ctx->local_ranks[i];
+        s->local_of[ctx->local_ranks[i]] = i;
+        bell_addr(s, ctx->local_ranks[i], &s->peers[i].bell, &s->peers[i].bell_len);
+    }
+
+    int rc = seg_create(s);
+    if (rc == RMP_SUCCESS)
+        rc = bell_open(s);
+    if (rc != RMP_SUCCESS) {
+        shm_close(&s->base);
+        return rc;
+    }
+    for (int i = 0; i < s->nlocal; i++)
+        shm_ring_attach(&s->peers[i].in, seg_ring(s->seg, i), false);
+    /* To myself: my ring in my own segment (the core normally uses `self` instead). */
+    shm_peer_t *me = &s->peers[s->me];
+    me->seg = s->seg;
+    me->seg_bytes = s->seg_bytes;
+    me->pid = s->seg->pid;
+    me->cma_ok = true;
+    shm_ring_attach(&me->out, seg_ring(s->seg, s->me), true);
+
+    s->base.max_send = shm_ring_max_record(s->ring_cap);
+    s->base.eager_limit = SHM_EAGER_DEFAULT < s->base.max_send / 2 ? SHM_EAGER_DEFAULT
+                                                                   : s->base.max_send / 2;
+    s->base.caps = s->cma ? TP_CAP_GET : 0;
+    core_verbose(ctx, "shm: segment %s (%zu bytes: %d rings of %zu bytes), max send %zu, "
+                 "eager limit %zu", s->blob.name, s->seg_bytes, s->nlocal, s->ring_cap,
+                 s->base.max_send, s->base.eager_limit);
+    if (!s->cma)
+        core_verbose(ctx, "shm: CMA disabled by RMP_CMA=0; rendezvous copies through the rings");
+    *tp_p = &s->base;
+    return RMP_SUCCESS;
+}
+
+static int shm_addr_pack(tp_t *tp, const void **blob_p, size_t *len_p)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    *blob_p = &s->blob;
+    *len_p = s->blob_len;
+    return RMP_SUCCESS;
+}
+
+static int shm_wireup(tp_t *tp)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    for (int i = 0; i < s->nlocal; i++) {
+        if (i == s->me)
+            continue;
+        int rc = seg_map_peer(s, i);
+        if (rc != RMP_SUCCESS)
+            return rc;
+        if (s->cma)
+            cma_probe(s, &s->peers[i]);
+    }
+    return RMP_SUCCESS;
+}
+
+const tp_ops_t tp_shm_ops = {
+    .name = "shm",
+    .open = shm_open_tp,
+    .addr_pack = shm_addr_pack,
+    .wireup = shm_wireup,
+    .connect = NULL,
+    .send = shm_send,
+    .mem_reg = shm_mem_reg,
+    .mem_dereg = shm_mem_dereg,
+    .get = shm_get,
+    .progress = shm_progress,
+    .wait_fd = shm_wait_fd,
+    .arm = shm_arm,
+    .disarm = shm_disarm,
+    .close = shm_close,
+};

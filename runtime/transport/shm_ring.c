@@ -1,0 +1,167 @@
+/* shm_ring.c — the SPSC record ring behind the shm transport (see shm_ring.h). Records are
+ * 64-byte aligned, each starting with a small header; a record never wraps: when it does not
+ * fit before the end of the data area, a SKIP record pads the tail and it starts at offset 0. */
+#include "transport/shm_ring.h"
+
+#include <string.h>
+
+/* Address-free lock-free atomics are what make the indices safe between processes. */
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "shm rings need lock-free 64-bit atomics");
+
+#define REC_DATA 0x41544144u /* "DATA" */
+#define REC_SKIP 0x50494b53u /* "SKIP": the rest of the data area is padding */
+
+/* Plain memory: the producer writes it before its release store of head, the consumer reads
+ * it after an acquire load of head, so no atomics are needed on it. */
+typedef struct shm_rec {
+    uint32_t len;  /* DATA: hdrlen + len bytes that follow */
+    uint32_t kind; /* REC_DATA or REC_SKIP */
+} shm_rec_t;
+
+static uint64_t rec_bytes(size_t len)
+{
+    return (sizeof(shm_rec_t) + len + SHM_RING_ALIGN - 1) & ~(uint64_t)(SHM_RING_ALIGN - 1);
+}
+
+size_t shm_ring_capacity(size_t want)
+{
+    size_t cap = SHM_RING_MIN;
+    while (cap < want && cap < SHM_RING_MAX)
+        cap <<= 1;
+    return cap;
+}
+
+size_t shm_ring_footprint(size_t cap)
+{
+    return sizeof(shm_ring_ctl_t) + cap;
+}
+
+size_t shm_ring_max_record(size_t cap)
+{
+    /* Why a quarter: any record of at most cap/2 fits an empty ring (if it does not fit before
+     * the end, the end is less than cap/2 away, so padding + record <= cap). A quarter leaves
+     * room for a few records in flight, so a producer need not wait for a fully empty ring. */
+    return cap / 4 - sizeof(shm_rec_t);
+}
+
+void shm_ring_init(void *mem, size_t cap)
+{
+    shm_ring_ctl_t *ctl = mem;
+    atomic_init(&ctl->head, 0);
+    atomic_init(&ctl->tail, 0);
+    ctl->cap = cap;
+}
+
+int shm_ring_attach(shm_ring_t *r, void *mem, bool producer)
+{
+    shm_ring_ctl_t *ctl = mem;
+    uint64_t cap = ctl->cap;
+    if (cap < SHM_RING_MIN || cap > SHM_RING_MAX || (cap & (cap - 1)))
+        return -1;
+    memset(r, 0, sizeof(*r));
+    r->ctl = ctl;
+    r->data = (uint8_t *)mem + sizeof(shm_ring_ctl_t);
+    r->cap = cap;
+    r->mask = cap - 1;
+    r->max = shm_ring_max_record(cap);
+    uint64_t head = atomic_load_explicit(&ctl->head, memory_order_acquire);
+    uint64_t tail = atomic_load_explicit(&ctl->tail, memory_order_acquire);
+    r->pos = producer ? head : tail;
+    r->other = producer ? tail : head;
+    return 0;
+}
+
+int shm_ring_try_write(shm_ring_t *r, const void *hdr, size_t hdrlen, const void *payload,
+                       size_t len)
+{
+    if (hdrlen > r->max || len > r->max - hdrlen)
+        return SHM_RING_TOOBIG;
+    uint64_t need = rec_bytes(hdrlen + len);
+    uint64_t off = r->pos & r->mask;
+    uint64_t to_end = r->cap - off;
+    uint64_t total = need <= to_end ? need : to_end + need;
+
+    /* Look at the consumer's line only when the cached tail says "full". Acquire pairs with
+     * the consumer's release: its reads of the bytes we are about to overwrite are done. */
+    if (r->pos + total - r->other > r->cap) {
+        r->other = atomic_load_explicit(&r->ctl->tail, memory_order_acquire);
+        if (r->pos + total - r->other > r->cap)
+            return SHM_RING_AGAIN;
+    }
+
+    uint64_t pos = r->pos;
+    if (need > to_end) {
+        shm_rec_t *skip = (shm_rec_t *)(r->data + off);
+        skip->len = 0;
+        skip->kind = REC_SKIP;
+        pos += to_end;
+        off = 0;
+    }
+    shm_rec_t *rec = (shm_rec_t *)(r->data + off);
+    rec->len = (uint32_t)(hdrlen + len);
+    rec->kind = REC_DATA;
+    uint8_t *body = (uint8_t *)(rec + 1);
+    if (hdrlen)
+        memcpy(body, hdr, hdrlen);
+    if (len)
+        memcpy(body + hdrlen, payload, len);
+
+    /* One release store publishes the padding and the record together. */
+    r->pos = pos + need;
+    atomic_store_explicit(&r->ctl->head, r->pos, memory_order_release);
+    return SHM_RING_OK;
+}
+
+int shm_ring_peek(shm_ring_t *r, const void **data_p, size_t *len_p)
+{
+    for (;;) {
+        if (r->pos == r->other) {
+            r->other = atomic_load_explicit(&r->ctl->head, memory_order_acquire);
+            if (r->pos == r->other)
+                return SHM_RING_EMPTY;
+        }
+        /* The producer is another process: validate before trusting what it wrote, and read
+         * each field once so a later scribble cannot change what was checked. */
+        uint64_t avail = r->other - r->pos;
+        if (avail > r->cap)
+            return SHM_RING_CORRUPT;
+        uint64_t off = r->pos & r->mask;
+        const shm_rec_t *rec = (const shm_rec_t *)(r->data + off);
+        const volatile shm_rec_t *vrec = rec; /* volatile: the compiler may not re-read it */
+        uint32_t kind = vrec->kind, len = vrec->len;
+        if (kind == REC_SKIP) {
+            if (r->cap - off > avail)
+                return SHM_RING_CORRUPT;
+            r->pos += r->cap - off;
+            r->cur = 0;
+            /* Publish now: the freed padding is space the producer may be waiting for. */
+            atomic_store_explicit(&r->ctl->tail, r->pos, memory_order_release);
+            continue;
+        }
+        if (kind != REC_DATA || len > r->max || rec_bytes(len) > avail ||
+            rec_bytes(len) > r->cap - off)
+            return SHM_RING_CORRUPT;
+        r->cur = rec_bytes(len);
+        *data_p = rec + 1;
+        *len_p = len;
+        return SHM_RING_READY;
+    }
+}
+
+void shm_ring_release(shm_ring_t *r)
+{
+    if (!r->cur)
+        return;
+    r->pos += r->cur;
+    r->cur = 0;
+    /* Release: our reads of the record happen before the producer may reuse its bytes. */
+    atomic_store_explicit(&r->ctl->tail, r->pos, memory_order_release);
+}
+
+bool shm_ring_has_data(shm_ring_t *r)
+{
+    if (r->pos != r->other)
+        return true;
+    r->other = atomic_load_explicit(&r->ctl->head, memory_order_acquire);
+    return r->pos != r->other;
+}

@@ -1,0 +1,231 @@
+/* verbs.h — internal types of the RDMA verbs transport, shared by its files: verbs.c (ops
+ * table, life cycle, progress and blocking), verbs_dev.c (device, port, GID), verbs_wire.c (QPs
+ * wired by hand through the modex), verbs_cm.c (QPs wired by librdmacm), verbs_eager.c (bounce
+ * buffers, SRQ, send/receive completions), verbs_rdma.c (registration, cache, RDMA READ).
+ *
+ * Environment: RMP_DEVICE=name[:port], RMP_GID_INDEX=n, RMP_CONNECT=lazy|eager,
+ * RMP_CM=ibv|rdmacm, RMP_REG_CACHE=0|1, RMP_VERBS_SRQ=n (initial receive buffers). */
+#ifndef RMP_VERBS_H
+#define RMP_VERBS_H
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core.h"
+
+/* Sizes. A bounce/receive buffer holds the largest header (an RTS, 72 bytes) plus an 8 KiB
+ * eager payload, rounded to a cache line. */
+#define VERBS_EAGER_DEFAULT 8192u
+#define VERBS_BUF_SIZE (VERBS_EAGER_DEFAULT + 128u)
+#define VERBS_TX_BUFS 256u          /* shared bounce buffers */
+#define VERBS_SRQ_INIT 256u         /* receive buffers posted at start (RMP_VERBS_SRQ) */
+#define VERBS_SRQ_CHUNK 256u        /* receive buffers added per growth step */
+#define VERBS_SRQ_MAX 4096u         /* growth stops here; RNR takes over beyond */
+#define VERBS_SQ_DEPTH 128u         /* send queue slots per QP */
+#define VERBS_RD_ATOMIC 16u         /* RDMA READs in flight per QP (device permitting) */
+#define VERBS_READ_SEG (1u << 20)   /* bytes per RDMA READ work request */
+#define VERBS_INLINE_WANT 256u      /* inline data we ask the QP for */
+
+/* IB encodings. Transport timeout 4.096 us * 2^16 = 268 ms per try, 7 retries: a peer that
+ * vanished is reported after about 2 s, while a busy soft-RoCE under TCG never trips it.
+ * RNR timer 14 = 1.28 ms: see the flow-control note in verbs_eager.c. */
+#define VERBS_TIMEOUT 16
+#define VERBS_RETRY_CNT 7
+#define VERBS_RNR_RETRY 7 /* 7 = retry forever */
+#define VERBS_MIN_RNR_TIMER 14
+
+/* Tag in the low bits of wr_id: what a completion belongs to. */
+enum { WR_RECV = 0, WR_SEND = 1, WR_READ = 2, WR_KIND_MASK = 3 };
+
+enum verbs_wiring { WIRE_IBV = 0, WIRE_RDMACM = 1 };
+
+/* Per-peer connection state. */
+typedef enum {
+    VC_NONE = 0,    /* no QP toward this peer (it is reached by another transport) */
+    VC_INIT,        /* ibv: QP created, not receive-ready yet */
+    VC_RTR,         /* ibv: receives from the peer; cannot send yet */
+    VC_CONNECTING,  /* rdmacm: resolve/connect/accept under way */
+    VC_WAIT_PEER,   /* rdmacm: lost a connect race, the peer's request is on its way */
+    VC_READY,       /* sends allowed */
+    VC_FAILED
+} verbs_cstate_t;
+
+typedef struct verbs_get verbs_get_t;
+
+typedef struct verbs_conn {
+    int peer;
+    verbs_cstate_t state;
+    struct ibv_qp *qp;          /* the QP sends go through */
+    struct rdma_cm_id *id;      /* rdmacm: the connection in use (owns qp) */
+    struct rdma_cm_id *aux;     /* rdmacm: my own attempt that lost a race, or my loopback's
+                                 * passive side */
+    uint32_t remote_qpn;        /* ibv wiring */
+    uint32_t sq_free;           /* send queue slots */
+    uint32_t unsig;             /* unsignaled WRs posted since the last signaled one */
+    uint16_t *sig_ring;         /* slots each outstanding signaled WR retires, in order */
+    uint32_t sig_head, sig_tail;
+    uint32_t reads_out;         /* RDMA READ WRs in flight */
+    verbs_get_t *gets_head, *gets_tail; /* gets with segments still to post or complete */
+    bool verbose_done;
+} verbs_conn_t;
+
+/* One rendezvous get: RDMA READ segments into a locally registered destination. */
+struct verbs_get {
+    verbs_get_t *next;
+    int peer;
+    void *cookie;
+    char *dst;
+    uint64_t raddr;
+    uint32_t rkey;
+    size_t len, posted;         /* bytes; posted = bytes covered by WRs posted so far */
+    uint32_t segs_total, segs_done, segs_out;
+    struct verbs_mr *mr;        /* registration of dst */
+    bool orphan;                /* the peer failed: the core already failed the request */
+};
+
+/* A registration handed out by mem_reg or used for a get destination. */
+typedef struct verbs_mr {
+    struct verbs_mr *next, *prev; /* all live registrations (cache LRU order when cached) */
+    struct ibv_mr *mr;
+    uintptr_t start, end;       /* registered range */
+    int refs;
+    bool cached;
+} verbs_mr_t;
+
+/* Receive buffers come in chunks so the SRQ can grow. */
+typedef struct verbs_chunk {
+    char *mem;
+    struct ibv_mr *mr;
+} verbs_chunk_t;
+
+/* The modex blob. ibv wiring: one QPN per world rank (0: no QP for that pair). rdmacm: the
+ * address the rank listens on. */
+#define VERBS_BLOB_MAGIC 0x524d5631u /* "RMV1" */
+typedef struct verbs_blob {
+    uint32_t magic;
+    uint8_t wiring, link_layer, mtu, pad;
+    uint16_t lid;
+    uint16_t cm_port;           /* rdmacm: listening port, network order */
+    uint32_t psn;
+    uint32_t nqpn;
+    uint8_t gid[16];
+    uint8_t cm_addr[16];        /* rdmacm: IPv4-mapped or IPv6 address */
+    uint32_t qpn[];
+} verbs_blob_t;
+
+typedef struct verbs_tp {
+    tp_t base;
+    /* device */
+    struct ibv_context *dev;
+    char devname[64];
+    uint8_t port;
+    int gid_index;
+    union ibv_gid gid;
+    struct ibv_device_attr dattr;
+    struct ibv_port_attr pattr;
+    bool roce;
+    uint32_t max_msg;
+    /* resources */
+    struct ibv_pd *pd;
+    struct ibv_comp_channel *chan;
+    struct ibv_cq *cq;
+    int cq_size;
+    struct ibv_srq *srq;
+    int epfd;
+    unsigned cq_events_unacked;
+    /* settings */
+    enum verbs_wiring wiring;
+    bool eager_connect;
+    uint32_t sq_depth, rd_atomic, max_inline;
+    uint32_t psn;
+    /* peers */
+    verbs_conn_t *conns;        /* [size] */
+    verbs_blob_t *blob;
+    size_t blob_len;
+    /* eager: send bounce buffers */
+    char *tx_mem;
+    struct ibv_mr *tx_mr;
+    uint32_t *tx_free;          /* stack of free buffer indices */
+    uint32_t tx_nfree;
+    /* eager: receive buffers (SRQ) */
+    verbs_chunk_t *rx_chunks;
+    uint32_t rx_nchunks, rx_bufs, rx_max, srq_limit;
+    uint32_t *rx_repost;        /* consumed buffers to post back, batched */
+    uint32_t rx_nrepost;
+    /* CQEs taken by arm() that progress has not handled yet */
+    struct ibv_wc stash[16];
+    int nstash;
+    bool in_progress;
+    unsigned tick;
+    /* registrations */
+    verbs_mr_t *mrs;            /* head: most recently used */
+    bool reg_cache;
+    uintptr_t heap_start;       /* cacheable range starts here (see verbs_rdma.c) */
+    size_t cache_bytes;
+    int cache_entries;
+    bool memlock_reported;
+    /* rdmacm */
+    struct rdma_event_channel *cm_chan;
+    struct rdma_cm_id *listen_id;
+    struct ibv_context **cm_devs;
+    int cm_pending;             /* connections under way: poll events on every progress */
+} verbs_tp_t;
+
+/* verbs_dev.c */
+int verbs_dev_open(verbs_tp_t *v);
+const char *verbs_mtu_str(enum ibv_mtu m);
+void verbs_gid_str(const union ibv_gid *g, char *buf, size_t len);
+/* Message for a failed registration: names the memlock limit when that is the likely cause. */
+void verbs_reg_error(verbs_tp_t *v, const char *what, size_t len, int err);
+
+/* verbs_wire.c */
+int verbs_wire_open(verbs_tp_t *v);     /* QPs (one per peer) and the blob */
+int verbs_wire_wireup(verbs_tp_t *v);   /* peers' blobs; RTR (and RTS when eager) */
+int verbs_wire_connect(verbs_tp_t *v, int peer); /* RTS */
+int verbs_qp_caps(verbs_tp_t *v, struct ibv_qp_init_attr *a);
+void verbs_conn_init_tx(verbs_tp_t *v, verbs_conn_t *c); /* after its QP exists */
+
+/* verbs_cm.c */
+int verbs_cm_open(verbs_tp_t *v);       /* event channel, listening id, the blob */
+int verbs_cm_wireup(verbs_tp_t *v);     /* eager: connect everyone now */
+int verbs_cm_connect(verbs_tp_t *v, int peer);
+int verbs_cm_progress(verbs_tp_t *v);   /* handle pending events (non-blocking) */
+void verbs_cm_close(verbs_tp_t *v);
+/* The device context librdmacm uses for name (PD, CQ, SRQ must live on it). */
+struct ibv_context *verbs_cm_context(verbs_tp_t *v, const char *name);
+
+/* verbs_eager.c */
+int verbs_eager_open(verbs_tp_t *v);    /* bounce buffers, SRQ and its buffers */
+void verbs_eager_close(verbs_tp_t *v);
+int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *payload,
+               size_t len);
+void verbs_on_recv(verbs_tp_t *v, const struct ibv_wc *wc);
+void verbs_on_send(verbs_tp_t *v, const struct ibv_wc *wc);
+void verbs_rx_flush(verbs_tp_t *v);     /* post consumed buffers back to the SRQ */
+void verbs_srq_limit_event(verbs_tp_t *v);
+/* Retire the SQ slots of a completed signaled WR on c. */
+void verbs_sq_retire(verbs_conn_t *c);
+/* Post a WR on c's QP with slot accounting; signaled decides itself unless force_sig. */
+int verbs_post(verbs_tp_t *v, verbs_conn_t *c, struct ibv_send_wr *wr, bool force_sig);
+
+/* verbs_rdma.c */
+int verbs_rdma_open(verbs_tp_t *v);
+void verbs_rdma_close(verbs_tp_t *v);
+int verbs_mem_reg(tp_t *tp, void *buf, size_t len, tp_rkey_t *rkey, void **memh_p);
+int verbs_mem_dereg(tp_t *tp, void *memh);
+int verbs_get(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *rkey, size_t off,
+              void *cookie);
+void verbs_on_read(verbs_tp_t *v, const struct ibv_wc *wc);
+void verbs_reads_push(verbs_tp_t *v, verbs_conn_t *c); /* post queued segments */
+void verbs_gets_fail(verbs_tp_t *v, verbs_conn_t *c);  /* orphan a failed peer's gets */
+
+/* verbs.c */
+/* A QP error or a lost connection: report once, fail everything pending with the peer. */
+void verbs_peer_failed(verbs_tp_t *v, int peer, const char *why);
+/* The peer whose QP number is qpn (error completions carry no immediate data), or -1. */
+int verbs_peer_of_qpn(verbs_tp_t *v, uint32_t qpn);
+const char *verbs_env(const char *name);
+
+#endif
