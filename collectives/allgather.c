@@ -9,8 +9,8 @@ static int allgather_ring(coll_t *cl, char *res, size_t blk)
     int err = RMP_SUCCESS;
     for (int s = 0; s < n - 1 && !err; s++) {
         int out = (cl->rank - s + n) % n, in = (cl->rank - s - 1 + n) % n;
-        err = coll_sendrecv(cl, res + (size_t)out * blk, blk, right, res + (size_t)in * blk,
-                            blk, left);
+        err = coll_sendrecv(cl, res + (size_t)out * blk, blk, right, res + (size_t)in * blk, blk,
+                            left);
     }
     return err;
 }
@@ -34,7 +34,8 @@ int rmp_allgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, v
     coll_start(&cl);
     coll_view_t v;
     /* in place, our own block must survive the trip through a temporary */
-    if ((err = coll_view(&v, recvbuf, recvcount, cl.size, rdt, COLL_OUT | (in_place ? COLL_IN : 0))))
+    if ((err =
+             coll_view(&v, recvbuf, recvcount, cl.size, rdt, COLL_OUT | (in_place ? COLL_IN : 0))))
         return err;
     if (!in_place)
         dtype_pack(sdt, sendcount, sendbuf, v.p + (size_t)cl.rank * rbytes);

@@ -64,8 +64,8 @@ static int allreduce_check(const void *sendbuf, void *recvbuf, int count, rmp_da
     return err;
 }
 
-int rmp_allreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
-                  rmp_op_t op, rmp_comm_t comm)
+int rmp_allreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
+                  rmp_comm_t comm)
 {
     coll_t cl;
     const dtype_t *dt = NULL;

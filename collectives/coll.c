@@ -51,11 +51,14 @@ void coll_start(coll_t *cl)
     ctx_unlock(&rmp_ctx);
 }
 
-int coll_view(coll_view_t *v, const void *user, int count, int nblk, const dtype_t *dt,
-              int flags)
+int coll_view(coll_view_t *v, const void *user, int count, int nblk, const dtype_t *dt, int flags)
 {
-    *v = (coll_view_t){.user = (void *)user, .dt = dt, .count = count, .nblk = nblk,
-                       .flags = flags, .blk = (size_t)count * dt->size};
+    *v = (coll_view_t){.user = (void *)user,
+                       .dt = dt,
+                       .count = count,
+                       .nblk = nblk,
+                       .flags = flags,
+                       .blk = (size_t)count * dt->size};
     if (dt->contig) {
         v->p = (char *)user;
         return RMP_SUCCESS;
@@ -95,8 +98,8 @@ int coll_wait(int n, rmp_request_t *reqs, int post_err)
     return post_err ? post_err : err;
 }
 
-int coll_sendrecv(coll_t *cl, const void *sbuf, size_t sbytes, int dst, void *rbuf,
-                  size_t rbytes, int src)
+int coll_sendrecv(coll_t *cl, const void *sbuf, size_t sbytes, int dst, void *rbuf, size_t rbytes,
+                  int src)
 {
     rmp_request_t r[2] = {RMP_REQUEST_NULL, RMP_REQUEST_NULL};
     int err = RMP_SUCCESS;

@@ -45,15 +45,14 @@ typedef struct coll_view {
     size_t blk; /* packed bytes of one block */
 } coll_view_t;
 
-int coll_view(coll_view_t *v, const void *user, int count, int nblk, const dtype_t *dt,
-              int flags);
+int coll_view(coll_view_t *v, const void *user, int count, int nblk, const dtype_t *dt, int flags);
 /* Unpack (COLL_OUT, when ok) and free the temporary. */
 void coll_view_end(coll_view_t *v, bool ok);
 
 /* ---- communication ---- */
 /* Post the receive (src >= 0) then the send (dst >= 0), wait for both; first error. */
-int coll_sendrecv(coll_t *cl, const void *sbuf, size_t sbytes, int dst, void *rbuf,
-                  size_t rbytes, int src);
+int coll_sendrecv(coll_t *cl, const void *sbuf, size_t sbytes, int dst, void *rbuf, size_t rbytes,
+                  int src);
 /* Wait for n posted requests; if post_err is set (a post failed), posted receives are
  * cancelled first. Returns post_err or the first completion error. */
 int coll_wait(int n, rmp_request_t *reqs, int post_err);

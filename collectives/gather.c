@@ -41,8 +41,8 @@ static int gather_root(coll_t *cl, const gather_args_t *a, char *res)
     int err = RMP_SUCCESS;
     for (int i = 0; i < cl->size && !err; i++)
         if (i != cl->rank)
-            err = p2p_irecv_bytes(cl->comm, COLL_CTXOFF, res + (size_t)i * a->rbytes, a->rbytes,
-                                  i, cl->tag, &reqs[i]);
+            err = p2p_irecv_bytes(cl->comm, COLL_CTXOFF, res + (size_t)i * a->rbytes, a->rbytes, i,
+                                  cl->tag, &reqs[i]);
     err = coll_wait(cl->size, reqs, err);
     free(reqs);
     return err;

@@ -19,8 +19,10 @@ static int reduce_tree(coll_t *cl, const reduce_args_t *a, char *acc, int root)
     int n = cl->size, vr = (cl->rank - root + n) % n, err = RMP_SUCCESS;
     char *tmp = NULL;
     for (int mask = 1; mask < n && !err; mask <<= 1) {
-        if (vr & mask)
-            return coll_sendrecv(cl, acc, a->bytes, (vr - mask + root) % n, NULL, 0, -1);
+        if (vr & mask) { /* done with the children: hand the partial result up */
+            err = coll_sendrecv(cl, acc, a->bytes, (vr - mask + root) % n, NULL, 0, -1);
+            break;
+        }
         if (vr + mask >= n)
             continue;
         if (!tmp && !(tmp = malloc(a->bytes)))

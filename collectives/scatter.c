@@ -40,8 +40,8 @@ static int scatter_root(coll_t *cl, const scatter_args_t *a, const char *src)
     int err = RMP_SUCCESS;
     for (int i = 0; i < cl->size && !err; i++)
         if (i != cl->rank)
-            err = p2p_isend_bytes(cl->comm, COLL_CTXOFF, src + (size_t)i * a->sbytes, a->sbytes,
-                                  i, cl->tag, &reqs[i]);
+            err = p2p_isend_bytes(cl->comm, COLL_CTXOFF, src + (size_t)i * a->sbytes, a->sbytes, i,
+                                  cl->tag, &reqs[i]);
     err = coll_wait(cl->size, reqs, err);
     free(reqs);
     return err;

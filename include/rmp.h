@@ -22,7 +22,7 @@ enum {
     RMP_ERR_COMM = -2,            /* invalid or freed communicator */
     RMP_ERR_RANK = -3,            /* rank out of range for the communicator */
     RMP_ERR_TAG = -4,             /* tag negative (other than RMP_ANY_TAG) or > RMP_TAG_UB */
-    RMP_ERR_COUNT = -5,           /* negative count */
+    RMP_ERR_COUNT = -5,           /* negative count, or a type/buffer too large to address */
     RMP_ERR_TYPE = -6,            /* invalid, freed or uncommitted datatype */
     RMP_ERR_OP = -7,              /* invalid reduction op, or op not defined for the type */
     RMP_ERR_BUFFER = -8,          /* NULL buffer with a non-zero count */
@@ -145,11 +145,13 @@ int rmp_type_size(rmp_datatype_t type, size_t *size);
 int rmp_type_extent(rmp_datatype_t type, size_t *extent);
 /* `count` consecutive elements of `old`. */
 int rmp_type_contiguous(int count, rmp_datatype_t old, rmp_datatype_t *newtype);
-/* `count` blocks of `blocklen` elements of `old`, block starts `stride` elements apart. */
+/* `count` blocks of `blocklen` elements of `old`, block starts `stride` elements apart
+ * (stride >= 0, else RMP_ERR_ARG). */
 int rmp_type_vector(int count, int blocklen, int stride, rmp_datatype_t old,
                     rmp_datatype_t *newtype);
 /* A derived type must be committed before use in communication. */
 int rmp_type_commit(rmp_datatype_t *type);
+/* Free a derived type (*type becomes RMP_DATATYPE_NULL); builtins give RMP_ERR_TYPE. */
 int rmp_type_free(rmp_datatype_t *type);
 /* Number of whole elements of `type` in a status (RMP_UNDEFINED if not a whole number). */
 int rmp_get_count(const rmp_status_t *status, rmp_datatype_t type, int *count);
@@ -183,7 +185,9 @@ int rmp_iprobe(int source, int tag, rmp_comm_t comm, int *flag, rmp_status_t *st
  * then says cancelled). Cancelling a send or a matched receive has no effect. */
 int rmp_cancel(rmp_request_t *req);
 
-/* ---- Collectives (collective over comm; every rank must call with matching arguments) ---- */
+/* ---- Collectives (collective over comm; every rank must call with matching arguments) ----
+ * RMP_IN_PLACE where it is not allowed (bcast, non-roots) gives RMP_ERR_BUFFER; a contribution
+ * longer than the receiver's slot (gather, scatter, allgather, alltoall) RMP_ERR_TRUNCATE. */
 int rmp_barrier(rmp_comm_t comm);
 int rmp_bcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm);
 /* sendbuf may be RMP_IN_PLACE at the root (data taken from recvbuf). */

@@ -21,7 +21,7 @@
 
 enum {
     GRACE_MS = 1000, /* SIGTERM -> SIGKILL */
-    DRAIN_MS = 1000, /* after the last rank: how long an escaped descendant may hold a pipe */
+    DRAIN_MS = 1000, /* after the last rank: how long its output and PMIx connection may lag */
 };
 
 typedef struct rank {
@@ -29,6 +29,7 @@ typedef struct rank {
     bool own_group;
     bool alive; /* started and not reaped yet */
     bool connected, finalized;
+    bool released; /* PMIx reported its connection done (finalized or dropped) */
     out_stream_t out, err;
 } rank_t;
 
@@ -38,6 +39,7 @@ struct job {
     int sig_fd;
     rank_t *ranks;
     int nprocs, nalive;
+    int nattached; /* connected ranks PMIx is not done with yet */
     bool any_connected;
     int clean_uninit; /* the first rank that exited 0 without connecting; -1: none */
     bool failed;      /* a failure was reported: the job is being torn down */
@@ -155,13 +157,18 @@ static void on_events(job_t *job)
         switch (ev.kind) {
         case SRV_CONNECTED:
             rk->connected = job->any_connected = true;
+            job->nattached++;
             if (job->clean_uninit == ev.rank) /* reaped before we heard its PMIx_Init */
                 fail_unfinalized(job, ev.rank);
             else if (job->clean_uninit >= 0)
                 fail_uninit(job, job->clean_uninit);
             break;
         case SRV_FINALIZED:
-            rk->finalized = true;
+        case SRV_DISCONNECTED:
+            rk->finalized = ev.kind == SRV_FINALIZED;
+            if (!rk->released)
+                job->nattached--;
+            rk->released = true;
             break;
         case SRV_ABORTED:
             job_fail(job, abort_status(ev.status),
@@ -263,7 +270,9 @@ int job_wait(job_t *job)
         int64_t now = now_ms();
         on_time(job, now);
         int nfds = build_pollset(job);
-        if (job->drain_until > 0 && (nfds == 2 || now >= job->drain_until))
+        /* Done when the output is drained and PMIx has let go of every rank's connection:
+         * deregistering the namespace while it still handles a dropped client crashes it. */
+        if (job->drain_until > 0 && ((nfds == 2 && job->nattached == 0) || now >= job->drain_until))
             break;
         int rc = poll(job->pfds, (nfds_t)nfds, poll_timeout(job, now));
         if (rc < 0 && errno != EINTR) {

@@ -87,6 +87,20 @@ static pmix_status_t wait_for(srv_wait_t *w, pmix_status_t rc)
 
 /* ---- upcalls ---- */
 
+/* The PMIx upcalls get no context pointer of ours that stays valid once a client's connection
+ * has dropped (4.2.2 hands over peer data it has already released), so they find the one
+ * server of this process here, and the rank from the proc name. */
+static srv_t *upcall_srv;
+
+static srv_client_t *client_of(const pmix_proc_t *proc)
+{
+    srv_t *srv = upcall_srv;
+    if (!srv || !proc || strncmp(proc->nspace, srv->nspace, PMIX_MAX_NSLEN) != 0 ||
+        proc->rank >= (pmix_rank_t)srv->layout.nprocs)
+        return NULL;
+    return &srv->clients[proc->rank];
+}
+
 static void post(srv_client_t *c, srv_event_kind_t kind, int status)
 {
     srv_event_t ev = {.kind = kind, .rank = c->rank, .status = status};
@@ -127,20 +141,22 @@ static bool proc_is_exiting(pid_t pid)
 static pmix_status_t up_connected(const pmix_proc_t *proc, void *obj, pmix_op_cbfunc_t cbfunc,
                                   void *cbdata)
 {
-    (void)proc, (void)cbfunc, (void)cbdata;
-    if (obj)
-        post(obj, SRV_CONNECTED, 0);
+    (void)obj, (void)cbfunc, (void)cbdata;
+    srv_client_t *c = client_of(proc);
+    if (c)
+        post(c, SRV_CONNECTED, 0);
     return PMIX_OPERATION_SUCCEEDED;
 }
 
 static pmix_status_t up_finalized(const pmix_proc_t *proc, void *obj, pmix_op_cbfunc_t cbfunc,
                                   void *cbdata)
 {
-    (void)proc, (void)cbfunc, (void)cbdata;
-    srv_client_t *c = obj;
-    int pid = c ? atomic_load(&c->pid) : 0;
-    if (c && pid > 0 && !proc_is_exiting(pid))
-        post(c, SRV_FINALIZED, 0);
+    (void)obj, (void)cbfunc, (void)cbdata;
+    srv_client_t *c = client_of(proc);
+    if (c) {
+        int pid = atomic_load(&c->pid);
+        post(c, pid > 0 && !proc_is_exiting(pid) ? SRV_FINALIZED : SRV_DISCONNECTED, 0);
+    }
     return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -149,9 +165,10 @@ static pmix_status_t up_abort(const pmix_proc_t *proc, void *obj, int status, co
                               void *cbdata)
 {
     /* mrun ends the whole job whatever subset of procs the caller named */
-    (void)proc, (void)msg, (void)procs, (void)nprocs, (void)cbfunc, (void)cbdata;
-    if (obj)
-        post(obj, SRV_ABORTED, status);
+    (void)obj, (void)msg, (void)procs, (void)nprocs, (void)cbfunc, (void)cbdata;
+    srv_client_t *c = client_of(proc);
+    if (c)
+        post(c, SRV_ABORTED, status);
     return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -328,6 +345,7 @@ srv_t *srv_start(const char *nspace, const char *tmpdir, int nprocs, int nnodes)
 
     pmix_info_t info[2];
     memset(info, 0, sizeof info);
+    upcall_srv = srv;
     pmix_status_t rc = PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
     if (rc == PMIX_SUCCESS)
         rc = PMIx_Info_load(&info[1], PMIX_SYSTEM_TMPDIR, tmpdir, PMIX_STRING);
@@ -406,8 +424,8 @@ char **srv_rank_env(srv_t *srv, int rank, char *const base_env[])
     pmix_proc_t proc;
     PMIX_LOAD_PROCID(&proc, srv->nspace, (pmix_rank_t)rank);
     srv_wait_t *w = wait_new();
-    pmix_status_t rc = w ? PMIx_server_register_client(&proc, getuid(), getgid(),
-                                                       &srv->clients[rank], wait_cb, w)
+    pmix_status_t rc = w ? PMIx_server_register_client(&proc, getuid(), getgid(), NULL, wait_cb,
+                                                       w)
                          : PMIX_ERR_NOMEM;
     rc = w ? wait_for(w, rc) : rc;
     if (rc != PMIX_SUCCESS) {
@@ -478,6 +496,7 @@ void srv_stop(srv_t *srv)
             fprintf(stderr, "mrun: PMIx_server_finalize failed: %s\n", PMIx_Error_string(rc));
     }
     /* only now is the progress thread gone and the pipe no longer written */
+    upcall_srv = NULL;
     if (srv->ev_rd >= 0)
         close(srv->ev_rd);
     if (srv->ev_wr >= 0)

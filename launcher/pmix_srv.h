@@ -11,6 +11,7 @@ typedef struct srv srv_t;
 typedef enum {
     SRV_CONNECTED = 1, /* the rank's PMIx_Init reached us */
     SRV_FINALIZED,     /* the rank called PMIx_Finalize */
+    SRV_DISCONNECTED,  /* the rank's connection dropped without PMIx_Finalize */
     SRV_ABORTED,       /* the rank called PMIx_Abort(status) */
 } srv_event_kind_t;
 
@@ -30,7 +31,8 @@ char **srv_rank_env(srv_t *srv, int rank, char *const base_env[]);
 void srv_env_free(char **env);
 
 /* Tells the upcalls which process is the rank (they look at it to tell a real PMIx_Finalize
- * from a dropped connection). */
+ * from a dropped connection). A connected rank gets exactly one of SRV_FINALIZED and
+ * SRV_DISCONNECTED; until then PMIx may still be working on its connection. */
 void srv_rank_started(srv_t *srv, int rank, pid_t pid);
 
 /* Upcalls post events to a pipe so that the main thread owns all job state: poll this fd,

@@ -63,9 +63,11 @@ typedef struct comm {
     uint32_t coll_seq;    /* collective call counter: tags for internal traffic */
 } comm_t;
 
-/* The communicator for a handle (caller holds the lock), NULL if invalid. */
+/* The communicator for a handle, NULL if invalid. No lock needed: the table never moves, and
+ * freeing a communicator while another thread uses it is erroneous (as in MPI). */
 comm_t *comm_get(rmp_comm_t h);
-/* New communicator over the given world ranks (size n, my position `rank`) with context id
+/* (comm_create and comm_release take the lock themselves.)
+ * New communicator over the given world ranks (size n, my position `rank`) with context id
  * ctx_id; returns its handle in *out. */
 int comm_create(const int *world, int n, int rank, uint32_t ctx_id, rmp_comm_t *out);
 int comm_release(rmp_comm_t h);

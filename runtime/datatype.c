@@ -13,7 +13,7 @@ _Static_assert((int)DT_INT8 == RMP_INT8 && (int)DT_BYTE == RMP_BYTE,
                "builtin handles double as dt_base_t values");
 
 static const size_t base_sizes[DT_NBUILTIN] = {
-    [DT_INT8] = 1,  [DT_INT16] = 2, [DT_INT32] = 4, [DT_INT64] = 8,
+    [DT_INT8] = 1,  [DT_INT16] = 2,  [DT_INT32] = 4,  [DT_INT64] = 8,
     [DT_UINT8] = 1, [DT_UINT16] = 2, [DT_UINT32] = 4, [DT_UINT64] = 8,
     [DT_FLOAT] = 4, [DT_DOUBLE] = 8, [DT_BYTE] = 1,
 };
@@ -31,9 +31,13 @@ int dtype_init(rmp_ctx_t *c)
     if (!tab)
         return RMP_ERR_NO_MEM;
     for (int b = DT_INT8; b < DT_NBUILTIN; b++)
-        tab[b] = (dtype_t){.in_use = true, .committed = true, .builtin = true,
-                           .base = (dt_base_t)b, .size = base_sizes[b],
-                           .extent = base_sizes[b], .contig = true};
+        tab[b] = (dtype_t){.in_use = true,
+                           .committed = true,
+                           .builtin = true,
+                           .base = (dt_base_t)b,
+                           .size = base_sizes[b],
+                           .extent = base_sizes[b],
+                           .contig = true};
     c->dtypes = tab;
     c->ndtypes = DT_FIRST_DERIVED; /* slots handed out so far (high-water mark) */
     return RMP_SUCCESS;
@@ -96,9 +100,14 @@ static int dt_layout(dtype_t *t, int count, int blocklen, int stride, const dtyp
             __builtin_mul_overflow(span, o->extent, &extent) || extent > PTRDIFF_MAX)
             return RMP_ERR_COUNT;
     }
-    *t = (dtype_t){.in_use = true, .base = o->base, .size = size, .extent = extent,
+    *t = (dtype_t){.in_use = true,
+                   .base = o->base,
+                   .size = size,
+                   .extent = extent,
                    .contig = o->contig && (count <= 1 || stride == blocklen),
-                   .count = count, .blocklen = blocklen, .stride = stride};
+                   .count = count,
+                   .blocklen = blocklen,
+                   .stride = stride};
     return RMP_SUCCESS;
 }
 
@@ -241,20 +250,22 @@ static inline void dt_move(dt_dir_t dir, char *user, char *packed, size_t n)
 }
 
 /* Walk the first nblk blocks (element e, block b at user + e*extent + b*step); p advances
- * through the packed bytes. N is a constant in the common cases so each copy is inlined. */
-#define DT_RUNS_LOOP(COPY, N)                                                                  \
-    for (size_t e = 0, k = 0; k < nblk; e++) {                                                 \
-        char *u = user + e * t->extent;                                                        \
-        for (size_t b = 0; b < per && k < nblk; b++, k++, u += step, p += (N))                 \
-            COPY;                                                                              \
+ * through the packed bytes. N is a constant in the common cases so each copy is inlined; the
+ * inner loop has a plain trip count (whole elements, then the blocks of a partial one). */
+#define DT_RUNS_LOOP(COPY, N)                                                                      \
+    for (size_t e = 0; e <= nblk / per; e++) {                                                     \
+        char *u = user + e * t->extent;                                                            \
+        size_t m = e < nblk / per ? per : nblk % per;                                              \
+        for (size_t b = 0; b < m; b++, u += step, p += (N))                                        \
+            COPY;                                                                                  \
     }
-#define DT_RUNS(N)                                                                             \
-    do {                                                                                       \
-        if (dir == DT_PACK) {                                                                  \
-            DT_RUNS_LOOP(memcpy(p, u, (N)), N)                                                 \
-        } else {                                                                               \
-            DT_RUNS_LOOP(memcpy(u, p, (N)), N)                                                 \
-        }                                                                                      \
+#define DT_RUNS(N)                                                                                 \
+    do {                                                                                           \
+        if (dir == DT_PACK) {                                                                      \
+            DT_RUNS_LOOP(memcpy(p, u, (N)), N)                                                     \
+        } else {                                                                                   \
+            DT_RUNS_LOOP(memcpy(u, p, (N)), N)                                                     \
+        }                                                                                          \
     } while (0)
 
 /* A vector over a contiguous old type: every block is one run of blk bytes. Copies `budget`
@@ -265,12 +276,24 @@ static size_t dt_runs(const dtype_t *t, char *user, char *packed, size_t budget,
     size_t nblk = budget / blk, per = (size_t)t->count;
     char *p = packed;
     switch (blk) {
-    case 1: DT_RUNS(1); break;
-    case 2: DT_RUNS(2); break;
-    case 4: DT_RUNS(4); break;
-    case 8: DT_RUNS(8); break;
-    case 16: DT_RUNS(16); break;
-    default: DT_RUNS(blk); break;
+    case 1:
+        DT_RUNS(1);
+        break;
+    case 2:
+        DT_RUNS(2);
+        break;
+    case 4:
+        DT_RUNS(4);
+        break;
+    case 8:
+        DT_RUNS(8);
+        break;
+    case 16:
+        DT_RUNS(16);
+        break;
+    default:
+        DT_RUNS(blk);
+        break;
     }
     size_t rem = budget - nblk * blk;
     if (rem)

@@ -88,7 +88,7 @@ int ctx_check(void)
 
 static int open_transports(rmp_ctx_t *c)
 {
-    const tp_ops_t *all[] = {&tp_self_ops, &tp_shm_ops};
+    const tp_ops_t *all[] = {&tp_self_ops, &tp_shm_ops, &tp_verbs_ops};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
         tp_t *tp = NULL;
         int rc = all[i]->open(c, &tp);

@@ -15,42 +15,45 @@ typedef void (*op_fn_t)(const void *in, void *inout, size_t n);
 
 /* EXPR combines a = in[i] and b = inout[i]. The inline kernel carries the restrict
  * qualifiers; the wrapper gives every kernel one signature for the table. */
-#define OP_KERNEL(NAME, T, EXPR)                                                               \
-    static inline void NAME##_k(const T *restrict in, T *restrict io, size_t n)                \
-    {                                                                                          \
-        size_t i = 0;                                                                          \
-        for (; i + OP_BLK <= n; i += OP_BLK)                                                   \
-            for (size_t j = 0; j < OP_BLK; j++) {                                              \
-                T a = in[i + j], b = io[i + j];                                                \
-                io[i + j] = (T)(EXPR);                                                         \
-            }                                                                                  \
-        for (; i < n; i++) {                                                                   \
-            T a = in[i], b = io[i];                                                            \
-            io[i] = (T)(EXPR);                                                                 \
-        }                                                                                      \
-    }                                                                                          \
-    static void NAME(const void *in, void *io, size_t n) { NAME##_k(in, io, n); }
+#define OP_KERNEL(NAME, T, EXPR)                                                                   \
+    static inline void NAME##_k(const T *restrict in, T *restrict io, size_t n)                    \
+    {                                                                                              \
+        size_t i = 0;                                                                              \
+        for (; i + OP_BLK <= n; i += OP_BLK)                                                       \
+            for (size_t j = 0; j < OP_BLK; j++) {                                                  \
+                T a = in[i + j], b = io[i + j];                                                    \
+                io[i + j] = (T)(EXPR);                                                             \
+            }                                                                                      \
+        for (; i < n; i++) {                                                                       \
+            T a = in[i], b = io[i];                                                                \
+            io[i] = (T)(EXPR);                                                                     \
+        }                                                                                          \
+    }                                                                                              \
+    static void NAME(const void *in, void *io, size_t n)                                           \
+    {                                                                                              \
+        NAME##_k(in, io, n);                                                                       \
+    }
 
 /* Integer sum and product wrap (as unsigned arithmetic in at least `unsigned int`, so neither
  * signed overflow nor promotion to int can be undefined behaviour). */
-#define OP_INT_KERNELS(SFX, T, W)                                                              \
-    OP_KERNEL(sum_##SFX, T, (W)a + (W)b)                                                       \
-    OP_KERNEL(prod_##SFX, T, (W)a * (W)b)                                                      \
-    OP_KERNEL(min_##SFX, T, a < b ? a : b)                                                     \
-    OP_KERNEL(max_##SFX, T, a > b ? a : b)                                                     \
-    OP_KERNEL(band_##SFX, T, a & b)                                                            \
-    OP_KERNEL(bor_##SFX, T, a | b)                                                             \
-    OP_KERNEL(bxor_##SFX, T, a ^ b)                                                            \
-    OP_KERNEL(land_##SFX, T, (a != 0 && b != 0) ? 1 : 0)                                       \
+#define OP_INT_KERNELS(SFX, T, W)                                                                  \
+    OP_KERNEL(sum_##SFX, T, (W)a + (W)b)                                                           \
+    OP_KERNEL(prod_##SFX, T, ((W)a * (W)b))                                                        \
+    OP_KERNEL(min_##SFX, T, a < b ? a : b)                                                         \
+    OP_KERNEL(max_##SFX, T, a > b ? a : b)                                                         \
+    OP_KERNEL(band_##SFX, T, (a & b))                                                              \
+    OP_KERNEL(bor_##SFX, T, a | b)                                                                 \
+    OP_KERNEL(bxor_##SFX, T, a ^ b)                                                                \
+    OP_KERNEL(land_##SFX, T, (a != 0 && b != 0) ? 1 : 0)                                           \
     OP_KERNEL(lor_##SFX, T, (a != 0 || b != 0) ? 1 : 0)
 
 /* min/max as a plain compare-select (vectorizes to minps/maxpd; NaN handling follows it). */
-#define OP_FLOAT_KERNELS(SFX, T)                                                               \
-    OP_KERNEL(sum_##SFX, T, a + b)                                                             \
-    OP_KERNEL(prod_##SFX, T, a * b)                                                            \
-    OP_KERNEL(min_##SFX, T, a < b ? a : b)                                                     \
-    OP_KERNEL(max_##SFX, T, a > b ? a : b)                                                     \
-    OP_KERNEL(land_##SFX, T, (a != 0 && b != 0) ? 1 : 0)                                       \
+#define OP_FLOAT_KERNELS(SFX, T)                                                                   \
+    OP_KERNEL(sum_##SFX, T, a + b)                                                                 \
+    OP_KERNEL(prod_##SFX, T, (a * b))                                                              \
+    OP_KERNEL(min_##SFX, T, a < b ? a : b)                                                         \
+    OP_KERNEL(max_##SFX, T, a > b ? a : b)                                                         \
+    OP_KERNEL(land_##SFX, T, (a != 0 && b != 0) ? 1 : 0)                                           \
     OP_KERNEL(lor_##SFX, T, (a != 0 || b != 0) ? 1 : 0)
 
 OP_INT_KERNELS(i8, int8_t, unsigned)
@@ -63,23 +66,22 @@ OP_INT_KERNELS(u32, uint32_t, uint32_t)
 OP_INT_KERNELS(u64, uint64_t, uint64_t)
 OP_FLOAT_KERNELS(f32, float)
 OP_FLOAT_KERNELS(f64, double)
-OP_KERNEL(band_byte, uint8_t, a & b)
+OP_KERNEL(band_byte, uint8_t, (a & b))
 OP_KERNEL(bor_byte, uint8_t, a | b)
 OP_KERNEL(bxor_byte, uint8_t, a ^ b)
 
 /* One row per op: the kernel for each base type, NULL where the op is undefined. */
-#define OP_ROW_INT(OP)                                                                         \
-    [DT_INT8] = OP##_i8, [DT_INT16] = OP##_i16, [DT_INT32] = OP##_i32, [DT_INT64] = OP##_i64,  \
-    [DT_UINT8] = OP##_u8, [DT_UINT16] = OP##_u16, [DT_UINT32] = OP##_u32,                      \
-    [DT_UINT64] = OP##_u64
+#define OP_ROW_INT(OP)                                                                             \
+    [DT_INT8] = OP##_i8, [DT_INT16] = OP##_i16, [DT_INT32] = OP##_i32, [DT_INT64] = OP##_i64,      \
+    [DT_UINT8] = OP##_u8, [DT_UINT16] = OP##_u16, [DT_UINT32] = OP##_u32, [DT_UINT64] = OP##_u64
 #define OP_ROW_ARITH(OP) OP_ROW_INT(OP), [DT_FLOAT] = OP##_f32, [DT_DOUBLE] = OP##_f64
-#define OP_ROW_BITS(OP) OP_ROW_INT(OP), [DT_BYTE] = OP##_byte
+#define OP_ROW_BITS(OP)  OP_ROW_INT(OP), [DT_BYTE] = OP##_byte
 
 static const op_fn_t op_table[RMP_LOR + 1][DT_NBUILTIN] = {
-    [RMP_SUM] = {OP_ROW_ARITH(sum)},   [RMP_PROD] = {OP_ROW_ARITH(prod)},
-    [RMP_MIN] = {OP_ROW_ARITH(min)},   [RMP_MAX] = {OP_ROW_ARITH(max)},
-    [RMP_BAND] = {OP_ROW_BITS(band)},  [RMP_BOR] = {OP_ROW_BITS(bor)},
-    [RMP_BXOR] = {OP_ROW_BITS(bxor)},  [RMP_LAND] = {OP_ROW_ARITH(land)},
+    [RMP_SUM] = {OP_ROW_ARITH(sum)},  [RMP_PROD] = {OP_ROW_ARITH(prod)},
+    [RMP_MIN] = {OP_ROW_ARITH(min)},  [RMP_MAX] = {OP_ROW_ARITH(max)},
+    [RMP_BAND] = {OP_ROW_BITS(band)}, [RMP_BOR] = {OP_ROW_BITS(bor)},
+    [RMP_BXOR] = {OP_ROW_BITS(bxor)}, [RMP_LAND] = {OP_ROW_ARITH(land)},
     [RMP_LOR] = {OP_ROW_ARITH(lor)},
 };
 

@@ -85,20 +85,25 @@ static void block(rmp_ctx_t *c)
         pthread_cond_broadcast(&c->cond);
 }
 
+/* Pure spinning (no yield) for this long: a reply from a running peer comes in ~1 us. */
+#define SPIN_HOT_US 5.0
+
 void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
 {
-    double spin_until = now_us() + (double)c->cfg.spin_us;
+    double start = now_us();
     while (!done(arg)) {
         if (progress_poll(c) > 0) {
-            spin_until = now_us() + (double)c->cfg.spin_us;
+            start = now_us();
             continue;
         }
         if (done(arg))
             break;
-        if (now_us() < spin_until) {
-            /* Let other threads of this rank in; when oversubscribed, other ranks too. */
+        double waited = now_us() - start;
+        if (waited < (double)c->cfg.spin_us) {
+            /* After a short hot spin, yield each round: the peer we wait for may be waiting
+             * for our CPU (oversubscribed, or a busy machine); yield is cheap when it isn't. */
             ctx_unlock(c);
-            if (c->oversubscribed)
+            if (c->oversubscribed || waited > SPIN_HOT_US)
                 sched_yield();
             ctx_lock(c);
             continue;

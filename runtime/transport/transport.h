@@ -95,5 +95,6 @@ void core_error(struct rmp_ctx *ctx, const char *fmt, ...) __attribute__((format
 
 extern const tp_ops_t tp_self_ops;
 extern const tp_ops_t tp_shm_ops;
+extern const tp_ops_t tp_verbs_ops;
 
 #endif

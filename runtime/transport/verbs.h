@@ -28,11 +28,13 @@
 #define VERBS_READ_SEG (1u << 20)   /* bytes per RDMA READ work request */
 #define VERBS_INLINE_WANT 256u      /* inline data we ask the QP for */
 
-/* IB encodings. Transport timeout 4.096 us * 2^16 = 268 ms per try, 7 retries: a peer that
- * vanished is reported after about 2 s, while a busy soft-RoCE under TCG never trips it.
- * RNR timer 14 = 1.28 ms: see the flow-control note in verbs_eager.c. */
-#define VERBS_TIMEOUT 16
-#define VERBS_RETRY_CNT 7
+/* IB encodings. Transport timeout 4.096 us * 2^14 = 67 ms per try (what perftest uses) and 6
+ * retries: a vanished peer is reported about half a second after its last ACK, well within
+ * mrun's grace period; 7 missed ACKs in a row never happen on a live soft-RoCE even under TCG.
+ * Not 7 retries: rdma_rxe (like rnr_retry everywhere) treats 7 as "retry forever", and a dead
+ * peer would then hang its partners. RNR timer 14 = 1.28 ms: see verbs_eager.c. */
+#define VERBS_TIMEOUT 14
+#define VERBS_RETRY_CNT 6
 #define VERBS_RNR_RETRY 7 /* 7 = retry forever */
 #define VERBS_MIN_RNR_TIMER 14
 
@@ -68,7 +70,7 @@ typedef struct verbs_conn {
     uint32_t sig_head, sig_tail;
     uint32_t reads_out;         /* RDMA READ WRs in flight */
     verbs_get_t *gets_head, *gets_tail; /* gets with segments still to post or complete */
-    bool verbose_done;
+    bool active;                /* rdmacm: id is my own attempt (else I accepted it) */
 } verbs_conn_t;
 
 /* One rendezvous get: RDMA READ segments into a locally registered destination. */
@@ -186,6 +188,10 @@ int verbs_wire_wireup(verbs_tp_t *v);   /* peers' blobs; RTR (and RTS when eager
 int verbs_wire_connect(verbs_tp_t *v, int peer); /* RTS */
 int verbs_qp_caps(verbs_tp_t *v, struct ibv_qp_init_attr *a);
 void verbs_conn_init_tx(verbs_tp_t *v, verbs_conn_t *c); /* after its QP exists */
+/* Whether the core may pick verbs for peer (then it gets a QP / connection). */
+bool verbs_needs_qp(verbs_tp_t *v, int peer);
+/* The peer's modex blob, checked against mine (NULL: reported). */
+const verbs_blob_t *verbs_peer_blob(verbs_tp_t *v, int peer);
 
 /* verbs_cm.c */
 int verbs_cm_open(verbs_tp_t *v);       /* event channel, listening id, the blob */
@@ -206,7 +212,7 @@ void verbs_on_send(verbs_tp_t *v, const struct ibv_wc *wc);
 void verbs_rx_flush(verbs_tp_t *v);     /* post consumed buffers back to the SRQ */
 void verbs_srq_limit_event(verbs_tp_t *v);
 /* Retire the SQ slots of a completed signaled WR on c. */
-void verbs_sq_retire(verbs_conn_t *c);
+void verbs_sq_retire(verbs_tp_t *v, verbs_conn_t *c);
 /* Post a WR on c's QP with slot accounting; signaled decides itself unless force_sig. */
 int verbs_post(verbs_tp_t *v, verbs_conn_t *c, struct ibv_send_wr *wr, bool force_sig);
 
@@ -227,5 +233,7 @@ void verbs_peer_failed(verbs_tp_t *v, int peer, const char *why);
 /* The peer whose QP number is qpn (error completions carry no immediate data), or -1. */
 int verbs_peer_of_qpn(verbs_tp_t *v, uint32_t qpn);
 const char *verbs_env(const char *name);
+/* Make fd non-blocking and part of what wait_fd() reports. */
+int verbs_watch_fd(verbs_tp_t *v, int fd, const char *what);
 
 #endif

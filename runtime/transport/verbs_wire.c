@@ -3,6 +3,7 @@
  * numbers (one per world rank) with its LID, GID, PSN and MTU; a peer's QP toward me is then
  * known to me without any further exchange. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,7 +59,7 @@ static struct ibv_qp *create_qp(verbs_tp_t *v, int peer)
 
 /* A QP toward `peer` is needed when the core may pick verbs for it: every peer when
  * RMP_TRANSPORT=verbs (me included: loopback through the device), else peers on other nodes. */
-static bool needs_qp(verbs_tp_t *v, int peer)
+bool verbs_needs_qp(verbs_tp_t *v, int peer)
 {
     rmp_ctx_t *ctx = v->base.ctx;
     if (!strcmp(ctx->cfg.transport, "verbs"))
@@ -100,7 +101,7 @@ int verbs_wire_open(verbs_tp_t *v)
     int nqp = 0;
     for (int p = 0; p < ctx->size; p++) {
         verbs_conn_t *c = &v->conns[p];
-        if (!needs_qp(v, p))
+        if (!verbs_needs_qp(v, p))
             continue;
         if (!(c->qp = create_qp(v, p)))
             return RMP_ERR_TRANSPORT;
@@ -127,7 +128,7 @@ int verbs_wire_open(verbs_tp_t *v)
 }
 
 /* The peer's blob, checked. */
-static const verbs_blob_t *peer_blob(verbs_tp_t *v, int peer)
+const verbs_blob_t *verbs_peer_blob(verbs_tp_t *v, int peer)
 {
     rmp_ctx_t *ctx = v->base.ctx;
     const void *data;
@@ -234,7 +235,7 @@ int verbs_wire_wireup(verbs_tp_t *v)
         verbs_conn_t *c = &v->conns[p];
         if (!c->qp)
             continue;
-        const verbs_blob_t *b = peer_blob(v, p);
+        const verbs_blob_t *b = verbs_peer_blob(v, p);
         if (!b)
             return RMP_ERR_TRANSPORT;
         if (b->qpn[ctx->rank] == 0) {

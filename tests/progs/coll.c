@@ -26,48 +26,62 @@ typedef struct tinfo {
     void (*fmt)(const void *b, size_t i, char *out, size_t len);
 } tinfo_t;
 
-#define REF_OPS(T)                                                                             \
-    case RMP_MIN: return a < b ? a : b;                                                        \
-    case RMP_MAX: return a > b ? a : b;                                                        \
-    case RMP_LAND: return (T)(a != 0 && b != 0);                                               \
-    case RMP_LOR: return (T)(a != 0 || b != 0);
-#define TYPE_INT(T, NAME, DT, FMT, CAST, BYTE)                                                 \
-    static T ref_##NAME(rmp_op_t op, T a, T b)                                                 \
-    {                                                                                          \
-        switch (op) {                                                                          \
-        case RMP_SUM: return (T)((uint64_t)a + (uint64_t)b);                                   \
-        case RMP_PROD: return (T)((uint64_t)a * (uint64_t)b);                                  \
-        case RMP_BAND: return (T)(a & b);                                                      \
-        case RMP_BOR: return (T)(a | b);                                                       \
-        case RMP_BXOR: return (T)(a ^ b);                                                      \
-        REF_OPS(T)                                                                             \
-        }                                                                                      \
-        return 0;                                                                              \
-    }                                                                                          \
+#define REF_OPS(T)                                                                                 \
+    case RMP_MIN:                                                                                  \
+        return a < b ? a : b;                                                                      \
+    case RMP_MAX:                                                                                  \
+        return a > b ? a : b;                                                                      \
+    case RMP_LAND:                                                                                 \
+        return (T)(a != 0 && b != 0);                                                              \
+    case RMP_LOR:                                                                                  \
+        return (T)(a != 0 || b != 0);
+#define TYPE_INT(T, NAME, DT, FMT, CAST, BYTE)                                                     \
+    static T ref_##NAME(rmp_op_t op, T a, T b)                                                     \
+    {                                                                                              \
+        switch (op) {                                                                              \
+        case RMP_SUM:                                                                              \
+            return (T)((uint64_t)a + (uint64_t)b);                                                 \
+        case RMP_PROD:                                                                             \
+            return (T)((uint64_t)a * (uint64_t)b);                                                 \
+        case RMP_BAND:                                                                             \
+            return (T)(a & b);                                                                     \
+        case RMP_BOR:                                                                              \
+            return (T)(a | b);                                                                     \
+        case RMP_BXOR:                                                                             \
+            return (T)(a ^ b);                                                                     \
+            REF_OPS(T)                                                                             \
+        }                                                                                          \
+        return 0;                                                                                  \
+    }                                                                                              \
     TYPE_COMMON(T, NAME, DT, FMT, CAST, false, BYTE)
-#define TYPE_REAL(T, NAME, DT)                                                                 \
-    static T ref_##NAME(rmp_op_t op, T a, T b)                                                 \
-    {                                                                                          \
-        switch (op) {                                                                          \
-        case RMP_SUM: return a + b;                                                            \
-        case RMP_PROD: return a * b;                                                           \
-        REF_OPS(T)                                                                             \
-        }                                                                                      \
-        return 0;                                                                              \
-    }                                                                                          \
+#define TYPE_REAL(T, NAME, DT)                                                                     \
+    static T ref_##NAME(rmp_op_t op, T a, T b)                                                     \
+    {                                                                                              \
+        switch (op) {                                                                              \
+        case RMP_SUM:                                                                              \
+            return a + b;                                                                          \
+        case RMP_PROD:                                                                             \
+            return a * b;                                                                          \
+            REF_OPS(T)                                                                             \
+        }                                                                                          \
+        return 0;                                                                                  \
+    }                                                                                              \
     TYPE_COMMON(T, NAME, DT, "%g", double, true, false)
-#define TYPE_COMMON(T, NAME, DT, FMT, CAST, REAL, BYTE)                                        \
-    static void set_##NAME(void *b, size_t i, int64_t v) { ((T *)b)[i] = (T)v; }               \
-    static void comb_##NAME(rmp_op_t op, void *acc, size_t i, const void *in, size_t j)        \
-    {                                                                                          \
-        ((T *)acc)[i] = ref_##NAME(op, ((const T *)in)[j], ((T *)acc)[i]);                     \
-    }                                                                                          \
-    static void fmt_##NAME(const void *b, size_t i, char *o, size_t n)                         \
-    {                                                                                          \
-        snprintf(o, n, FMT, (CAST)((const T *)b)[i]);                                          \
-    }                                                                                          \
-    static const tinfo_t t_##NAME = {DT, #NAME, sizeof(T), REAL, BYTE,                         \
-                                     set_##NAME, comb_##NAME, fmt_##NAME};
+#define TYPE_COMMON(T, NAME, DT, FMT, CAST, REAL, BYTE)                                            \
+    static void set_##NAME(void *b, size_t i, int64_t v)                                           \
+    {                                                                                              \
+        ((T *)b)[i] = (T)v;                                                                        \
+    }                                                                                              \
+    static void comb_##NAME(rmp_op_t op, void *acc, size_t i, const void *in, size_t j)            \
+    {                                                                                              \
+        ((T *)acc)[i] = ref_##NAME(op, ((const T *)in)[j], ((T *)acc)[i]);                         \
+    }                                                                                              \
+    static void fmt_##NAME(const void *b, size_t i, char *o, size_t n)                             \
+    {                                                                                              \
+        snprintf(o, n, FMT, (CAST)((const T *)b)[i]);                                              \
+    }                                                                                              \
+    static const tinfo_t t_##NAME = {DT,   #NAME,      sizeof(T),   REAL,                          \
+                                     BYTE, set_##NAME, comb_##NAME, fmt_##NAME};
 
 TYPE_INT(int8_t, int8, RMP_INT8, "%" PRId64, int64_t, false)
 TYPE_INT(int16_t, int16, RMP_INT16, "%" PRId64, int64_t, false)
@@ -81,11 +95,11 @@ TYPE_INT(uint8_t, byte, RMP_BYTE, "%" PRIu64, uint64_t, true)
 TYPE_REAL(float, float, RMP_FLOAT)
 TYPE_REAL(double, double, RMP_DOUBLE)
 
-static const tinfo_t *types[] = {&t_int8,   &t_int16,  &t_int32, &t_int64, &t_uint8, &t_uint16,
+static const tinfo_t *types[] = {&t_int8,   &t_int16,  &t_int32, &t_int64,  &t_uint8, &t_uint16,
                                  &t_uint32, &t_uint64, &t_float, &t_double, &t_byte};
 #define NTYPES (sizeof(types) / sizeof(types[0]))
-static const char *op_names[] = {"-", "sum", "prod", "min", "max", "band",
-                                 "bor", "bxor", "land", "lor"};
+static const char *op_names[] = {"-",    "sum", "prod", "min",  "max",
+                                 "band", "bor", "bxor", "land", "lor"};
 
 static bool op_valid(const tinfo_t *t, rmp_op_t op)
 {
@@ -116,13 +130,17 @@ static int64_t gen(int who, size_t i, rmp_op_t op)
 {
     uint64_t h = mix(g.salt * 0x100000001b3ull ^ mix((uint64_t)who * 1000003u + i));
     switch (op) {
-    case RMP_PROD: return (int64_t)(h % 5) - 2;
+    case RMP_PROD:
+        return (int64_t)(h % 5) - 2;
     case RMP_LAND:
-    case RMP_LOR: return h % 3 == 0 ? 0 : (int64_t)(h % 99) - 49;
+    case RMP_LOR:
+        return h % 3 == 0 ? 0 : (int64_t)(h % 99) - 49;
     case RMP_BAND:
     case RMP_BOR:
-    case RMP_BXOR: return (int64_t)h;
-    default: return (int64_t)(h % 2001) - 1000;
+    case RMP_BXOR:
+        return (int64_t)h;
+    default:
+        return (int64_t)(h % 2001) - 1000;
     }
 }
 
@@ -334,10 +352,14 @@ static int move_call(kind_t kind, const void *s, void *r, int count, const tinfo
                      rmp_comm_t comm)
 {
     switch (kind) {
-    case K_GATHER: return rmp_gather(s, count, t->dt, r, count, t->dt, root, comm);
-    case K_SCATTER: return rmp_scatter(s, count, t->dt, r, count, t->dt, root, comm);
-    case K_ALLGATHER: return rmp_allgather(s, count, t->dt, r, count, t->dt, comm);
-    default: return rmp_alltoall(s, count, t->dt, r, count, t->dt, comm);
+    case K_GATHER:
+        return rmp_gather(s, count, t->dt, r, count, t->dt, root, comm);
+    case K_SCATTER:
+        return rmp_scatter(s, count, t->dt, r, count, t->dt, root, comm);
+    case K_ALLGATHER:
+        return rmp_allgather(s, count, t->dt, r, count, t->dt, comm);
+    default:
+        return rmp_alltoall(s, count, t->dt, r, count, t->dt, comm);
     }
 }
 
@@ -350,7 +372,8 @@ static void move_one(const tcomm_t *c, kind_t kind, const tinfo_t *t, int count,
     char *sbuf = xmalloc(all), *rbuf = xmalloc(all), *want = xmalloc(blk);
     g.salt++;
     for (int b = 0; b < p; b++) /* send blocks, receive junk */
-        fill(t, sbuf + b * blk, n, kind == K_ALLTOALL ? me * 4096 + b : (kind == K_SCATTER ? b : me), 0);
+        fill(t, sbuf + b * blk, n,
+             kind == K_ALLTOALL ? me * 4096 + b : (kind == K_SCATTER ? b : me), 0);
     fill(t, rbuf, n * (size_t)p, me + 1000, 0);
     const void *s = sbuf;
     void *r = rbuf;
@@ -397,7 +420,7 @@ static void run_moves(const tcomm_t *c, kind_t kind)
 
 /* ---- derived datatypes: vector(3 blocks of 2 int32, stride 3) = 6 ints over 8 ---------- */
 #define V_SIZE 6
-#define V_EXT 8
+#define V_EXT  8
 /* Position (in ints) of the k-th packed int of consecutive vector elements. */
 static size_t vpos(size_t k)
 {
@@ -428,25 +451,33 @@ static void derived_bcast_gather(const tcomm_t *c, rmp_datatype_t v)
     free(buf);
     free(want);
 
-    /* vector -> contiguous, then contiguous -> vector (same type signature: 12 ints) */
-    for (int dir = 0; dir < 2; dir++) {
-        what_t wg = {dir ? "gather-int-to-vector" : "gather-vector-to-int", &t_int32, 0, 2,
-                     0, me, 0};
+    /* vector -> contiguous, contiguous -> vector (same type signature: 12 ints), and the
+     * latter in place at the root (its slot keeps its own data, gaps included) */
+    for (int mode = 0; mode < 3; mode++) {
+        static const char *names[] = {"gather-vector-to-int", "gather-int-to-vector",
+                                      "gather-int-to-vector"};
+        bool inpl = mode == 2 && me == 0;
+        what_t wg = {names[mode], &t_int32, 0, 2, 0, me, inpl};
+        size_t slot = mode ? 2 * V_EXT : 2 * V_SIZE;
         g.salt++;
-        int32_t *s = ints(2 * V_EXT, me), *r = ints((size_t)p * 2 * V_EXT, -1);
-        int32_t *wt = ints((size_t)p * 2 * V_EXT, -1);
+        int32_t *s = ints(2 * V_EXT, me), *r = ints((size_t)p * slot, -1);
+        int32_t *wt = ints((size_t)p * slot, -1);
         for (int q = 0; q < p; q++)
             for (size_t k = 0; k < 2 * V_SIZE; k++) {
-                if (dir == 0)
-                    wt[(size_t)q * 2 * V_SIZE + k] = (int32_t)gen(q, vpos(k), 0);
+                if (mode == 0)
+                    wt[(size_t)q * slot + k] = (int32_t)gen(q, vpos(k), 0);
                 else
-                    wt[(size_t)q * 2 * V_EXT + vpos(k)] = (int32_t)gen(q, k, 0);
+                    wt[(size_t)q * slot + vpos(k)] = (int32_t)gen(q, k, 0);
             }
-        int rc = dir == 0 ? rmp_gather(s, 2, v, r, 2 * V_SIZE, RMP_INT32, 0, c->comm)
-                          : rmp_gather(s, 2 * V_SIZE, RMP_INT32, r, 2, v, 0, c->comm);
+        if (inpl)
+            for (size_t i = 0; i < slot; i++) /* own slot in place: footprint and gaps */
+                r[i] = wt[i] = wt[i] == -1 ? 77 : wt[i];
+        int rc = mode == 0 ? rmp_gather(s, 2, v, r, 2 * V_SIZE, RMP_INT32, 0, c->comm)
+                           : rmp_gather(inpl ? RMP_IN_PLACE : s, 2 * V_SIZE, RMP_INT32, r, 2, v, 0,
+                                        c->comm);
         expect_rc(&wg, rc);
         if (me == 0)
-            expect(&wg, r, 0, wt, (size_t)p * 2 * (dir ? V_EXT : V_SIZE));
+            expect(&wg, r, 0, wt, (size_t)p * slot);
         free(s);
         free(r);
         free(wt);
@@ -490,19 +521,27 @@ static void derived_others(const tcomm_t *c, rmp_datatype_t v)
         free(r);
         free(want);
     }
-    for (int a2a = 0; a2a < 2; a2a++) {
-        what_t w = {a2a ? "alltoall-vector" : "allgather-vector", &t_int32, 0, 1, -1, me, 0};
+    for (int mode = 0; mode < 4; mode++) { /* allgather, alltoall; each also in place */
+        int a2a = mode & 1, inpl = mode >> 1;
+        what_t w = {a2a ? "alltoall-vector" : "allgather-vector", &t_int32, 0, 1, -1, me, inpl};
         g.salt++;
-        int32_t *s = xmalloc(span * 4), *r = ints(span, -1), *want = ints(span, -1);
-        for (int q = 0; q < p; q++) { /* block q: sent to q (alltoall), received from q */
+        int32_t *s = xmalloc(span * 4), *r = ints(span, -1), *want;
+        for (int q = 0; q < p; q++) /* block q: sent to q (alltoall) */
             for (size_t i = 0; i < V_EXT; i++)
                 s[(size_t)q * V_EXT + i] = (int32_t)gen(a2a ? me * 4096 + q : me, i, 0);
+        if (inpl && a2a)
+            memcpy(r, s, span * 4);
+        else if (inpl)
+            memcpy(r + (size_t)me * V_EXT, s, V_EXT * 4);
+        want = xmalloc(span * 4); /* gaps keep what was there */
+        memcpy(want, r, span * 4);
+        for (int q = 0; q < p; q++) /* block q: received from q */
             for (size_t k = 0; k < V_SIZE; k++)
                 want[(size_t)q * V_EXT + vpos(k)] =
                     (int32_t)gen(a2a ? q * 4096 + me : q, vpos(k), 0);
-        }
-        int rc = a2a ? rmp_alltoall(s, 1, v, r, 1, v, c->comm)
-                     : rmp_allgather(s, 1, v, r, 1, v, c->comm);
+        const void *sb = inpl ? RMP_IN_PLACE : s;
+        int rc = a2a ? rmp_alltoall(sb, 1, v, r, 1, v, c->comm)
+                     : rmp_allgather(sb, 1, v, r, 1, v, c->comm);
         expect_rc(&w, rc);
         expect(&w, r, 0, want, span);
         free(s);
@@ -562,8 +601,7 @@ static void run_errors(const tcomm_t *c)
                RMP_ERR_TYPE);
     expect_err("allreduce-band-float", rmp_allreduce(f, f + 1, 1, RMP_FLOAT, RMP_BAND, cm),
                RMP_ERR_OP);
-    expect_err("allreduce-op-null", rmp_allreduce(a, b, 1, RMP_INT32, RMP_OP_NULL, cm),
-               RMP_ERR_OP);
+    expect_err("allreduce-op-null", rmp_allreduce(a, b, 1, RMP_INT32, RMP_OP_NULL, cm), RMP_ERR_OP);
     expect_err("reduce-op-bad", rmp_reduce(a, b, 1, RMP_INT32, 42, 0, cm), RMP_ERR_OP);
     expect_err("allreduce-sum-byte", rmp_allreduce(a, b, 1, RMP_BYTE, RMP_SUM, cm), RMP_ERR_OP);
     expect_err("allreduce-null-recv", rmp_allreduce(a, NULL, 1, RMP_INT32, RMP_SUM, cm),
@@ -617,6 +655,11 @@ static void run_comm(void)
     expect_int("comm-dup-rank", r, me);
     expect_int("comm-dup-size", s, n);
     comm_sum_check("comm-dup-allreduce", dup, (long)n * (n + 1) / 2);
+    comm_sum_check("comm-self-allreduce", RMP_COMM_SELF, me + 1);
+    rmp_comm_t self = RMP_COMM_NULL;
+    expect_int("comm-dup-self", rmp_comm_dup(RMP_COMM_SELF, &self), 0);
+    comm_sum_check("comm-dup-self-allreduce", self, me + 1);
+    expect_int("comm-free-dup-self", rmp_comm_free(&self), 0);
 
     /* ranks 1, 4, 7, ... stay out; the others are ordered by descending world rank */
     int color = me % 3 == 1 ? RMP_UNDEFINED : 7;
@@ -663,8 +706,9 @@ static void run_separation(void)
     rmp_request_t req = RMP_REQUEST_NULL;
     rmp_status_t st;
     if (g.wrank == 0)
-        expect_int("sep-irecv", rmp_irecv(&got, 1, RMP_INT32, RMP_ANY_SOURCE, RMP_ANY_TAG,
-                                          RMP_COMM_WORLD, &req), 0);
+        expect_int("sep-irecv",
+                   rmp_irecv(&got, 1, RMP_INT32, RMP_ANY_SOURCE, RMP_ANY_TAG, RMP_COMM_WORLD, &req),
+                   0);
     expect_int("sep-bcast", rmp_bcast(&x, 1, RMP_INT32, 1, RMP_COMM_WORLD), 0);
     expect_int("sep-allreduce", rmp_allreduce(&x, &y, 1, RMP_INT32, RMP_SUM, RMP_COMM_WORLD), 0);
     expect_int("sep-allreduce-value", y, g.wsize);
@@ -720,8 +764,7 @@ static int make_comms(tcomm_t *cs)
     cs[2] = (tcomm_t){RMP_COMM_NULL, "reversed", -1, -1};
     if (rmp_comm_split(RMP_COMM_WORLD, me % 2, me, &cs[1].comm) ||
         rmp_comm_split(RMP_COMM_WORLD, 0, -me, &cs[2].comm)) {
-        printf("coll: FAIL comm_split - - count=0 root=-1 rank=%d index=0 got=error want=ok\n",
-               me);
+        printf("coll: FAIL comm_split - - count=0 root=-1 rank=%d index=0 got=error want=ok\n", me);
         return 1;
     }
     for (int i = 1; i < 3; i++) {
@@ -735,8 +778,37 @@ static int make_comms(tcomm_t *cs)
     return 3;
 }
 
+/* Collectives outside rmp_init..rmp_finalize: RMP_ERR_NOT_INITIALIZED, nothing else. */
+static int check_uninit(const char *when)
+{
+    int32_t x = 0, y[16];
+    rmp_comm_t c = RMP_COMM_WORLD;
+    int rcs[] = {rmp_barrier(c),
+                 rmp_bcast(&x, 1, RMP_INT32, 0, c),
+                 rmp_reduce(&x, y, 1, RMP_INT32, RMP_SUM, 0, c),
+                 rmp_allreduce(&x, y, 1, RMP_INT32, RMP_SUM, c),
+                 rmp_gather(&x, 1, RMP_INT32, y, 1, RMP_INT32, 0, c),
+                 rmp_scatter(y, 1, RMP_INT32, &x, 1, RMP_INT32, 0, c),
+                 rmp_allgather(&x, 1, RMP_INT32, y, 1, RMP_INT32, c),
+                 rmp_alltoall(y, 1, RMP_INT32, y + 8, 1, RMP_INT32, c),
+                 rmp_comm_dup(c, &c),
+                 rmp_comm_split(c, 0, 0, &c),
+                 rmp_comm_free(&c)};
+    for (size_t i = 0; i < sizeof(rcs) / sizeof(rcs[0]); i++)
+        if (rcs[i] != RMP_ERR_NOT_INITIALIZED) {
+            printf("coll: FAIL uninitialized - - count=0 root=-1 rank=%d index=%zu got=%d "
+                   "want=%d (%s)\n",
+                   g.wrank, i, rcs[i], RMP_ERR_NOT_INITIALIZED, when);
+            return 1;
+        }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    g.wrank = -1;
+    if (check_uninit("before rmp_init"))
+        return 1;
     int rc = rmp_init(&argc, &argv);
     if (rc != RMP_SUCCESS) {
         printf("coll: FAIL rmp_init: %s\n", rmp_strerror(rc));
@@ -765,5 +837,7 @@ int main(int argc, char **argv)
     if (g.wrank == 0 && all[0] == 0)
         printf("coll: OK %" PRId64 " checks\n", all[1]);
     rmp_finalize();
+    if (check_uninit("after rmp_finalize"))
+        return 1;
     return all[0] == 0 ? 0 : 1;
 }

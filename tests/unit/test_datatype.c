@@ -153,9 +153,9 @@ Test(datatype, vector_shapes, DT_FIXTURE)
 {
     /* block sizes hitting each fast path (1, 2, 4, 8, 16 bytes and others), strides equal to
      * the block (contiguous), zero stride (repeats) and zero-length pieces */
-    const int shapes[][4] = {{4, 1, 3, RMP_INT8},  {5, 1, 2, RMP_INT16}, {7, 1, 3, RMP_FLOAT},
+    const int shapes[][4] = {{4, 1, 3, RMP_INT8},   {5, 1, 2, RMP_INT16},  {7, 1, 3, RMP_FLOAT},
                              {6, 1, 2, RMP_DOUBLE}, {3, 2, 5, RMP_DOUBLE}, {4, 3, 4, RMP_INT8},
-                             {4, 2, 2, RMP_INT32},  {3, 1, 0, RMP_INT64}, {0, 3, 4, RMP_INT32},
+                             {4, 2, 2, RMP_INT32},  {3, 1, 0, RMP_INT64},  {0, 3, 4, RMP_INT32},
                              {3, 0, 2, RMP_INT32},  {1, 5, 9, RMP_UINT16}};
     const size_t bsz[] = {0, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 1};
     for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {

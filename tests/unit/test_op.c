@@ -31,36 +31,51 @@ static double gen_real(uint64_t seed, size_t i)
 }
 
 /* Reference results, element by element, with 64-bit modular arithmetic for integers. */
-#define REF_INT(T)                                                                             \
-    static T ref_##T(rmp_op_t op, T a, T b)                                                    \
-    {                                                                                          \
-        switch (op) {                                                                          \
-        case RMP_SUM: return (T)((uint64_t)a + (uint64_t)b);                                   \
-        case RMP_PROD: return (T)((uint64_t)a * (uint64_t)b);                                  \
-        case RMP_MIN: return a < b ? a : b;                                                    \
-        case RMP_MAX: return a > b ? a : b;                                                    \
-        case RMP_BAND: return (T)(a & b);                                                      \
-        case RMP_BOR: return (T)(a | b);                                                       \
-        case RMP_BXOR: return (T)(a ^ b);                                                      \
-        case RMP_LAND: return (T)(a && b);                                                     \
-        case RMP_LOR: return (T)(a || b);                                                      \
-        }                                                                                      \
-        cr_assert_fail("op %d", op);                                                           \
-        return (T)0;                                                                           \
+#define REF_INT(T)                                                                                 \
+    static T ref_##T(rmp_op_t op, T a, T b)                                                        \
+    {                                                                                              \
+        switch (op) {                                                                              \
+        case RMP_SUM:                                                                              \
+            return (T)((uint64_t)a + (uint64_t)b);                                                 \
+        case RMP_PROD:                                                                             \
+            return (T)((uint64_t)a * (uint64_t)b);                                                 \
+        case RMP_MIN:                                                                              \
+            return a < b ? a : b;                                                                  \
+        case RMP_MAX:                                                                              \
+            return a > b ? a : b;                                                                  \
+        case RMP_BAND:                                                                             \
+            return (T)(a & b);                                                                     \
+        case RMP_BOR:                                                                              \
+            return (T)(a | b);                                                                     \
+        case RMP_BXOR:                                                                             \
+            return (T)(a ^ b);                                                                     \
+        case RMP_LAND:                                                                             \
+            return (T)(a && b);                                                                    \
+        case RMP_LOR:                                                                              \
+            return (T)(a || b);                                                                    \
+        }                                                                                          \
+        cr_assert_fail("op %d", op);                                                               \
+        return (T)0;                                                                               \
     }
-#define REF_REAL(T)                                                                            \
-    static T ref_##T(rmp_op_t op, T a, T b)                                                    \
-    {                                                                                          \
-        switch (op) {                                                                          \
-        case RMP_SUM: return a + b;                                                            \
-        case RMP_PROD: return a * b;                                                           \
-        case RMP_MIN: return a < b ? a : b;                                                    \
-        case RMP_MAX: return a > b ? a : b;                                                    \
-        case RMP_LAND: return (T)(a != 0 && b != 0);                                           \
-        case RMP_LOR: return (T)(a != 0 || b != 0);                                            \
-        }                                                                                      \
-        cr_assert_fail("op %d", op);                                                           \
-        return (T)0;                                                                           \
+#define REF_REAL(T)                                                                                \
+    static T ref_##T(rmp_op_t op, T a, T b)                                                        \
+    {                                                                                              \
+        switch (op) {                                                                              \
+        case RMP_SUM:                                                                              \
+            return a + b;                                                                          \
+        case RMP_PROD:                                                                             \
+            return a * b;                                                                          \
+        case RMP_MIN:                                                                              \
+            return a < b ? a : b;                                                                  \
+        case RMP_MAX:                                                                              \
+            return a > b ? a : b;                                                                  \
+        case RMP_LAND:                                                                             \
+            return (T)(a != 0 && b != 0);                                                          \
+        case RMP_LOR:                                                                              \
+            return (T)(a != 0 || b != 0);                                                          \
+        }                                                                                          \
+        cr_assert_fail("op %d", op);                                                               \
+        return (T)0;                                                                               \
     }
 
 REF_INT(int8_t)
@@ -75,35 +90,35 @@ REF_REAL(float)
 REF_REAL(double)
 
 /* Every accepted op on every length, at an aligned and a misaligned start. */
-#define CHECK_TYPE(T, BASE, GEN)                                                               \
-    static void check_##T(void)                                                                \
-    {                                                                                          \
-        T *in = malloc(sizeof(T) * 1002), *io = malloc(sizeof(T) * 1002);                      \
-        T *want = malloc(sizeof(T) * 1002);                                                    \
-        int checked = 0;                                                                       \
-        for (rmp_op_t op = RMP_SUM; op <= RMP_LOR; op++) {                                     \
-            if (op_check(op, BASE) != RMP_SUCCESS)                                             \
-                continue;                                                                      \
-            for (size_t l = 0; l < sizeof(lengths) / sizeof(lengths[0]); l++) {               \
-                for (size_t skew = 0; skew < 2; skew++) {                                      \
-                    size_t n = lengths[l];                                                     \
-                    for (size_t i = 0; i < n; i++) {                                           \
-                        in[skew + i] = (T)GEN((uint64_t)op * 2 + 1, i);                        \
-                        io[skew + i] = (T)GEN((uint64_t)op * 2 + 2, i);                        \
-                        want[i] = ref_##T(op, in[skew + i], io[skew + i]);                     \
-                    }                                                                          \
-                    op_reduce(op, BASE, in + skew, io + skew, n);                              \
-                    for (size_t i = 0; i < n; i++)                                             \
-                        cr_assert(memcmp(&io[skew + i], &want[i], sizeof(T)) == 0,             \
-                                  #T " op %d n %zu skew %zu index %zu", op, n, skew, i);       \
-                }                                                                              \
-            }                                                                                  \
-            checked++;                                                                         \
-        }                                                                                      \
-        cr_assert_gt(checked, 0);                                                              \
-        free(in);                                                                              \
-        free(io);                                                                              \
-        free(want);                                                                            \
+#define CHECK_TYPE(T, BASE, GEN)                                                                   \
+    static void check_##T(void)                                                                    \
+    {                                                                                              \
+        T *in = malloc(sizeof(T) * 1002), *io = malloc(sizeof(T) * 1002);                          \
+        T *want = malloc(sizeof(T) * 1002);                                                        \
+        int checked = 0;                                                                           \
+        for (rmp_op_t op = RMP_SUM; op <= RMP_LOR; op++) {                                         \
+            if (op_check(op, BASE) != RMP_SUCCESS)                                                 \
+                continue;                                                                          \
+            for (size_t l = 0; l < sizeof(lengths) / sizeof(lengths[0]); l++) {                    \
+                for (size_t skew = 0; skew < 2; skew++) {                                          \
+                    size_t n = lengths[l];                                                         \
+                    for (size_t i = 0; i < n; i++) {                                               \
+                        in[skew + i] = (T)GEN((uint64_t)op * 2 + 1, i);                            \
+                        io[skew + i] = (T)GEN((uint64_t)op * 2 + 2, i);                            \
+                        want[i] = ref_##T(op, in[skew + i], io[skew + i]);                         \
+                    }                                                                              \
+                    op_reduce(op, BASE, in + skew, io + skew, n);                                  \
+                    for (size_t i = 0; i < n; i++)                                                 \
+                        cr_assert(memcmp(&io[skew + i], &want[i], sizeof(T)) == 0,                 \
+                                  #T " op %d n %zu skew %zu index %zu", op, n, skew, i);           \
+                }                                                                                  \
+            }                                                                                      \
+            checked++;                                                                             \
+        }                                                                                          \
+        cr_assert_gt(checked, 0);                                                                  \
+        free(in);                                                                                  \
+        free(io);                                                                                  \
+        free(want);                                                                                \
     }
 
 CHECK_TYPE(int8_t, DT_INT8, gen_int)
@@ -117,16 +132,46 @@ CHECK_TYPE(uint64_t, DT_UINT64, gen_int)
 CHECK_TYPE(float, DT_FLOAT, gen_real)
 CHECK_TYPE(double, DT_DOUBLE, gen_real)
 
-Test(op, int8, .timeout = 30) { check_int8_t(); }
-Test(op, int16, .timeout = 30) { check_int16_t(); }
-Test(op, int32, .timeout = 30) { check_int32_t(); }
-Test(op, int64, .timeout = 30) { check_int64_t(); }
-Test(op, uint8, .timeout = 30) { check_uint8_t(); }
-Test(op, uint16, .timeout = 30) { check_uint16_t(); }
-Test(op, uint32, .timeout = 30) { check_uint32_t(); }
-Test(op, uint64, .timeout = 30) { check_uint64_t(); }
-Test(op, float, .timeout = 30) { check_float(); }
-Test(op, double, .timeout = 30) { check_double(); }
+Test(op, int8, .timeout = 30)
+{
+    check_int8_t();
+}
+Test(op, int16, .timeout = 30)
+{
+    check_int16_t();
+}
+Test(op, int32, .timeout = 30)
+{
+    check_int32_t();
+}
+Test(op, int64, .timeout = 30)
+{
+    check_int64_t();
+}
+Test(op, uint8, .timeout = 30)
+{
+    check_uint8_t();
+}
+Test(op, uint16, .timeout = 30)
+{
+    check_uint16_t();
+}
+Test(op, uint32, .timeout = 30)
+{
+    check_uint32_t();
+}
+Test(op, uint64, .timeout = 30)
+{
+    check_uint64_t();
+}
+Test(op, float, .timeout = 30)
+{
+    check_float();
+}
+Test(op, double, .timeout = 30)
+{
+    check_double();
+}
 
 Test(op, byte, .timeout = 30)
 {
@@ -153,8 +198,8 @@ Test(op, check_matrix, .timeout = 30)
         for (rmp_op_t op = RMP_SUM; op <= RMP_LOR; op++) {
             bool bitwise = op == RMP_BAND || op == RMP_BOR || op == RMP_BXOR;
             bool ok = byte ? bitwise : !(real && bitwise);
-            cr_assert_eq(op_check(op, (dt_base_t)b), ok ? RMP_SUCCESS : RMP_ERR_OP,
-                         "op %d base %d", op, b);
+            cr_assert_eq(op_check(op, (dt_base_t)b), ok ? RMP_SUCCESS : RMP_ERR_OP, "op %d base %d",
+                         op, b);
         }
         cr_assert_eq(op_check(RMP_OP_NULL, (dt_base_t)b), RMP_ERR_OP);
         cr_assert_eq(op_check(RMP_LOR + 1, (dt_base_t)b), RMP_ERR_OP);

@@ -1,0 +1,43 @@
+#!/bin/sh
+# install-deps.sh — install the Debian 12 packages rmp's build and tests need, only those missing.
+# A fast no-op when everything is present (make deps / make check / make demo run it first).
+set -eu
+
+PKGS="build-essential pkg-config libpmix-dev libpmix-bin libcriterion-dev"
+# The verbs transport and its soft-RoCE VM tests.
+PKGS="$PKGS rdma-core libibverbs-dev librdmacm-dev ibverbs-providers ibverbs-utils rdmacm-utils"
+PKGS="$PKGS perftest qemu-system-x86 busybox-static cpio kmod iproute2"
+
+# One dpkg-query for all: it lists the packages it knows with their state (unknown ones only
+# on stderr), so anything not reported "installed" is missing.
+# shellcheck disable=SC2086
+installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' $PKGS 2>/dev/null |
+    awk '$2 == "installed" { print $1 }' || true)
+missing=""
+for p in $PKGS; do
+    echo "$installed" | grep -qx "$p" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing missing packages:$missing"
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    SUDO="sudo -n"
+else
+    echo "install-deps: missing packages:$missing" >&2
+    echo "install-deps: not root and sudo is not available without a password;" >&2
+    echo "install-deps: run as root: apt-get install$missing" >&2
+    exit 1
+fi
+
+if ! $SUDO apt-get update -qq; then
+    echo "install-deps: 'apt-get update' failed (no network or no apt sources?)" >&2
+    exit 1
+fi
+# shellcheck disable=SC2086 # the package list is meant to split into words
+if ! $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    $missing </dev/null; then
+    echo "install-deps: 'apt-get install$missing' failed" >&2
+    exit 1
+fi

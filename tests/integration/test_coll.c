@@ -1,0 +1,29 @@
+/* test_coll.c — every collective against a serial reference, for every op and type: runs
+ * tests/progs/coll (its own checks) at n = 1..9 and expects exit 0 and one "coll: OK" line. */
+#include "run.h"
+
+static void coll(int n, const char *const env[])
+{
+    run_opts_t o = {.limit = 100, .env = env};
+    run_result_t r = run_mrun(&o, n, PROG("coll"), NULL);
+    expect_success(r);
+    expect_like(r, out, "coll: OK", "", 1);
+    run_free(&r);
+}
+
+ParameterizedTestParameters(coll, n1_to_9)
+{
+    static int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    return cr_make_param_array(int, sizes, sizeof sizes / sizeof sizes[0]);
+}
+
+ParameterizedTest(int *n, coll, n1_to_9, .timeout = 150)
+{
+    coll(*n, NULL);
+}
+
+Test(coll, n4_eager_limit_128B, .timeout = 150)
+{
+    const char *env[] = {"RMP_EAGER_LIMIT=128", NULL};
+    coll(4, env);
+}
