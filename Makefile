@@ -25,7 +25,9 @@ else ifeq ($(VARIANT),asan)
 else ifeq ($(VARIANT),tsan)
   OUT := build/tsan
   OPT := -O1 -fno-omit-frame-pointer
-  SAN := -fsanitize=thread
+  # gcc warns that TSan does not model atomic_thread_fence; shm's doorbell fences order only
+  # atomics (see bell_ring), so the warning is off where the compiler has it.
+  SAN := -fsanitize=thread $(shell $(CC) -Werror -Wno-tsan -E -x c /dev/null >/dev/null 2>&1 && echo -Wno-tsan)
 else
   $(error VARIANT must be release, asan or tsan)
 endif
@@ -98,9 +100,13 @@ $(TESTS)/unit: $(UNIT_SRC) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $(UNIT_SRC) $(STATIC) $(LIBS) -lcriterion
 
+# The integration driver only starts mrun and reads its output; under TSan it is built without
+# the sanitizer, because Criterion's runner cannot start under TSan (Snaipe/Criterion#274). The
+# programs it drives (mrun and the ranks) are still TSan builds.
+INTEG_SAN := $(if $(filter tsan,$(VARIANT)),,$(SAN))
 $(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests/integration $(LDFLAGS_ALL) \
+	$(CC) $(BASE_CFLAGS) $(OPT) $(INTEG_SAN) $(CFLAGS) -Itests/integration $(INTEG_SAN) $(LDFLAGS) \
 	  -DRMP_TEST_MRUN='"$(abspath $(MRUN))"' -DRMP_TEST_PROGS='"$(abspath $(TESTS)/progs)"' \
 	  -o $@ $(INTEG_SRC) -lcriterion
 
@@ -125,7 +131,8 @@ check-asan:
 
 check-tsan:
 	$(MAKE) VARIANT=tsan tests
-	RMP_TEST_FILTER=thread build/tsan/tests/integration $(CRITERION_FLAGS) --filter 'thread*/*'
+	TSAN_OPTIONS=suppressions=$(abspath tests/tsan.supp):halt_on_error=0:second_deadlock_stack=1 \
+	  build/tsan/tests/integration $(CRITERION_FLAGS) --filter 'thread*/*'
 
 check-vm:
 	tests/vm/run-verbs-suite
