@@ -70,18 +70,24 @@ $(STATIC): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(SHARED): $(LIB_OBJ)
+# librmp.so.0 is the file (its soname, what programs load), librmp.so the link-time name.
+$(SHARED).0: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,librmp.so.0 $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+$(SHARED): $(SHARED).0
+	ln -sf librmp.so.0 $@
 
 $(MRUN): $(MRUN_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PMIX_LIBS)
 
+# rmp.pc for a prefix: $(call pc_text,PREFIX).
+pc_text = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: rmp\nDescription: rmp message-passing runtime\nVersion: %s\nRequires.private: pmix\nCflags: -I$${includedir}\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lrmp\nLibs.private: -lpthread -lm\n' "$(1)" "$(VERSION)"
+
 $(OUT)/lib/pkgconfig/rmp.pc: Makefile
 	@mkdir -p $(dir $@)
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: rmp\nDescription: rmp message-passing runtime\nVersion: %s\nRequires.private: pmix\nCflags: -I$${includedir}\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lrmp\nLibs.private: -lpthread -lm\n' \
-	  "$(if $(filter install,$(MAKECMDGOALS)),$(PREFIX),$(abspath $(OUT)))" "$(VERSION)" > $@
+	$(call pc_text,$(abspath $(OUT))) > $@
 
 # Programs link the static library so a build tree needs no LD_LIBRARY_PATH.
 $(OUT)/bin/examples/%: examples/%.c $(STATIC)
@@ -154,17 +160,13 @@ demo: deps
 	$(MRUN) -n 4 $(OUT)/bin/examples/allreduce
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
-	  $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/rmp.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/librmp.so.0
+	install -m 755 $(SHARED).0 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf librmp.so.0 $(DESTDIR)$(PREFIX)/lib/librmp.so
 	install -m 755 $(MRUN) $(BENCH) $(DESTDIR)$(PREFIX)/bin/
-	$(MAKE) --no-print-directory -B $(OUT)/lib/pkgconfig/rmp.pc install-pc PREFIX=$(PREFIX)
-
-install-pc:
-	install -m 644 $(OUT)/lib/pkgconfig/rmp.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	$(call pc_text,$(PREFIX)) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp.pc
 
 format:
 	clang-format -i $(LIB_SRC) $(MRUN_SRC) include/rmp.h runtime/*.h runtime/transport/*.h

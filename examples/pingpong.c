@@ -27,7 +27,17 @@ static double round_trip(char *buf, int size, int iters, int rank)
 
 int main(int argc, char **argv)
 {
-    int iters = argc > 1 ? atoi(argv[1]) : 1000;
+    int iters = 1000;
+    if (argc > 1) {
+        char *end;
+        long v = strtol(argv[1], &end, 10);
+        if (*end || v < 1 || v > 100000000) {
+            fprintf(stderr, "usage: pingpong [ITERATIONS]  (1 to 100000000; got '%s')\n",
+                    argv[1]);
+            return 2;
+        }
+        iters = (int)v;
+    }
     int rank, size;
     if (rmp_init(&argc, &argv) != RMP_SUCCESS)
         return 1;
