@@ -1,46 +1,118 @@
-/* allgather.c — ring allgather: each rank puts its block in its slot, then in n-1 steps
- * passes to its right neighbour the block it received in the previous step (its own first),
- * receiving a new block from its left neighbour. Bandwidth-optimal; n-1 latencies. */
+/* allgather.c — every rank gets every rank's block, in rank order.
+ * recursive_doubling: partners at distance 1, 2, 4, ... swap everything they have gathered so
+ *   far: log2(p) steps; a non-power-of-two n folds onto p ranks first (fold_t: the folded
+ *   pair's odd rank gathers for both and hands the result back).
+ * bruck: in step k a rank sends the blocks it has (its own first) to rank - k and receives
+ *   from rank + k: ceil(log2 n) steps for any n, then one local rotation.
+ * ring: n-1 steps passing blocks to the right neighbour: bandwidth-optimal (large blocks). */
 #include "coll.h"
 
-static int allgather_ring(coll_t *cl, char *res, size_t blk)
+static const char *const algs[] = {"auto", "recursive_doubling", "bruck", "ring", NULL};
+enum { AUTO, RD, BRUCK, RING };
+static coll_tune_t tune = {.name = "ALLGATHER", .algs = algs};
+static atomic_long large = -1;
+
+static void allgather_rd(sched_t *s, const coll_t *cl, char *out, size_t blk)
 {
-    int n = cl->size, right = (cl->rank + 1) % n, left = (cl->rank - 1 + n) % n;
-    int err = RMP_SUCCESS;
-    for (int s = 0; s < n - 1 && !err; s++) {
-        int out = (cl->rank - s + n) % n, in = (cl->rank - s - 1 + n) % n;
-        err = coll_sendrecv(cl, res + (size_t)out * blk, blk, right, res + (size_t)in * blk, blk,
-                            left);
+    fold_t f;
+    fold_init(&f, cl->size, cl->rank);
+    size_t total = (size_t)cl->size * blk, *off = sched_tmp(s, sizeof(size_t) * (size_t)(f.p + 1));
+    if (!off)
+        return;
+    for (int q = 0; q <= f.p; q++) /* participant q's region: the blocks of the ranks it holds */
+        off[q] = (size_t)fold_lo(&f, q) * blk;
+    int me = cl->rank;
+    if (f.nr < 0) {
+        sched_send(s, me + 1, out + (size_t)me * blk, blk);
+        sched_round(s);
+        sched_recv(s, me + 1, out, total);
+        return;
     }
-    return err;
+    if (me < 2 * f.rem) {
+        sched_recv(s, me - 1, out + (size_t)(me - 1) * blk, blk);
+        sched_round(s);
+    }
+    build_ag_doubling(s, &f, out, off);
+    if (me < 2 * f.rem)
+        sched_send(s, me - 1, out, total);
 }
 
-int rmp_allgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
-                  int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm)
+static void allgather_bruck(sched_t *s, const coll_t *cl, char *out, size_t blk)
+{
+    int n = cl->size, me = cl->rank;
+    char *tmp = sched_tmp(s, (size_t)n * blk); /* tmp[i] = block of rank me + i */
+    if (!tmp)
+        return;
+    sched_copy(s, tmp, out + (size_t)me * blk, blk);
+    for (int k = 1; k < n; k <<= 1) {
+        int cnt = n - k < k ? n - k : k;
+        sched_send(s, (me - k + n) % n, tmp, (size_t)cnt * blk);
+        sched_recv(s, (me + k) % n, tmp + (size_t)k * blk, (size_t)cnt * blk);
+        sched_round(s);
+    }
+    sched_copy(s, out + (size_t)me * blk, tmp, (size_t)(n - me) * blk);
+    sched_copy(s, out, tmp + (size_t)(n - me) * blk, (size_t)me * blk);
+}
+
+static void allgather_ring(sched_t *s, const coll_t *cl, char *out, size_t blk)
+{
+    size_t *off = sched_tmp(s, sizeof(size_t) * (size_t)(cl->size + 1));
+    if (!off)
+        return;
+    for (int i = 0; i <= cl->size; i++)
+        off[i] = (size_t)i * blk;
+    build_ag_ring(s, cl, out, off);
+}
+
+int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                   int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
 {
     coll_t cl;
     const dtype_t *sdt = NULL, *rdt;
     size_t sbytes = 0, rbytes;
     bool in_place = sendbuf == RMP_IN_PLACE;
-    int err = coll_comm(comm, &cl);
+    int alg, err = coll_comm(comm, &cl);
+    if (!err && !req)
+        err = RMP_ERR_ARG;
     if (!err && !in_place)
         err = coll_buf(sendbuf, sendcount, sendtype, 1, &sdt, &sbytes);
     if (!err)
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rbytes);
     if (!err && sbytes > rbytes)
         err = RMP_ERR_TRUNCATE;
+    if (!err)
+        err = coll_algorithm(&tune, &alg);
     if (err)
         return err;
-    coll_start(&cl);
-    coll_view_t v;
+    sched_t *s = coll_sched(&cl);
+    if (!s)
+        return RMP_ERR_NO_MEM;
     /* in place, our own block must survive the trip through a temporary */
-    if ((err =
-             coll_view(&v, recvbuf, recvcount, cl.size, rdt, COLL_OUT | (in_place ? COLL_IN : 0))))
-        return err;
-    if (!in_place)
-        dtype_pack(sdt, sendcount, sendbuf, v.p + (size_t)cl.rank * rbytes);
-    if (rbytes > 0)
-        err = allgather_ring(&cl, v.p, rbytes);
-    coll_view_end(&v, err == RMP_SUCCESS);
-    return err;
+    char *out = coll_out(s, recvbuf, recvcount, cl.size, rdt, in_place);
+    const char *in = in_place ? NULL : coll_in(s, sendbuf, sendcount, 1, sdt);
+    if (out && in)
+        sched_copy(s, out + (size_t)cl.rank * rbytes, in, sbytes);
+    if (alg == AUTO) {
+        if (rbytes * (size_t)cl.size >= (size_t)coll_threshold(&large, "ALLGATHER_LARGE", 64 * 1024))
+            alg = RING;
+        else
+            alg = coll_pow2_floor(cl.size) == cl.size ? RD : BRUCK;
+    }
+    if (out && rbytes > 0 && cl.size > 1) {
+        if (alg == RD)
+            allgather_rd(s, &cl, out, rbytes);
+        else if (alg == BRUCK)
+            allgather_bruck(s, &cl, out, rbytes);
+        else
+            allgather_ring(s, &cl, out, rbytes);
+    }
+    return sched_post(s, req);
+}
+
+int rmp_allgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                  int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm)
+{
+    rmp_request_t r;
+    return coll_block(
+        rmp_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &r), &r);
 }

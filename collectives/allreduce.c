@@ -1,98 +1,139 @@
-/* allreduce.c — recursive doubling. With n not a power of two, p = 2^floor(log2 n) and
- * r = n - p: first the even ranks below 2r fold their data into their odd neighbour and sit
- * out; the p remaining ranks exchange and combine with partners at distance 1, 2, 4, ...;
- * finally each odd rank below 2r hands the result back to its even neighbour. Partners
- * combine the same two operands (commutative ops), so every rank ends with identical bits. */
-#include <stdlib.h>
-#include <string.h>
-
+/* allreduce.c — every rank gets the reduction of everyone's vector.
+ * recursive_doubling: partners at distance 1, 2, 4, ... swap and combine whole vectors: log2(p)
+ *   steps, the fewest messages (small vectors).
+ * rabenseifner: recursive-halving reduce-scatter, then recursive-doubling allgather: each rank
+ *   sends about 2x the vector in log2(p) steps each way (large vectors, power-of-two sizes).
+ * ring: ring reduce-scatter then ring allgather over n parts: 2x the vector in 2(n-1) steps,
+ *   bandwidth-optimal for any n (large vectors, other sizes).
+ * A non-power-of-two n folds onto p = 2^floor(log2 n) for the first two (fold_t): the even
+ * rank of each folded pair hands its vector to the odd one and gets the result back at the
+ * end. Partners combine the same two operands, and each part of the result has a single
+ * owner, so every rank ends with identical bits. */
 #include "coll.h"
 
-typedef struct allreduce_args {
-    rmp_op_t op;
-    dt_base_t base;
-    size_t bytes, nelem;
-} allreduce_args_t;
+static const char *const algs[] = {"auto", "recursive_doubling", "rabenseifner", "ring", NULL};
+enum { AUTO, RD, RABENSEIFNER, RING };
+static coll_tune_t tune = {.name = "ALLREDUCE", .algs = algs};
+static atomic_long large = -1;
 
-/* Comm rank of the rank numbered `nr` among the p that take part in the doubling. */
-static int doubling_rank(int nr, int rem)
+/* The fold's first and last steps; fold_in returns false for a rank that folded out (it has
+ * nothing more to do but wait for the result). */
+static bool fold_in(sched_t *s, const fold_t *f, const red_t *rd, char *acc, char *tmp,
+                    size_t bytes)
 {
-    return nr < rem ? 2 * nr + 1 : nr + rem;
+    if (f->nr < 0) {
+        sched_send(s, f->me + 1, acc, bytes);
+        sched_round(s);
+        sched_recv(s, f->me + 1, acc, bytes);
+        return false;
+    }
+    if (f->me < 2 * f->rem) {
+        sched_recv(s, f->me - 1, tmp, bytes);
+        sched_round(s);
+        sched_reduce(s, rd->op, rd->base, tmp, acc, bytes / rd->esz);
+    }
+    return true;
 }
 
-static int allreduce_rd(coll_t *cl, const allreduce_args_t *a, char *acc, char *tmp)
+static void fold_out(sched_t *s, const fold_t *f, char *acc, size_t bytes)
 {
-    int me = cl->rank, p = coll_pow2_floor(cl->size), rem = cl->size - p, nr, err;
-    if (me < 2 * rem) {
-        /* Even: fold in, then wait for the result. Sharing acc is safe: the result can
-         * only arrive after the neighbour has received all of our data. */
-        if (me % 2 == 0)
-            return coll_sendrecv(cl, acc, a->bytes, me + 1, acc, a->bytes, me + 1);
-        err = coll_sendrecv(cl, NULL, 0, -1, tmp, a->bytes, me - 1);
-        if (err)
-            return err;
-        op_reduce(a->op, a->base, tmp, acc, a->nelem);
-        nr = me / 2;
-    } else {
-        nr = me - rem;
-    }
-    for (int mask = 1; mask < p; mask <<= 1) {
-        int peer = doubling_rank(nr ^ mask, rem);
-        err = coll_sendrecv(cl, acc, a->bytes, peer, tmp, a->bytes, peer);
-        if (err)
-            return err;
-        op_reduce(a->op, a->base, tmp, acc, a->nelem);
-    }
-    if (me < 2 * rem) /* odd: give the result back to the even neighbour */
-        return coll_sendrecv(cl, acc, a->bytes, me - 1, NULL, 0, -1);
-    return RMP_SUCCESS;
+    if (f->me < 2 * f->rem)
+        sched_send(s, f->me - 1, acc, bytes);
 }
 
-static int allreduce_check(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
-                           rmp_op_t op, const dtype_t **dt)
+static void allreduce_rd(sched_t *s, const fold_t *f, const red_t *rd, char *acc, char *tmp,
+                         size_t bytes)
 {
+    if (!fold_in(s, f, rd, acc, tmp, bytes))
+        return;
+    for (int mask = 1; mask < f->p; mask <<= 1) {
+        int peer = fold_rank(f, f->nr ^ mask);
+        sched_send(s, peer, acc, bytes);
+        sched_recv(s, peer, tmp, bytes);
+        sched_round(s);
+        sched_reduce(s, rd->op, rd->base, tmp, acc, bytes / rd->esz);
+    }
+    fold_out(s, f, acc, bytes);
+}
+
+static void allreduce_rabenseifner(sched_t *s, const fold_t *f, const red_t *rd, char *acc,
+                                   char *tmp, size_t bytes)
+{
+    size_t *off = build_split(s, bytes / rd->esz, rd->esz, f->p);
+    if (!off || !fold_in(s, f, rd, acc, tmp, bytes))
+        return;
+    build_rs_halving(s, f, rd, acc, tmp, off);
+    build_ag_doubling(s, f, acc, off);
+    fold_out(s, f, acc, bytes);
+}
+
+static void allreduce_ring(sched_t *s, const coll_t *cl, const red_t *rd, char *acc,
+                           size_t bytes)
+{
+    size_t *off = build_split(s, bytes / rd->esz, rd->esz, cl->size);
+    char *tmp = off ? sched_tmp(s, off[1] - off[0]) : NULL; /* part 0 is the largest */
+    if (!tmp)
+        return;
+    build_rs_ring(s, cl, rd, acc, tmp, off);
+    build_ag_ring(s, cl, acc, off);
+}
+
+int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
+                   rmp_op_t op, rmp_comm_t comm, rmp_request_t *req)
+{
+    coll_t cl;
+    const dtype_t *dt = NULL;
     size_t bytes;
-    int err = coll_buf(NULL, 0, type, 1, dt, &bytes); /* the type alone */
-    if (!err && count < 0)
-        err = RMP_ERR_COUNT;
+    bool in_place = sendbuf == RMP_IN_PLACE;
+    int alg, err = coll_comm(comm, &cl);
+    if (!err && !req)
+        err = RMP_ERR_ARG;
     if (!err)
-        err = op_check(op, (*dt)->base);
+        err = coll_reduction(count, type, op, &dt);
     if (!err)
-        err = coll_buf(recvbuf, count, type, 1, dt, &bytes);
-    if (!err && sendbuf != RMP_IN_PLACE)
-        err = coll_buf(sendbuf, count, type, 1, dt, &bytes);
-    return err;
+        err = coll_buf(recvbuf, count, type, 1, &dt, &bytes);
+    if (!err && !in_place)
+        err = coll_buf(sendbuf, count, type, 1, &dt, &bytes);
+    if (!err)
+        err = coll_algorithm(&tune, &alg);
+    if (err)
+        return err;
+    sched_t *s = coll_sched(&cl);
+    if (!s)
+        return RMP_ERR_NO_MEM;
+    bytes = (size_t)count * dt->size;
+    red_t rd = {.op = op, .base = dt->base, .esz = dtype_base_size(dt->base)};
+    fold_t f;
+    fold_init(&f, cl.size, cl.rank);
+    if (alg == AUTO) {
+        if (bytes < (size_t)coll_threshold(&large, "ALLREDUCE_LARGE", 16 * 1024) ||
+            bytes / rd.esz < (size_t)cl.size)
+            alg = RD;
+        else
+            alg = f.p == cl.size ? RABENSEIFNER : RING;
+    }
+    /* combine straight into the result */
+    char *acc = coll_out(s, recvbuf, count, 1, dt, in_place);
+    const char *in = in_place ? NULL : coll_in(s, sendbuf, count, 1, dt);
+    if (acc && in)
+        sched_copy(s, acc, in, bytes);
+    if (acc && bytes > 0 && cl.size > 1) {
+        if (alg == RING) {
+            allreduce_ring(s, &cl, &rd, acc, bytes);
+        } else {
+            char *tmp = sched_tmp(s, bytes);
+            if (tmp && alg == RABENSEIFNER)
+                allreduce_rabenseifner(s, &f, &rd, acc, tmp, bytes);
+            else if (tmp)
+                allreduce_rd(s, &f, &rd, acc, tmp, bytes);
+        }
+    }
+    return sched_post(s, req);
 }
 
 int rmp_allreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
                   rmp_comm_t comm)
 {
-    coll_t cl;
-    const dtype_t *dt = NULL;
-    int err = coll_comm(comm, &cl);
-    if (!err)
-        err = allreduce_check(sendbuf, recvbuf, count, type, op, &dt);
-    if (err)
-        return err;
-    coll_start(&cl);
-    allreduce_args_t a = {.op = op, .base = dt->base, .bytes = (size_t)count * dt->size};
-    a.nelem = a.bytes / dtype_base_size(dt->base);
-    if (a.bytes == 0)
-        return RMP_SUCCESS;
-    const void *src = sendbuf == RMP_IN_PLACE ? recvbuf : sendbuf;
-    char *acc = recvbuf, *tmp = malloc(a.bytes * (dt->contig ? 1 : 2));
-    if (!tmp)
-        return RMP_ERR_NO_MEM;
-    if (dt->contig) { /* combine straight into the result */
-        if (src != recvbuf)
-            memcpy(acc, src, a.bytes);
-    } else {
-        acc = tmp + a.bytes;
-        dtype_pack(dt, count, src, acc);
-    }
-    err = cl.size > 1 ? allreduce_rd(&cl, &a, acc, tmp) : RMP_SUCCESS;
-    if (acc != recvbuf && !err)
-        dtype_unpack(dt, count, acc, a.bytes, recvbuf);
-    free(tmp);
-    return err;
+    rmp_request_t r;
+    return coll_block(rmp_iallreduce(sendbuf, recvbuf, count, type, op, comm, &r), &r);
 }

@@ -1,17 +1,35 @@
-/* barrier.c — dissemination barrier: in round k every rank signals rank+2^k and waits for
- * rank-2^k, so after ceil(log2 n) rounds everyone has heard, indirectly, from everyone. */
+/* barrier.c — dissemination barrier: in round k (k = 1, 2, 4, ...) every rank signals rank+k
+ * and waits for rank-k, so after ceil(log2 n) rounds each rank has heard, directly or not,
+ * from every other. Zero-byte messages; works for any n. */
 #include "coll.h"
+
+static const char *const algs[] = {"auto", "dissemination", NULL};
+static coll_tune_t tune = {.name = "BARRIER", .algs = algs};
+
+int rmp_ibarrier(rmp_comm_t comm, rmp_request_t *req)
+{
+    coll_t cl;
+    int alg, err = coll_comm(comm, &cl);
+    if (!err && !req)
+        err = RMP_ERR_ARG;
+    if (!err)
+        err = coll_algorithm(&tune, &alg);
+    if (err)
+        return err;
+    sched_t *s = coll_sched(&cl);
+    if (!s)
+        return RMP_ERR_NO_MEM;
+    int n = cl.size, me = cl.rank;
+    for (int k = 1; k < n; k <<= 1) {
+        sched_recv(s, (me - k + n) % n, NULL, 0);
+        sched_send(s, (me + k) % n, NULL, 0);
+        sched_round(s);
+    }
+    return sched_post(s, req);
+}
 
 int rmp_barrier(rmp_comm_t comm)
 {
-    coll_t cl;
-    int err = coll_comm(comm, &cl);
-    if (err)
-        return err;
-    coll_start(&cl);
-    /* Rounds need no tag of their own: within one barrier each round has a distinct peer. */
-    for (int k = 1; k < cl.size && !err; k <<= 1)
-        err = coll_sendrecv(&cl, NULL, 0, (cl.rank + k) % cl.size, NULL, 0,
-                            (cl.rank - k + cl.size) % cl.size);
-    return err;
+    rmp_request_t r;
+    return coll_block(rmp_ibarrier(comm, &r), &r);
 }

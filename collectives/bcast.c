@@ -1,50 +1,113 @@
-/* bcast.c — binomial-tree broadcast. Ranks are renumbered relative to the root (vr); a rank
- * receives from vr minus its lowest set bit, then sends to vr + 2^j for every 2^j below that
- * bit, so the data reaches all n ranks in ceil(log2 n) steps. */
+/* bcast.c — broadcast. Ranks are renumbered relative to the root (vr).
+ * binomial: a rank receives from vr minus its lowest set bit, then sends to vr + 2^j for every
+ *   2^j below that bit: ceil(log2 n) steps, each moving the whole message (small messages).
+ * scatter_allgather (van de Geijn): the message is cut into n chunks; a binomial scatter gives
+ *   vr its chunk (and its subtree's), then a ring allgather circulates the chunks. Each rank
+ *   sends about 2x the message in total instead of log2(n)x: better for large messages. */
 #include "coll.h"
 
-static int bcast_tree(coll_t *cl, char *data, size_t bytes, int root)
+static const char *const algs[] = {"auto", "binomial", "scatter_allgather", NULL};
+enum { AUTO, BINOMIAL, SCATTER_ALLGATHER };
+static coll_tune_t tune = {.name = "BCAST", .algs = algs};
+static atomic_long large = -1;
+
+#define REAL(v) (((v) + root) % n)
+
+static void bcast_binomial(sched_t *s, const coll_t *cl, char *buf, size_t bytes, int root)
 {
-    int n = cl->size, vr = (cl->rank - root + n) % n, mask = 1, err = RMP_SUCCESS;
+    int n = cl->size, vr = (cl->rank - root + n) % n, mask = 1;
     for (; mask < n; mask <<= 1) {
         if (vr & mask) {
-            err = coll_sendrecv(cl, NULL, 0, -1, data, bytes, (vr - mask + root) % n);
+            sched_recv(s, REAL(vr - mask), buf, bytes);
+            sched_round(s);
             break;
         }
     }
-    if (err)
-        return err;
-    rmp_request_t reqs[32] = {RMP_REQUEST_NULL};
-    int nreq = 0;
     /* children in decreasing subtree size: the biggest subtree starts first */
-    for (mask >>= 1; mask > 0 && !err; mask >>= 1)
+    for (mask >>= 1; mask > 0; mask >>= 1)
         if (vr + mask < n)
-            err = p2p_isend_bytes(cl->comm, COLL_CTXOFF, data, bytes, (vr + mask + root) % n,
-                                  cl->tag, &reqs[nreq++]);
-    return coll_wait(nreq, reqs, err);
+            sched_send(s, REAL(vr + mask), buf, bytes);
 }
 
-int rmp_bcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm)
+static void bcast_scatter_allgather(sched_t *s, const coll_t *cl, char *buf, size_t bytes,
+                                    int root)
+{
+    int n = cl->size, vr = (cl->rank - root + n) % n;
+    size_t *off = sched_tmp(s, sizeof(size_t) * (size_t)(n + 1));
+    if (!off)
+        return;
+    /* chunk c of vr-space is [off[c], off[c+1]): equal chunks, the last ones short or empty */
+    size_t cs = (bytes + (size_t)n - 1) / (size_t)n;
+    for (int c = 0; c <= n; c++)
+        off[c] = (size_t)c * cs < bytes ? (size_t)c * cs : bytes;
+    /* binomial scatter of chunk ranges: vr gets [vr, vr + lowbit(vr)) from its parent */
+    int mask = 1;
+    for (; mask < n; mask <<= 1) {
+        if (vr & mask) {
+            int hi = vr + mask < n ? vr + mask : n;
+            if (off[hi] > off[vr])
+                sched_recv(s, REAL(vr - mask), buf + off[vr], off[hi] - off[vr]);
+            sched_round(s);
+            break;
+        }
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        int lo = vr + mask, hi = vr + 2 * mask < n ? vr + 2 * mask : n;
+        if (lo < n && off[hi] > off[lo])
+            sched_send(s, REAL(lo), buf + off[lo], off[hi] - off[lo]);
+    }
+    sched_round(s);
+    /* ring allgather in vr space: the ring's neighbours are REAL(vr +- 1) */
+    int right = REAL(vr + 1), left = REAL(vr - 1 + n);
+    for (int i = 0; i < n - 1; i++) {
+        int sb = (vr - i + n) % n, rb = (vr - i - 1 + n) % n;
+        if (off[sb + 1] > off[sb])
+            sched_send(s, right, buf + off[sb], off[sb + 1] - off[sb]);
+        if (off[rb + 1] > off[rb])
+            sched_recv(s, left, buf + off[rb], off[rb + 1] - off[rb]);
+        sched_round(s);
+    }
+}
+
+int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm,
+               rmp_request_t *req)
 {
     coll_t cl;
     const dtype_t *dt;
     size_t bytes;
-    int err = coll_comm(comm, &cl);
+    int alg, err = coll_comm(comm, &cl);
+    if (!err && !req)
+        err = RMP_ERR_ARG;
     if (!err)
         err = coll_root(&cl, root);
     if (!err)
         err = coll_buf(buf, count, type, 1, &dt, &bytes);
+    if (!err)
+        err = coll_algorithm(&tune, &alg);
     if (err)
         return err;
-    coll_start(&cl);
-    if (bytes == 0 || cl.size == 1)
-        return RMP_SUCCESS;
-    bool am_root = cl.rank == root;
-    coll_view_t v;
-    err = coll_view(&v, buf, count, 1, dt, am_root ? COLL_IN : COLL_OUT);
-    if (err)
-        return err;
-    err = bcast_tree(&cl, v.p, bytes, root);
-    coll_view_end(&v, err == RMP_SUCCESS);
-    return err;
+    sched_t *s = coll_sched(&cl);
+    if (!s)
+        return RMP_ERR_NO_MEM;
+    if (bytes > 0 && cl.size > 1) {
+        bool am_root = cl.rank == root;
+        char *p = am_root ? (char *)coll_in(s, buf, count, 1, dt)
+                          : coll_out(s, buf, count, 1, dt, false);
+        if (alg == AUTO)
+            alg = bytes >= (size_t)coll_threshold(&large, "BCAST_LARGE", 128 * 1024) &&
+                          cl.size > 2
+                      ? SCATTER_ALLGATHER
+                      : BINOMIAL;
+        if (p && alg == SCATTER_ALLGATHER) /* !p: out of memory, reported by sched_post */
+            bcast_scatter_allgather(s, &cl, p, bytes, root);
+        else if (p)
+            bcast_binomial(s, &cl, p, bytes, root);
+    }
+    return sched_post(s, req);
+}
+
+int rmp_bcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm)
+{
+    rmp_request_t r;
+    return coll_block(rmp_ibcast(buf, count, type, root, comm, &r), &r);
 }

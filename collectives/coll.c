@@ -1,6 +1,8 @@
-/* coll.c — helpers shared by the blocking collectives (see coll.h): argument checks, the
- * per-call tag, packed views of typed buffers, and post-then-wait exchanges. */
+/* coll.c — what every collective shares (see coll.h): argument checks, the per-call tag and
+ * schedule, packed views of typed user buffers, and the algorithm choice from RMP_COLL_*. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "coll.h"
 
@@ -42,72 +44,137 @@ int coll_buf(const void *buf, int count, rmp_datatype_t type, int nblk, const dt
     return RMP_SUCCESS;
 }
 
+int coll_reduction(int count, rmp_datatype_t type, rmp_op_t op, const dtype_t **dt_p)
+{
+    size_t bytes;
+    int err = coll_buf(NULL, 0, type, 1, dt_p, &bytes); /* the type alone */
+    if (!err && count < 0)
+        err = RMP_ERR_COUNT;
+    if (!err)
+        err = op_check(op, (*dt_p)->base);
+    return err;
+}
+
 /* The tag separates consecutive collectives on one communicator; all ranks call collectives
- * in the same order, so their counters agree. */
-void coll_start(coll_t *cl)
+ * in the same order (as MPI requires, nonblocking ones included), so their counters agree. */
+sched_t *coll_sched(coll_t *cl)
 {
     ctx_lock(&rmp_ctx);
     cl->tag = (int)(cl->comm->coll_seq++ & RMP_TAG_UB);
     ctx_unlock(&rmp_ctx);
+    return sched_new(cl->comm, cl->tag);
 }
 
-int coll_view(coll_view_t *v, const void *user, int count, int nblk, const dtype_t *dt, int flags)
+int coll_block(int err, rmp_request_t *req)
 {
-    *v = (coll_view_t){.user = (void *)user,
-                       .dt = dt,
-                       .count = count,
-                       .nblk = nblk,
-                       .flags = flags,
-                       .blk = (size_t)count * dt->size};
-    if (dt->contig) {
-        v->p = (char *)user;
-        return RMP_SUCCESS;
+    return err ? err : rmp_wait(req, RMP_STATUS_IGNORE);
+}
+
+/* ---- packed views ---- */
+
+static void pack_blocks(const dtype_t *dt, int count, int nblk, const void *user, char *p)
+{
+    size_t blk = (size_t)count * dt->size;
+    for (int i = 0; i < nblk; i++) /* block by block: count * nblk may not fit in an int */
+        dtype_pack(dt, count, (const char *)user + (size_t)i * count * dt->extent, p + i * blk);
+}
+
+const char *coll_in(sched_t *s, const void *user, int count, int nblk, const dtype_t *dt)
+{
+    if (dt->contig)
+        return user;
+    char *p = sched_tmp(s, (size_t)count * dt->size * (size_t)nblk);
+    if (p)
+        pack_blocks(dt, count, nblk, user, p);
+    return p;
+}
+
+typedef struct out_view {
+    char *p;
+    void *user;
+    const dtype_t *dt;
+    int count, nblk;
+} out_view_t;
+
+static void out_unpack(void *arg, int err)
+{
+    out_view_t *v = arg;
+    if (err != RMP_SUCCESS)
+        return;
+    size_t blk = (size_t)v->count * v->dt->size;
+    for (int i = 0; i < v->nblk; i++)
+        dtype_unpack(v->dt, v->count, v->p + i * blk, blk,
+                     (char *)v->user + (size_t)i * v->count * v->dt->extent);
+}
+
+char *coll_out(sched_t *s, void *user, int count, int nblk, const dtype_t *dt, bool fill)
+{
+    if (dt->contig)
+        return user;
+    out_view_t *v = sched_tmp(s, sizeof(*v));
+    char *p = sched_tmp(s, (size_t)count * dt->size * (size_t)nblk);
+    if (!v || !p)
+        return NULL;
+    *v = (out_view_t){.p = p, .user = user, .dt = dt, .count = count, .nblk = nblk};
+    if (fill)
+        pack_blocks(dt, count, nblk, user, p);
+    sched_on_done(s, out_unpack, v);
+    return p;
+}
+
+/* ---- algorithm choice ---- */
+
+int coll_algorithm(coll_tune_t *t, int *alg)
+{
+    int f = atomic_load_explicit(&t->forced, memory_order_acquire);
+    if (f == 0) {
+        char var[64];
+        snprintf(var, sizeof(var), "RMP_COLL_%s", t->name);
+        const char *v = getenv(var);
+        f = -1;
+        if (!v || !*v)
+            f = 1;
+        for (int k = 0; f < 0 && t->algs[k]; k++)
+            if (!strcmp(v, t->algs[k]))
+                f = k + 1;
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&t->forced, &expected, f) && f < 0) {
+            char list[256] = "";
+            for (int k = 0; t->algs[k]; k++)
+                snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", k ? ", " : "",
+                         t->algs[k]);
+            core_error(&rmp_ctx, "%s=%s: unknown algorithm (expected one of: %s)", var, v, list);
+        }
+        f = atomic_load(&t->forced);
     }
-    size_t total = v->blk * (size_t)nblk;
-    v->tmp = malloc(total ? total : 1);
-    if (!v->tmp)
-        return RMP_ERR_NO_MEM;
-    v->p = v->tmp;
-    /* block by block: count * nblk elements may not fit in an int */
-    if (flags & COLL_IN)
-        for (int i = 0; i < nblk; i++)
-            dtype_pack(dt, count, (const char *)user + (size_t)i * count * dt->extent,
-                       v->p + (size_t)i * v->blk);
+    if (f < 0)
+        return RMP_ERR_ARG;
+    *alg = f - 1;
     return RMP_SUCCESS;
 }
 
-void coll_view_end(coll_view_t *v, bool ok)
+long coll_threshold(atomic_long *cache, const char *name, long dflt)
 {
-    if (!v->tmp)
-        return;
-    if (ok && (v->flags & COLL_OUT))
-        for (int i = 0; i < v->nblk; i++)
-            dtype_unpack(v->dt, v->count, v->p + (size_t)i * v->blk, v->blk,
-                         (char *)v->user + (size_t)i * v->count * v->dt->extent);
-    free(v->tmp);
-    v->tmp = NULL;
-}
-
-int coll_wait(int n, rmp_request_t *reqs, int post_err)
-{
-    if (post_err)
-        for (int i = 0; i < n; i++)
-            if (reqs[i])
-                rmp_cancel(&reqs[i]); /* a receive that would never match; sends: no effect */
-    int err = req_waitall(n, reqs);
-    return post_err ? post_err : err;
-}
-
-int coll_sendrecv(coll_t *cl, const void *sbuf, size_t sbytes, int dst, void *rbuf, size_t rbytes,
-                  int src)
-{
-    rmp_request_t r[2] = {RMP_REQUEST_NULL, RMP_REQUEST_NULL};
-    int err = RMP_SUCCESS;
-    if (src >= 0)
-        err = p2p_irecv_bytes(cl->comm, COLL_CTXOFF, rbuf, rbytes, src, cl->tag, &r[0]);
-    if (!err && dst >= 0)
-        err = p2p_isend_bytes(cl->comm, COLL_CTXOFF, sbuf, sbytes, dst, cl->tag, &r[1]);
-    return coll_wait(2, r, err);
+    long c = atomic_load_explicit(cache, memory_order_relaxed);
+    if (c >= 0)
+        return c;
+    char var[64];
+    snprintf(var, sizeof(var), "RMP_COLL_%s", name);
+    const char *v = getenv(var);
+    long x = dflt;
+    char *end = "";
+    if (v && *v)
+        x = strtol(v, &end, 0);
+    if (*end == 'k' || *end == 'K')
+        x *= 1024, end++;
+    else if (*end == 'm' || *end == 'M')
+        x *= 1024 * 1024, end++;
+    if (*end || x < 0) {
+        core_error(&rmp_ctx, "ignoring %s=%s (expected a size in bytes)", var, v);
+        x = dflt;
+    }
+    atomic_store_explicit(cache, x, memory_order_relaxed);
+    return x;
 }
 
 int coll_pow2_floor(int n)

@@ -1,6 +1,7 @@
-/* coll.h — what the blocking software collectives share: argument checks, the per-call tag,
- * packed views of user buffers (derived types travel as packed bytes), and post-then-wait
- * exchanges over the communicator's collective context. */
+/* coll.h — what the collectives share: argument checks, the per-call tag, packed views of
+ * user buffers inside a schedule, the algorithm choice (RMP_COLL_* variables), and the
+ * building blocks several collectives compile into their schedules (building.c). Every
+ * collective is a schedule (sched.h); the blocking call is the nonblocking one plus a wait. */
 #ifndef RMP_COLL_H
 #define RMP_COLL_H
 
@@ -8,13 +9,14 @@
 #include <stddef.h>
 
 #include "core.h"
+#include "sched.h"
 
 #define COLL_CTXOFF 1 /* collective context: user p2p traffic never matches ours */
 
 typedef struct coll {
     comm_t *comm;
     int rank, size;
-    int tag; /* this call's tag, from comm->coll_seq (set by coll_start) */
+    int tag; /* this call's tag, from comm->coll_seq (set by coll_sched) */
 } coll_t;
 
 /* ---- argument checks (nothing is sent before they pass) ---- */
@@ -27,35 +29,74 @@ int coll_root(const coll_t *cl, int root);
  * type and *bytes_p the packed bytes of one block. */
 int coll_buf(const void *buf, int count, rmp_datatype_t type, int nblk, const dtype_t **dt_p,
              size_t *bytes_p);
-/* Take this call's tag: every rank calls it once per collective, after the checks. */
-void coll_start(coll_t *cl);
+/* Type, count and op of a reduction: RMP_ERR_TYPE, RMP_ERR_COUNT, RMP_ERR_OP. */
+int coll_reduction(int count, rmp_datatype_t type, rmp_op_t op, const dtype_t **dt_p);
 
-/* ---- packed views ---- */
-enum { COLL_IN = 1, COLL_OUT = 2 };
+/* Take this call's tag and a new schedule for it: every rank calls it once per collective,
+ * after the checks. NULL: out of memory. */
+sched_t *coll_sched(coll_t *cl);
+/* The blocking form: wait for the request a nonblocking call returned (err: its result). */
+int coll_block(int err, rmp_request_t *req);
 
-/* nblk blocks of `count` elements of dt at `user`, as packed bytes at p: the user memory
- * itself for contiguous types, else a temporary. COLL_IN: p holds the buffer's content;
- * COLL_OUT: coll_view_end unpacks p into the buffer. */
-typedef struct coll_view {
-    char *p;
-    char *tmp; /* owned; NULL when p is the user buffer */
-    void *user;
-    const dtype_t *dt;
-    int count, nblk, flags;
-    size_t blk; /* packed bytes of one block */
-} coll_view_t;
+/* ---- packed views, valid for the schedule's lifetime ---- */
+/* nblk blocks of `count` elements of dt at `user` as packed bytes: the user memory itself for
+ * contiguous types, else a packed copy in schedule memory. */
+const char *coll_in(sched_t *s, const void *user, int count, int nblk, const dtype_t *dt);
+/* Where the schedule writes a result for the user buffer: the buffer itself for contiguous
+ * types, else schedule memory that is unpacked into the buffer when the schedule succeeds
+ * (one such view per schedule). With `fill`, it starts with the buffer's content. */
+char *coll_out(sched_t *s, void *user, int count, int nblk, const dtype_t *dt, bool fill);
 
-int coll_view(coll_view_t *v, const void *user, int count, int nblk, const dtype_t *dt, int flags);
-/* Unpack (COLL_OUT, when ok) and free the temporary. */
-void coll_view_end(coll_view_t *v, bool ok);
+/* ---- algorithm choice ---- */
+/* One collective's tunables: RMP_COLL_<NAME>=auto|<algorithm> forces an algorithm. */
+typedef struct coll_tune {
+    const char *name;         /* upper case: "ALLREDUCE" reads RMP_COLL_ALLREDUCE */
+    const char *const *algs;  /* NULL-terminated; algs[0] is "auto" */
+    atomic_int forced;        /* 0 unread, 1 auto, k+1 algs[k], -1 invalid */
+} coll_tune_t;
+/* *alg: 0 for automatic choice, else the forced algorithm's index in algs. RMP_ERR_ARG (with a
+ * message naming the choices, once) when the variable names no algorithm. */
+int coll_algorithm(coll_tune_t *t, int *alg);
+/* A size threshold from RMP_COLL_<NAME> (bytes; k/m suffixes), read once into *cache (a
+ * static of the caller's, initially -1); dflt when unset or invalid (which is reported). */
+long coll_threshold(atomic_long *cache, const char *name, long dflt);
 
-/* ---- communication ---- */
-/* Post the receive (src >= 0) then the send (dst >= 0), wait for both; first error. */
-int coll_sendrecv(coll_t *cl, const void *sbuf, size_t sbytes, int dst, void *rbuf, size_t rbytes,
-                  int src);
-/* Wait for n posted requests; if post_err is set (a post failed), posted receives are
- * cancelled first. Returns post_err or the first completion error. */
-int coll_wait(int n, rmp_request_t *reqs, int post_err);
+/* ---- building blocks (building.c) ---- */
+/* n ranks fold onto p = 2^floor(log2 n) participants: the first 2*rem (rem = n - p) ranks
+ * pair up, the even one of each pair handing its data to the odd one, which takes part as
+ * participant number rank/2; ranks from 2*rem on are participants rank - rem. Participant
+ * nr stands for the comm ranks [fold_lo(nr), fold_lo(nr + 1)) — contiguous and increasing. */
+typedef struct fold {
+    int n, p, rem, me;
+    int nr; /* my participant number, -1 when I fold out (even rank below 2*rem) */
+} fold_t;
+void fold_init(fold_t *f, int n, int me);
+int fold_rank(const fold_t *f, int nr); /* comm rank of participant nr */
+int fold_lo(const fold_t *f, int nr);   /* first comm rank participant nr stands for */
+
+/* The reduction data of one collective call. */
+typedef struct red {
+    rmp_op_t op;
+    dt_base_t base;
+    size_t esz; /* bytes of one base element */
+} red_t;
+
+/* Recursive-halving reduce-scatter among the participants: off[0..p] are byte offsets of p
+ * consecutive regions of acc (off[0] = 0, off[p] = total); afterwards participant nr's acc
+ * region nr holds the reduction of everyone's region nr. tmp is as large as acc. */
+void build_rs_halving(sched_t *s, const fold_t *f, const red_t *rd, char *acc, char *tmp,
+                      const size_t *off);
+/* Recursive-doubling allgather among the participants over the same regions: participant nr
+ * holds region nr of buf; afterwards every participant holds all of buf. */
+void build_ag_doubling(sched_t *s, const fold_t *f, char *buf, const size_t *off);
+/* Ring reduce-scatter over n regions of acc (off[0..n], one per rank): afterwards rank r's
+ * region r holds the full reduction. tmp holds the largest region. */
+void build_rs_ring(sched_t *s, const coll_t *cl, const red_t *rd, char *acc, char *tmp,
+                   const size_t *off);
+/* Ring allgather over n regions of buf: rank r holds region r; afterwards all of them. */
+void build_ag_ring(sched_t *s, const coll_t *cl, char *buf, const size_t *off);
+/* off[0..k] for `total` elements of esz bytes split into k nearly equal parts. */
+size_t *build_split(sched_t *s, size_t total, size_t esz, int k);
 
 /* Largest power of two <= n (n >= 1). */
 int coll_pow2_floor(int n);

@@ -1,77 +1,130 @@
-/* gather.c — linear gather: the root posts one receive per rank straight into its slot of
- * the result and waits for them all; the others send once. Simple and correct for every
- * size; a binomial tree comes with the schedule-based version. */
-#include <stdlib.h>
-#include <string.h>
-
+/* gather.c — every rank's block to the root, in rank order. Ranks are renumbered relative to
+ * the root (vr).
+ * binomial: vr collects the blocks of its subtree [vr, vr + lowbit(vr)) from its children
+ *   (received side by side in vr order) and sends them up in one message: log2(n) steps
+ *   (small blocks). The root then rotates the blocks from vr order into rank order.
+ * linear: the root receives each block straight into its slot (large blocks: the root's link
+ *   carries everything either way, and nothing is copied on the way).
+ * As in MPI, every rank's contribution has the root's slot size; a longer one gives
+ * RMP_ERR_TRUNCATE, never a write past the slot. */
 #include "coll.h"
 
-typedef struct gather_args {
-    const void *sendbuf;
-    int sendcount;
-    const dtype_t *sdt, *rdt;
-    size_t sbytes, rbytes; /* packed bytes sent by one rank / one slot at the root */
-} gather_args_t;
+static const char *const algs[] = {"auto", "binomial", "linear", NULL};
+enum { AUTO, BINOMIAL, LINEAR };
+static coll_tune_t tune = {.name = "GATHER", .algs = algs};
+static atomic_long large = -1;
 
-/* Checks: the send side everywhere (unless RMP_IN_PLACE at the root), the receive side only
- * at the root, where it is significant. A rank's data longer than its slot truncates. */
-static int gather_check(coll_t *cl, gather_args_t *a, rmp_datatype_t sendtype, void *recvbuf,
-                        int recvcount, rmp_datatype_t recvtype, int root)
+#define REAL(v) (((v) + root) % n)
+
+/* Receive the blocks of vr's children into buf (blk bytes each, vr's own at buf[0]); lim is
+ * the subtree width (lowbit(vr), or the communicator's power-of-two ceiling at the root). */
+static void recv_children(sched_t *s, int n, int vr, int lim, int root, char *buf, size_t blk)
 {
-    bool in_place = a->sendbuf == RMP_IN_PLACE, am_root = cl->rank == root;
-    int err = coll_root(cl, root);
+    for (int mask = 1; mask < lim && vr + mask < n; mask <<= 1) {
+        int cnt = n - vr - mask < mask ? n - vr - mask : mask;
+        sched_recv(s, REAL(vr + mask), buf + (size_t)mask * blk, (size_t)cnt * blk);
+    }
+    sched_round(s);
+}
+
+static void gather_binomial(sched_t *s, const coll_t *cl, const char *in, size_t sbytes,
+                            char *out, size_t rbytes, int root)
+{
+    int n = cl->size, vr = (cl->rank - root + n) % n;
+    if (vr == 0) {
+        char *buf = root == 0 ? out : sched_tmp(s, (size_t)n * rbytes);
+        if (!buf)
+            return;
+        recv_children(s, n, 0, n, root, buf, rbytes);
+        if (root != 0) { /* vr order -> rank order: vr 1..n-root-1 go after the root */
+            sched_copy(s, out + (size_t)(root + 1) * rbytes, buf + rbytes,
+                       (size_t)(n - root - 1) * rbytes);
+            sched_copy(s, out, buf + (size_t)(n - root) * rbytes, (size_t)root * rbytes);
+        }
+        return;
+    }
+    int low = vr & -vr, sub = n - vr < low ? n - vr : low;
+    if (sub == 1) {
+        sched_send(s, REAL(vr - low), in, sbytes);
+        return;
+    }
+    char *buf = sched_tmp(s, (size_t)sub * sbytes);
+    if (!buf)
+        return;
+    sched_copy(s, buf, in, sbytes);
+    recv_children(s, n, vr, low, root, buf, sbytes);
+    sched_send(s, REAL(vr - low), buf, (size_t)sub * sbytes);
+}
+
+static void gather_linear(sched_t *s, const coll_t *cl, const char *in, size_t sbytes, char *out,
+                          size_t rbytes, int root)
+{
+    if (cl->rank != root) {
+        sched_send(s, root, in, sbytes);
+        return;
+    }
+    for (int i = 0; i < cl->size; i++)
+        if (i != root)
+            sched_recv(s, i, out + (size_t)i * rbytes, rbytes);
+}
+
+int rmp_igather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm,
+                rmp_request_t *req)
+{
+    coll_t cl;
+    const dtype_t *sdt = NULL, *rdt = NULL;
+    size_t sbytes = 0, rbytes = 0;
+    bool in_place = sendbuf == RMP_IN_PLACE;
+    int alg, err = coll_comm(comm, &cl);
+    if (!err && !req)
+        err = RMP_ERR_ARG;
+    if (!err)
+        err = coll_root(&cl, root);
+    bool am_root = !err && cl.rank == root;
+    /* The send side everywhere (unless in place at the root), the receive side only at the
+     * root, where it is significant. */
     if (!err && in_place && !am_root)
         err = RMP_ERR_BUFFER;
     if (!err && !in_place)
-        err = coll_buf(a->sendbuf, a->sendcount, sendtype, 1, &a->sdt, &a->sbytes);
+        err = coll_buf(sendbuf, sendcount, sendtype, 1, &sdt, &sbytes);
     if (!err && am_root)
-        err = coll_buf(recvbuf, recvcount, recvtype, cl->size, &a->rdt, &a->rbytes);
-    if (!err && am_root && !in_place && a->sbytes > a->rbytes)
+        err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rbytes);
+    if (!err && am_root && sbytes > rbytes)
         err = RMP_ERR_TRUNCATE;
-    return err;
-}
-
-static int gather_root(coll_t *cl, const gather_args_t *a, char *res)
-{
-    if (a->sendbuf != RMP_IN_PLACE)
-        dtype_pack(a->sdt, a->sendcount, a->sendbuf, res + (size_t)cl->rank * a->rbytes);
-    rmp_request_t *reqs = calloc((size_t)cl->size, sizeof(*reqs));
-    if (!reqs)
+    if (!err)
+        err = coll_algorithm(&tune, &alg);
+    if (err)
+        return err;
+    sched_t *s = coll_sched(&cl);
+    if (!s)
         return RMP_ERR_NO_MEM;
-    int err = RMP_SUCCESS;
-    for (int i = 0; i < cl->size && !err; i++)
-        if (i != cl->rank)
-            err = p2p_irecv_bytes(cl->comm, COLL_CTXOFF, res + (size_t)i * a->rbytes, a->rbytes, i,
-                                  cl->tag, &reqs[i]);
-    err = coll_wait(cl->size, reqs, err);
-    free(reqs);
-    return err;
+    const char *in = in_place ? NULL : coll_in(s, sendbuf, sendcount, 1, sdt);
+    char *out = NULL;
+    if (am_root) { /* in place, the root's own block is already in its slot */
+        out = coll_out(s, recvbuf, recvcount, cl.size, rdt, in_place);
+        if (out && in)
+            sched_copy(s, out + (size_t)root * rbytes, in, sbytes);
+    }
+    if (alg == AUTO)
+        alg = (am_root ? rbytes : sbytes) * (size_t)cl.size <
+                      (size_t)coll_threshold(&large, "GATHER_LARGE", 256 * 1024)
+                  ? BINOMIAL
+                  : LINEAR;
+    if ((am_root ? out != NULL || rbytes == 0 : in != NULL || sbytes == 0) && cl.size > 1) {
+        if (alg == BINOMIAL)
+            gather_binomial(s, &cl, in, sbytes, out, rbytes, root);
+        else
+            gather_linear(s, &cl, in, sbytes, out, rbytes, root);
+    }
+    return sched_post(s, req);
 }
 
 int rmp_gather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm)
 {
-    coll_t cl;
-    gather_args_t a = {.sendbuf = sendbuf, .sendcount = sendcount};
-    int err = coll_comm(comm, &cl);
-    if (!err)
-        err = gather_check(&cl, &a, sendtype, recvbuf, recvcount, recvtype, root);
-    if (err)
-        return err;
-    coll_start(&cl);
-    coll_view_t v;
-    if (cl.rank != root) {
-        if ((err = coll_view(&v, sendbuf, sendcount, 1, a.sdt, COLL_IN)))
-            return err;
-        err = coll_sendrecv(&cl, v.p, a.sbytes, root, NULL, 0, -1);
-        coll_view_end(&v, false);
-        return err;
-    }
-    /* in place, the root's own slot must survive the trip through a temporary */
-    int flags = COLL_OUT | (sendbuf == RMP_IN_PLACE ? COLL_IN : 0);
-    if ((err = coll_view(&v, recvbuf, recvcount, cl.size, a.rdt, flags)))
-        return err;
-    err = gather_root(&cl, &a, v.p);
-    coll_view_end(&v, err == RMP_SUCCESS);
-    return err;
+    rmp_request_t r;
+    return coll_block(rmp_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                  comm, &r),
+                      &r);
 }

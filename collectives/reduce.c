@@ -1,96 +1,131 @@
-/* reduce.c — binomial-tree reduce. Ranks are renumbered relative to the root (vr); in step j
- * a rank with bit j set sends its partial result to vr - 2^j and leaves, the others receive
- * from vr + 2^j and combine. Every op is commutative, so the combining order is free (for
- * floating point the result then depends on the communicator size, as in MPI). */
-#include <stdlib.h>
-#include <string.h>
-
+/* reduce.c — reduce to a root. Ranks are renumbered relative to the root (vr).
+ * binomial: in step j a rank with bit j set sends its partial result to vr - 2^j and leaves;
+ *   the others receive from vr + 2^j and combine. log2(n) steps of the whole message.
+ * rabenseifner: a recursive-halving reduce-scatter (after folding a non-power-of-two
+ *   communicator onto a power of two) leaves each participant one fully reduced part, which
+ *   it sends to the root: every rank sends and combines about 1x the message instead of
+ *   log2(n)x, the better choice for large messages.
+ * Every op is commutative, so the combining order is free (for floating point the result then
+ * depends on the algorithm and the communicator size, as in MPI). */
 #include "coll.h"
 
-typedef struct reduce_args {
-    rmp_op_t op;
-    const dtype_t *dt;
-    size_t bytes, nelem; /* packed bytes and base elements of the whole buffer */
-} reduce_args_t;
+static const char *const algs[] = {"auto", "binomial", "rabenseifner", NULL};
+enum { AUTO, BINOMIAL, RABENSEIFNER };
+static coll_tune_t tune = {.name = "REDUCE", .algs = algs};
+static atomic_long large = -1;
 
-/* acc holds this rank's contribution (writable); on return at the root it holds the result. */
-static int reduce_tree(coll_t *cl, const reduce_args_t *a, char *acc, int root)
+#define REAL(v) (((v) + root) % n)
+
+/* acc holds this rank's contribution; at the root it ends with the result. */
+static void reduce_binomial(sched_t *s, const coll_t *cl, const red_t *rd, char *acc,
+                            size_t bytes, int root)
 {
-    int n = cl->size, vr = (cl->rank - root + n) % n, err = RMP_SUCCESS;
+    int n = cl->size, vr = (cl->rank - root + n) % n;
     char *tmp = NULL;
-    for (int mask = 1; mask < n && !err; mask <<= 1) {
+    for (int mask = 1; mask < n; mask <<= 1) {
         if (vr & mask) { /* done with the children: hand the partial result up */
-            err = coll_sendrecv(cl, acc, a->bytes, (vr - mask + root) % n, NULL, 0, -1);
-            break;
+            sched_send(s, REAL(vr - mask), acc, bytes);
+            return;
         }
         if (vr + mask >= n)
             continue;
-        if (!tmp && !(tmp = malloc(a->bytes)))
-            return RMP_ERR_NO_MEM;
-        err = coll_sendrecv(cl, NULL, 0, -1, tmp, a->bytes, (vr + mask + root) % n);
-        if (!err)
-            op_reduce(a->op, a->dt->base, tmp, acc, a->nelem);
+        if (!tmp && !(tmp = sched_tmp(s, bytes)))
+            return;
+        sched_recv(s, REAL(vr + mask), tmp, bytes);
+        sched_round(s);
+        sched_reduce(s, rd->op, rd->base, tmp, acc, bytes / rd->esz);
     }
-    free(tmp);
-    return err;
 }
 
-static int reduce_check(coll_t *cl, const void *sendbuf, void *recvbuf, int count,
-                        rmp_datatype_t type, rmp_op_t op, int root, const dtype_t **dt)
+static void reduce_rabenseifner(sched_t *s, const coll_t *cl, const red_t *rd, char *acc,
+                                size_t bytes, int root)
 {
+    fold_t f;
+    fold_init(&f, cl->size, cl->rank);
+    size_t *off = build_split(s, bytes / rd->esz, rd->esz, f.p);
+    char *tmp = sched_tmp(s, bytes);
+    if (!off || !tmp)
+        return;
+    if (f.nr < 0) { /* fold out: my data goes to my odd neighbour */
+        sched_send(s, cl->rank + 1, acc, bytes);
+        sched_round(s);
+    } else {
+        if (cl->rank < 2 * f.rem) {
+            sched_recv(s, cl->rank - 1, tmp, bytes);
+            sched_round(s);
+            sched_reduce(s, rd->op, rd->base, tmp, acc, bytes / rd->esz);
+        }
+        build_rs_halving(s, &f, rd, acc, tmp, off);
+        if (cl->rank != root)
+            sched_send(s, root, acc + off[f.nr], off[f.nr + 1] - off[f.nr]);
+    }
+    if (cl->rank == root)
+        for (int q = 0; q < f.p; q++)
+            if (q != f.nr)
+                sched_recv(s, fold_rank(&f, q), acc + off[q], off[q + 1] - off[q]);
+}
+
+int rmp_ireduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
+                int root, rmp_comm_t comm, rmp_request_t *req)
+{
+    coll_t cl;
+    const dtype_t *dt = NULL;
     size_t bytes;
-    bool in_place = sendbuf == RMP_IN_PLACE, am_root = cl->rank == root;
-    int err = coll_root(cl, root);
+    bool in_place = sendbuf == RMP_IN_PLACE;
+    int alg, err = coll_comm(comm, &cl);
+    if (!err && !req)
+        err = RMP_ERR_ARG;
     if (!err)
-        err = coll_buf(NULL, 0, type, 1, dt, &bytes); /* the type alone */
-    if (!err && count < 0)
-        err = RMP_ERR_COUNT;
+        err = coll_root(&cl, root);
     if (!err)
-        err = op_check(op, (*dt)->base);
+        err = coll_reduction(count, type, op, &dt);
+    bool am_root = !err && cl.rank == root;
     if (!err && in_place && !am_root)
         err = RMP_ERR_BUFFER; /* RMP_IN_PLACE is for the root only */
     if (!err && am_root)
-        err = coll_buf(recvbuf, count, type, 1, dt, &bytes);
+        err = coll_buf(recvbuf, count, type, 1, &dt, &bytes);
     if (!err && !in_place)
-        err = coll_buf(sendbuf, count, type, 1, dt, &bytes);
-    return err;
+        err = coll_buf(sendbuf, count, type, 1, &dt, &bytes);
+    if (!err)
+        err = coll_algorithm(&tune, &alg);
+    if (err)
+        return err;
+    sched_t *s = coll_sched(&cl);
+    if (!s)
+        return RMP_ERR_NO_MEM;
+    bytes = (size_t)count * dt->size;
+    red_t rd = {.op = op, .base = dt->base, .esz = dtype_base_size(dt->base)};
+    if (alg == AUTO)
+        alg = bytes >= (size_t)coll_threshold(&large, "REDUCE_LARGE", 64 * 1024) && cl.size > 2
+                  ? RABENSEIFNER
+                  : BINOMIAL;
+    int n = cl.size, vr = (cl.rank - root + n) % n;
+    bool leaf = alg == BINOMIAL && ((vr & 1) || vr + 1 >= n);
+    const char *in = in_place ? NULL : coll_in(s, sendbuf, count, 1, dt);
+    char *acc;
+    if (am_root) { /* combine straight into the result */
+        acc = coll_out(s, recvbuf, count, 1, dt, in_place);
+        if (acc && in)
+            sched_copy(s, acc, in, bytes);
+    } else if (leaf || !dt->contig) {
+        acc = (char *)in; /* a leaf only sends; a packed copy is ours to write */
+    } else {
+        acc = sched_tmp(s, bytes);
+        if (acc)
+            sched_copy(s, acc, in, bytes);
+    }
+    if (acc && bytes > 0 && n > 1) {
+        if (alg == RABENSEIFNER)
+            reduce_rabenseifner(s, &cl, &rd, acc, bytes, root);
+        else
+            reduce_binomial(s, &cl, &rd, acc, bytes, root);
+    }
+    return sched_post(s, req);
 }
 
 int rmp_reduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
                int root, rmp_comm_t comm)
 {
-    coll_t cl;
-    const dtype_t *dt = NULL;
-    int err = coll_comm(comm, &cl);
-    if (!err)
-        err = reduce_check(&cl, sendbuf, recvbuf, count, type, op, root, &dt);
-    if (err)
-        return err;
-    coll_start(&cl);
-    reduce_args_t a = {.op = op, .dt = dt, .bytes = (size_t)count * dt->size};
-    a.nelem = a.bytes / dtype_base_size(dt->base);
-    if (a.bytes == 0)
-        return RMP_SUCCESS;
-    int vr = (cl.rank - root + cl.size) % cl.size;
-    bool am_root = vr == 0, leaf = (vr & 1) || vr + 1 >= cl.size;
-    const void *src = sendbuf == RMP_IN_PLACE ? recvbuf : sendbuf;
-    char *acc;
-    if (am_root && dt->contig) {
-        acc = recvbuf; /* reduce straight into the result */
-        if (src != recvbuf)
-            memcpy(acc, src, a.bytes);
-    } else if (leaf && !am_root && dt->contig) {
-        acc = (char *)src; /* a leaf only sends: no copy, never written */
-    } else {
-        if (!(acc = malloc(a.bytes)))
-            return RMP_ERR_NO_MEM;
-        dtype_pack(dt, count, src, acc);
-    }
-    err = reduce_tree(&cl, &a, acc, root);
-    if (acc != recvbuf && acc != src) {
-        if (am_root && !err)
-            dtype_unpack(dt, count, acc, a.bytes, recvbuf);
-        free(acc);
-    }
-    return err;
+    rmp_request_t r;
+    return coll_block(rmp_ireduce(sendbuf, recvbuf, count, type, op, root, comm, &r), &r);
 }

@@ -185,9 +185,14 @@ int rmp_iprobe(int source, int tag, rmp_comm_t comm, int *flag, rmp_status_t *st
  * then says cancelled). Cancelling a send or a matched receive has no effect. */
 int rmp_cancel(rmp_request_t *req);
 
-/* ---- Collectives (collective over comm; every rank must call with matching arguments) ----
+/* ---- Collectives (collective over comm; every rank must call with matching arguments, and
+ * all ranks must start collectives on a communicator in the same order, blocking and
+ * nonblocking alike) ----
  * RMP_IN_PLACE where it is not allowed (bcast, non-roots) gives RMP_ERR_BUFFER; a contribution
- * longer than the receiver's slot (gather, scatter, allgather, alltoall) RMP_ERR_TRUNCATE. */
+ * longer than the receiver's slot (gather, scatter, allgather, alltoall) RMP_ERR_TRUNCATE.
+ * Every op is treated as commutative. The algorithm is chosen by message and communicator
+ * size; RMP_COLL_<NAME>=<algorithm> forces one and RMP_COLL_<NAME>_LARGE etc. move the
+ * thresholds (see README.md). */
 int rmp_barrier(rmp_comm_t comm);
 int rmp_bcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm);
 /* sendbuf may be RMP_IN_PLACE at the root (data taken from recvbuf). */
@@ -196,14 +201,51 @@ int rmp_reduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t typ
 /* sendbuf may be RMP_IN_PLACE (data taken from recvbuf). */
 int rmp_allreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
                   rmp_op_t op, rmp_comm_t comm);
+/* sendbuf may be RMP_IN_PLACE at the root (its block is already in its slot of recvbuf). */
 int rmp_gather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm);
+/* recvbuf may be RMP_IN_PLACE at the root (its block stays in sendbuf). */
 int rmp_scatter(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                 int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm);
+/* sendbuf may be RMP_IN_PLACE (each rank's block is already in its slot of recvbuf). */
 int rmp_allgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                   int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm);
+/* sendbuf may be RMP_IN_PLACE (blocks taken from recvbuf). */
 int rmp_alltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                  int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm);
+/* The reduction of everyone's sendbuf (sum of recvcounts[] elements), cut into parts: rank i
+ * gets recvcounts[i] elements. sendbuf may be RMP_IN_PLACE (the whole vector in recvbuf). */
+int rmp_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                       rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm);
+/* The same with recvcount elements for every rank. */
+int rmp_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                             rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm);
+
+/* Nonblocking collectives: the same arguments plus a request, completed with rmp_wait,
+ * rmp_test and the other completion calls, alongside point-to-point requests. Buffers must
+ * not be touched until then. Several may be in flight, on one communicator or several. */
+int rmp_ibarrier(rmp_comm_t comm, rmp_request_t *req);
+int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm,
+               rmp_request_t *req);
+int rmp_ireduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
+                int root, rmp_comm_t comm, rmp_request_t *req);
+int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
+                   rmp_op_t op, rmp_comm_t comm, rmp_request_t *req);
+int rmp_igather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm,
+                rmp_request_t *req);
+int rmp_iscatter(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                 int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm,
+                 rmp_request_t *req);
+int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                   int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req);
+int rmp_ialltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                  int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req);
+int rmp_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm, rmp_request_t *req);
+int rmp_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm,
+                              rmp_request_t *req);
 
 #ifdef __cplusplus
 }

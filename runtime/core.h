@@ -115,7 +115,10 @@ struct rmp_request {
     size_t xfer_len;       /* bytes to move (min(msg, capacity)) */
     size_t xfer_done;      /* bytes moved so far */
 
-    /* collectives (collectives/): a schedule object advanced by progress */
+    /* collectives (collectives/): a schedule advanced by progress_poll while the request is
+     * on the context's coll_active list (linked through next/prev). coll_progress returns
+     * the events it handled; when the schedule ends it calls progress_coll_remove and then
+     * req_complete, and never touches the request again. */
     void *coll;
     int (*coll_progress)(struct rmp_request *r);
 };
@@ -140,6 +143,15 @@ int p2p_isend_bytes(comm_t *c, int ctxoff, const void *buf, size_t bytes, int ds
                     rmp_request_t *req);
 int p2p_irecv_bytes(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int tag,
                     rmp_request_t *req);
+/* The same with the runtime lock HELD by the caller (the schedule engine posts from inside
+ * progress), byte buffers only. */
+int p2p_isend_locked(comm_t *c, int ctxoff, const void *buf, size_t bytes, int dst, int tag,
+                     rmp_request_t *req);
+int p2p_irecv_locked(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int tag,
+                     rmp_request_t *req);
+/* Cancel a posted, unmatched receive (lock held): true if it was cancelled (it completes with
+ * status.cancelled set); false for sends, matched or completed receives. */
+bool p2p_cancel_locked(struct rmp_request *r);
 /* Wait for n requests (NULL entries skipped), freeing them; returns the first error. */
 int req_waitall(int n, rmp_request_t *reqs);
 
@@ -192,6 +204,7 @@ struct rmp_ctx {
     peer_t *peers;           /* [size] */
     int outq_pending;        /* packets queued in all peers' outq */
     struct rmp_request *rndv_active; /* sends waiting for FIN/CTS and gets in flight */
+    struct rmp_request *coll_active; /* collective requests with schedules in progress */
     tp_t *tps[RMP_MAX_TRANSPORTS];
     int ntps;
 
@@ -229,6 +242,9 @@ int progress_poll(rmp_ctx_t *c);
 void progress_wait(rmp_ctx_t *c, atomic_int *flag);
 /* Advance until done(arg) returns true (lock held on entry and exit). */
 void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg);
+/* Collective requests whose schedules progress_poll advances (lock held). */
+void progress_coll_add(rmp_ctx_t *c, struct rmp_request *r);
+void progress_coll_remove(rmp_ctx_t *c, struct rmp_request *r);
 
 /* ---- Bootstrap (bootstrap.c) ---- */
 int boot_init(rmp_ctx_t *c);

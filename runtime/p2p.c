@@ -32,7 +32,7 @@ static int null_request(req_kind_t kind, rmp_request_t *req)
 }
 
 static int start_send(comm_t *c, int ctxoff, const void *buf, size_t bytes, int dst, int tag,
-                      struct rmp_request *r, rmp_request_t *req)
+                      struct rmp_request *r, rmp_request_t *req, bool locked)
 {
     rmp_ctx_t *ctx = &rmp_ctx;
     r->ctx_id = c->ctx_id + (uint32_t)ctxoff;
@@ -43,9 +43,11 @@ static int start_send(comm_t *c, int ctxoff, const void *buf, size_t bytes, int 
     if (!r->buf)
         r->buf = (void *)buf;
     r->bytes = bytes;
-    ctx_lock(ctx);
+    if (!locked)
+        ctx_lock(ctx);
     int rc = proto_send(ctx, r);
-    ctx_unlock(ctx);
+    if (!locked)
+        ctx_unlock(ctx);
     if (rc != RMP_SUCCESS) {
         req_free(r);
         return rc;
@@ -55,7 +57,7 @@ static int start_send(comm_t *c, int ctxoff, const void *buf, size_t bytes, int 
 }
 
 static int start_recv(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int tag,
-                      struct rmp_request *r, rmp_request_t *req)
+                      struct rmp_request *r, rmp_request_t *req, bool locked)
 {
     rmp_ctx_t *ctx = &rmp_ctx;
     r->ctx_id = c->ctx_id + (uint32_t)ctxoff;
@@ -65,9 +67,11 @@ static int start_recv(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, i
     if (!r->buf)
         r->buf = buf;
     r->bytes = bytes;
-    ctx_lock(ctx);
+    if (!locked)
+        ctx_lock(ctx);
     int rc = proto_recv(ctx, r);
-    ctx_unlock(ctx);
+    if (!locked)
+        ctx_unlock(ctx);
     if (rc != RMP_SUCCESS) {
         req_free(r);
         return rc;
@@ -84,7 +88,7 @@ int p2p_isend_bytes(comm_t *c, int ctxoff, const void *buf, size_t bytes, int ds
     struct rmp_request *r = req_alloc(REQ_SEND);
     if (!r)
         return RMP_ERR_NO_MEM;
-    return start_send(c, ctxoff, buf, bytes, dst, tag, r, req);
+    return start_send(c, ctxoff, buf, bytes, dst, tag, r, req, false);
 }
 
 int p2p_irecv_bytes(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int tag,
@@ -95,7 +99,35 @@ int p2p_irecv_bytes(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int
     struct rmp_request *r = req_alloc(REQ_RECV);
     if (!r)
         return RMP_ERR_NO_MEM;
-    return start_recv(c, ctxoff, buf, bytes, src, tag, r, req);
+    return start_recv(c, ctxoff, buf, bytes, src, tag, r, req, false);
+}
+
+int p2p_isend_locked(comm_t *c, int ctxoff, const void *buf, size_t bytes, int dst, int tag,
+                     rmp_request_t *req)
+{
+    struct rmp_request *r = req_alloc(REQ_SEND);
+    if (!r)
+        return RMP_ERR_NO_MEM;
+    return start_send(c, ctxoff, buf, bytes, dst, tag, r, req, true);
+}
+
+int p2p_irecv_locked(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int tag,
+                     rmp_request_t *req)
+{
+    struct rmp_request *r = req_alloc(REQ_RECV);
+    if (!r)
+        return RMP_ERR_NO_MEM;
+    return start_recv(c, ctxoff, buf, bytes, src, tag, r, req, true);
+}
+
+bool p2p_cancel_locked(struct rmp_request *r)
+{
+    if (r->kind != REQ_RECV || atomic_load(&r->done) || !match_remove_posted(rmp_ctx.mq, r))
+        return false;
+    r->status.cancelled = 1;
+    r->status.count = 0;
+    req_complete(r, RMP_SUCCESS);
+    return true;
 }
 
 int p2p_isend(comm_t *c, int ctxoff, const void *buf, int count, rmp_datatype_t dt, int dst,
@@ -116,7 +148,7 @@ int p2p_isend(comm_t *c, int ctxoff, const void *buf, int count, rmp_datatype_t 
     }
     dtype_pack(t, count, buf, r->tmp);
     r->buf = r->tmp;
-    return start_send(c, ctxoff, r->tmp, bytes, dst, tag, r, req);
+    return start_send(c, ctxoff, r->tmp, bytes, dst, tag, r, req, false);
 }
 
 int p2p_irecv(comm_t *c, int ctxoff, void *buf, int count, rmp_datatype_t dt, int src, int tag,
@@ -139,7 +171,7 @@ int p2p_irecv(comm_t *c, int ctxoff, void *buf, int count, rmp_datatype_t dt, in
     r->user_buf = buf;
     r->dt = t;
     r->count = count;
-    return start_recv(c, ctxoff, r->tmp, bytes, src, tag, r, req);
+    return start_recv(c, ctxoff, r->tmp, bytes, src, tag, r, req, false);
 }
 
 /* Checks shared by every p2p call; *cp gets the communicator. */
@@ -235,11 +267,7 @@ int rmp_cancel(rmp_request_t *req)
         return RMP_SUCCESS;
     rmp_ctx_t *ctx = &rmp_ctx;
     ctx_lock(ctx);
-    if (!atomic_load(&r->done) && match_remove_posted(ctx->mq, r)) {
-        r->status.cancelled = 1;
-        r->status.count = 0;
-        req_complete(r, RMP_SUCCESS);
-    }
+    p2p_cancel_locked(r);
     ctx_unlock(ctx);
     return RMP_SUCCESS;
 }

@@ -18,7 +18,31 @@ int progress_poll(rmp_ctx_t *c)
     for (int i = 0; i < c->ntps; i++)
         n += c->tps[i]->ops->progress(c->tps[i]);
     n += outq_flush(c);
+    for (struct rmp_request *r = c->coll_active, *next; r; r = next) {
+        next = r->next; /* r may leave the list (and complete) in its coll_progress */
+        n += r->coll_progress(r);
+    }
     return n;
+}
+
+void progress_coll_add(rmp_ctx_t *c, struct rmp_request *r)
+{
+    r->prev = NULL;
+    r->next = c->coll_active;
+    if (r->next)
+        r->next->prev = r;
+    c->coll_active = r;
+}
+
+void progress_coll_remove(rmp_ctx_t *c, struct rmp_request *r)
+{
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        c->coll_active = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    r->next = r->prev = NULL;
 }
 
 static double now_us(void)

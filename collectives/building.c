@@ -1,0 +1,112 @@
+/* building.c — schedule fragments shared by several collectives (see coll.h): folding a
+ * non-power-of-two communicator onto a power of two, recursive-halving reduce-scatter and its
+ * mirror, the recursive-doubling allgather (Rabenseifner's allreduce and reduce, the
+ * reduce-scatter, the allgather), and the ring reduce-scatter and allgather (the ring
+ * allreduce, the large broadcast, the ring allgather). */
+#include "coll.h"
+
+void fold_init(fold_t *f, int n, int me)
+{
+    f->n = n;
+    f->me = me;
+    f->p = coll_pow2_floor(n);
+    f->rem = n - f->p;
+    if (me < 2 * f->rem)
+        f->nr = me % 2 ? me / 2 : -1;
+    else
+        f->nr = me - f->rem;
+}
+
+int fold_rank(const fold_t *f, int nr)
+{
+    return nr < f->rem ? 2 * nr + 1 : nr + f->rem;
+}
+
+int fold_lo(const fold_t *f, int nr)
+{
+    return nr < f->rem ? 2 * nr : nr + f->rem;
+}
+
+static size_t span(const size_t *off, int lo, int hi)
+{
+    return off[hi] - off[lo];
+}
+
+/* Distances p/2, p/4, ..., 1: each step keeps the half of the current range that holds my
+ * own region (upper half if my bit is set) and hands the other half to the partner, so in the
+ * end participant nr keeps exactly region nr. Each received half is combined at the start of
+ * the next round, before anything is sent from it. */
+void build_rs_halving(sched_t *s, const fold_t *f, const red_t *rd, char *acc, char *tmp,
+                      const size_t *off)
+{
+    int lo = 0, hi = f->p, nr = f->nr;
+    for (int mask = f->p / 2; mask >= 1; mask >>= 1) {
+        int peer = fold_rank(f, nr ^ mask), mid = lo + mask;
+        int klo = nr & mask ? mid : lo, khi = nr & mask ? hi : mid;
+        int slo = nr & mask ? lo : mid, shi = nr & mask ? mid : hi;
+        sched_send(s, peer, acc + off[slo], span(off, slo, shi));
+        sched_recv(s, peer, tmp + off[klo], span(off, klo, khi));
+        sched_round(s);
+        sched_reduce(s, rd->op, rd->base, tmp + off[klo], acc + off[klo],
+                     span(off, klo, khi) / rd->esz);
+        lo = klo;
+        hi = khi;
+    }
+}
+
+/* Distances 1, 2, 4, ...: at distance mask, I hold the mask regions of my aligned group and
+ * swap them for the partner's group. */
+void build_ag_doubling(sched_t *s, const fold_t *f, char *buf, const size_t *off)
+{
+    int nr = f->nr;
+    for (int mask = 1; mask < f->p; mask <<= 1) {
+        int peer = nr ^ mask, mine = nr & ~(mask - 1), theirs = peer & ~(mask - 1);
+        sched_send(s, fold_rank(f, peer), buf + off[mine], span(off, mine, mine + mask));
+        sched_recv(s, fold_rank(f, peer), buf + off[theirs], span(off, theirs, theirs + mask));
+        sched_round(s);
+    }
+}
+
+/* Step i sends region (r-i-1) to the right and combines region (r-i-2) from the left into
+ * acc: after n-1 steps the last region combined, r, holds all n contributions. Empty regions
+ * (fewer elements than ranks) are skipped on both sides alike. */
+void build_rs_ring(sched_t *s, const coll_t *cl, const red_t *rd, char *acc, char *tmp,
+                   const size_t *off)
+{
+    int n = cl->size, r = cl->rank, right = (r + 1) % n, left = (r - 1 + n) % n;
+    for (int i = 0; i < n - 1; i++) {
+        int sb = ((r - i - 1) % n + n) % n, rb = ((r - i - 2) % n + n) % n;
+        if (span(off, sb, sb + 1))
+            sched_send(s, right, acc + off[sb], span(off, sb, sb + 1));
+        if (span(off, rb, rb + 1))
+            sched_recv(s, left, tmp, span(off, rb, rb + 1));
+        sched_round(s);
+        sched_reduce(s, rd->op, rd->base, tmp, acc + off[rb], span(off, rb, rb + 1) / rd->esz);
+    }
+}
+
+/* Step i passes region (r-i) to the right and receives region (r-i-1) from the left. */
+void build_ag_ring(sched_t *s, const coll_t *cl, char *buf, const size_t *off)
+{
+    int n = cl->size, r = cl->rank, right = (r + 1) % n, left = (r - 1 + n) % n;
+    for (int i = 0; i < n - 1; i++) {
+        int sb = ((r - i) % n + n) % n, rb = ((r - i - 1) % n + n) % n;
+        if (span(off, sb, sb + 1))
+            sched_send(s, right, buf + off[sb], span(off, sb, sb + 1));
+        if (span(off, rb, rb + 1))
+            sched_recv(s, left, buf + off[rb], span(off, rb, rb + 1));
+        sched_round(s);
+    }
+}
+
+size_t *build_split(sched_t *s, size_t total, size_t esz, int k)
+{
+    size_t *off = sched_tmp(s, sizeof(size_t) * (size_t)(k + 1));
+    if (!off)
+        return NULL;
+    size_t q = total / (size_t)k, extra = total % (size_t)k;
+    off[0] = 0;
+    for (int i = 0; i < k; i++)
+        off[i + 1] = off[i] + (q + ((size_t)i < extra)) * esz;
+    return off;
+}

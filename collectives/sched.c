@@ -1,0 +1,273 @@
+/* sched.c — the collective schedule engine (see sched.h): building a schedule (growable arrays
+ * with room for small collectives inside the schedule itself, so a small allreduce costs one
+ * allocation), and advancing it from the progress engine, round by round. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll.h"
+#include "sched.h"
+
+typedef enum { ST_SEND, ST_RECV, ST_COPY, ST_REDUCE } step_kind_t;
+
+typedef struct step {
+    step_kind_t kind;
+    int peer;        /* send, recv */
+    rmp_op_t op;     /* reduce */
+    dt_base_t base;  /* reduce */
+    const void *src; /* send, copy, reduce (in) */
+    void *dst;       /* recv, copy, reduce (inout) */
+    size_t n;        /* bytes (send, recv, copy) or base elements (reduce) */
+} step_t;
+
+/* Inline capacities: a binomial or doubling schedule up to 8 ranks fits without growing. */
+#define INL_STEPS 12
+#define INL_ROUNDS 8
+#define INL_REQS 8
+#define INL_TMPS 2
+
+/* A growable array whose first storage lives inside the schedule. */
+typedef struct vec {
+    void *p;
+    int n, cap;
+} vec_t;
+
+struct sched {
+    comm_t *comm;
+    int tag;
+    int round; /* the round in flight, -1 before the start */
+    int err;   /* first error (building: RMP_ERR_NO_MEM) */
+    vec_t steps, ends, reqs, tmps; /* step_t, int (one past a round's last step), req, void* */
+    void (*done_fn)(void *arg, int err);
+    void *done_arg;
+    step_t steps_inl[INL_STEPS];
+    int ends_inl[INL_ROUNDS];
+    struct rmp_request *reqs_inl[INL_REQS];
+    void *tmps_inl[INL_TMPS];
+};
+
+/* Room for one more element of size esz; NULL (and s->err) when out of memory. */
+static void *vec_push(sched_t *s, vec_t *v, void *inl, size_t esz)
+{
+    if (v->n == v->cap) {
+        int cap = v->cap * 2;
+        void *p = v->p == inl ? malloc((size_t)cap * esz) : realloc(v->p, (size_t)cap * esz);
+        if (!p) {
+            s->err = RMP_ERR_NO_MEM;
+            return NULL;
+        }
+        if (v->p == inl)
+            memcpy(p, inl, (size_t)v->n * esz);
+        v->p = p;
+        v->cap = cap;
+    }
+    return (char *)v->p + (size_t)v->n++ * esz;
+}
+
+static void vec_free(vec_t *v, void *inl)
+{
+    if (v->p != inl)
+        free(v->p);
+}
+
+sched_t *sched_new(comm_t *comm, int tag)
+{
+    sched_t *s = malloc(sizeof(*s));
+    if (!s)
+        return NULL;
+    s->comm = comm;
+    s->tag = tag;
+    s->round = -1;
+    s->err = RMP_SUCCESS;
+    s->steps = (vec_t){s->steps_inl, 0, INL_STEPS};
+    s->ends = (vec_t){s->ends_inl, 0, INL_ROUNDS};
+    s->reqs = (vec_t){s->reqs_inl, 0, INL_REQS};
+    s->tmps = (vec_t){s->tmps_inl, 0, INL_TMPS};
+    s->done_fn = NULL;
+    s->done_arg = NULL;
+    return s;
+}
+
+void sched_free(sched_t *s)
+{
+    if (!s)
+        return;
+    void **t = s->tmps.p;
+    for (int i = 0; i < s->tmps.n; i++)
+        free(t[i]);
+    vec_free(&s->steps, s->steps_inl);
+    vec_free(&s->ends, s->ends_inl);
+    vec_free(&s->reqs, s->reqs_inl);
+    vec_free(&s->tmps, s->tmps_inl);
+    free(s);
+}
+
+void *sched_tmp(sched_t *s, size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    void **slot = p ? vec_push(s, &s->tmps, s->tmps_inl, sizeof(void *)) : NULL;
+    if (!slot) {
+        free(p);
+        s->err = RMP_ERR_NO_MEM;
+        return NULL;
+    }
+    *slot = p;
+    return p;
+}
+
+static void add(sched_t *s, step_t st)
+{
+    step_t *p = vec_push(s, &s->steps, s->steps_inl, sizeof(step_t));
+    if (p)
+        *p = st;
+}
+
+void sched_send(sched_t *s, int peer, const void *buf, size_t bytes)
+{
+    add(s, (step_t){.kind = ST_SEND, .peer = peer, .src = buf, .n = bytes});
+}
+
+void sched_recv(sched_t *s, int peer, void *buf, size_t bytes)
+{
+    add(s, (step_t){.kind = ST_RECV, .peer = peer, .dst = buf, .n = bytes});
+}
+
+void sched_copy(sched_t *s, void *dst, const void *src, size_t bytes)
+{
+    if (bytes > 0 && dst != src)
+        add(s, (step_t){.kind = ST_COPY, .src = src, .dst = dst, .n = bytes});
+}
+
+void sched_reduce(sched_t *s, rmp_op_t op, dt_base_t base, const void *in, void *inout, size_t n)
+{
+    if (n > 0)
+        add(s, (step_t){.kind = ST_REDUCE, .op = op, .base = base, .src = in, .dst = inout, .n = n});
+}
+
+void sched_round(sched_t *s)
+{
+    int *ends = s->ends.p;
+    if (s->ends.n > 0 && ends[s->ends.n - 1] == s->steps.n)
+        return; /* empty round */
+    int *e = vec_push(s, &s->ends, s->ends_inl, sizeof(int));
+    if (e)
+        *e = s->steps.n;
+}
+
+void sched_on_done(sched_t *s, void (*fn)(void *arg, int err), void *arg)
+{
+    s->done_fn = fn;
+    s->done_arg = arg;
+}
+
+/* ---- running ------------------------------------------------------------------------------ */
+
+/* Start round s->round: local steps in order, then receives, then sends (lock held). */
+static void start_round(sched_t *s)
+{
+    const step_t *st = s->steps.p;
+    const int *ends = s->ends.p;
+    int lo = s->round ? ends[s->round - 1] : 0, hi = ends[s->round];
+    for (int i = lo; i < hi; i++) {
+        if (st[i].kind == ST_COPY)
+            memcpy(st[i].dst, st[i].src, st[i].n);
+        else if (st[i].kind == ST_REDUCE)
+            op_reduce(st[i].op, st[i].base, st[i].src, st[i].dst, st[i].n);
+    }
+    s->reqs.n = 0;
+    for (int pass = 0; pass < 2 && !s->err; pass++) {
+        step_kind_t want = pass == 0 ? ST_RECV : ST_SEND;
+        for (int i = lo; i < hi && !s->err; i++) {
+            if (st[i].kind != want)
+                continue;
+            struct rmp_request **slot = vec_push(s, &s->reqs, s->reqs_inl, sizeof(*slot));
+            if (!slot)
+                break;
+            *slot = NULL;
+            int rc = want == ST_RECV
+                         ? p2p_irecv_locked(s->comm, COLL_CTXOFF, st[i].dst, st[i].n, st[i].peer,
+                                            s->tag, slot)
+                         : p2p_isend_locked(s->comm, COLL_CTXOFF, st[i].src, st[i].n, st[i].peer,
+                                            s->tag, slot);
+            if (rc != RMP_SUCCESS) {
+                s->reqs.n--;
+                s->err = rc;
+            }
+        }
+    }
+    if (s->err) { /* receives posted for a round that cannot finish would never match */
+        struct rmp_request **r = s->reqs.p;
+        for (int i = 0; i < s->reqs.n; i++)
+            p2p_cancel_locked(r[i]);
+    }
+}
+
+/* True when every request of the round has completed; then frees them. The first error is
+ * kept, and as soon as one is seen the round's receives still posted are cancelled: their
+ * senders may never send (a failed peer, a truncated message upstream). */
+static bool round_done(sched_t *s)
+{
+    struct rmp_request **r = s->reqs.p;
+    bool all = true;
+    for (int i = 0; i < s->reqs.n; i++) {
+        if (!atomic_load_explicit(&r[i]->done, memory_order_acquire)) {
+            all = false;
+            continue;
+        }
+        int e = r[i]->status.error;
+        if (e != RMP_SUCCESS && s->err == RMP_SUCCESS) {
+            s->err = e;
+            for (int j = 0; j < s->reqs.n; j++)
+                p2p_cancel_locked(r[j]);
+        }
+    }
+    if (!all)
+        return false;
+    for (int i = 0; i < s->reqs.n; i++)
+        req_free(r[i]);
+    s->reqs.n = 0;
+    return true;
+}
+
+/* The request's coll_progress (lock held): start rounds while the previous ones are done. */
+static int sched_progress(struct rmp_request *r)
+{
+    sched_t *s = r->coll;
+    int events = 0;
+    while (round_done(s)) {
+        if (s->err || s->round + 1 >= s->ends.n) {
+            int err = s->err;
+            if (s->done_fn)
+                s->done_fn(s->done_arg, err);
+            r->coll = NULL;
+            sched_free(s);
+            progress_coll_remove(&rmp_ctx, r);
+            req_complete(r, err); /* the last touch: a waiting thread may free r now */
+            return events + 1;
+        }
+        s->round++;
+        events++;
+        start_round(s);
+    }
+    return events;
+}
+
+int sched_post(sched_t *s, rmp_request_t *req)
+{
+    sched_round(s);
+    int err = s->err;
+    struct rmp_request *r = err ? NULL : req_alloc(REQ_COLL);
+    if (!r) {
+        sched_free(s);
+        return err ? err : RMP_ERR_NO_MEM;
+    }
+    r->status = (rmp_status_t){.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
+    r->coll = s;
+    r->coll_progress = sched_progress;
+    *req = r; /* before progress: r may complete (but not be freed) right away */
+    rmp_ctx_t *c = &rmp_ctx;
+    ctx_lock(c);
+    progress_coll_add(c, r);
+    sched_progress(r);
+    ctx_unlock(c);
+    return RMP_SUCCESS;
+}

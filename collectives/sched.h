@@ -1,0 +1,49 @@
+/* sched.h — the collective schedule engine. A collective is compiled, before it starts, into a
+ * schedule: rounds of steps (send, receive, local copy, local reduce). The progress engine
+ * advances it without blocking: a round starts by running its local steps in order, then posts
+ * its receives and sends; when all of them have completed, the next round starts. Blocking
+ * collectives are the nonblocking ones plus a wait.
+ *
+ * Rules an algorithm follows when it builds a schedule:
+ * - a step that reads data received in round k goes in round k+1 or later (sched_round ends a
+ *   round);
+ * - within one round, no buffer is both received into and sent from or read by a local step;
+ * - buffers are packed bytes (collectives pack derived types before and unpack after);
+ * - scratch memory comes from sched_tmp and lives as long as the schedule.
+ * Building never fails half-way for the caller: an allocation failure is remembered and
+ * reported by sched_post. */
+#ifndef RMP_SCHED_H
+#define RMP_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core.h"
+
+typedef struct sched sched_t;
+
+/* A new empty schedule for one collective call on comm with this call's tag; NULL: no memory. */
+sched_t *sched_new(comm_t *comm, int tag);
+/* Scratch memory owned by the schedule (NULL after a failure, which sched_post reports). */
+void *sched_tmp(sched_t *s, size_t bytes);
+
+void sched_send(sched_t *s, int peer, const void *buf, size_t bytes);
+void sched_recv(sched_t *s, int peer, void *buf, size_t bytes);
+void sched_copy(sched_t *s, void *dst, const void *src, size_t bytes);
+/* inout[i] = in[i] (op) inout[i] for n base elements. */
+void sched_reduce(sched_t *s, rmp_op_t op, dt_base_t base, const void *in, void *inout, size_t n);
+/* End the current round: steps added later start when everything before has completed. */
+void sched_round(sched_t *s);
+
+/* Run once when the schedule ends (err: its outcome), before the request completes: unpacks
+ * results into users' buffers. arg is freed with the schedule if owned (sched_tmp memory). */
+void sched_on_done(sched_t *s, void (*fn)(void *arg, int err), void *arg);
+
+/* Start the schedule as a collective request (*req); on failure (no memory while building)
+ * the schedule is freed and *req untouched. Lock NOT held. A schedule with no steps
+ * completes at once. */
+int sched_post(sched_t *s, rmp_request_t *req);
+/* Free a schedule that was never posted. */
+void sched_free(sched_t *s);
+
+#endif
