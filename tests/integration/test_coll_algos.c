@@ -1,0 +1,112 @@
+/* test_coll_algos.c — every collective algorithm, forced by name (RMP_COLL_<NAME>=<algorithm>),
+ * against tests/progs/coll's serial references for every op and type, in place and not, at
+ * n = 1..9; and the automatic choice with every size threshold moved to 28 bytes, so the
+ * counts the program uses (0, 1, 7, 1000, ... elements of 1..8 bytes) land on both sides of
+ * it and on it (7 int32). */
+#include "run.h"
+
+typedef struct forced {
+    const char *env;         /* RMP_COLL_<NAME>=<algorithm> */
+    const char *sections[3]; /* the program's sections that exercise it */
+} forced_t;
+
+static const forced_t forced[] = {
+    {"RMP_COLL_BARRIER=dissemination", {"barrier"}},
+    {"RMP_COLL_BCAST=binomial", {"bcast", "derived"}},
+    {"RMP_COLL_BCAST=scatter_allgather", {"bcast", "derived"}},
+    {"RMP_COLL_REDUCE=binomial", {"reduce"}},
+    {"RMP_COLL_REDUCE=rabenseifner", {"reduce"}},
+    {"RMP_COLL_ALLREDUCE=recursive_doubling", {"allreduce", "derived"}},
+    {"RMP_COLL_ALLREDUCE=rabenseifner", {"allreduce", "derived"}},
+    {"RMP_COLL_ALLREDUCE=ring", {"allreduce", "derived"}},
+    {"RMP_COLL_GATHER=binomial", {"gather", "derived"}},
+    {"RMP_COLL_GATHER=linear", {"gather", "derived"}},
+    {"RMP_COLL_SCATTER=binomial", {"scatter", "derived"}},
+    {"RMP_COLL_SCATTER=linear", {"scatter", "derived"}},
+    {"RMP_COLL_ALLGATHER=recursive_doubling", {"allgather", "derived"}},
+    {"RMP_COLL_ALLGATHER=bruck", {"allgather", "derived"}},
+    {"RMP_COLL_ALLGATHER=ring", {"allgather", "derived"}},
+    {"RMP_COLL_ALLTOALL=bruck", {"alltoall", "derived"}},
+    {"RMP_COLL_ALLTOALL=linear", {"alltoall", "derived"}},
+    {"RMP_COLL_ALLTOALL=pairwise", {"alltoall", "derived"}},
+    {"RMP_COLL_REDUCE_SCATTER=recursive_halving", {"reduce_scatter"}},
+    {"RMP_COLL_REDUCE_SCATTER=ring", {"reduce_scatter"}},
+};
+#define NFORCED (int)(sizeof(forced) / sizeof(forced[0]))
+
+ParameterizedTestParameters(coll_algo, forced_n1_to_9)
+{
+    static int idx[NFORCED];
+    for (int i = 0; i < NFORCED; i++)
+        idx[i] = i;
+    return cr_make_param_array(int, idx, NFORCED);
+}
+
+/* Each algorithm at every n from 1 to 9 (1 and 2 are degenerate; 3, 5, 6, 7, 9 fold onto a
+ * power of two or leave ring parts empty). */
+ParameterizedTest(int *k, coll_algo, forced_n1_to_9, .timeout = 600)
+{
+    const forced_t *f = &forced[*k];
+    const char *env[] = {f->env, NULL};
+    for (int n = 1; n <= 9; n++) {
+        run_opts_t o = {.limit = 120, .env = env};
+        run_result_t r = run_mrun(&o, n, PROG("coll"), f->sections[0], f->sections[1],
+                                  f->sections[2], NULL);
+        cr_log_info("%s n=%d: %.1f s", f->env, n, r.elapsed);
+        expect_success(r);
+        expect_like(r, out, "coll: OK", "", 1);
+        run_free(&r);
+    }
+}
+
+/* Every threshold at 28 bytes: the automatic choice switches algorithms inside one run. */
+static void thresholds(int n)
+{
+    const char *env[] = {"RMP_COLL_BCAST_LARGE=28",     "RMP_COLL_REDUCE_LARGE=28",
+                         "RMP_COLL_ALLREDUCE_LARGE=28", "RMP_COLL_GATHER_LARGE=28",
+                         "RMP_COLL_SCATTER_LARGE=28",   "RMP_COLL_ALLGATHER_LARGE=28",
+                         "RMP_COLL_ALLTOALL_SMALL=28",  "RMP_COLL_ALLTOALL_LARGE=56",
+                         "RMP_COLL_REDUCE_SCATTER_LARGE=28", NULL};
+    run_opts_t o = {.limit = 200, .env = env};
+    run_result_t r = run_mrun(&o, n, PROG("coll"), NULL);
+    expect_success(r);
+    expect_like(r, out, "coll: OK", "", 1);
+    run_free(&r);
+}
+
+Test(coll_algo, thresholds_at_28_bytes_n3, .timeout = 300)
+{
+    thresholds(3);
+}
+
+Test(coll_algo, thresholds_at_28_bytes_n4, .timeout = 300)
+{
+    thresholds(4);
+}
+
+Test(coll_algo, thresholds_at_28_bytes_n6, .timeout = 300)
+{
+    thresholds(6);
+}
+
+/* An unknown algorithm name is refused with RMP_ERR_ARG and a message naming the choices
+ * (the example then aborts the job with status 1). */
+Test(coll_algo, unknown_algorithm_is_refused, .timeout = 60)
+{
+    char path[512];
+    const char *slash = strrchr(RMP_TEST_MRUN, '/');
+    snprintf(path, sizeof path, "%.*s/examples/allreduce", (int)(slash - RMP_TEST_MRUN),
+             RMP_TEST_MRUN);
+    const char *env[] = {"RMP_COLL_ALLREDUCE=fastest", NULL};
+    run_opts_t o = {.limit = 30, .env = env};
+    run_result_t r = run_mrun(&o, 3, path, NULL);
+    expect_exit(r, 1);
+    int n = count_like(r.err, "rmp[", "]: RMP_COLL_ALLREDUCE=fastest: unknown algorithm "
+                                      "(expected one of: auto, recursive_doubling, "
+                                      "rabenseifner, ring)");
+    cr_assert(n >= 1, "no rank named the unknown algorithm\n--- stderr:\n%s", tail(r.err));
+    cr_assert(strstr(r.err, "rmp_allreduce failed: invalid argument") != NULL ||
+                  strstr(r.err, "rmp_allreduce failed") != NULL,
+              "--- stderr:\n%s", tail(r.err));
+    run_free(&r);
+}
