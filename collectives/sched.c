@@ -24,6 +24,11 @@ typedef struct step {
 #define INL_ROUNDS 8
 #define INL_REQS 8
 #define INL_TMPS 2
+#define INL_ARENA 256 /* scratch of small collectives: no malloc */
+#define SCHED_CACHE_MAX 4 /* schedules kept for reuse per thread (see request.c) */
+
+static _Thread_local sched_t *sched_cache[SCHED_CACHE_MAX];
+static _Thread_local int sched_cached;
 
 /* A growable array whose first storage lives inside the schedule. */
 typedef struct vec {
@@ -39,6 +44,8 @@ struct sched {
     vec_t steps, ends, reqs, tmps; /* step_t, int (one past a round's last step), req, void* */
     void (*done_fn)(void *arg, int err);
     void *done_arg;
+    size_t arena_used; /* bytes of arena handed out by sched_tmp */
+    _Alignas(16) char arena[INL_ARENA];
     step_t steps_inl[INL_STEPS];
     int ends_inl[INL_ROUNDS];
     struct rmp_request *reqs_inl[INL_REQS];
@@ -71,9 +78,10 @@ static void vec_free(vec_t *v, void *inl)
 
 sched_t *sched_new(comm_t *comm, int tag)
 {
-    sched_t *s = malloc(sizeof(*s));
+    sched_t *s = sched_cached ? sched_cache[--sched_cached] : malloc(sizeof(*s));
     if (!s)
         return NULL;
+    s->arena_used = 0;
     s->comm = comm;
     s->tag = tag;
     s->round = -1;
@@ -98,11 +106,19 @@ void sched_free(sched_t *s)
     vec_free(&s->ends, s->ends_inl);
     vec_free(&s->reqs, s->reqs_inl);
     vec_free(&s->tmps, s->tmps_inl);
-    free(s);
+    if (sched_cached < SCHED_CACHE_MAX)
+        sched_cache[sched_cached++] = s;
+    else
+        free(s);
 }
 
 void *sched_tmp(sched_t *s, size_t bytes)
 {
+    size_t at = (s->arena_used + 15) & ~(size_t)15;
+    if (bytes <= INL_ARENA && at + bytes <= INL_ARENA) {
+        s->arena_used = at + bytes;
+        return s->arena + at;
+    }
     void *p = malloc(bytes ? bytes : 1);
     void **slot = p ? vec_push(s, &s->tmps, s->tmps_inl, sizeof(void *)) : NULL;
     if (!slot) {

@@ -32,6 +32,8 @@ static const char usage_text[] =
     "  --nodes K       split the ranks into K virtual nodes, in blocks (default 1)\n"
     "  -x VAR[=VAL]    set VAR in the ranks' environment (no =VAL: mrun's value)\n"
     "  --tag-output    prefix every output line with [rank]\n"
+    "  --bind-to core|none  pin rank i to the i-th CPU mrun may use (default: core when\n"
+    "                  the ranks fit the CPUs, none when they outnumber them)\n"
     "  --timeout SEC   end the job after SEC seconds (fractions allowed)\n"
     "  -h, --help      show this help\n"
     "  -V, --version   show the version\n"
@@ -69,7 +71,8 @@ static int parse_args(int argc, char **argv, mrun_opts_t *o)
     static const struct option longopts[] = {
         {"nodes", required_argument, NULL, 'N'},   {"tag-output", no_argument, NULL, 'T'},
         {"timeout", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},       {NULL, 0, NULL, 0},
+        {"version", no_argument, NULL, 'V'},       {"bind-to", required_argument, NULL, 'B'},
+        {NULL, 0, NULL, 0},
     };
     *o = (mrun_opts_t){.nnodes = 1};
     if (!(o->exports = calloc((size_t)argc, sizeof *o->exports))) {
@@ -98,6 +101,14 @@ static int parse_args(int argc, char **argv, mrun_opts_t *o)
             break;
         case 'T':
             o->tag_output = true;
+            break;
+        case 'B':
+            if (strcmp(optarg, "core") == 0)
+                o->bind = BIND_CORE;
+            else if (strcmp(optarg, "none") == 0)
+                o->bind = BIND_NONE;
+            else
+                return usage_error("--bind-to needs core or none, not '%s'", optarg);
             break;
         case 't': {
             char *end;

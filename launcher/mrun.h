@@ -6,10 +6,13 @@
 
 #define MRUN_VERSION "0.1.0"
 
+enum { BIND_AUTO, BIND_CORE, BIND_NONE };
+
 typedef struct mrun_opts {
     int nprocs;              /* -n */
     int nnodes;              /* --nodes, virtual nodes (default 1) */
     bool tag_output;         /* --tag-output */
+    int bind;                /* --bind-to: BIND_AUTO, BIND_CORE or BIND_NONE */
     double timeout_s;        /* --timeout; 0: none */
     const char *timeout_arg; /* as the user wrote it, for the message */
     char **exports;          /* -x VAR[=VAL] arguments, nexports of them */

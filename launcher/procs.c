@@ -4,6 +4,7 @@
 #include "procs.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +83,12 @@ static void child_exec(const procs_spec_t *spec, char *const envp[], int stdin_f
     /* PMIx's sockets and other fds of mrun must not leak into the rank (best effort: old
      * kernels lack close_range, and mrun's own fds are close-on-exec anyway). */
     (void)close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+    if (spec->cpu >= 0) { /* best effort: a CPU taken away meanwhile only loses the binding */
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(spec->cpu, &set);
+        (void)sched_setaffinity(0, sizeof set, &set);
+    }
     execve(spec->path, spec->argv, envp);
 fail:;
     int err = errno;

@@ -2,14 +2,28 @@
  * Completion is an atomic flag so a thread may test it without the lock; threads parked on
  * the runtime's condition variable are woken when any request completes. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core.h"
 
+/* Freed requests are kept for reuse by the freeing thread (a small collective or a ping-pong
+ * makes several per call: malloc and free would be a noticeable part of a microsecond). A
+ * request may be freed by another thread than the one that allocated it: caches are only
+ * ever touched by their own thread. What a thread caches when it exits is lost (bounded). */
+#define REQ_CACHE_MAX 32
+static _Thread_local struct rmp_request *req_cache;
+static _Thread_local int req_cached;
+
 struct rmp_request *req_alloc(req_kind_t kind)
 {
-    struct rmp_request *r = calloc(1, sizeof(*r));
-    if (!r)
+    struct rmp_request *r = req_cache;
+    if (r) {
+        req_cache = r->next;
+        req_cached--;
+        memset(r, 0, sizeof(*r));
+    } else if (!(r = calloc(1, sizeof(*r)))) {
         return NULL;
+    }
     r->magic = REQ_MAGIC;
     r->kind = kind;
     r->peer_world = -1;
@@ -23,6 +37,12 @@ void req_free(struct rmp_request *r)
         return;
     free(r->tmp);
     r->magic = 0;
+    if (req_cached < REQ_CACHE_MAX) {
+        r->next = req_cache;
+        req_cache = r;
+        req_cached++;
+        return;
+    }
     free(r);
 }
 

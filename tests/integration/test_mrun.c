@@ -2,6 +2,7 @@
  * (status 2), programs that cannot run (126/127), -x, --tag-output, argument pass-through,
  * --timeout (124), and signals to mrun itself: the job ends with 128+N and nothing survives,
  * not even ranks that ignore SIGTERM or processes the ranks forked. */
+#include <sched.h>
 #include <signal.h>
 
 #include "rmp.h"
@@ -261,4 +262,69 @@ Test(mrun, sigterm_kills_processes_forked_by_ranks, .timeout = 30)
 Test(mrun, sigterm_oversubscribed_n8_ignoring_and_forking, .timeout = 30)
 {
     signal_case(8, SIGTERM, "ignore-term", "fork", 12);
+}
+
+/* The CPUs a job's ranks may run on, one "[r] Cpus_allowed_list:\t..." line per rank. */
+static run_result_t cpus_of_ranks(const char *n, const char *bind)
+{
+    const char *argv[10] = {RMP_TEST_MRUN, "-n", n, "--tag-output"};
+    int k = 4;
+    if (bind) {
+        argv[k++] = "--bind-to";
+        argv[k++] = bind;
+    }
+    argv[k++] = "/bin/grep";
+    argv[k++] = "Cpus_allowed_list";
+    argv[k++] = "/proc/self/status";
+    argv[k] = NULL;
+    return mrun_args(argv, 10);
+}
+
+/* Ranks that fit the CPUs are bound one per CPU by default (what a ping-pong pair needs to
+ * not share a CPU); more ranks than CPUs are left to the scheduler; --bind-to none never
+ * binds, --bind-to core always does (round robin). */
+Test(mrun, bind_to_core_by_default_when_ranks_fit, .timeout = 20)
+{
+    cpu_set_t set;
+    cr_assert_eq(sched_getaffinity(0, sizeof set, &set), 0);
+    int ncpu = CPU_COUNT(&set), first = -1;
+    for (int c = 0; c < CPU_SETSIZE && first < 0; c++)
+        if (CPU_ISSET(c, &set))
+            first = c;
+    char line[64], n[16];
+    snprintf(n, sizeof n, "%d", ncpu);
+    run_result_t r = cpus_of_ranks(n, NULL);
+    expect_exit(r, 0);
+    snprintf(line, sizeof line, "[0] Cpus_allowed_list:\t%d", first);
+    expect_line(r, out, line, 1);
+    run_free(&r);
+
+    snprintf(n, sizeof n, "%d", ncpu + 1); /* one more than fits: not bound */
+    r = cpus_of_ranks(n, NULL);
+    expect_exit(r, 0);
+    expect_line(r, out, line, 0);
+    run_free(&r);
+
+    r = cpus_of_ranks(n, "core"); /* forced: rank ncpu shares rank 0's CPU */
+    expect_exit(r, 0);
+    expect_line(r, out, line, 1);
+    snprintf(line, sizeof line, "[%d] Cpus_allowed_list:\t%d", ncpu, first);
+    expect_line(r, out, line, 1);
+    run_free(&r);
+
+    r = cpus_of_ranks("1", "none");
+    expect_exit(r, 0);
+    snprintf(line, sizeof line, "[0] Cpus_allowed_list:\t%d", first);
+    if (ncpu > 1)
+        expect_line(r, out, line, 0);
+    run_free(&r);
+}
+
+Test(mrun, bind_to_bad_value_is_a_usage_error, .timeout = 20)
+{
+    const char *argv[] = {RMP_TEST_MRUN, "--bind-to", "socket", "-n", "1", "/bin/true", NULL};
+    run_result_t r = mrun_args(argv, 10);
+    expect_exit(r, 2);
+    expect_line(r, err, "mrun: --bind-to needs core or none, not 'socket'; try mrun --help", 1);
+    run_free(&r);
 }
