@@ -80,13 +80,9 @@ int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rbytes);
     if (!err && sbytes > rbytes)
         err = RMP_ERR_TRUNCATE;
-    if (!err)
-        err = coll_algorithm(&tune, &alg);
-    if (err)
+    sched_t *s;
+    if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
-    sched_t *s = coll_sched(&cl);
-    if (!s)
-        return RMP_ERR_NO_MEM;
     /* in place, our own block must survive the trip through a temporary */
     char *out = coll_out(s, recvbuf, recvcount, cl.size, rdt, in_place);
     const char *in = in_place ? NULL : coll_in(s, sendbuf, sendcount, 1, sdt);

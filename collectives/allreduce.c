@@ -94,13 +94,9 @@ int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t
         err = coll_buf(recvbuf, count, type, 1, &dt, &bytes);
     if (!err && !in_place)
         err = coll_buf(sendbuf, count, type, 1, &dt, &bytes);
-    if (!err)
-        err = coll_algorithm(&tune, &alg);
-    if (err)
+    sched_t *s;
+    if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
-    sched_t *s = coll_sched(&cl);
-    if (!s)
-        return RMP_ERR_NO_MEM;
     bytes = (size_t)count * dt->size;
     red_t rd = {.op = op, .base = dt->base, .esz = dtype_base_size(dt->base)};
     fold_t f;

@@ -85,13 +85,9 @@ int rmp_ialltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, v
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rblk);
     if (!err && sblk > rblk)
         err = RMP_ERR_TRUNCATE;
-    if (!err)
-        err = coll_algorithm(&tune, &alg);
-    if (err)
+    sched_t *s;
+    if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
-    sched_t *s = coll_sched(&cl);
-    if (!s)
-        return RMP_ERR_NO_MEM;
     int n = cl.size;
     const char *in;
     if (in_place) { /* received blocks overwrite ones still to be sent: send from a copy */

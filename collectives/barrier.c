@@ -12,13 +12,9 @@ int rmp_ibarrier(rmp_comm_t comm, rmp_request_t *req)
     int alg, err = coll_comm(comm, &cl);
     if (!err && !req)
         err = RMP_ERR_ARG;
-    if (!err)
-        err = coll_algorithm(&tune, &alg);
-    if (err)
+    sched_t *s;
+    if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
-    sched_t *s = coll_sched(&cl);
-    if (!s)
-        return RMP_ERR_NO_MEM;
     int n = cl.size, me = cl.rank;
     for (int k = 1; k < n; k <<= 1) {
         sched_recv(s, (me - k + n) % n, NULL, 0);

@@ -82,13 +82,9 @@ int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t c
         err = coll_root(&cl, root);
     if (!err)
         err = coll_buf(buf, count, type, 1, &dt, &bytes);
-    if (!err)
-        err = coll_algorithm(&tune, &alg);
-    if (err)
+    sched_t *s;
+    if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
-    sched_t *s = coll_sched(&cl);
-    if (!s)
-        return RMP_ERR_NO_MEM;
     if (bytes > 0 && cl.size > 1) {
         bool am_root = cl.rank == root;
         char *p = am_root ? (char *)coll_in(s, buf, count, 1, dt)

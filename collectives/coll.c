@@ -65,6 +65,15 @@ sched_t *coll_sched(coll_t *cl)
     return sched_new(cl->comm, cl->tag);
 }
 
+int coll_begin(coll_t *cl, coll_tune_t *t, int *alg, sched_t **s)
+{
+    int err = coll_algorithm(t, alg);
+    if (err)
+        return err;
+    *s = coll_sched(cl);
+    return *s ? RMP_SUCCESS : RMP_ERR_NO_MEM;
+}
+
 int coll_block(int err, rmp_request_t *req)
 {
     return err ? err : rmp_wait(req, RMP_STATUS_IGNORE);

@@ -35,6 +35,10 @@ int coll_reduction(int count, rmp_datatype_t type, rmp_op_t op, const dtype_t **
 /* Take this call's tag and a new schedule for it: every rank calls it once per collective,
  * after the checks. NULL: out of memory. */
 sched_t *coll_sched(coll_t *cl);
+/* After the checks: the algorithm (*alg, see coll_algorithm), then the call's tag and
+ * schedule (*s). RMP_ERR_ARG (unknown forced algorithm) or RMP_ERR_NO_MEM. */
+typedef struct coll_tune coll_tune_t;
+int coll_begin(coll_t *cl, coll_tune_t *t, int *alg, sched_t **s);
 /* The blocking form: wait for the request a nonblocking call returned (err: its result). */
 int coll_block(int err, rmp_request_t *req);
 
@@ -49,11 +53,11 @@ char *coll_out(sched_t *s, void *user, int count, int nblk, const dtype_t *dt, b
 
 /* ---- algorithm choice ---- */
 /* One collective's tunables: RMP_COLL_<NAME>=auto|<algorithm> forces an algorithm. */
-typedef struct coll_tune {
+struct coll_tune {
     const char *name;         /* upper case: "ALLREDUCE" reads RMP_COLL_ALLREDUCE */
     const char *const *algs;  /* NULL-terminated; algs[0] is "auto" */
     atomic_int forced;        /* 0 unread, 1 auto, k+1 algs[k], -1 invalid */
-} coll_tune_t;
+};
 /* *alg: 0 for automatic choice, else the forced algorithm's index in algs. RMP_ERR_ARG (with a
  * message naming the choices, once) when the variable names no algorithm. */
 int coll_algorithm(coll_tune_t *t, int *alg);

@@ -92,13 +92,9 @@ int rmp_igather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, voi
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rbytes);
     if (!err && am_root && sbytes > rbytes)
         err = RMP_ERR_TRUNCATE;
-    if (!err)
-        err = coll_algorithm(&tune, &alg);
-    if (err)
+    sched_t *s;
+    if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
-    sched_t *s = coll_sched(&cl);
-    if (!s)
-        return RMP_ERR_NO_MEM;
     const char *in = in_place ? NULL : coll_in(s, sendbuf, sendcount, 1, sdt);
     char *out = NULL;
     if (am_root) { /* in place, the root's own block is already in its slot */

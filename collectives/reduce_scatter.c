@@ -81,13 +81,9 @@ static int ireduce_scatter(const void *sendbuf, void *recvbuf, const int *counts
         err = coll_buf(recvbuf, in_place ? (int)total : mine, type, 1, &dt, &bytes);
     if (!err && !in_place)
         err = coll_buf(sendbuf, (int)total, type, 1, &dt, &bytes);
-    if (!err)
-        err = coll_algorithm(&tune, &alg);
-    if (err)
+    sched_t *s;
+    if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
-    sched_t *s = coll_sched(&cl);
-    if (!s)
-        return RMP_ERR_NO_MEM;
     int n = cl.size;
     red_t rd = {.op = op, .base = dt->base, .esz = dtype_base_size(dt->base)};
     size_t *off = sched_tmp(s, sizeof(size_t) * (size_t)(n + 1));

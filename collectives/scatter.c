@@ -98,13 +98,9 @@ int rmp_iscatter(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, vo
         err = coll_buf(recvbuf, recvcount, recvtype, 1, &rdt, &rbytes);
     if (!err && am_root && !in_place && sbytes > rbytes)
         err = RMP_ERR_TRUNCATE;
-    if (!err)
-        err = coll_algorithm(&tune, &alg);
-    if (err)
+    sched_t *s;
+    if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
-    sched_t *s = coll_sched(&cl);
-    if (!s)
-        return RMP_ERR_NO_MEM;
     const char *in = am_root ? coll_in(s, sendbuf, sendcount, cl.size, sdt) : NULL;
     char *out = in_place ? NULL : coll_out(s, recvbuf, recvcount, 1, rdt, false);
     if (am_root && in && out)
