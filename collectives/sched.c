@@ -29,6 +29,22 @@ typedef struct step {
 
 static _Thread_local sched_t *sched_cache[SCHED_CACHE_MAX];
 static _Thread_local int sched_cached;
+static _Thread_local bool sched_cache_keyed; /* this thread's drain is registered */
+static pthread_key_t sched_cache_key;
+static pthread_once_t sched_cache_once = PTHREAD_ONCE_INIT;
+
+/* At a thread's exit: its cache goes back to malloc. */
+static void sched_cache_drain(void *unused)
+{
+    (void)unused;
+    while (sched_cached > 0)
+        free(sched_cache[--sched_cached]);
+}
+
+static void sched_cache_key_init(void)
+{
+    (void)pthread_key_create(&sched_cache_key, sched_cache_drain);
+}
 
 /* A growable array whose first storage lives inside the schedule. */
 typedef struct vec {
@@ -106,7 +122,11 @@ void sched_free(sched_t *s)
     vec_free(&s->ends, s->ends_inl);
     vec_free(&s->reqs, s->reqs_inl);
     vec_free(&s->tmps, s->tmps_inl);
-    if (sched_cached < SCHED_CACHE_MAX)
+    if (!sched_cache_keyed) {
+        (void)pthread_once(&sched_cache_once, sched_cache_key_init);
+        sched_cache_keyed = pthread_setspecific(sched_cache_key, &sched_cache_keyed) == 0;
+    }
+    if (sched_cache_keyed && sched_cached < SCHED_CACHE_MAX)
         sched_cache[sched_cached++] = s;
     else
         free(s);

@@ -109,20 +109,35 @@ static void block(rmp_ctx_t *c)
         pthread_cond_broadcast(&c->cond);
 }
 
+
 /* Pure spinning (no yield) for this long: a reply from a running peer comes in ~1 us. */
 #define SPIN_HOT_US 5.0
+/* Idle polls between two readings of the clock while hot-spinning: a clock read costs about
+ * as much as an idle poll (more in some VMs), and a reply can come within a poll or two. */
+#define SPIN_CLOCK_EVERY 16
 
 void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
 {
-    double start = now_us();
+    double start = -1, waited = 0;
+    unsigned idle = 0;
     while (!done(arg)) {
         if (progress_poll(c) > 0) {
-            start = now_us();
+            start = -1;
+            waited = 0;
             continue;
         }
         if (done(arg))
             break;
-        double waited = now_us() - start;
+        if (start < 0) {
+            start = now_us();
+            idle = 0;
+        }
+        if (waited < SPIN_HOT_US && !c->oversubscribed && ++idle % SPIN_CLOCK_EVERY != 0) {
+            ctx_unlock(c); /* hot spin: other threads may take the lock in between */
+            ctx_lock(c);
+            continue;
+        }
+        waited = now_us() - start;
         if (waited < (double)c->cfg.spin_us) {
             /* After a short hot spin, yield each round: the peer we wait for may be waiting
              * for our CPU (oversubscribed, or a busy machine); yield is cheap when it isn't. */

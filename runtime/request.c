@@ -13,6 +13,26 @@
 #define REQ_CACHE_MAX 32
 static _Thread_local struct rmp_request *req_cache;
 static _Thread_local int req_cached;
+static _Thread_local bool req_cache_keyed; /* this thread's drain is registered */
+static pthread_key_t req_cache_key;
+static pthread_once_t req_cache_once = PTHREAD_ONCE_INIT;
+
+/* At a thread's exit: its cache goes back to malloc. */
+static void req_cache_drain(void *unused)
+{
+    (void)unused;
+    while (req_cache) {
+        struct rmp_request *r = req_cache;
+        req_cache = r->next;
+        free(r);
+    }
+    req_cached = 0;
+}
+
+static void req_cache_key_init(void)
+{
+    (void)pthread_key_create(&req_cache_key, req_cache_drain);
+}
 
 struct rmp_request *req_alloc(req_kind_t kind)
 {
@@ -37,7 +57,11 @@ void req_free(struct rmp_request *r)
         return;
     free(r->tmp);
     r->magic = 0;
-    if (req_cached < REQ_CACHE_MAX) {
+    if (!req_cache_keyed) {
+        (void)pthread_once(&req_cache_once, req_cache_key_init);
+        req_cache_keyed = pthread_setspecific(req_cache_key, &req_cache_keyed) == 0;
+    }
+    if (req_cache_keyed && req_cached < REQ_CACHE_MAX) {
         r->next = req_cache;
         req_cache = r;
         req_cached++;
