@@ -89,7 +89,8 @@ int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
     if (out && in)
         sched_copy(s, out + (size_t)cl.rank * rbytes, in, sbytes);
     if (alg == AUTO) {
-        if (rbytes * (size_t)cl.size >= (size_t)coll_threshold(&large, "ALLGATHER_LARGE", 64 * 1024))
+        size_t lim = (size_t)coll_threshold(&large, "ALLGATHER_LARGE", 1 << 20);
+        if (rbytes * (size_t)cl.size >= lim)
             alg = RING;
         else
             alg = coll_pow2_floor(cl.size) == cl.size ? RD : BRUCK;

@@ -102,7 +102,7 @@ int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t
     fold_t f;
     fold_init(&f, cl.size, cl.rank);
     if (alg == AUTO) {
-        if (bytes < (size_t)coll_threshold(&large, "ALLREDUCE_LARGE", 16 * 1024) ||
+        if (bytes < (size_t)coll_threshold(&large, "ALLREDUCE_LARGE", 1 << 20) ||
             bytes / rd.esz < (size_t)cl.size)
             alg = RD;
         else

@@ -106,7 +106,7 @@ int rmp_ialltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, v
     if (alg == AUTO) {
         if (rblk <= (size_t)coll_threshold(&small, "ALLTOALL_SMALL", 256) && n > 2)
             alg = BRUCK;
-        else if (rblk <= (size_t)coll_threshold(&large, "ALLTOALL_LARGE", 32 * 1024))
+        else if (rblk <= (size_t)coll_threshold(&large, "ALLTOALL_LARGE", 1 << 20))
             alg = LINEAR;
         else
             alg = PAIRWISE;

@@ -90,7 +90,7 @@ int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t c
         char *p = am_root ? (char *)coll_in(s, buf, count, 1, dt)
                           : coll_out(s, buf, count, 1, dt, false);
         if (alg == AUTO)
-            alg = bytes >= (size_t)coll_threshold(&large, "BCAST_LARGE", 128 * 1024) &&
+            alg = bytes >= (size_t)coll_threshold(&large, "BCAST_LARGE", 8 << 20) &&
                           cl.size > 2
                       ? SCATTER_ALLGATHER
                       : BINOMIAL;

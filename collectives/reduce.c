@@ -92,7 +92,7 @@ int rmp_ireduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t ty
     bytes = (size_t)count * dt->size;
     red_t rd = {.op = op, .base = dt->base, .esz = dtype_base_size(dt->base)};
     if (alg == AUTO)
-        alg = bytes >= (size_t)coll_threshold(&large, "REDUCE_LARGE", 64 * 1024) && cl.size > 2
+        alg = bytes >= (size_t)coll_threshold(&large, "REDUCE_LARGE", 8 << 20) && cl.size > 2
                   ? RABENSEIFNER
                   : BINOMIAL;
     int n = cl.size, vr = (cl.rank - root + n) % n;
