@@ -246,7 +246,8 @@ void sched_copy(sched_t *s, void *dst, const void *src, size_t bytes)
 void sched_reduce(sched_t *s, rmp_op_t op, dt_base_t base, const void *in, void *inout, size_t n)
 {
     if (n > 0)
-        add(s, (step_t){.kind = ST_REDUCE, .op = op, .base = base, .src = in, .dst = inout, .n = n});
+        add(s, (step_t){
+                   .kind = ST_REDUCE, .op = op, .base = base, .src = in, .dst = inout, .n = n});
 }
 
 void sched_round(sched_t *s)
