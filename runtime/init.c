@@ -132,6 +132,7 @@ static int select_transports(rmp_ctx_t *c)
 {
     tp_t *self = find_tp(c, "self"), *shm = find_tp(c, "shm"), *verbs = find_tp(c, "verbs");
     bool force_verbs = !strcmp(c->cfg.transport, "verbs");
+    int unreachable = -1, nunreachable = 0;
     if (force_verbs && !verbs && c->size > 1) {
         core_error(c, "RMP_TRANSPORT=verbs but no verbs device is usable (RMP_VERBOSE=1 says why)");
         return RMP_ERR_NOT_SUPPORTED;
@@ -151,8 +152,22 @@ static int select_transports(rmp_ctx_t *c)
         if (w != c->rank || force_verbs)
             core_verbose(c, "rank %d (%s node): %s", w, local ? "same" : "other",
                          p->tp ? p->tp->ops->name : "UNREACHABLE (no transport)");
+        if (!p->tp && unreachable < 0)
+            unreachable = w;
+        nunreachable += !p->tp;
     }
-    return RMP_SUCCESS;
+    if (unreachable < 0)
+        return RMP_SUCCESS;
+    /* Refused here rather than at the first send: a rank that only waits for an unreachable
+     * peer would otherwise wait forever. */
+    bool local = is_local(c, unreachable);
+    core_error(c, "rank %d%s on %s node: no transport reaches it: %s", unreachable,
+               nunreachable > 1 ? " and others are" : " is", local ? "this" : "another",
+               local ? "shared memory is not usable (see above; RMP_VERBOSE=1 says why)"
+               : !strcmp(c->cfg.transport, "shm")
+                   ? "RMP_TRANSPORT=shm forbids verbs (unset it, or run every rank on one node)"
+                   : "no usable RDMA device (see above; RMP_VERBOSE=1 says why)");
+    return RMP_ERR_NOT_SUPPORTED;
 }
 
 static double mono_now(void)

@@ -200,10 +200,30 @@ static void verbs_disarm(tp_t *tp)
 
 /* ---- life cycle -------------------------------------------------------------------------- */
 
+/* What the verbs path did, for RMP_VERBOSE: the QPs used, the SRQ, how gets were split. */
+static void report_usage(verbs_tp_t *v)
+{
+    rmp_ctx_t *ctx = v->base.ctx;
+    if (!ctx->cfg.verbose || !v->conns)
+        return;
+    int nqp = 0;
+    for (int p = 0; p < ctx->size; p++)
+        nqp += v->conns[p].state == VC_READY;
+    core_verbose(ctx, "verbs: used %d RC QPs on one CQ; %llu sends (%llu inline); %llu arrivals "
+                 "through the SRQ (%u buffers, %llu limit events); %llu gets in %llu RDMA READs, "
+                 "the largest %zu bytes in %u READs of <= %u bytes (max_msg_sz %u)", nqp,
+                 (unsigned long long)v->st_sends, (unsigned long long)v->st_inline,
+                 (unsigned long long)v->st_recvs, v->rx_bufs,
+                 (unsigned long long)v->st_srq_events, (unsigned long long)v->st_gets,
+                 (unsigned long long)v->st_reads, v->st_get_max, v->st_get_max_reads,
+                 v->max_msg < VERBS_READ_SEG ? v->max_msg : VERBS_READ_SEG, v->max_msg);
+}
+
 static void verbs_close(tp_t *tp)
 {
     verbs_tp_t *v = (verbs_tp_t *)tp;
     rmp_ctx_t *ctx = tp->ctx;
+    report_usage(v);
     if (v->wiring == WIRE_RDMACM) {
         verbs_cm_close(v);
     } else {
@@ -292,8 +312,9 @@ static int create_shared(verbs_tp_t *v)
         return RMP_ERR_TRANSPORT;
     }
     if (!(v->cq = ibv_create_cq(v->dev, v->cq_size, NULL, v->chan, 0))) {
-        core_error(ctx, "verbs: ibv_create_cq (%d entries) on %s: %s", v->cq_size, v->devname,
-                   strerror(errno));
+        int err = errno;
+        core_error(ctx, "verbs: ibv_create_cq (%d entries) on %s: %s%s", v->cq_size, v->devname,
+                   strerror(err), verbs_memlock_hint(err));
         return RMP_ERR_TRANSPORT;
     }
     if ((v->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
@@ -358,8 +379,24 @@ static int open_all(verbs_tp_t *v)
     return v->wiring == WIRE_RDMACM ? verbs_cm_open(v) : verbs_wire_open(v);
 }
 
+/* Whether any peer may go over verbs (see verbs_needs_qp). A job on one node does not even
+ * open the device: no queues, no pinned buffers, no memlock needs, faster start-up. */
+static const char *not_needed(rmp_ctx_t *ctx)
+{
+    if (!strcmp(ctx->cfg.transport, "shm"))
+        return "RMP_TRANSPORT=shm";
+    if (strcmp(ctx->cfg.transport, "verbs") && ctx->local_size >= ctx->size)
+        return "every rank is on this node (RMP_TRANSPORT=verbs forces it)";
+    return NULL;
+}
+
 static int verbs_open(rmp_ctx_t *ctx, tp_t **tp_p)
 {
+    const char *why = not_needed(ctx);
+    if (why) {
+        core_verbose(ctx, "verbs: not opened: %s", why);
+        return RMP_ERR_NOT_SUPPORTED;
+    }
     verbs_tp_t *v = calloc(1, sizeof(*v));
     if (!v)
         return RMP_ERR_NO_MEM;

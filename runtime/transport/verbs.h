@@ -129,6 +129,7 @@ typedef struct verbs_tp {
     struct ibv_port_attr pattr;
     bool roce;
     uint32_t max_msg;
+    char down_port[96];         /* the first port seen that is not ACTIVE (for the error) */
     /* resources */
     struct ibv_pd *pd;
     struct ibv_comp_channel *chan;
@@ -161,6 +162,10 @@ typedef struct verbs_tp {
     int nstash;
     bool in_progress;
     unsigned tick;
+    /* counters for the RMP_VERBOSE summary at close: evidence of what the path really did */
+    uint64_t st_sends, st_inline, st_recvs, st_gets, st_reads, st_srq_events;
+    size_t st_get_max;          /* largest get, bytes */
+    uint32_t st_get_max_reads;  /* RDMA READ work requests it took */
     /* registrations */
     verbs_mr_t *mrs;            /* head: most recently used */
     bool reg_cache;
@@ -181,6 +186,8 @@ const char *verbs_mtu_str(enum ibv_mtu m);
 void verbs_gid_str(const union ibv_gid *g, char *buf, size_t len);
 /* Message for a failed registration: names the memlock limit when that is the likely cause. */
 void verbs_reg_error(verbs_tp_t *v, const char *what, size_t len, int err);
+/* " (... `ulimit -l` ...)" when err is ENOMEM under a finite memlock limit, else "". */
+const char *verbs_memlock_hint(int err);
 
 /* verbs_wire.c */
 int verbs_wire_open(verbs_tp_t *v);     /* QPs (one per peer) and the blob */

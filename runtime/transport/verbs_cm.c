@@ -152,8 +152,9 @@ static int cm_create_qp(verbs_tp_t *v, struct rdma_cm_id *id, int peer)
             return RMP_SUCCESS;
         }
         if (errno != EINVAL || v->max_inline == 0) {
-            core_error(v->base.ctx, "verbs: rdma_create_qp (for rank %d) on %s: %s", peer,
-                       v->devname, strerror(errno));
+            int err = errno;
+            core_error(v->base.ctx, "verbs: rdma_create_qp (for rank %d) on %s: %s%s", peer,
+                       v->devname, strerror(err), verbs_memlock_hint(err));
             return RMP_ERR_TRANSPORT;
         }
         v->max_inline = v->max_inline / 2 < 32 ? 0 : v->max_inline / 2;

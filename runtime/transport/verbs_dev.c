@@ -40,11 +40,14 @@ static const char *state_str(enum ibv_port_state s)
     return ibv_port_state_str(s);
 }
 
-/* Everyone who asked for verbs explicitly deserves an error on stderr; a job that merely
- * could have used verbs (single node, shm does the work) gets it under RMP_VERBOSE only. */
+/* A job that needs verbs (RMP_TRANSPORT=verbs, RMP_DEVICE set, or peers on other nodes)
+ * gets device problems as errors on stderr; verbs_open does not even look for a device when
+ * every peer is on this node. */
 static bool verbs_wanted(verbs_tp_t *v)
 {
-    return !strcmp(v->base.ctx->cfg.transport, "verbs") || verbs_env("RMP_DEVICE");
+    rmp_ctx_t *ctx = v->base.ctx;
+    return !strcmp(ctx->cfg.transport, "verbs") || verbs_env("RMP_DEVICE") ||
+           ctx->local_size < ctx->size;
 }
 
 #define DEV_FAIL(v, ...)                                                                         \
@@ -136,6 +139,9 @@ static int try_port(verbs_tp_t *v, struct ibv_device *d, uint8_t p, bool named)
         return RMP_ERR_NOT_SUPPORTED;
     }
     if (v->pattr.state != IBV_PORT_ACTIVE) {
+        if (!v->down_port[0])
+            snprintf(v->down_port, sizeof(v->down_port), "%s port %u is %s",
+                     ibv_get_device_name(d), p, state_str(v->pattr.state));
         if (named)
             DEV_FAIL(v, "verbs: port %u of %s is %s, not ACTIVE: check the link (`ibstat`, "
                      "`rdma link`), the subnet manager on InfiniBand, or choose another port "
@@ -225,8 +231,12 @@ static int select_device(verbs_tp_t *v, struct ibv_device **list, int n)
             DEV_FAIL(v, "verbs: RMP_DEVICE=%s: no such device (have: %s)", want, all);
         }
     } else {
-        DEV_FAIL(v, "verbs: no RDMA device has an ACTIVE port (`ibv_devinfo` shows their "
-                 "state): check links and the subnet manager, or name one with RMP_DEVICE=");
+        /* rxe reports its netdev's link: DOWN when the interface is down (`ip link set <if>
+         * up`); InfiniBand ports sit in INIT until a subnet manager configures them. */
+        DEV_FAIL(v, "verbs: no RDMA device has an ACTIVE port (%s): bring the link up (`ip "
+                 "link`, `rdma link` show it; soft-RoCE follows its network interface), start "
+                 "a subnet manager on InfiniBand (opensm), or name a port with RMP_DEVICE=",
+                 v->down_port[0] ? v->down_port : "`ibv_devinfo` shows their state");
     }
     return RMP_ERR_NOT_SUPPORTED;
 }
@@ -275,11 +285,22 @@ static void fmt_limit(rlim_t l, char *buf, size_t len)
         snprintf(buf, len, "%llu KiB", (unsigned long long)(l / 1024));
 }
 
+/* Providers that build their queues in user memory (mlx5, ...) pin it: creating a CQ, SRQ or
+ * QP then fails with ENOMEM under a low memlock limit, just like a registration. */
+const char *verbs_memlock_hint(int err)
+{
+    struct rlimit rl;
+    if (err != ENOMEM || getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY)
+        return "";
+    return " (the locked-memory limit may be too low: raise it with `ulimit -l unlimited`)";
+}
+
 void verbs_reg_error(verbs_tp_t *v, const char *what, size_t len, int err)
 {
     rmp_ctx_t *ctx = v->base.ctx;
     struct rlimit rl;
-    bool memlock = (err == ENOMEM || err == EPERM || err == EAGAIN) && !getrlimit(RLIMIT_MEMLOCK, &rl);
+    bool memlock = (err == ENOMEM || err == EPERM || err == EAGAIN) &&
+                   !getrlimit(RLIMIT_MEMLOCK, &rl);
     if (memlock && rl.rlim_cur != RLIM_INFINITY) {
         char cur[32];
         fmt_limit(rl.rlim_cur, cur, sizeof(cur));

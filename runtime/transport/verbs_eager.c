@@ -36,7 +36,8 @@ static uint64_t send_wrid(int peer, uint32_t buf1)
 
 static char *rx_buf(verbs_tp_t *v, uint32_t idx)
 {
-    return v->rx_chunks[idx / VERBS_SRQ_CHUNK].mem + (size_t)(idx % VERBS_SRQ_CHUNK) * VERBS_BUF_SIZE;
+    return v->rx_chunks[idx / VERBS_SRQ_CHUNK].mem +
+           (size_t)(idx % VERBS_SRQ_CHUNK) * VERBS_BUF_SIZE;
 }
 
 static uint32_t rx_lkey(verbs_tp_t *v, uint32_t idx)
@@ -122,7 +123,10 @@ int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *p
                                                  .length = (uint32_t)len};
         wr.send_flags = IBV_SEND_INLINE;
         wr.wr_id = send_wrid(peer, 0);
-        return verbs_post(v, c, &wr, false);
+        int rc = verbs_post(v, c, &wr, false);
+        if (rc == RMP_SUCCESS)
+            v->st_sends++, v->st_inline++;
+        return rc;
     }
     if (v->tx_nfree == 0)
         return RMP_AGAIN;
@@ -138,6 +142,8 @@ int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *p
     int rc = verbs_post(v, c, &wr, true); /* signaled: the buffer comes back with it */
     if (rc != RMP_SUCCESS)
         v->tx_free[v->tx_nfree++] = idx;
+    else
+        v->st_sends++;
     return rc;
 }
 
@@ -200,6 +206,7 @@ void verbs_on_recv(verbs_tp_t *v, const struct ibv_wc *wc)
                        wc->qp_num);
         else if (v->conns[src].state != VC_FAILED)
             core_deliver(ctx, src, rx_buf(v, idx), wc->byte_len);
+        v->st_recvs++;
     } else if (wc->status != IBV_WC_WR_FLUSH_ERR) {
         int peer = verbs_peer_of_qpn(v, wc->qp_num);
         char why[160];
@@ -252,6 +259,7 @@ static int rx_add_chunk(verbs_tp_t *v)
 
 void verbs_srq_limit_event(verbs_tp_t *v)
 {
+    v->st_srq_events++;
     if (v->rx_bufs >= v->rx_max) {
         core_verbose(v->base.ctx, "verbs: SRQ low again at its maximum of %u buffers: senders "
                      "now wait on RNR until this rank polls", v->rx_bufs);
@@ -298,15 +306,17 @@ int verbs_eager_open(verbs_tp_t *v)
 
     /* Receive side: the SRQ is created for its maximum and filled to its initial size. */
     uint32_t dev_max = (uint32_t)v->dattr.max_srq_wr - 1;
-    v->rx_max = VERBS_SRQ_MAX < dev_max ? VERBS_SRQ_MAX : dev_max / VERBS_SRQ_CHUNK * VERBS_SRQ_CHUNK;
+    v->rx_max = VERBS_SRQ_MAX < dev_max ? VERBS_SRQ_MAX
+                                        : dev_max / VERBS_SRQ_CHUNK * VERBS_SRQ_CHUNK;
     uint32_t init = (uint32_t)env_count("RMP_VERBS_SRQ", VERBS_SRQ_INIT, VERBS_SRQ_CHUNK,
                                         v->rx_max);
     init = (init + VERBS_SRQ_CHUNK - 1) / VERBS_SRQ_CHUNK * VERBS_SRQ_CHUNK;
     struct ibv_srq_init_attr sa = {.attr = {.max_wr = v->rx_max, .max_sge = 1}};
     v->srq = ibv_create_srq(v->pd, &sa);
     if (!v->srq) {
-        core_error(ctx, "verbs: ibv_create_srq (%u buffers) on %s: %s", v->rx_max, v->devname,
-                   strerror(errno));
+        int err = errno;
+        core_error(ctx, "verbs: ibv_create_srq (%u buffers) on %s: %s%s", v->rx_max, v->devname,
+                   strerror(err), verbs_memlock_hint(err));
         return RMP_ERR_TRANSPORT;
     }
     v->rx_chunks = calloc(v->rx_max / VERBS_SRQ_CHUNK, sizeof(verbs_chunk_t));

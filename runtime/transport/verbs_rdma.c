@@ -228,6 +228,7 @@ void verbs_reads_push(verbs_tp_t *v, verbs_conn_t *c)
             g->posted += n;
             g->segs_out++;
             c->reads_out++;
+            v->st_reads++;
         }
     }
 }
@@ -269,6 +270,11 @@ int verbs_get(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *rkey, 
     g->rkey = (uint32_t)rkey->key[0];
     g->len = len;
     g->segs_total = (uint32_t)((len + seg - 1) / seg);
+    v->st_gets++;
+    if (len > v->st_get_max) {
+        v->st_get_max = len;
+        v->st_get_max_reads = g->segs_total;
+    }
     if (c->gets_tail)
         c->gets_tail->next = g;
     else

@@ -45,10 +45,9 @@ static struct ibv_qp *create_qp(verbs_tp_t *v, int peer)
             return qp;
         }
         if (errno != EINVAL || v->max_inline == 0) {
+            int err = errno;
             core_error(v->base.ctx, "verbs: ibv_create_qp (RC, for rank %d) on %s: %s%s", peer,
-                       v->devname, strerror(errno),
-                       errno == ENOMEM ? " (too many ranks for the device's QP memory? "
-                                         "`ulimit -l`?)" : "");
+                       v->devname, strerror(err), verbs_memlock_hint(err));
             return NULL;
         }
         v->max_inline /= 2;
@@ -133,8 +132,14 @@ const verbs_blob_t *verbs_peer_blob(verbs_tp_t *v, int peer)
     rmp_ctx_t *ctx = v->base.ctx;
     const void *data;
     size_t len;
-    if (core_modex_get(ctx, peer, "verbs", &data, &len) != RMP_SUCCESS)
+    if (peer == ctx->rank) {
+        /* Loopback needs no modex: a singleton (no launcher) has none. */
+        data = v->blob;
+        len = v->blob_len;
+    } else if (core_modex_get(ctx, peer, "verbs", &data, &len) != RMP_SUCCESS) {
+        core_error(ctx, "verbs: no address of rank %d in the modex", peer);
         return NULL;
+    }
     const verbs_blob_t *b = data;
     if (len < sizeof(*b) || b->magic != VERBS_BLOB_MAGIC) {
         core_error(ctx, "verbs: rank %d published a malformed address (a different rmp build?)",
@@ -266,5 +271,9 @@ int verbs_wire_connect(verbs_tp_t *v, int peer)
                    "RMP_TRANSPORT the same on every rank?)", peer);
         return RMP_ERR_TRANSPORT;
     }
-    return qp_to_rts(v, c);
+    int rc = qp_to_rts(v, c);
+    if (rc == RMP_SUCCESS)
+        core_verbose(v->base.ctx, "verbs: rank %d: RC QP 0x%x ready to send (RTS) on first use",
+                     peer, c->qp->qp_num);
+    return rc;
 }

@@ -82,8 +82,8 @@ int main(int argc, char **argv)
     if (n == 2) {
         double lat = latency(rank, li), mbs = bandwidth(rank, bw);
         if (rank == 0)
-            printf("verbs_perf: 8 B latency %.2f us (median), 1 MiB streaming bandwidth %.1f MB/s\n",
-                   lat, mbs);
+            printf("verbs_perf: 8 B latency %.2f us (median), "
+                   "1 MiB streaming bandwidth %.1f MB/s\n", lat, mbs);
     } else if (rank == 0) {
         fprintf(stderr, "verbs_perf: run with 2 ranks\n");
     }
