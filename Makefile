@@ -57,7 +57,7 @@ SHARED := $(OUT)/lib/librmp.so
 MRUN := $(OUT)/bin/mrun
 
 .PHONY: deps all lib check check-unit check-integration check-asan check-tsan check-vm demo \
-        install clean tests format
+        install clean tests format bench
 
 all: $(STATIC) $(SHARED) $(MRUN) $(OUT)/lib/pkgconfig/rmp.pc $(EX_BIN) $(BENCH)
 lib: $(STATIC) $(SHARED)
@@ -98,6 +98,13 @@ $(OUT)/bin/rmp-bench: $(BENCH_SRC) $(wildcard bench/rmp-bench/*.h) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Ibench/rmp-bench $(LDFLAGS_ALL) -o $@ $(BENCH_SRC) $(STATIC) $(LIBS)
 
+# The same benchmark sources built against an installed MPI (bench/compare runs them).
+BENCH_MPIS := $(foreach m,openmpi mpich,$(if $(shell command -v mpicc.$(m)),build/bench/osu-like-$(m)))
+bench: $(BENCH) $(BENCH_MPIS)
+build/bench/osu-like-%: $(BENCH_SRC) $(wildcard bench/rmp-bench/*.h)
+	@mkdir -p $(dir $@)
+	mpicc.$* -std=c11 -D_GNU_SOURCE -O2 $(WARN) -DBENCH_MPI -Ibench/rmp-bench -o $@ $(BENCH_SRC)
+
 $(TESTS)/progs/%: tests/progs/%.c $(STATIC) $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(STATIC) $(LIBS)
@@ -114,6 +121,7 @@ $(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(OPT) $(INTEG_SAN) $(CFLAGS) -Itests/integration $(INTEG_SAN) $(LDFLAGS) \
 	  -DRMP_TEST_MRUN='"$(abspath $(MRUN))"' -DRMP_TEST_PROGS='"$(abspath $(TESTS)/progs)"' \
+	  -DRMP_TEST_BENCH='"$(abspath $(OUT)/bin/rmp-bench)"' \
 	  -o $@ $(INTEG_SRC) -lcriterion
 
 tests: all $(PROG_BIN) $(if $(UNIT_SRC),$(TESTS)/unit) $(if $(INTEG_SRC),$(TESTS)/integration)

@@ -1,0 +1,126 @@
+/* bench.h — what the modules of rmp-bench share: the command-line options, the per-run
+ * context, the description of one benchmark (a kernel: fill, run once, check, and how to turn
+ * seconds into the reported number), and the entry points of each module. The code behind it
+ * is written once and built against rmp or MPI through bench_api.h. */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "bench_api.h"
+
+#define BENCH_MAX_BYTES        ((size_t)256 << 20) /* largest message (per block) accepted */
+#define BENCH_MAX_WINDOW       1024
+#define BENCH_LARGE            8192 /* OSU's LARGE_MESSAGE_SIZE: above it, fewer iterations */
+#define BENCH_MIN_BUDGET_ITERS 5    /* the time budget never cuts a size below this */
+#define BENCH_TAG_DATA         1
+#define BENCH_TAG_ACK          2
+
+typedef enum bench_format { BENCH_TABLE, BENCH_CSV, BENCH_JSON } bench_format_t;
+
+typedef struct bench_opts {
+    const char *name; /* benchmark (or "collectives") */
+    size_t min, max;  /* sweep bounds in bytes */
+    bool min_set, max_set;
+    long iters, warmup; /* -1: the OSU defaults, trimmed by the time budget */
+    double budget;      /* seconds per size for the timed loop; 0: no trimming */
+    int window;         /* messages in flight for bw, bibw, msgrate */
+    bench_format_t format;
+    int progress; /* -1: when stderr is a tty, 0: never, 1: always */
+    bool help;
+} bench_opts_t;
+
+/* Output state (rank 0 writes everything). */
+typedef struct bench_report {
+    bench_format_t format;
+    bool progress, progress_tty;
+    int rows; /* rows written so far (JSON needs the commas) */
+    int ranks;
+} bench_report_t;
+
+typedef struct bench_ctx {
+    int rank, size;
+    const bench_opts_t *opts;
+    bench_report_t report;
+    char *sbuf, *rbuf; /* sized for the largest message of the current benchmark */
+    b_req_t *reqs;     /* 2 * window requests */
+    char ack[8];
+    int failures; /* sizes whose validation failed */
+} bench_ctx_t;
+
+/* One benchmark. `run` performs one iteration (a round trip, a window, one collective call);
+ * the driver in sweep.c does everything else the same way for all of them. */
+typedef struct bench_kernel {
+    const char *name;
+    const char *unit;        /* of the reported number: "us", "MB/s", "msg/s" */
+    bool sized;              /* false: one row without a size (barrier) */
+    size_t align;            /* sizes must be multiples of this, and at least it (0: 0 allowed) */
+    size_t def_min, def_max; /* default sweep */
+    bool sbuf_per_rank, rbuf_per_rank; /* buffer holds one block per rank (alltoall...) */
+    bool sync_each; /* time each call, untimed barrier after it (OSU collectives) */
+    long iters_small, warmup_small, iters_large, warmup_large;
+    /* NULL when the benchmark runs on `nranks` ranks, else why not (a static string). */
+    const char *(*unusable)(int nranks);
+    void (*fill)(bench_ctx_t *c, size_t bytes);
+    void (*run)(bench_ctx_t *c, size_t bytes);
+    size_t (*check)(bench_ctx_t *c, size_t bytes); /* wrong bytes/elements on this rank */
+    /* The reported number from seconds per iteration (NULL: microseconds per iteration). */
+    double (*metric)(const bench_ctx_t *c, size_t bytes, double secs);
+    /* Whether this rank's number counts in avg/min/max (NULL: every rank's does). */
+    bool (*measured)(const bench_ctx_t *c);
+} bench_kernel_t;
+
+/* One reported line. */
+typedef struct bench_row {
+    const bench_kernel_t *k;
+    size_t bytes;
+    long iters;
+    double avg, min, max;
+    bool ok;
+} bench_row_t;
+
+/* options.c */
+/* Parses argv into *o; false with a one-line reason in err when the input is bad. */
+bool opts_parse(int argc, char **argv, bench_opts_t *o, char *err, size_t errlen);
+void opts_usage(FILE *f);
+
+/* main.c: the error path every module shares. Reports a failed call and ends the job. */
+void bench_fail(int rc, const char *what, const char *file, int line);
+#define B_OK(call)                                                                                 \
+    do {                                                                                           \
+        int rc_ = (call);                                                                          \
+        if (rc_ != 0)                                                                              \
+            bench_fail(rc_, #call, __FILE__, __LINE__);                                            \
+    } while (0)
+
+/* sweep.c */
+/* The sizes kernel k sweeps under the options: writes up to cap of them, returns the count. */
+int sweep_sizes(const bench_kernel_t *k, const bench_opts_t *o, size_t *sizes, int cap);
+/* Runs k over its sweep and reports each size. 0, or 1 when a runtime step failed. */
+int sweep_run(const bench_kernel_t *k, bench_ctx_t *c);
+
+/* report.c */
+void report_begin(bench_ctx_t *c);
+void report_section(bench_ctx_t *c, const bench_kernel_t *k);
+void report_row(bench_ctx_t *c, const bench_row_t *row);
+void report_end(bench_ctx_t *c);
+void report_progress(bench_ctx_t *c, const bench_kernel_t *k, size_t bytes, int i, int n);
+void report_progress_done(bench_ctx_t *c);
+
+/* pattern.c: data that depends on the byte's position and a seed, to catch misplaced,
+ * stale or truncated data. */
+void pattern_fill(void *buf, size_t bytes, unsigned seed);
+size_t pattern_check(const void *buf, size_t bytes, unsigned seed);
+/* Floats for sum reductions: rank r contributes (r + 1) * f(i, seed), small integers whose
+ * sum over any number of ranks a float holds exactly. */
+void pattern_fill_floats(float *v, size_t count, unsigned seed, int rank);
+size_t pattern_check_float_sum(const float *v, size_t count, unsigned seed, int nranks);
+
+/* p2p.c and coll.c: the kernels. */
+extern const bench_kernel_t bench_latency, bench_bw, bench_bibw, bench_msgrate;
+extern const bench_kernel_t bench_barrier, bench_bcast, bench_reduce, bench_allreduce,
+    bench_allgather, bench_alltoall;
+
+#endif

@@ -1,0 +1,121 @@
+/* main.c — rmp-bench's entry: start the library, read the command line (every rank reads
+ * the same one and reaches the same verdict), check that the benchmarks can run on this many
+ * ranks with these sizes before anything runs, then run them in order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+static const bench_kernel_t *const all_kernels[] = {
+    &bench_latency, &bench_bw,     &bench_bibw,      &bench_msgrate,   &bench_barrier,
+    &bench_bcast,   &bench_reduce, &bench_allreduce, &bench_allgather, &bench_alltoall,
+};
+static const bench_kernel_t *const collectives[] = {
+    &bench_barrier,   &bench_bcast,     &bench_reduce,
+    &bench_allreduce, &bench_allgather, &bench_alltoall,
+};
+#define COUNT(a) (int)(sizeof(a) / sizeof((a)[0]))
+
+void bench_fail(int rc, const char *what, const char *file, int line)
+{
+    int rank = -1;
+    b_rank(&rank);
+    fprintf(stderr, "rmp-bench: rank %d: %s failed (%s:%d): %s\n", rank, what, file, line,
+            b_strerror(rc));
+    fflush(stderr);
+    b_abort(1);
+    exit(1); /* not reached: b_abort ends the job */
+}
+
+/* The kernels `name` stands for, into out; their count, 0 if the name is unknown. */
+static int lookup(const char *name, const bench_kernel_t **out)
+{
+    if (strcmp(name, "collectives") == 0) {
+        for (int i = 0; i < COUNT(collectives); i++)
+            out[i] = collectives[i];
+        return COUNT(collectives);
+    }
+    for (int i = 0; i < COUNT(all_kernels); i++)
+        if (strcmp(name, all_kernels[i]->name) == 0) {
+            out[0] = all_kernels[i];
+            return 1;
+        }
+    return 0;
+}
+
+/* NULL when every kernel can run here, else why not (written into err). */
+static const char *unrunnable(const bench_kernel_t **ks, int n, const bench_opts_t *o, int nranks,
+                              char *err, size_t errlen)
+{
+    for (int i = 0; i < n; i++) {
+        const char *why = ks[i]->unusable(nranks);
+        size_t sizes[64];
+        if (why) {
+            snprintf(err, errlen, "%s %s; this job has %d", ks[i]->name, why, nranks);
+            return err;
+        }
+        if (sweep_sizes(ks[i], o, sizes, 64) == 0) {
+            snprintf(err, errlen, "%s: no message size in the sweep%s", ks[i]->name,
+                     ks[i]->align > 1 ? " (sizes must be multiples of 4 bytes)"
+                                      : " (collectives need at least 1 byte)");
+            return err;
+        }
+    }
+    return NULL;
+}
+
+static int usage_error(int rank, const char *msg)
+{
+    if (rank == 0)
+        fprintf(stderr, "rmp-bench: %s\nTry 'rmp-bench --help'.\n", msg);
+    b_finalize();
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    bench_opts_t opts;
+    bench_ctx_t c = {.opts = &opts};
+    char err[256];
+    int rc = b_init(&argc, &argv);
+    if (rc != 0) {
+        fprintf(stderr, "rmp-bench: cannot start %s: %s\n", B_BACKEND, b_strerror(rc));
+        return 1;
+    }
+    B_OK(b_rank(&c.rank));
+    B_OK(b_size(&c.size));
+
+    if (!opts_parse(argc, argv, &opts, err, sizeof err))
+        return usage_error(c.rank, err);
+    if (opts.help) {
+        if (c.rank == 0)
+            opts_usage(stdout);
+        b_finalize();
+        return 0;
+    }
+    const bench_kernel_t *ks[COUNT(all_kernels)];
+    int n = lookup(opts.name, ks);
+    if (n == 0) {
+        snprintf(err, sizeof err,
+                 "unknown benchmark '%s' (latency, bw, bibw, msgrate, barrier, bcast, reduce, "
+                 "allreduce, allgather, alltoall, collectives)",
+                 opts.name);
+        return usage_error(c.rank, err);
+    }
+    if (unrunnable(ks, n, &opts, c.size, err, sizeof err))
+        return usage_error(c.rank, err);
+
+    int status = 0;
+    report_begin(&c);
+    for (int i = 0; i < n && status == 0; i++)
+        status = sweep_run(ks[i], &c);
+    report_end(&c);
+    if (status == 0 && c.failures > 0) {
+        if (c.rank == 0)
+            fprintf(stderr, "rmp-bench: %d size(s) delivered wrong data (check FAIL)\n",
+                    c.failures);
+        status = 1;
+    }
+    b_finalize();
+    return status;
+}

@@ -1,0 +1,195 @@
+/* test_bench.c — rmp-bench (bench/rmp-bench) under mrun: every benchmark sweeps a tiny range
+ * and reports one validated row per size, in each output format; bad input ends with a
+ * message and exit status 2, never a crash or a hang. */
+#include "run.h"
+
+#ifndef RMP_TEST_BENCH
+#error "build with -DRMP_TEST_BENCH=<path of rmp-bench> (the Makefile does)"
+#endif
+
+#define SWEEP "--max", "4096", "--iters", "20"
+
+/* CSV rows "rmp,<bench>,<n>,<bytes>,20,avg,min,max,<unit>,<check>": exactly one per size of
+ * the doubling sweep first..4096, and no other row of that benchmark. */
+static void expect_rows(const run_result_t *r, const char *bench, int n, const char *unit,
+                        size_t first, const char *check)
+{
+    char prefix[128], suffix[64];
+    int rows = 0;
+    for (size_t s = first; s <= 4096; s = s ? s * 2 : 4096 + 1, rows++) {
+        snprintf(prefix, sizeof prefix, "rmp,%s,%d,%zu,20,", bench, n, s);
+        snprintf(suffix, sizeof suffix, ",%s,%s", unit, check);
+        expect_like(*r, out, prefix, suffix, 1);
+    }
+    snprintf(prefix, sizeof prefix, "rmp,%s,", bench);
+    int found = count_prefix(r->out, prefix);
+    cr_assert_eq(found, rows, "%d rows of %s, expected %d\n%s", found, bench, rows, tail(r->out));
+}
+
+static void bench_one(const char *bench, const char *unit, size_t first)
+{
+    run_opts_t o = {.limit = 60};
+    run_result_t r = run_mrun(&o, 2, RMP_TEST_BENCH, bench, SWEEP, "--format", "csv", NULL);
+    expect_success(r);
+    expect_line(r, out, "backend,bench,ranks,bytes,iters,avg,min,max,unit,check", 1);
+    expect_rows(&r, bench, 2, unit, first, first == 0 && !strcmp(bench, "barrier") ? "-" : "ok");
+    run_free(&r);
+}
+
+Test(bench, latency_n2, .timeout = 90)
+{
+    bench_one("latency", "us", 1);
+}
+
+Test(bench, bw_n2, .timeout = 90)
+{
+    bench_one("bw", "MB/s", 1);
+}
+
+Test(bench, bibw_n2, .timeout = 90)
+{
+    bench_one("bibw", "MB/s", 1);
+}
+
+Test(bench, msgrate_n2, .timeout = 90)
+{
+    bench_one("msgrate", "msg/s", 1);
+}
+
+Test(bench, barrier_n2, .timeout = 90)
+{
+    bench_one("barrier", "us", 0);
+}
+
+Test(bench, bcast_n2, .timeout = 90)
+{
+    bench_one("bcast", "us", 1);
+}
+
+Test(bench, reduce_n2, .timeout = 90)
+{
+    bench_one("reduce", "us", 4);
+}
+
+Test(bench, allreduce_n2, .timeout = 90)
+{
+    bench_one("allreduce", "us", 4);
+}
+
+Test(bench, allgather_n2, .timeout = 90)
+{
+    bench_one("allgather", "us", 1);
+}
+
+Test(bench, alltoall_n2, .timeout = 90)
+{
+    bench_one("alltoall", "us", 1);
+}
+
+static void collectives_at(int n)
+{
+    run_opts_t o = {.limit = 120};
+    run_result_t r = run_mrun(&o, n, RMP_TEST_BENCH, "collectives", SWEEP, "--format", "csv", NULL);
+    expect_success(r);
+    expect_rows(&r, "barrier", n, "us", 0, "-");
+    expect_rows(&r, "bcast", n, "us", 1, "ok");
+    expect_rows(&r, "reduce", n, "us", 4, "ok");
+    expect_rows(&r, "allreduce", n, "us", 4, "ok");
+    expect_rows(&r, "allgather", n, "us", 1, "ok");
+    expect_rows(&r, "alltoall", n, "us", 1, "ok");
+    run_free(&r);
+}
+
+Test(bench, collectives_n3, .timeout = 150)
+{
+    collectives_at(3);
+}
+
+Test(bench, collectives_n4, .timeout = 150)
+{
+    collectives_at(4);
+}
+
+/* The default table: a header per benchmark, then "bytes avg min max iters check" rows. */
+Test(bench, table_format_rows, .timeout = 60)
+{
+    run_opts_t o = {.limit = 45};
+    run_result_t r = run_mrun(&o, 2, RMP_TEST_BENCH, "allreduce", SWEEP, NULL);
+    expect_success(r);
+    expect_like(r, out, "# rmp-bench allreduce: rmp, 2 ranks, us", "", 1);
+    for (size_t s = 4; s <= 4096; s *= 2) {
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "  %10zu ", s);
+        expect_like(r, out, prefix, "       20  ok", 1);
+    }
+    run_free(&r);
+}
+
+Test(bench, json_format_rows, .timeout = 60)
+{
+    run_opts_t o = {.limit = 45};
+    run_result_t r = run_mrun(&o, 2, RMP_TEST_BENCH, "bcast", "--max", "64", "--iters", "20",
+                              "--format", "json", NULL);
+    expect_success(r);
+    expect_line(r, out, "{\"backend\": \"rmp\", \"ranks\": 2, \"results\": [", 1);
+    /* rows end with "}," but the last */
+    expect_like(r, out, "  {\"bench\": \"bcast\", \"bytes\": ", "\"check\": \"ok\"},", 6);
+    expect_like(r, out, "  {\"bench\": \"bcast\", \"bytes\": 64,", "\"check\": \"ok\"}", 1);
+    expect_line(r, out, "]}", 1);
+    run_free(&r);
+}
+
+/* ---- bad input ---------------------------------------------------------------------------- */
+
+static void expect_usage_error(int n, const char *message, const char *const args[])
+{
+    const char *argv[16] = {RMP_TEST_MRUN, "-n", n == 2 ? "2" : "3", RMP_TEST_BENCH};
+    int k = 4;
+    for (int i = 0; args[i] && k < 15; i++)
+        argv[k++] = args[i];
+    argv[k] = NULL;
+    run_opts_t o = {.limit = 30};
+    run_result_t r = run_cmd(&o, argv);
+    expect_exit(r, 2);
+    expect_clean(r);
+    expect_line(r, err, message, 1);
+    expect_line(r, err, "Try 'rmp-bench --help'.", 1);
+    cr_assert_eq(count_prefix(r.out, "rmp,"), 0, "rows printed despite the error:\n%s",
+                 tail(r.out));
+    run_free(&r);
+}
+
+Test(bench, unknown_benchmark_exits_2_with_message, .timeout = 45)
+{
+    expect_usage_error(2,
+                       "rmp-bench: unknown benchmark 'nosuch' (latency, bw, bibw, msgrate, "
+                       "barrier, bcast, reduce, allreduce, allgather, alltoall, collectives)",
+                       (const char *const[]){"nosuch", NULL});
+}
+
+Test(bench, latency_on_three_ranks_exits_2, .timeout = 45)
+{
+    expect_usage_error(3, "rmp-bench: latency needs exactly 2 ranks (mrun -n 2); this job has 3",
+                       (const char *const[]){"latency", "--format", "csv", NULL});
+}
+
+Test(bench, min_above_max_exits_2, .timeout = 45)
+{
+    expect_usage_error(2, "rmp-bench: --min (8192) is larger than --max (4096)",
+                       (const char *const[]){"bw", "--min", "8k", "--max", "4k", NULL});
+}
+
+Test(bench, bad_size_exits_2, .timeout = 45)
+{
+    expect_usage_error(2, "rmp-bench: --max: '12x' is not a size of 0 to 256M bytes",
+                       (const char *const[]){"bcast", "--max", "12x", NULL});
+}
+
+Test(bench, help_exits_0, .timeout = 45)
+{
+    run_opts_t o = {.limit = 30};
+    run_result_t r = run_mrun(&o, 2, RMP_TEST_BENCH, "--help", NULL);
+    expect_success(r);
+    expect_line(r, out, "Usage: mrun -n N rmp-bench BENCHMARK [options]", 1);
+    run_free(&r);
+}
