@@ -11,6 +11,7 @@
 
 /* One blocking sleep is bounded: a safety net, never the mechanism (wakeups are explicit). */
 #define BLOCK_TIMEOUT_MS 250
+#define SETTLE_MS 2 /* first stage of a sleep: see block() */
 
 int progress_poll(rmp_ctx_t *c)
 {
@@ -67,6 +68,15 @@ static void park(rmp_ctx_t *c)
     c->waiters--;
 }
 
+/* Arm every transport again (still armed): true when all still say sleeping is safe. */
+static bool rearm(rmp_ctx_t *c)
+{
+    for (int i = 0; i < c->ntps; i++)
+        if (c->tps[i]->ops->arm && c->tps[i]->ops->arm(c->tps[i]) != RMP_SUCCESS)
+            return false;
+    return true;
+}
+
 /* Sleep until a transport signals an event. Arm every transport first: an arm that reports
  * pending events means there is work, so return and poll instead. */
 static void block(rmp_ctx_t *c)
@@ -97,7 +107,18 @@ static void block(rmp_ctx_t *c)
     if (armed == c->ntps) {
         c->blocker = true;
         ctx_unlock(c);
-        if (poll(fds, nfds, BLOCK_TIMEOUT_MS) < 0 && errno != EINTR)
+        /* Two stages: a wakeup raced with arming (shm senders skip the fence that would rule
+         * that out, see bell_ring) shows up at the re-arm after SETTLE_MS; after that every
+         * sender sees this rank asleep, and the long sleep is safe. */
+        int rc = poll(fds, nfds, SETTLE_MS);
+        if (rc == 0) {
+            ctx_lock(c);
+            bool safe = rearm(c);
+            ctx_unlock(c);
+            if (safe)
+                rc = poll(fds, nfds, BLOCK_TIMEOUT_MS);
+        }
+        if (rc < 0 && errno != EINTR)
             core_error(c, "poll: %s", strerror(errno));
         ctx_lock(c);
         c->blocker = false;

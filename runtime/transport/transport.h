@@ -61,7 +61,8 @@ typedef struct tp_ops {
     /* File descriptor that becomes readable when an event may be pending, or -1. */
     int (*wait_fd)(tp_t *tp);
     /* About to block on wait_fd: RMP_SUCCESS if that is safe, RMP_AGAIN if events are already
-     * pending (then the core polls instead). disarm() is called after waking. */
+     * pending (then the core polls instead). disarm() is called after waking. arm() may be
+     * called again while armed (the core re-checks after a short first sleep). */
     int (*arm)(tp_t *tp);
     void (*disarm)(tp_t *tp);
 
