@@ -32,23 +32,34 @@ static size_t span(const size_t *off, int lo, int hi)
     return off[hi] - off[lo];
 }
 
+void build_combine(sched_t *s, const red_t *rd, const char *got, const char *src, char *acc,
+                   size_t bytes)
+{
+    if (src == acc)
+        sched_reduce(s, rd->op, rd->base, got, acc, bytes / rd->esz);
+    else
+        sched_reduce3(s, rd->op, rd->base, got, src, acc, bytes / rd->esz);
+}
+
 /* Distances p/2, p/4, ..., 1: each step keeps the half of the current range that holds my
  * own region (upper half if my bit is set) and hands the other half to the partner, so in the
  * end participant nr keeps exactly region nr. Each received half is combined at the start of
- * the next round, before anything is sent from it. */
-void build_rs_halving(sched_t *s, const fold_t *f, const red_t *rd, char *acc, char *tmp,
-                      const size_t *off)
+ * the next round, before anything is sent from it. The first step reads src; every later
+ * step works inside the range the first one wrote to acc. */
+void build_rs_halving(sched_t *s, const fold_t *f, const red_t *rd, const char *src, char *acc,
+                      char *tmp, const size_t *off)
 {
     int lo = 0, hi = f->p, nr = f->nr;
     for (int mask = f->p / 2; mask >= 1; mask >>= 1) {
         int peer = fold_rank(f, nr ^ mask), mid = lo + mask;
         int klo = nr & mask ? mid : lo, khi = nr & mask ? hi : mid;
         int slo = nr & mask ? lo : mid, shi = nr & mask ? mid : hi;
-        sched_send(s, peer, acc + off[slo], span(off, slo, shi));
+        sched_send(s, peer, src + off[slo], span(off, slo, shi));
         sched_recv(s, peer, tmp + off[klo], span(off, klo, khi));
         sched_round(s);
-        sched_reduce(s, rd->op, rd->base, tmp + off[klo], acc + off[klo],
-                     span(off, klo, khi) / rd->esz);
+        build_combine(s, rd, tmp + off[klo], src + off[klo], acc + off[klo],
+                      span(off, klo, khi));
+        src = acc;
         lo = klo;
         hi = khi;
     }

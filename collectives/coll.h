@@ -85,11 +85,15 @@ typedef struct red {
     size_t esz; /* bytes of one base element */
 } red_t;
 
+/* acc = got (op) src over bytes: in place when src is acc, else without first copying src. */
+void build_combine(sched_t *s, const red_t *rd, const char *got, const char *src, char *acc,
+                   size_t bytes);
 /* Recursive-halving reduce-scatter among the participants: off[0..p] are byte offsets of p
- * consecutive regions of acc (off[0] = 0, off[p] = total); afterwards participant nr's acc
- * region nr holds the reduction of everyone's region nr. tmp is as large as acc. */
-void build_rs_halving(sched_t *s, const fold_t *f, const red_t *rd, char *acc, char *tmp,
-                      const size_t *off);
+ * consecutive regions of my contribution src (off[0] = 0, off[p] = total); afterwards
+ * participant nr's acc region nr holds the reduction of everyone's region nr. src may be acc
+ * (in place) or another buffer, which is then only read. tmp is as large as acc. */
+void build_rs_halving(sched_t *s, const fold_t *f, const red_t *rd, const char *src, char *acc,
+                      char *tmp, const size_t *off);
 /* Recursive-doubling allgather among the participants over the same regions: participant nr
  * holds region nr of buf; afterwards every participant holds all of buf. */
 void build_ag_doubling(sched_t *s, const fold_t *f, char *buf, const size_t *off);

@@ -55,7 +55,7 @@ static void reduce_rabenseifner(sched_t *s, const coll_t *cl, const red_t *rd, c
             sched_round(s);
             sched_reduce(s, rd->op, rd->base, tmp, acc, bytes / rd->esz);
         }
-        build_rs_halving(s, &f, rd, acc, tmp, off);
+        build_rs_halving(s, &f, rd, acc, acc, tmp, off);
         if (cl->rank != root)
             sched_send(s, root, acc + off[f.nr], off[f.nr + 1] - off[f.nr]);
     }

@@ -37,7 +37,7 @@ static void rs_halving(sched_t *s, const coll_t *cl, const red_t *rd, char *acc,
         sched_round(s);
         sched_reduce(s, rd->op, rd->base, tmp, acc, total / rd->esz);
     }
-    build_rs_halving(s, &f, rd, acc, tmp, soff);
+    build_rs_halving(s, &f, rd, acc, acc, tmp, soff);
     sched_copy(s, out, acc + off[me], off[me + 1] - off[me]);
     if (me < 2 * f.rem)
         sched_send(s, me - 1, acc + off[me - 1], off[me] - off[me - 1]);

@@ -7,16 +7,17 @@
 #include "coll.h"
 #include "sched.h"
 
-typedef enum { ST_SEND, ST_RECV, ST_COPY, ST_REDUCE } step_kind_t;
+typedef enum { ST_SEND, ST_RECV, ST_COPY, ST_REDUCE, ST_REDUCE3 } step_kind_t;
 
 typedef struct step {
     step_kind_t kind;
-    int peer;        /* send, recv */
-    rmp_op_t op;     /* reduce */
-    dt_base_t base;  /* reduce */
-    const void *src; /* send, copy, reduce (in) */
-    void *dst;       /* recv, copy, reduce (inout) */
-    size_t n;        /* bytes (send, recv, copy) or base elements (reduce) */
+    int peer;         /* send, recv */
+    rmp_op_t op;      /* reduce */
+    dt_base_t base;   /* reduce */
+    const void *src;  /* send, copy, reduce (in) */
+    const void *src2; /* reduce3 (in2) */
+    void *dst;        /* recv, copy, reduce (inout; reduce3: out) */
+    size_t n;         /* bytes (send, recv, copy) or base elements (reduce) */
 } step_t;
 
 /* Inline capacities: a binomial or doubling schedule up to 8 ranks fits without growing. */
@@ -250,6 +251,14 @@ void sched_reduce(sched_t *s, rmp_op_t op, dt_base_t base, const void *in, void 
                    .kind = ST_REDUCE, .op = op, .base = base, .src = in, .dst = inout, .n = n});
 }
 
+void sched_reduce3(sched_t *s, rmp_op_t op, dt_base_t base, const void *in, const void *in2,
+                   void *out, size_t n)
+{
+    if (n > 0)
+        add(s, (step_t){.kind = ST_REDUCE3, .op = op, .base = base, .src = in, .src2 = in2,
+                        .dst = out, .n = n});
+}
+
 void sched_round(sched_t *s)
 {
     int *ends = s->ends.p;
@@ -279,6 +288,8 @@ static void start_round(sched_t *s)
             memcpy(st[i].dst, st[i].src, st[i].n);
         else if (st[i].kind == ST_REDUCE)
             op_reduce(st[i].op, st[i].base, st[i].src, st[i].dst, st[i].n);
+        else if (st[i].kind == ST_REDUCE3)
+            op_reduce3(st[i].op, st[i].base, st[i].src, st[i].src2, st[i].dst, st[i].n);
     }
     s->reqs.n = 0;
     for (int pass = 0; pass < 2 && !s->err; pass++) {

@@ -52,6 +52,9 @@ void dtype_unpack(const dtype_t *t, int count, const void *src, size_t bytes, vo
 int op_check(rmp_op_t op, dt_base_t base);
 /* inout[i] = in[i] (op) inout[i] for n base elements. */
 void op_reduce(rmp_op_t op, dt_base_t base, const void *in, void *inout, size_t n);
+/* out = in op in2, elementwise; out must not overlap either input. */
+void op_reduce3(rmp_op_t op, dt_base_t base, const void *in, const void *in2, void *out,
+                size_t n);
 
 /* ---- Communicators (comm.c) ---- */
 typedef struct comm {
