@@ -12,6 +12,7 @@
 #define SHM_RING_ALIGN 64       /* cache line: records and the two indices are aligned to it */
 #define SHM_RING_MIN (4u << 10) /* smallest data area */
 #define SHM_RING_MAX (1u << 30) /* largest data area (indices are 64-bit, this bounds memory) */
+#define SHM_RING_HOT (16u << 10) /* see shm_ring_try_write: an idle ring restarts below this */
 
 /* Results of try_write and peek. */
 enum {

@@ -1,7 +1,8 @@
 /* test_shm_ring.c — unit tests of the shm transport's SPSC record ring on its own: wrap-around
- * through the skip marker for every record size, back-pressure without loss, empty and
- * max-size records, corruption checks, and producer/consumer stress across threads and across
- * processes (the ring mapped at two different addresses). */
+ * through the skip marker for every record size, the hot window (an idle ring restarts at
+ * offset 0), back-pressure without loss, empty and max-size records, corruption checks, and
+ * producer/consumer stress across threads and across processes (the ring mapped at two
+ * different addresses). */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <sched.h>
@@ -254,6 +255,47 @@ Test(shm_ring, full_ring_backpressure, .timeout = 60)
     cr_assert_eq(shm_ring_peek(&p.cons, &d, &l), SHM_RING_EMPTY);
     cr_assert_eq(refusals, 20000);
     cr_assert_gt(wseq, 20000);
+    pair_free(&p);
+}
+
+/* A consumer that keeps up keeps the producer in the first SHM_RING_HOT bytes (cache-warm
+ * lines); one that lags (a streaming producer) sees the whole ring used, in order. */
+Test(shm_ring, hot_window_when_consumer_keeps_up, .timeout = 60)
+{
+    ring_pair_t p;
+    pair_new(&p, 256u << 10);
+    cr_assert_gt(p.cap, 2 * SHM_RING_HOT);
+    uint64_t seq = 0, furthest = 0;
+    /* Ping-pong: each record read before the next is written. */
+    for (int i = 0; i < 20000; i++) {
+        size_t n = 1 + (size_t)i % 200;
+        cr_assert_eq(put(&p.prod, seq, n), SHM_RING_OK);
+        uint64_t off = get(&p.cons, seq++, n);
+        furthest = off > furthest ? off : furthest;
+    }
+    cr_assert_lt(furthest, SHM_RING_HOT, "ping-pong reached offset %lu",
+                 (unsigned long)furthest);
+    /* One record behind (a reply written before the request is read) stays hot as well. */
+    cr_assert_eq(put(&p.prod, seq, 40), SHM_RING_OK);
+    for (int i = 0; i < 20000; i++) {
+        cr_assert_eq(put(&p.prod, seq + 1, 40), SHM_RING_OK);
+        uint64_t off = get(&p.cons, seq++, 40);
+        cr_assert_lt(off, SHM_RING_HOT + rec_size(40), "record %d at offset %lu", i,
+                     (unsigned long)off);
+    }
+    get(&p.cons, seq++, 40);
+
+    /* Streaming: a consumer that lags far behind leaves the producer the whole ring. */
+    uint64_t first = seq, count = (p.cap - SHM_RING_HOT) / rec_size(100), beyond = 0;
+    for (uint64_t k = 0; k < count; k++)
+        cr_assert_eq(put(&p.prod, seq++, 100), SHM_RING_OK, "record %lu of %lu refused",
+                     (unsigned long)k, (unsigned long)count);
+    for (uint64_t k = 0; k < count; k++)
+        beyond += get(&p.cons, first++, 100) >= 2 * SHM_RING_HOT;
+    cr_assert_gt(beyond, 0);
+    const void *d;
+    size_t l;
+    cr_assert_eq(shm_ring_peek(&p.cons, &d, &l), SHM_RING_EMPTY);
     pair_free(&p);
 }
 
