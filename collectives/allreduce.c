@@ -9,6 +9,8 @@
  * rank of each folded pair hands its vector to the odd one and gets the result back at the
  * end. Partners combine the same two operands, and each part of the result has a single
  * owner, so every rank ends with identical bits. */
+#include <limits.h>
+
 #include "coll.h"
 
 static const char *const algs[] = {"auto", "recursive_doubling", "rabenseifner", "ring", NULL};
@@ -106,8 +108,13 @@ int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t
     fold_t f;
     fold_init(&f, cl.size, cl.rank);
     if (alg == AUTO) {
-        if (bytes < (size_t)coll_threshold(&large, "ALLREDUCE_LARGE", 1 << 20) ||
-            bytes / rd.esz < (size_t)cl.size)
+        /* Defaults measured on 2 cores (bench/README.md): recursive doubling's log2(p) steps
+         * win up to 1 MiB while a step costs a context switch; from 8 ranks (a power of two)
+         * Rabenseifner's halved volume wins from 256 KiB. */
+        long lim = coll_threshold(&large, "ALLREDUCE_LARGE", LONG_MAX);
+        if (lim == LONG_MAX)
+            lim = cl.size >= 8 && f.p == cl.size ? 256 << 10 : 1 << 20;
+        if (bytes < (size_t)lim || bytes / rd.esz < (size_t)cl.size)
             alg = RD;
         else
             alg = f.p == cl.size ? RABENSEIFNER : RING;
