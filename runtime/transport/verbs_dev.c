@@ -40,23 +40,9 @@ static const char *state_str(enum ibv_port_state s)
     return ibv_port_state_str(s);
 }
 
-/* A job that needs verbs (RMP_TRANSPORT=verbs, RMP_DEVICE set, or peers on other nodes)
- * gets device problems as errors on stderr; verbs_open does not even look for a device when
- * every peer is on this node. */
-static bool verbs_wanted(verbs_tp_t *v)
-{
-    rmp_ctx_t *ctx = v->base.ctx;
-    return !strcmp(ctx->cfg.transport, "verbs") || verbs_env("RMP_DEVICE") ||
-           ctx->local_size < ctx->size;
-}
-
-#define DEV_FAIL(v, ...)                                                                         \
-    do {                                                                                         \
-        if (verbs_wanted(v))                                                                     \
-            core_error((v)->base.ctx, __VA_ARGS__);                                              \
-        else                                                                                     \
-            core_verbose((v)->base.ctx, __VA_ARGS__);                                            \
-    } while (0)
+/* Device problems are errors on stderr: verbs_open (verbs.c, not_needed) only gets here when
+ * some peer needs verbs (RMP_TRANSPORT=verbs, or ranks on other nodes). */
+#define DEV_FAIL(v, ...) core_error((v)->base.ctx, __VA_ARGS__)
 
 static bool gid_is_zero(const union ibv_gid *g)
 {
