@@ -78,9 +78,11 @@ $(SHARED).0: $(LIB_OBJ)
 $(SHARED): $(SHARED).0
 	ln -sf librmp.so.0 $@
 
+# accept goes into mrun's dynamic symbol table so that libpmix's listener calls mrun's own,
+# which admits only the job's uid (launcher/guard.c).
 $(MRUN): $(MRUN_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PMIX_LIBS)
+	$(CC) $(LDFLAGS_ALL) -Wl,--export-dynamic-symbol=accept -o $@ $^ $(PMIX_LIBS)
 
 # rmp.pc for a prefix: $(call pc_text,PREFIX).
 pc_text = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: rmp\nDescription: rmp message-passing runtime\nVersion: %s\nRequires.private: pmix\nCflags: -I$${includedir}\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lrmp\nLibs.private: -lpthread -lm\n' "$(1)" "$(VERSION)"

@@ -19,20 +19,28 @@
 
 #include "output.h"
 #include "procs.h"
+#include "rankstat.h"
 
 enum {
     GRACE_MS = 1000, /* SIGTERM -> SIGKILL */
     DRAIN_MS = 1000, /* after the last rank: how long its output and PMIx connection may lag */
+    BLAME_MS = 200,  /* how long a failure that followed a peer's waits for that peer's verdict */
+    LATE_MS = 300,   /* how long a plain PMIx client's late "finalized" upcall is waited for */
 };
 
 typedef struct rank {
     pid_t pid; /* 0: never started */
     bool own_group;
     bool alive; /* started and not reaped yet */
-    bool connected, finalized;
+    bool connected, finalized; /* PMIx's upcalls said so */
     bool released; /* PMIx reported its connection done (finalized or dropped) */
+    rankstat_t st; /* what the rank itself reported (rmp ranks only) */
+    int wstatus;     /* once reaped */
+    int64_t late_at; /* reaped with status 0, waiting for PMIx's late finalize; 0: not */
     out_stream_t out, err;
 } rank_t;
+
+typedef enum { RV_OK, RV_FAIL, RV_LATER } rank_verdict_t;
 
 struct job {
     const mrun_opts_t *opts;
@@ -45,9 +53,15 @@ struct job {
     int clean_uninit; /* the first rank that exited 0 without connecting; -1: none */
     bool failed;      /* a failure was reported: the job is being torn down */
     int status;       /* mrun's exit status once failed */
-    int64_t kill_at, timeout_at, drain_until; /* monotonic ms; 0: not set */
+    /* A failure that a rank reported as the consequence of a peer's (RMP_ERR_PEER): held
+     * until that peer's own end is known, so the first cause is blamed, not the first reaped. */
+    int pending;      /* the rank; -1: none */
+    int pending_status;
+    char pending_msg[256];
+    int64_t kill_at, timeout_at, drain_until, pending_at; /* monotonic ms; 0: not set */
     struct pollfd *pfds;
-    out_stream_t **pstreams; /* the stream behind pfds[i] */
+    out_stream_t **pstreams; /* the output stream behind pfds[i], or NULL */
+    int *pstat;              /* the rank whose status channel is pfds[i], or -1 */
 };
 
 static int64_t now_ms(void)
@@ -95,37 +109,90 @@ static void fail_uninit(job_t *job, int r)
              "terminating the job", r);
 }
 
-static void fail_unfinalized(job_t *job, int r)
+/* An abort code becomes mrun's status as it does a rank's own exit status (rmp_abort in the
+ * runtime): its low 8 bits, as mpirun reports it, except that an abort never reads as a
+ * success: 0 (and any multiple of 256) gives 1. */
+static int abort_status(int code) { return (code & 255) ? (code & 255) : 1; }
+
+static bool rank_initialized(const rank_t *rk) { return rk->st.init || rk->connected; }
+
+/* What rank r's end (it has been reaped) says: RV_FAIL with status and msg, RV_OK, or RV_LATER
+ * while a plain PMIx client's "finalized" may still come. late: stop waiting for it. */
+static rank_verdict_t rank_verdict(job_t *job, int r, bool late, int *status, char *msg,
+                                   size_t len)
 {
-    job_fail(job, 1, "rank %d exited without calling rmp_finalize; terminating the job", r);
+    rank_t *rk = &job->ranks[r];
+    int ws = rk->wstatus;
+    if (rk->st.aborted) {
+        *status = abort_status(rk->st.abort_code);
+        snprintf(msg, len, "rank %d called rmp_abort with code %d; terminating the job", r,
+                 rk->st.abort_code);
+    } else if (WIFSIGNALED(ws)) {
+        int sig = WTERMSIG(ws);
+        *status = 128 + sig;
+        snprintf(msg, len, "rank %d (pid %d) killed by signal %d (%s); terminating the job", r,
+                 (int)rk->pid, sig, strsignal(sig));
+    } else if (WEXITSTATUS(ws) != 0) {
+        *status = WEXITSTATUS(ws);
+        snprintf(msg, len, "rank %d (pid %d) exited with status %d; terminating the job", r,
+                 (int)rk->pid, WEXITSTATUS(ws));
+    } else if (rank_initialized(rk) && !rk->st.fin && !rk->finalized) {
+        /* An rmp rank's own channel is the truth; a plain PMIx client has only the upcall. */
+        if (!rk->st.init && !late)
+            return RV_LATER;
+        *status = 1; /* its peers would wait for it in their next fence for ever */
+        snprintf(msg, len, "rank %d exited without calling rmp_finalize; terminating the job",
+                 r);
+    } else {
+        return RV_OK;
+    }
+    return RV_FAIL;
 }
 
-static void on_rank_exit(job_t *job, int r, int wstatus)
+/* Judges a reaped rank (or one whose late wait ended). */
+static void judge(job_t *job, int r, bool late)
 {
     rank_t *rk = &job->ranks[r];
     if (job->failed)
         return;
-    if (WIFSIGNALED(wstatus)) {
-        int sig = WTERMSIG(wstatus);
-        job_fail(job, 128 + sig, "rank %d (pid %d) killed by signal %d (%s); terminating the job",
-                 r, (int)rk->pid, sig, strsignal(sig));
-    } else if (WEXITSTATUS(wstatus) != 0) {
-        job_fail(job, WEXITSTATUS(wstatus),
-                 "rank %d (pid %d) exited with status %d; terminating the job", r, (int)rk->pid,
-                 WEXITSTATUS(wstatus));
-    } else if (rk->connected && !rk->finalized) {
-        /* its peers would wait for it in their next fence forever */
-        fail_unfinalized(job, r);
-    } else if (!rk->connected && job->any_connected) {
-        /* PMIx fences hang when a participant dies before PMIx_Init */
-        fail_uninit(job, r);
-    } else if (!rk->connected && job->clean_uninit < 0) {
-        job->clean_uninit = r; /* fine for a plain program, a failure once any rank connects */
+    int status = 0;
+    char msg[256];
+    rank_verdict_t v = rank_verdict(job, r, late, &status, msg, sizeof msg);
+    if (v == RV_LATER) {
+        rk->late_at = now_ms() + LATE_MS;
+        return;
     }
+    rk->late_at = 0;
+    if (v == RV_OK) {
+        if (!rank_initialized(rk) && job->any_connected) {
+            fail_uninit(job, r); /* PMIx fences hang when a participant dies before PMIx_Init */
+        } else if (!rank_initialized(rk) && job->clean_uninit < 0) {
+            job->clean_uninit = r; /* fine for a plain program, a failure once any rank connects */
+        } else if (job->pending >= 0 && job->ranks[job->pending].st.saw_peer == r) {
+            /* the peer it blamed ended cleanly: the failure was its own after all */
+            job_fail(job, job->pending_status, "%s", job->pending_msg);
+        }
+        return;
+    }
+    int p = rk->st.saw_peer;
+    if (p >= 0 && p != r && job->ranks[p].alive &&
+        (job->pending < 0 || job->ranks[job->pending].st.saw_peer == r)) {
+        job->pending = r; /* a consequence of p: hold it until p's own end is known */
+        job->pending_status = status;
+        snprintf(job->pending_msg, sizeof job->pending_msg, "%s", msg);
+        if (job->pending_at == 0)
+            job->pending_at = now_ms() + BLAME_MS;
+        return;
+    }
+    job_fail(job, status, "%s", msg);
 }
 
+/* Takes every exited rank, reads what it reported, then judges them: the deaths by signal
+ * first, since a rank that exited with an error in the same instant more likely reacted to
+ * one of them than caused it. */
 static void reap(job_t *job)
 {
+    int reaped[64], n = 0;
     for (;;) {
         int wstatus;
         pid_t pid = waitpid(-1, &wstatus, WNOHANG);
@@ -134,21 +201,38 @@ static void reap(job_t *job)
         if (pid < 0 && errno != ECHILD)
             fprintf(stderr, "mrun: waitpid failed: %s\n", strerror(errno));
         if (pid <= 0)
-            return;
+            break;
         for (int r = 0; r < job->nprocs; r++) {
             rank_t *rk = &job->ranks[r];
             if (rk->pid == pid && rk->alive) {
                 rk->alive = false;
+                rk->wstatus = wstatus;
                 job->nalive--;
-                on_rank_exit(job, r, wstatus);
+                rankstat_pump(&rk->st, job->nprocs); /* all it wrote is in the pipe now */
+                reaped[n++] = r;
                 break;
             }
         }
+        if (n == (int)(sizeof reaped / sizeof *reaped))
+            break; /* judge these; the loop comes back for the rest */
     }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++)
+            if (WIFSIGNALED(job->ranks[reaped[i]].wstatus) == (pass == 0))
+                judge(job, reaped[i], false);
 }
 
-/* An abort code becomes mrun's status; one that isn't a valid failure status becomes 1. */
-static int abort_status(int code) { return code > 0 && code < 256 ? code : 1; }
+/* A rank's PMIx_Init or rmp_init became known. */
+static void on_initialized(job_t *job, int r)
+{
+    job->any_connected = true;
+    if (job->clean_uninit == r) { /* reaped before we heard of its init */
+        job->clean_uninit = -1;
+        judge(job, r, true);
+    } else if (job->clean_uninit >= 0) {
+        fail_uninit(job, job->clean_uninit);
+    }
+}
 
 static void on_events(job_t *job)
 {
@@ -157,19 +241,18 @@ static void on_events(job_t *job)
         rank_t *rk = &job->ranks[ev.rank];
         switch (ev.kind) {
         case SRV_CONNECTED:
-            rk->connected = job->any_connected = true;
+            rk->connected = true;
             job->nattached++;
-            if (job->clean_uninit == ev.rank) /* reaped before we heard its PMIx_Init */
-                fail_unfinalized(job, ev.rank);
-            else if (job->clean_uninit >= 0)
-                fail_uninit(job, job->clean_uninit);
+            on_initialized(job, ev.rank);
             break;
         case SRV_FINALIZED:
         case SRV_DISCONNECTED:
-            rk->finalized = ev.kind == SRV_FINALIZED;
+            rk->finalized |= ev.kind == SRV_FINALIZED; /* never undone by a later event */
             if (!rk->released)
                 job->nattached--;
             rk->released = true;
+            if (rk->late_at)
+                judge(job, ev.rank, false);
             break;
         case SRV_ABORTED:
             job_fail(job, abort_status(ev.status),
@@ -180,6 +263,9 @@ static void on_events(job_t *job)
     }
 }
 
+/* Signals mrun forwards to the ranks, as mpirun does; every other one ends the job. */
+static bool forwarded(int sig) { return sig == SIGUSR1 || sig == SIGUSR2; }
+
 static void on_signals(job_t *job)
 {
     struct signalfd_siginfo si;
@@ -188,6 +274,12 @@ static void on_signals(job_t *job)
         int sig = (int)si.ssi_signo;
         if (sig == SIGCHLD)
             continue; /* the loop reaps on every pass */
+        if (forwarded(sig)) {
+            for (int r = 0; r < job->nprocs; r++)
+                if (job->ranks[r].alive)
+                    procs_kill(job->ranks[r].pid, false, sig);
+            continue;
+        }
         if (job->failed)
             job->kill_at = now_ms(); /* asked again: skip the rest of the grace period */
         job_fail(job, 128 + sig, "received signal %d (%s); terminating the job", sig,
@@ -197,19 +289,29 @@ static void on_signals(job_t *job)
         fprintf(stderr, "mrun: reading signals failed: %s\n", strerror(errno));
 }
 
-/* Fills pfds: signals, PMIx events, then each open output stream. Returns the count. */
-static int build_pollset(job_t *job)
+/* Fills pfds: signals, PMIx events, then each open output stream and status channel.
+ * Returns the count; *nout: how many are output streams. */
+static int build_pollset(job_t *job, int *nout)
 {
     int n = 0;
+    *nout = 0;
     job->pfds[n++] = (struct pollfd){.fd = job->sig_fd, .events = POLLIN};
     job->pfds[n++] = (struct pollfd){.fd = srv_event_fd(job->srv), .events = POLLIN};
     for (int r = 0; r < job->nprocs; r++) {
-        out_stream_t *s[2] = {&job->ranks[r].out, &job->ranks[r].err};
+        rank_t *rk = &job->ranks[r];
+        out_stream_t *s[2] = {&rk->out, &rk->err};
         for (int i = 0; i < 2; i++) {
             if (s[i]->fd < 0)
                 continue;
             job->pstreams[n] = s[i];
+            job->pstat[n] = -1;
             job->pfds[n++] = (struct pollfd){.fd = s[i]->fd, .events = POLLIN};
+            ++*nout;
+        }
+        if (rk->st.fd >= 0) {
+            job->pstreams[n] = NULL;
+            job->pstat[n] = r;
+            job->pfds[n++] = (struct pollfd){.fd = rk->st.fd, .events = POLLIN};
         }
     }
     return n;
@@ -218,18 +320,30 @@ static int build_pollset(job_t *job)
 static int poll_timeout(const job_t *job, int64_t now)
 {
     int64_t next = INT64_MAX;
-    const int64_t deadlines[] = {job->kill_at, job->timeout_at, job->drain_until};
+    const int64_t deadlines[] = {job->kill_at, job->timeout_at, job->drain_until,
+                                 job->pending_at};
     for (size_t i = 0; i < sizeof deadlines / sizeof *deadlines; i++)
         if (deadlines[i] > 0 && deadlines[i] < next)
             next = deadlines[i];
+    for (int r = 0; r < job->nprocs; r++)
+        if (job->ranks[r].late_at > 0 && job->ranks[r].late_at < next)
+            next = job->ranks[r].late_at;
     if (next == INT64_MAX)
         return -1;
     return next <= now ? 0 : (int)(next - now < 60000 ? next - now : 60000);
 }
 
-/* Deadlines due now: the timeout, the SIGKILL after the grace period, the end of the job. */
+/* Deadlines due now: a held verdict, the timeout, the SIGKILL after the grace period, the end
+ * of the job. */
 static void on_time(job_t *job, int64_t now)
 {
+    if (job->pending_at > 0 && now >= job->pending_at) {
+        job->pending_at = 0; /* the peer it blamed has not ended: blame this one */
+        job_fail(job, job->pending_status, "%s", job->pending_msg);
+    }
+    for (int r = 0; r < job->nprocs; r++)
+        if (job->ranks[r].late_at > 0 && now >= job->ranks[r].late_at)
+            judge(job, r, true);
     if (job->timeout_at > 0 && now >= job->timeout_at && job->nalive > 0)
         job_fail(job, 124, "job timed out after %s s; terminating %d ranks",
                  job->opts->timeout_arg, job->nalive);
@@ -254,26 +368,36 @@ static void job_free(job_t *job)
     for (int r = 0; job->ranks && r < job->nprocs; r++) {
         out_close(&job->ranks[r].out);
         out_close(&job->ranks[r].err);
+        rankstat_close(&job->ranks[r].st);
     }
     free(job->ranks);
     free(job->pfds);
     free(job->pstreams);
+    free(job->pstat);
     free(job);
 }
 
 int job_wait(job_t *job)
 {
     for (;;) {
-        /* Events before exits: a rank's PMIx_Init/Finalize/Abort upcall is posted before
-         * that call returns to the rank, so it is in the pipe before the rank can exit. */
+        /* PMIx's upcalls are not ordered before a rank's exit (a "finalized" was measured
+         * arriving after the reap): verdicts rest on the ranks' own status channel, read at
+         * reap time, and wait a bounded time for PMIx only for clients that lack it. */
         on_events(job);
         reap(job);
         int64_t now = now_ms();
         on_time(job, now);
-        int nfds = build_pollset(job);
-        /* Done when the output is drained and PMIx has let go of every rank's connection:
-         * deregistering the namespace while it still handles a dropped client crashes it. */
-        if (job->drain_until > 0 && ((nfds == 2 && job->nattached == 0) || now >= job->drain_until))
+        int nout, nfds = build_pollset(job, &nout);
+        /* Done when every verdict is in, the output is drained and, after a clean run, PMIx
+         * has let go of every rank's connection: deregistering the namespace while it still
+         * handles a dropped client crashes it. A failed job does not wait for PMIx: mrun
+         * leaves without tearing PMIx down (srv_stop's quick mode), within moments of the
+         * failure. */
+        bool judged = job->pending_at == 0;
+        for (int r = 0; r < job->nprocs && judged; r++)
+            judged = job->ranks[r].late_at == 0;
+        if (job->drain_until > 0 && judged &&
+            ((nout == 0 && (job->failed || job->nattached == 0)) || now >= job->drain_until))
             break;
         int rc = poll(job->pfds, (nfds_t)nfds, poll_timeout(job, now));
         if (rc < 0 && errno != EINTR) {
@@ -288,9 +412,19 @@ int job_wait(job_t *job)
             continue;
         if (job->pfds[0].revents)
             on_signals(job);
-        for (int i = 2; i < nfds; i++)
-            if (job->pfds[i].revents)
+        for (int i = 2; i < nfds; i++) {
+            if (!job->pfds[i].revents)
+                continue;
+            if (job->pstreams[i]) {
                 out_pump(job->pstreams[i]);
+            } else {
+                rank_t *rk = &job->ranks[job->pstat[i]];
+                bool was_init = rk->st.init;
+                rankstat_pump(&rk->st, job->nprocs);
+                if (rk->st.init && !was_init)
+                    on_initialized(job, job->pstat[i]);
+            }
+        }
     }
     int status = job->failed ? job->status : 0;
     job_free(job);
@@ -300,13 +434,14 @@ int job_wait(job_t *job)
 static job_t *job_alloc(const mrun_opts_t *opts, srv_t *srv, int sig_fd)
 {
     job_t *job = calloc(1, sizeof *job);
-    size_t n = (size_t)opts->nprocs, nfds = 2 + 2 * n;
+    size_t n = (size_t)opts->nprocs, nfds = 2 + 3 * n;
     if (!job || !(job->ranks = calloc(n, sizeof *job->ranks)) ||
         !(job->pfds = calloc(nfds, sizeof *job->pfds)) ||
-        !(job->pstreams = calloc(nfds, sizeof *job->pstreams))) {
+        !(job->pstreams = calloc(nfds, sizeof *job->pstreams)) ||
+        !(job->pstat = calloc(nfds, sizeof *job->pstat))) {
         fprintf(stderr, "mrun: out of memory for %d ranks\n", opts->nprocs);
         if (job) /* its streams are not set up yet: free by hand */
-            free(job->ranks), free(job->pfds);
+            free(job->ranks), free(job->pfds), free(job->pstreams);
         free(job);
         return NULL;
     }
@@ -315,7 +450,9 @@ static job_t *job_alloc(const mrun_opts_t *opts, srv_t *srv, int sig_fd)
     job->sig_fd = sig_fd;
     job->nprocs = opts->nprocs;
     job->clean_uninit = -1;
+    job->pending = -1;
     for (int r = 0; r < job->nprocs; r++) {
+        rankstat_init(&job->ranks[r].st, -1);
         out_init(&job->ranks[r].out, -1, STDOUT_FILENO, r, opts->tag_output);
         out_init(&job->ranks[r].err, -1, STDERR_FILENO, r, opts->tag_output);
     }
@@ -366,6 +503,7 @@ static int start_rank(job_t *job, int r, const procs_spec_t *spec, char *const b
     rk->alive = true;
     rk->out.fd = child->out_fd;
     rk->err.fd = child->err_fd;
+    rk->st.fd = child->stat_fd;
     job->nalive++;
     return 0;
 }

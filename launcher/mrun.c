@@ -18,6 +18,7 @@
 #include "mrun.h"
 #include "pmix_srv.h"
 #include "procs.h"
+#include "rankstat.h"
 #include "session.h"
 
 enum { MAX_PROCS = 4096, EXIT_USAGE = 2 };
@@ -142,6 +143,7 @@ static int parse_args(int argc, char **argv, mrun_opts_t *o)
     if (o->nnodes > o->nprocs)
         return usage_error("--nodes %d is more than the %d ranks", o->nnodes, o->nprocs);
     o->argv = argv + optind;
+    snprintf(o->stat_env, sizeof o->stat_env, "RMP_MRUN_FD=%d:%d", RANKSTAT_FD, (int)getpid());
     return -1;
 }
 
@@ -160,7 +162,7 @@ static char **build_base_env(const mrun_opts_t *o)
     size_t n = 0;
     while (environ[n])
         n++;
-    char **env = calloc(n + (size_t)o->nexports + 1, sizeof *env);
+    char **env = calloc(n + (size_t)o->nexports + 2, sizeof *env);
     if (!env) {
         fprintf(stderr, "mrun: out of memory\n");
         return NULL;
@@ -177,6 +179,12 @@ static char **build_base_env(const mrun_opts_t *o)
         else if (!*slot)
             fprintf(stderr, "mrun: warning: -x %s: %s is not set in mrun's environment\n", x, x);
     }
+    /* Where a rank finds its status channel (rankstat.h), with our pid so that a process the
+     * rank starts, which inherits the variable but is not our child, ignores it. */
+    char **slot = env;
+    while (*slot && strncmp(*slot, "RMP_MRUN_FD=", 12) != 0)
+        slot++;
+    *slot = (char *)o->stat_env;
     return env;
 }
 
@@ -215,10 +223,19 @@ static int signals_setup(sigset_t *ignored)
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGCHLD);
-    const int ends_job[] = {SIGINT, SIGTERM, SIGHUP};
-    for (size_t i = 0; i < sizeof ends_job / sizeof *ends_job; i++)
-        if (!sigismember(ignored, ends_job[i]))
-            sigaddset(&set, ends_job[i]);
+    /* Every catchable signal that would end mrun comes through the loop instead (which ends
+     * the job cleanly, or forwards SIGUSR1/2 to the ranks): a signal must never kill mrun and
+     * orphan its ranks. Stop/continue, and those ignored by default, keep their defaults. */
+    for (int sig = 1; sig <= SIGRTMAX; sig++) {
+        switch (sig) {
+        case SIGKILL: case SIGSTOP: case SIGCHLD: case SIGPIPE: case SIGCONT: case SIGTSTP:
+        case SIGTTIN: case SIGTTOU: case SIGURG: case SIGWINCH:
+            continue;
+        }
+        if ((sig > 31 && sig < SIGRTMIN) || sigismember(ignored, sig))
+            continue; /* glibc's own real-time signals; or inherited as ignored */
+        sigaddset(&set, sig);
+    }
     if (sigprocmask(SIG_BLOCK, &set, NULL) != 0) {
         fprintf(stderr, "mrun: sigprocmask failed: %s\n", strerror(errno));
         return -1;
@@ -252,16 +269,24 @@ static int run(const mrun_opts_t *opts, int sig_fd, const sigset_t *ignored, con
     if (!tmpdir)
         return 1;
     int status = 1;
+    bool pmix_done = true;
     srv_t *srv = srv_start(nspace, tmpdir, opts->nprocs, opts->nnodes);
     if (srv) {
         job_t *job = job_start(opts, srv, sig_fd, ignored, path, base_env);
         if (job)
             status = job_wait(job);
-        srv_stop(srv);
+        /* A failed job's ranks are gone: PMIx is not torn down at all (it may still be
+         * handling their dropped connections, and the failure is to be reported now). */
+        pmix_done = srv_stop(srv, status != 0);
     }
     session_tmpdir_remove(tmpdir);
     session_shm_sweep(nspace); /* segments of ranks that crashed before removing them */
     free(tmpdir);
+    if (!pmix_done) { /* PMIx's threads still run: leave without running its destructors */
+        fflush(stdout);
+        fflush(stderr);
+        _exit(status);
+    }
     return status;
 }
 

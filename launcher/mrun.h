@@ -18,6 +18,7 @@ typedef struct mrun_opts {
     char **exports;          /* -x VAR[=VAL] arguments, nexports of them */
     int nexports;
     char **argv;             /* the program and its arguments */
+    char stat_env[48];       /* "RMP_MRUN_FD=<fd>:<mrun's pid>" for the ranks */
 } mrun_opts_t;
 
 #endif

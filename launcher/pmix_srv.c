@@ -16,9 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "layout.h"
 
-enum { SRV_WAIT_S = 10 }; /* PMIx answers registrations in microseconds; beyond this it's stuck */
+enum {
+    SRV_WAIT_S = 10,      /* PMIx answers registrations in microseconds; beyond this it's stuck */
+    SRV_STOP_MS = 2000,   /* the bound on PMIx's own teardown at the end of the job */
+};
 
 typedef struct srv_client {
     srv_t *srv;
@@ -332,19 +336,26 @@ srv_t *srv_start(const char *nspace, const char *tmpdir, int nprocs, int nnodes)
     for (int r = 0; r < nprocs; r++)
         srv->clients[r] = (srv_client_t){.srv = srv, .rank = r};
     if (layout_init(&srv->layout, nprocs, nnodes) != 0) {
-        srv_stop(srv);
+        srv_stop(srv, false);
         return NULL;
     }
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0 || fcntl(fds[0], F_SETFL, O_NONBLOCK) != 0) {
         fprintf(stderr, "mrun: creating the PMIx event pipe failed: %s\n", strerror(errno));
-        srv_stop(srv);
+        srv_stop(srv, false);
         return NULL;
     }
     srv->ev_rd = fds[0], srv->ev_wr = fds[1];
 
     pmix_info_t info[2];
     memset(info, 0, sizeof info);
+    if (!guard_enable()) {
+        fprintf(stderr, "mrun: internal error: mrun was built without its accept() exported, "
+                "so it cannot check who connects to the job's PMIx server; refusing to run a "
+                "job any local user could join\n");
+        srv_stop(srv, false);
+        return NULL;
+    }
     upcall_srv = srv;
     pmix_status_t rc = PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
     if (rc == PMIX_SUCCESS)
@@ -356,7 +367,7 @@ srv_t *srv_start(const char *nspace, const char *tmpdir, int nprocs, int nnodes)
     if (rc != PMIX_SUCCESS) {
         fprintf(stderr, "mrun: PMIx_server_init failed: %s (check the PMIx installation)\n",
                 PMIx_Error_string(rc));
-        srv_stop(srv);
+        srv_stop(srv, false);
         return NULL;
     }
     srv->initialized = true;
@@ -364,7 +375,7 @@ srv_t *srv_start(const char *nspace, const char *tmpdir, int nprocs, int nnodes)
     if (rc != PMIX_SUCCESS) {
         fprintf(stderr, "mrun: registering namespace %s with PMIx failed: %s\n", srv->nspace,
                 PMIx_Error_string(rc));
-        srv_stop(srv);
+        srv_stop(srv, false);
         return NULL;
     }
     srv->registered = true;
@@ -475,10 +486,18 @@ bool srv_next_event(srv_t *srv, srv_event_t *ev)
     return false; /* events are written whole (< PIPE_BUF), so a short read cannot happen */
 }
 
-void srv_stop(srv_t *srv)
+/* PMIx's own teardown, on a thread of its own: PMIx 4.2.2 was seen to block for ever in
+ * PMIx_server_finalize (after a connection it had refused, and once under load), and mrun must
+ * end, clean up and answer signals whatever PMIx does. */
+typedef struct srv_stopper {
+    srv_t *srv;
+    srv_wait_t done;
+} srv_stopper_t;
+
+static void *stop_main(void *arg)
 {
-    if (!srv)
-        return;
+    srv_stopper_t *st = arg;
+    srv_t *srv = st->srv;
     if (srv->registered) {
         srv_wait_t *w = wait_new();
         pmix_status_t rc = PMIX_ERR_NOMEM;
@@ -490,11 +509,55 @@ void srv_stop(srv_t *srv)
             fprintf(stderr, "mrun: deregistering namespace %s failed: %s\n", srv->nspace,
                     PMIx_Error_string(rc));
     }
-    if (srv->initialized) {
-        pmix_status_t rc = PMIx_server_finalize();
-        if (rc != PMIX_SUCCESS)
-            fprintf(stderr, "mrun: PMIx_server_finalize failed: %s\n", PMIx_Error_string(rc));
+    pmix_status_t rc = PMIx_server_finalize();
+    if (rc != PMIX_SUCCESS)
+        fprintf(stderr, "mrun: PMIx_server_finalize failed: %s\n", PMIx_Error_string(rc));
+    wait_cb(rc, &st->done);
+    return NULL;
+}
+
+/* Runs stop_main with a time limit; false if PMIx did not finish within it. */
+static bool stop_pmix(srv_t *srv)
+{
+    srv_stopper_t *st = malloc(sizeof *st);
+    if (!st)
+        return false;
+    *st = (srv_stopper_t){.srv = srv,
+                          .done = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, 0}};
+    pthread_t t;
+    if (pthread_create(&t, NULL, stop_main, st) != 0) {
+        free(st);
+        return false;
     }
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until); /* cannot fail for CLOCK_REALTIME */
+    until.tv_sec += SRV_STOP_MS / 1000;
+    until.tv_nsec += (SRV_STOP_MS % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L)
+        until.tv_sec++, until.tv_nsec -= 1000000000L;
+    pthread_mutex_lock(&st->done.lock);
+    int err = 0;
+    while (!st->done.done && err == 0)
+        err = pthread_cond_timedwait(&st->done.cond, &st->done.lock, &until);
+    bool done = st->done.done;
+    pthread_mutex_unlock(&st->done.lock);
+    if (!done) { /* leave it: the process is about to exit */
+        pthread_detach(t);
+        fprintf(stderr, "mrun: PMIx did not shut down within %d ms; exiting without it\n",
+                SRV_STOP_MS);
+        return false;
+    }
+    pthread_join(t, NULL);
+    free(st);
+    return true;
+}
+
+bool srv_stop(srv_t *srv, bool quick)
+{
+    if (!srv)
+        return true;
+    if (srv->initialized && (quick || !stop_pmix(srv)))
+        return false; /* PMIx's threads still run: srv stays, the caller must _exit */
     /* only now is the progress thread gone and the pipe no longer written */
     upcall_srv = NULL;
     if (srv->ev_rd >= 0)
@@ -504,4 +567,5 @@ void srv_stop(srv_t *srv)
     layout_free(&srv->layout);
     free(srv->clients);
     free(srv);
+    return true;
 }

@@ -40,7 +40,9 @@ void srv_rank_started(srv_t *srv, int rank, pid_t pid);
 int srv_event_fd(const srv_t *srv);
 bool srv_next_event(srv_t *srv, srv_event_t *ev);
 
-/* Deregisters the namespace and finalizes PMIx; srv is freed. */
-void srv_stop(srv_t *srv);
+/* Stops accepting connections, then deregisters the namespace and finalizes PMIx within a
+ * time limit, and frees srv. quick (a failed job): PMIx is not torn down at all. Returns false
+ * when PMIx's threads are still running: the caller must then clean up and _exit. */
+bool srv_stop(srv_t *srv, bool quick);
 
 #endif

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rankstat.h"
+
 /* 0 if path is an executable regular file, else the errno exec would give. */
 static int check_exec(const char *path)
 {
@@ -59,7 +61,7 @@ int procs_resolve(const char *prog, const char *path_var, char **path)
 
 /* In the child: async-signal-safe calls only. Never returns. */
 static void child_exec(const procs_spec_t *spec, char *const envp[], int stdin_fd, bool own_group,
-                       pid_t parent, int out_w, int err_w, int exec_w)
+                       pid_t parent, int out_w, int err_w, int stat_w, int exec_w)
 {
     if (own_group && setpgid(0, 0) != 0)
         goto fail;
@@ -83,6 +85,11 @@ static void child_exec(const procs_spec_t *spec, char *const envp[], int stdin_f
     /* PMIx's sockets and other fds of mrun must not leak into the rank (best effort: old
      * kernels lack close_range, and mrun's own fds are close-on-exec anyway). */
     (void)close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+    /* The status channel at its agreed number, the one fd we pass on (dup2 onto itself would
+     * keep close-on-exec, hence the fcntl). */
+    if ((stat_w != RANKSTAT_FD && dup2(stat_w, RANKSTAT_FD) < 0) ||
+        fcntl(RANKSTAT_FD, F_SETFD, 0) != 0)
+        goto fail;
     if (spec->cpu >= 0) { /* best effort: a CPU taken away meanwhile only loses the binding */
         cpu_set_t set;
         CPU_ZERO(&set);
@@ -99,28 +106,30 @@ fail:;
 int procs_spawn(const procs_spec_t *spec, char *const envp[], int stdin_fd, bool own_group,
                 procs_child_t *child)
 {
-    int out[2] = {-1, -1}, err[2] = {-1, -1}, ex[2] = {-1, -1};
-    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 || pipe2(ex, O_CLOEXEC) != 0) {
+    int out[2] = {-1, -1}, err[2] = {-1, -1}, st[2] = {-1, -1}, ex[2] = {-1, -1};
+    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 || pipe2(st, O_CLOEXEC) != 0 ||
+        fcntl(st[0], F_SETFL, O_NONBLOCK) != 0 || pipe2(ex, O_CLOEXEC) != 0) {
         int e = errno;
-        for (int i = 0; i < 2; i++)
-            close(out[i]), close(err[i]), close(ex[i]); /* EBADF on -1 is harmless */
+        for (int i = 0; i < 2; i++) /* EBADF on -1 is harmless */
+            close(out[i]), close(err[i]), close(st[i]), close(ex[i]);
         return e;
     }
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0)
-        child_exec(spec, envp, stdin_fd, own_group, parent, out[1], err[1], ex[1]);
+        child_exec(spec, envp, stdin_fd, own_group, parent, out[1], err[1], st[1], ex[1]);
     int e = errno;
-    close(out[1]), close(err[1]), close(ex[1]);
+    close(out[1]), close(err[1]), close(st[1]), close(ex[1]);
     if (pid < 0) {
-        close(out[0]), close(err[0]), close(ex[0]);
+        close(out[0]), close(err[0]), close(st[0]), close(ex[0]);
         return e;
     }
     /* Also set the group here, so that a kill sent right after fork reaches the whole group;
      * EACCES means the child already exec'd, having set it itself. */
     if (own_group && setpgid(pid, pid) != 0 && errno != EACCES && errno != ESRCH)
         fprintf(stderr, "mrun: setpgid for pid %d failed: %s\n", (int)pid, strerror(errno));
-    *child = (procs_child_t){.pid = pid, .out_fd = out[0], .err_fd = err[0], .exec_fd = ex[0]};
+    *child = (procs_child_t){
+        .pid = pid, .out_fd = out[0], .err_fd = err[0], .stat_fd = st[0], .exec_fd = ex[0]};
     return 0;
 }
 

@@ -22,6 +22,7 @@ typedef struct procs_spec {
 typedef struct procs_child {
     pid_t pid;
     int out_fd, err_fd; /* read ends of the child's stdout and stderr pipes */
+    int stat_fd;        /* read end (non-blocking) of its status channel (rankstat.h) */
     int exec_fd;        /* closes on a successful exec, else delivers the exec errno */
 } procs_child_t;
 

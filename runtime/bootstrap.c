@@ -1,10 +1,17 @@
 /* bootstrap.c — the PMIx client side: who am I, who shares my node, and the modex (each
  * transport's address blob: Put, Commit, one Fence, then Get per peer). Without a launcher
- * PMIx_Init fails and the program runs as a singleton of size 1. */
+ * PMIx_Init fails and the program runs as a singleton of size 1; under a launcher that speaks
+ * another protocol it fails with the flag to use. Under mrun, it also reports init, finalize,
+ * abort and failed peers on mrun's status channel (launcher/rankstat.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pmix.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core.h"
@@ -17,7 +24,84 @@ typedef struct boot_val {
 typedef struct boot {
     pmix_proc_t me;
     boot_val_t *vals; /* values handed out by boot_get, released at finalize */
+    int mrun_fd;      /* mrun's status channel; -1: not started by mrun */
 } boot_t;
+
+/* RMP_MRUN_FD=<fd>:<pid>: mrun's status channel, meant for mrun's own children only (a
+ * process a rank starts inherits the variable, not the pipe). */
+static int mrun_channel(void)
+{
+    const char *v = getenv("RMP_MRUN_FD");
+    int fd, pid, end = 0;
+    struct stat st;
+    if (!v || sscanf(v, "%d:%d%n", &fd, &pid, &end) != 2 || v[end] != '\0' || fd < 3 ||
+        pid != (int)getppid() || fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+        return -1;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || (fl & O_ACCMODE) != O_WRONLY || fcntl(fd, F_SETFL, fl | O_NONBLOCK) != 0 ||
+        fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) /* not for programs the rank executes */
+        return -1;
+    return fd;
+}
+
+/* One line on mrun's channel (one write: lines never interleave). */
+__attribute__((format(printf, 2, 3))) static void boot_note(rmp_ctx_t *c, const char *fmt, ...)
+{
+    boot_t *b = c->boot;
+    if (!b || b->mrun_fd < 0)
+        return;
+    char line[32];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0 || n >= (int)sizeof line - 1)
+        return;
+    line[n++] = '\n';
+    ssize_t w;
+    do /* mrun reads it at once; a full pipe (cannot happen: a few lines per rank) drops it */
+        w = write(b->mrun_fd, line, (size_t)n);
+    while (w < 0 && errno == EINTR);
+}
+
+void boot_peer_failed(rmp_ctx_t *c, int peer)
+{
+    boot_note(c, "P %d", peer);
+}
+
+/* A launcher that does not speak PMIx started several copies of the program: without this
+ * check each would run alone as a singleton and "succeed". Returns the message, or NULL. */
+static const char *foreign_launcher(char *buf, size_t len)
+{
+    static const struct {
+        const char *var, *who, *fix;
+    } known[] = {
+        {"SLURM_NTASKS", "Slurm's srun without PMIx", "run it with 'srun --mpi=pmix'"},
+        {"SLURM_NPROCS", "Slurm's srun without PMIx", "run it with 'srun --mpi=pmix'"},
+        {"PMI_SIZE", "a PMI-1/PMI-2 launcher (MPICH's mpiexec, srun --mpi=pmi2)",
+         "start it with mrun, 'srun --mpi=pmix' or Open MPI's mpirun"},
+        {"OMPI_COMM_WORLD_SIZE", "Open MPI's launcher without PMIx",
+         "start it with mrun or an Open MPI mpirun built with PMIx"},
+        {"MPI_LOCALNRANKS", "MPICH's mpiexec", "start it with mrun or 'srun --mpi=pmix'"},
+    };
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+        const char *v = getenv(known[i].var);
+        char *end;
+        long n = v ? strtol(v, &end, 10) : 0;
+        if (v && end != v && *end == '\0' && n > 1 && n < INT_MAX) {
+            snprintf(buf, len, "started by %s (%s=%s), which rmp cannot talk to: %s",
+                     known[i].who, known[i].var, v, known[i].fix);
+            return buf;
+        }
+    }
+    if (getenv("PMI_FD") || getenv("PMI_PORT")) {
+        snprintf(buf, len, "started by a PMI-1/PMI-2 launcher (PMI_FD or PMI_PORT is set), "
+                 "which rmp cannot talk to: start it with mrun, 'srun --mpi=pmix' or Open MPI's "
+                 "mpirun");
+        return buf;
+    }
+    return NULL;
+}
 
 static int get_u32(boot_t *b, pmix_rank_t rank, const char *key, uint32_t *out)
 {
@@ -93,12 +177,19 @@ int boot_init(rmp_ctx_t *c)
     boot_t *b = calloc(1, sizeof(*b));
     if (!b)
         return RMP_ERR_NO_MEM;
+    b->mrun_fd = -1;
     c->boot = b;
     /* No launcher: PMIx_Init fails quickly (no server to reach) — run as a singleton. */
     if (!getenv("PMIX_NAMESPACE") && !getenv("PMIX_SERVER_URI41") &&
         !getenv("PMIX_SERVER_URI4") && !getenv("PMIX_SERVER_URI3") &&
-        !getenv("PMIX_SERVER_URI2") && !getenv("PMIX_SERVER_URI21"))
+        !getenv("PMIX_SERVER_URI2") && !getenv("PMIX_SERVER_URI21")) {
+        char why[256];
+        if (foreign_launcher(why, sizeof why)) {
+            core_error(c, "%s", why);
+            return RMP_ERR_BOOTSTRAP;
+        }
         return singleton(c);
+    }
     pmix_status_t st = PMIx_Init(&b->me, NULL, 0);
     if (st != PMIX_SUCCESS) {
         core_verbose(c, "PMIx_Init: %s: running as a singleton", PMIx_Error_string(st));
@@ -112,7 +203,10 @@ int boot_init(rmp_ctx_t *c)
         return RMP_ERR_BOOTSTRAP;
     }
     c->size = (int)size;
-    return read_local_peers(c, b);
+    int rc = read_local_peers(c, b);
+    if (rc == RMP_SUCCESS && (b->mrun_fd = mrun_channel()) >= 0)
+        boot_note(c, "I");
+    return rc;
 }
 
 int boot_put(rmp_ctx_t *c, const char *key, const void *blob, size_t len)
@@ -198,6 +292,7 @@ void boot_abort(rmp_ctx_t *c, int code, const char *msg)
     boot_t *b = c->boot;
     fflush(stdout);
     fflush(stderr);
+    boot_note(c, "A %d", code);
     /* PMIx_Abort may return (Slurm does): the caller exits regardless. */
     if (b && !c->singleton)
         PMIx_Abort(code, msg, NULL, 0);
@@ -214,8 +309,11 @@ void boot_finalize(rmp_ctx_t *c)
         PMIX_VALUE_RELEASE(v->val);
         free(v);
     }
+    boot_note(c, "F");
     if (!c->singleton)
         PMIx_Finalize(NULL, 0);
+    if (b->mrun_fd >= 0)
+        close(b->mrun_fd);
     free(b);
     c->boot = NULL;
 }

@@ -256,6 +256,9 @@ int boot_fence(rmp_ctx_t *c);   /* commit + fence collecting the modex */
 int boot_barrier(rmp_ctx_t *c); /* fence without data */
 int boot_get(rmp_ctx_t *c, int peer, const char *key, const void **blob_p, size_t *len_p);
 void boot_abort(rmp_ctx_t *c, int code, const char *msg);
+/* Tells the launcher (mrun) that this rank's errors from now on follow world rank peer's
+ * failure, so that the job's failure is blamed on the peer. */
+void boot_peer_failed(rmp_ctx_t *c, int peer);
 void boot_finalize(rmp_ctx_t *c);
 
 #endif

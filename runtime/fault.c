@@ -27,6 +27,7 @@ void core_peer_failed(rmp_ctx_t *c, int peer, int status, const char *why)
     if (peer < 0 || peer >= c->size || c->peers[peer].failed)
         return;
     core_error(c, "rank %d failed: %s", peer, why);
+    boot_peer_failed(c, peer);
     c->peers[peer].failed = status;
     outq_fail_peer(c, peer, status);
     for (struct rmp_request *r = c->rndv_active, *n; r; r = n) {

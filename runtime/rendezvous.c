@@ -49,6 +49,8 @@ void rndv_recv_start(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_t 
                      p->tp->ops->name, src_world);
         return ask_stream(c, r, src_world, xfer);
     }
+    if (rc == RMP_ERR_PEER) /* the sender's process is gone: fail everything else with it */
+        core_peer_failed(c, src_world, rc, "its process is gone (rendezvous get)");
     send_ctl(c, src_world, PKT_FIN, sreq, 0, 0);
     proto_recv_finish(c, r, rc);
 }
