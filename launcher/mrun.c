@@ -265,6 +265,7 @@ static int run(const mrun_opts_t *opts, int sig_fd, const sigset_t *ignored, con
 {
     char nspace[32];
     snprintf(nspace, sizeof nspace, "mrun-%d", (int)getpid());
+    session_sweep_stale();
     char *tmpdir = session_tmpdir_create();
     if (!tmpdir)
         return 1;

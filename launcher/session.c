@@ -1,21 +1,87 @@
 /* session.c: the job's footprint on the file system: its PMIx temp dir and the shared-memory
- * segments rmp names after the namespace. mrun removes both however the job ends. */
+ * segments rmp names after the namespace. mrun removes both however the job ends; a SIGKILLed
+ * mrun cannot, so each mrun holds a lock on its dir, and the next one removes the dirs whose
+ * lock nobody holds. */
 #include "session.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* Present in a job dir only while its mrun holds the flock on the dir: a dir with the marker
+ * and a free lock belongs to a dead mrun (a dir without it, to one that is starting). */
+#define SESSION_MARKER "mrun.lock"
+
+static const char *tmp_base(void)
+{
+    const char *base = getenv("TMPDIR");
+    return base && *base ? base : "/tmp";
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw);
+
+/* Takes the lock on dir (kept until mrun exits: the fd is never closed) and then marks it. */
+static int lock_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        fprintf(stderr, "mrun: cannot lock temp dir %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    int m = openat(fd, SESSION_MARKER, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (m < 0) {
+        fprintf(stderr, "mrun: cannot create %s/%s: %s\n", dir, SESSION_MARKER, strerror(errno));
+        return -1;
+    }
+    close(m);
+    return 0;
+}
+
+/* Removes one dir of a dead mrun, if that is what it is. */
+static void sweep_one(int basefd, const char *base, const char *name)
+{
+    struct stat st;
+    if (fstatat(basefd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != getuid() || (st.st_mode & 07777) != 0700)
+        return;
+    int fd = openat(basefd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    if (faccessat(fd, SESSION_MARKER, F_OK, AT_SYMLINK_NOFOLLOW) == 0 &&
+        flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", base, name);
+        if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0 && errno != ENOENT)
+            fprintf(stderr, "mrun: cannot remove stale temp dir %s: %s\n", path,
+                    strerror(errno));
+    }
+    close(fd);
+}
+
+void session_sweep_stale(void)
+{
+    const char *base = tmp_base();
+    DIR *d = opendir(base);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strncmp(e->d_name, "mrun.", 5) == 0 && strlen(e->d_name) == 11)
+            sweep_one(dirfd(d), base, e->d_name);
+    closedir(d);
+}
 
 char *session_tmpdir_create(void)
 {
-    const char *base = getenv("TMPDIR");
-    if (!base || !*base)
-        base = "/tmp";
+    const char *base = tmp_base();
     char *dir;
     if (asprintf(&dir, "%s/mrun.XXXXXX", base) < 0) {
         fprintf(stderr, "mrun: out of memory\n");
@@ -24,6 +90,11 @@ char *session_tmpdir_create(void)
     if (!mkdtemp(dir)) {
         fprintf(stderr, "mrun: cannot create a temp dir in %s: %s (set TMPDIR to a writable "
                 "directory)\n", base, strerror(errno));
+        free(dir);
+        return NULL;
+    }
+    if (lock_dir(dir) != 0) {
+        session_tmpdir_remove(dir);
         free(dir);
         return NULL;
     }

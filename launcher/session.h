@@ -3,8 +3,13 @@
 #ifndef MRUN_SESSION_H
 #define MRUN_SESSION_H
 
-/* Creates $TMPDIR/mrun.XXXXXX (or under /tmp); returns it malloc'd, or NULL after printing why. */
+/* Creates $TMPDIR/mrun.XXXXXX (or under /tmp), locked for as long as mrun lives; returns it
+ * malloc'd, or NULL after printing why. */
 char *session_tmpdir_create(void);
+
+/* Removes the temp dirs, ours (uid), of mrun processes that died without cleaning up
+ * (SIGKILL): those whose lock nobody holds. */
+void session_sweep_stale(void);
 
 /* Removes the directory and everything PMIx left in it. */
 void session_tmpdir_remove(const char *dir);

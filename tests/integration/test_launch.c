@@ -1,0 +1,153 @@
+/* test_launch.c — mrun's verdicts and its life cycle: the first cause of a failure is blamed
+ * (not the first rank reaped), "exited without rmp_finalize" is never claimed of a rank that
+ * finalized (PMIx's late upcall), signals are forwarded or end the job with nothing orphaned,
+ * a SIGKILLed mrun's temp dir is removed by the next mrun, and a launcher that does not speak
+ * PMIx is named instead of running N singletons. */
+#include <signal.h>
+
+#include "run.h"
+
+/* Rank 1 exits 5; the others then fail with RMP_ERR_PEER reading its memory and exit 3:
+ * mrun must report rank 1's 5, whichever it reaps first. */
+Test(launch, blames_the_first_cause_not_the_first_reaped, .timeout = 120)
+{
+    for (int i = 0; i < 10; i++) {
+        run_opts_t o = {.limit = 20};
+        run_result_t r = run_mrun(&o, 4, PROG("fail_blame"), NULL);
+        expect_exit(r, 5);
+        expect_like(r, err, "mrun: rank 1 (pid ", ") exited with status 5; terminating the job",
+                    1);
+        expect_no_fail(r);
+        expect_clean(r);
+        run_free(&r);
+    }
+}
+
+/* A clean job is never failed for a finalize PMIx reports late (it used to be, now and then,
+ * under load: shared measurements of PMIx 4.2.2). Many short jobs of every size. */
+Test(launch, finalize_verdict_never_flaky, .timeout = 240)
+{
+    for (int i = 0; i < 60; i++) {
+        run_opts_t o = {.limit = 30};
+        run_result_t r = run_mrun(&o, 1 + i % 6, PROG("quick"), NULL);
+        expect_success(r);
+        cr_assert_eq(count_prefix(r.err, "mrun:"), 0, "job %d: %s", i, tail(r.err));
+        run_free(&r);
+    }
+}
+
+static void forward_case(int sig, const char *name)
+{
+    run_opts_t o = {.limit = 20, .signal = sig, .signal_when = "ready", .signal_after_lines = 3};
+    run_result_t r = run_mrun(&o, 3, PROG("sig_forward"), NULL);
+    expect_success(r);
+    char line[64];
+    for (int rank = 0; rank < 3; rank++) {
+        snprintf(line, sizeof line, "rank %d: got %s", rank, name);
+        expect_line(r, out, line, 1);
+    }
+    run_free(&r);
+}
+
+Test(launch, sigusr1_is_forwarded_to_every_rank, .timeout = 30)
+{
+    forward_case(SIGUSR1, "SIGUSR1");
+}
+
+Test(launch, sigusr2_is_forwarded_to_every_rank, .timeout = 30)
+{
+    forward_case(SIGUSR2, "SIGUSR2");
+}
+
+/* Signals whose default would kill mrun and orphan the ranks end the job cleanly instead. */
+static void ends_job_case(int sig)
+{
+    run_opts_t o = {.limit = 20, .signal = sig, .signal_when = "ready", .signal_after_lines = 2};
+    run_result_t r = run_mrun(&o, 2, PROG("sleeper"), NULL);
+    expect_exit(r, 128 + sig);
+    char line[96];
+    snprintf(line, sizeof line, "mrun: received signal %d (%s); terminating the job", sig,
+             strsignal(sig));
+    expect_line(r, err, line, 1);
+    expect_clean(r);
+    run_free(&r);
+}
+
+Test(launch, sigquit_ends_the_job_cleanly, .timeout = 30)
+{
+    ends_job_case(SIGQUIT);
+}
+
+Test(launch, sigalrm_ends_the_job_cleanly, .timeout = 30)
+{
+    ends_job_case(SIGALRM);
+}
+
+Test(launch, sigxcpu_ends_the_job_cleanly, .timeout = 30)
+{
+    ends_job_case(SIGXCPU);
+}
+
+/* mrun SIGKILLed: its ranks die with it (parent-death signal); its temp dir cannot be removed
+ * by it, so the next mrun of the same user removes it. */
+Test(launch, next_mrun_removes_a_killed_mruns_temp_dir, .timeout = 60)
+{
+    const char *script =
+        "out=$TMPDIR/out; \"$1\" -n 2 \"$2\" >$out 2>&1 & p=$!; i=0; "
+        "while [ $(grep -c ready $out) -lt 2 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; "
+        "kill -9 $p; wait $p; "
+        "echo stale $(ls $TMPDIR | grep -c '^mrun\\.'); "
+        "\"$1\" -n 1 \"$3\" >/dev/null 2>&1; echo status $?; "
+        "echo after $(ls $TMPDIR | grep -c '^mrun\\.'); rm -f $out";
+    const char *argv[] = {"/bin/sh", "-c", script, "sh", RMP_TEST_MRUN, PROG("sleeper"),
+                          PROG("quick"), NULL};
+    run_opts_t o = {.limit = 40};
+    run_result_t r = run_cmd(&o, argv);
+    expect_exit(r, 0);
+    expect_line(r, out, "stale 1", 1);
+    expect_line(r, out, "status 0", 1);
+    expect_line(r, out, "after 0", 1);
+    expect_clean(r);
+    run_free(&r);
+}
+
+/* Started N times by a launcher without PMIx, each copy would be a singleton "succeeding". */
+static void foreign_case(const char *var, const char *says)
+{
+    const char *env[] = {var, NULL};
+    const char *argv[] = {PROG("quick"), NULL};
+    run_opts_t o = {.limit = 20, .env = env};
+    run_result_t r = run_cmd(&o, argv);
+    cr_assert_neq(r.code, 0, "started with %s, the program succeeded:\n%s", var, tail(r.out));
+    cr_assert(strstr(r.err, says), "started with %s, stderr does not say \"%s\":\n%s", var,
+              says, tail(r.err));
+    cr_assert_eq(count_prefix(r.out, "rank "), 0, "%s", tail(r.out));
+    run_free(&r);
+}
+
+Test(launch, srun_without_pmix_is_named, .timeout = 30)
+{
+    foreign_case("SLURM_NTASKS=4", "srun --mpi=pmix");
+}
+
+Test(launch, pmi2_launcher_is_named, .timeout = 30)
+{
+    foreign_case("PMI_SIZE=2", "PMI-1/PMI-2 launcher");
+}
+
+Test(launch, open_mpi_launcher_without_pmix_is_named, .timeout = 30)
+{
+    foreign_case("OMPI_COMM_WORLD_SIZE=2", "Open MPI");
+}
+
+/* One task under srun is a singleton as far as anyone can tell: it still runs. */
+Test(launch, single_task_launcher_still_runs, .timeout = 30)
+{
+    const char *env[] = {"SLURM_NTASKS=1", NULL};
+    const char *argv[] = {PROG("quick"), NULL};
+    run_opts_t o = {.limit = 20, .env = env};
+    run_result_t r = run_cmd(&o, argv);
+    expect_success(r);
+    expect_line(r, out, "rank 0 of 1 ok", 1);
+    run_free(&r);
+}
