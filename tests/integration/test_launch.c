@@ -23,6 +23,35 @@ Test(launch, blames_the_first_cause_not_the_first_reaped, .timeout = 120)
     }
 }
 
+/* Rank 0 exits 3 reporting rank 1's failure while rank 1 is still alive; rank 1 exits 5 50 ms
+ * later: the cause is rank 1, though rank 0 is reaped first. */
+Test(launch, holds_a_consequence_until_its_cause_ends, .timeout = 60)
+{
+    for (int i = 0; i < 5; i++) {
+        run_opts_t o = {.limit = 20};
+        run_result_t r = run_mrun(&o, 3, PROG("fail_consequence"), NULL);
+        expect_exit(r, 5);
+        expect_like(r, err, "mrun: rank 1 (pid ", ") exited with status 5; terminating the job",
+                    1);
+        expect_no_fail(r);
+        expect_clean(r);
+        run_free(&r);
+    }
+}
+
+/* The peer it blamed goes on running: after the bounded wait, the reporting rank is blamed. */
+Test(launch, blames_the_reporter_when_its_peer_lives_on, .timeout = 30)
+{
+    run_opts_t o = {.limit = 20};
+    run_result_t r = run_mrun(&o, 3, PROG("fail_consequence"), "stays", NULL);
+    expect_exit(r, 3);
+    expect_like(r, err, "mrun: rank 0 (pid ", ") exited with status 3; terminating the job", 1);
+    cr_assert_lt(r.elapsed, 4.0, "mrun waited %.1f s for the blamed peer", r.elapsed);
+    expect_no_fail(r);
+    expect_clean(r);
+    run_free(&r);
+}
+
 /* A clean job is never failed for a finalize PMIx reports late (it used to be, now and then,
  * under load: shared measurements of PMIx 4.2.2). Many short jobs of every size. */
 Test(launch, finalize_verdict_never_flaky, .timeout = 240)
