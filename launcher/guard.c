@@ -80,6 +80,31 @@ int guard_peer_uid(int fd, uid_t *uid)
     return err;
 }
 
+/* The same from /proc/net/tcp, for kernels without sock_diag for TCP (inet_diag is a module
+ * that a minimal system, like the test VM's, may not load): the line whose local end is the
+ * peer and whose remote end is us. IPv4 only, which is what PMIx listens on by default. */
+static int proc_peer_uid(const struct sockaddr_in *peer, const struct sockaddr_in *me,
+                         uid_t *uid)
+{
+    FILE *f = fopen("/proc/net/tcp", "re");
+    if (!f)
+        return errno;
+    char line[512];
+    int err = ENOENT;
+    while (err == ENOENT && fgets(line, sizeof line, f)) {
+        unsigned la, lp, ra, rp, u;
+        if (sscanf(line, " %*d: %8x:%4x %8x:%4x %*x %*x:%*x %*x:%*x %*x %u", &la, &lp, &ra,
+                   &rp, &u) == 5 &&
+            la == peer->sin_addr.s_addr && lp == ntohs(peer->sin_port) &&
+            ra == me->sin_addr.s_addr && rp == ntohs(me->sin_port)) {
+            *uid = (uid_t)u;
+            err = 0;
+        }
+    }
+    fclose(f);
+    return err;
+}
+
 /* The uid at the other end of an accepted socket, from the kernel; 0 or an errno. */
 static int peer_uid(int fd, uid_t *uid)
 {
@@ -87,8 +112,16 @@ static int peer_uid(int fd, uid_t *uid)
     socklen_t len = sizeof sa;
     if (getsockname(fd, (struct sockaddr *)&sa, &len) != 0)
         return errno;
-    if (sa.ss_family != AF_UNIX)
-        return guard_peer_uid(fd, uid);
+    if (sa.ss_family != AF_UNIX) {
+        int err = guard_peer_uid(fd, uid);
+        struct sockaddr_storage peer;
+        socklen_t plen = sizeof peer;
+        if (err != 0 && sa.ss_family == AF_INET &&
+            getpeername(fd, (struct sockaddr *)&peer, &plen) == 0 && peer.ss_family == AF_INET)
+            err = proc_peer_uid((const struct sockaddr_in *)&peer,
+                                (const struct sockaddr_in *)&sa, uid);
+        return err;
+    }
     struct ucred cred;
     socklen_t clen = sizeof cred;
     if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) != 0)
