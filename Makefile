@@ -120,12 +120,13 @@ $(MRUN): $(MRUN_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PMIX_LIBS)
 
-# rmp.pc for a prefix: $(call pc_text,PREFIX).
-pc_text = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: rmp\nDescription: rmp message-passing runtime\nVersion: %s\nRequires.private: pmix libibverbs librdmacm\nCflags: -I$${includedir}\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lrmp\nLibs.private: -lpthread -lm\n' "$(1)" "$(VERSION)"
+# rmp.pc for a prefix and include directory: $(call pc_text,PREFIX,INCLUDEDIR). The build tree's
+# headers stay in include/ for every variant; an installed one is $${prefix}/include.
+pc_text = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=%s\n\nName: rmp\nDescription: rmp message-passing runtime\nVersion: %s\nRequires.private: pmix libibverbs librdmacm\nCflags: -I$${includedir}\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lrmp\nLibs.private: -lpthread -lm\n' '$(1)' '$(2)' '$(VERSION)'
 
 $(OUT)/lib/pkgconfig/rmp.pc: Makefile
 	@mkdir -p $(dir $@)
-	$(call pc_text,$(abspath $(OUT))) > $@
+	$(call pc_text,$(abspath $(OUT)),$(abspath include)) > $@
 
 # Programs link the static library so a build tree needs no LD_LIBRARY_PATH.
 $(OUT)/bin/examples/%: examples/%.c $(STATIC)
@@ -232,7 +233,7 @@ install: all
 	install -m 755 $(SHARED).0 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf librmp.so.0 $(DESTDIR)$(PREFIX)/lib/librmp.so
 	install -m 755 $(MRUN) $(BENCH) $(DESTDIR)$(PREFIX)/bin/
-	$(call pc_text,$(PREFIX)) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp.pc
+	$(call pc_text,$(PREFIX),$${prefix}/include) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp.pc
 
 # Removes the files install writes (the same list, rmp-bench whether or not it was built), and
 # nothing else: the directories stay, as they may hold other packages' files.

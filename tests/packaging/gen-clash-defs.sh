@@ -9,8 +9,10 @@ pub=$2
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# "TYPE NAME" lines of the defined global symbols.
-nm -g --defined-only "$all" | awk 'NF == 3 { print $2, $3 }' | sort -k2 >"$tmp/all"
+# "TYPE NAME" lines of the defined global symbols that a C program could define too (not the
+# sanitizers' "__odr_asan.NAME" markers).
+nm -g --defined-only "$all" | awk 'NF == 3 && $3 ~ /^[A-Za-z_][A-Za-z0-9_]*$/ { print $2, $3 }' |
+    sort -k2 >"$tmp/all"
 nm -g --defined-only "$pub" | awk 'NF == 3 { print $3 }' | sort -u >"$tmp/pub"
 awk 'NR == FNR { pub[$1] = 1; next } !($2 in pub)' "$tmp/pub" "$tmp/all" >"$tmp/internal"
 

@@ -33,6 +33,11 @@ if [ "$(readlink "$root/lib/librmp.so")" != librmp.so.0 ]; then
     echo "install-uninstall: $prefix/lib/librmp.so is not a link to librmp.so.0" >&2
     exit 1
 fi
+incdir=$(PKG_CONFIG_PATH=$root/lib/pkgconfig pkg-config --variable=includedir rmp)
+if [ "$incdir" != "$prefix/include" ]; then
+    echo "install-uninstall: rmp.pc includedir is '$incdir', expected '$prefix/include'" >&2
+    exit 1
+fi
 private=$(PKG_CONFIG_PATH=$root/lib/pkgconfig pkg-config --print-requires-private rmp | tr '\n' ' ')
 if [ "$private" != "pmix libibverbs librdmacm " ]; then
     echo "install-uninstall: rmp.pc Requires.private is '$private'," \
