@@ -9,9 +9,19 @@ header=$3
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Functions: "rmp_x(" outside static (inline) definitions; data: "extern ... name;".
 # shellcheck disable=SC2086 # CC may carry flags
-$cc -E -P -x c "$header" | grep -oE '\brmp_[A-Za-z0-9_]+ *\(' | sed 's/ *($//' | sort -u \
-    >"$tmp/declared"
+$cc -E -P -x c "$header" >"$tmp/header.i"
+{
+    grep -v '\bstatic\b' "$tmp/header.i" | grep -oE '\brmp_[A-Za-z0-9_]+ *\(' | sed 's/ *($//' ||
+        true
+    tr '\n' ' ' <"$tmp/header.i" | grep -oE '\bextern [^;(){}]*;' |
+        sed -E 's/ *(\[[^]]*\])? *;$//; s/.*[^A-Za-z0-9_]//' | grep -E '^(rmp_|RMP_)' || true
+} | sort -u >"$tmp/declared"
+if [ ! -s "$tmp/declared" ]; then
+    echo "check-exports: found no declaration in $header" >&2
+    exit 1
+fi
 nm -D --defined-only "$libdir/librmp.so" | awk 'NF == 3 { print $3 }' | sort -u >"$tmp/so"
 nm -g --defined-only "$libdir/librmp.a" | awk 'NF == 3 { print $3 }' | sort -u >"$tmp/a"
 
