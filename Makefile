@@ -20,8 +20,8 @@ missing_pkgs = $(if $(shell command -v pkg-config),$(foreach d,$(1),$(if \
   $(shell pkg-config --exists $(lastword $(subst :, ,$(d))) && echo y),,$(firstword \
   $(subst :, ,$(d))))),pkg-config)
 # One line naming what is missing, then make stops (before anything compiles).
-deps_error = $(if $(strip $(1)),$(error rmp: $(subst $(space),$(comma)$(space),$(strip $(1))) $(if \
-  $(word 2,$(1)),are,is) missing: run 'make deps' (or 'make demo') first))
+deps_error = $(if $(strip $(1)),$(error rmp: $(subst $(space),$(comma)$(space),$(strip \
+  $(1))) $(if $(word 2,$(1)),are,is) missing: run 'make deps' (or 'make demo') first))
 comma := ,
 space := $() $()
 

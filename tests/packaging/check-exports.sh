@@ -39,4 +39,5 @@ for lib in so a; do
     fi
 done
 [ "$status" -eq 0 ] || exit 1
-echo "exports: librmp.so $(wc -l <"$tmp/so"), librmp.a $(wc -l <"$tmp/a"), declared $(wc -l <"$tmp/declared")"
+echo "exports: librmp.so $(wc -l <"$tmp/so"), librmp.a $(wc -l <"$tmp/a")," \
+    "declared $(wc -l <"$tmp/declared")"
