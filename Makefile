@@ -11,6 +11,20 @@ VERSION := 0.1.0
 PMIX_CFLAGS := $(shell pkg-config --cflags pmix 2>/dev/null)
 PMIX_LIBS := $(shell pkg-config --libs pmix 2>/dev/null || echo -lpmix)
 
+# What a build needs that `make deps` installs, as "Debian package:pkg-config module" pairs.
+# Checked only by the targets that compile (need-build-deps, need-test-deps below), so that
+# deps, clean, demo and check still start on a fresh machine; `=`, not `:=`: asked only then.
+BUILD_DEPS := libpmix-dev:pmix libibverbs-dev:libibverbs librdmacm-dev:librdmacm
+TEST_DEPS := libcriterion-dev:criterion
+missing_pkgs = $(if $(shell command -v pkg-config),$(foreach d,$(1),$(if \
+  $(shell pkg-config --exists $(lastword $(subst :, ,$(d))) && echo y),,$(firstword \
+  $(subst :, ,$(d))))),pkg-config)
+# One line naming what is missing, then make stops (before anything compiles).
+deps_error = $(if $(strip $(1)),$(error rmp: $(subst $(space),$(comma)$(space),$(strip \
+  $(1))) $(if $(word 2,$(1)),are,is) missing: run 'make deps' (or 'make demo') first))
+comma := ,
+space := $() $()
+
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -fPIC $(WARN) -Iinclude -Iruntime $(PMIX_CFLAGS)
 
@@ -39,6 +53,16 @@ LIBS := $(PMIX_LIBS) -libverbs -lrdmacm -lpthread -lm
 
 LIB_SRC := $(wildcard runtime/*.c runtime/transport/*.c collectives/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(OBJ)/%.o)
+# Only the API leaves the library. Library objects are compiled with hidden visibility, and
+# mk/visibility.h includes include/rmp.h first under default visibility: whatever rmp.h declares
+# is exported, everything else (comm_get, op_check, rmp_ctx, ...) stays internal, with no list
+# to keep in step with the header. librmp.so exports only those; librmp.a is one object made by
+# `ld -r` over all objects with the hidden symbols made local, so a program may define any
+# name the library uses inside. Internal calls need no PLT either.
+$(LIB_OBJ): LIB_CFLAGS := -fvisibility=hidden -include mk/visibility.h
+# All library objects with their internal symbols global: for the unit tests (and other tests
+# of internals), never installed.
+INTERNAL := build/$(VARIANT)/librmp-internal.a
 MRUN_SRC := $(wildcard launcher/*.c)
 MRUN_OBJ := $(MRUN_SRC:%.c=$(OBJ)/%.o)
 EX_SRC := $(wildcard examples/*.c)
@@ -57,17 +81,31 @@ SHARED := $(OUT)/lib/librmp.so
 MRUN := $(OUT)/bin/mrun
 
 .PHONY: deps all lib check check-unit check-integration check-asan check-tsan check-vm demo \
-        install clean tests format bench
+        install uninstall clean tests format bench
 
 all: $(STATIC) $(SHARED) $(MRUN) $(OUT)/lib/pkgconfig/rmp.pc $(EX_BIN) $(BENCH)
 lib: $(STATIC) $(SHARED)
 
-$(OBJ)/%.o: %.c
+# Objects depend on the Makefile too: a change of flags (visibility, warnings) rebuilds them.
+$(OBJ)/%.o: %.c Makefile | need-build-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
 
-$(STATIC): $(LIB_OBJ)
+.PHONY: need-build-deps need-test-deps
+need-build-deps:
+	$(call deps_error,$(call missing_pkgs,$(BUILD_DEPS)))
+need-test-deps:
+	$(call deps_error,$(call missing_pkgs,$(BUILD_DEPS) $(TEST_DEPS)))
+
+$(OBJ)/librmp-all.o: $(LIB_OBJ)
+	$(LD) -r -o $@ $^
+
+$(STATIC): $(OBJ)/librmp-all.o
 	@mkdir -p $(dir $@)
+	objcopy --localize-hidden $< $(OBJ)/librmp.o
+	rm -f $@ && ar rcs $@ $(OBJ)/librmp.o
+
+$(INTERNAL): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 # librmp.so.0 is the file (its soname, what programs load), librmp.so the link-time name.
@@ -84,12 +122,13 @@ $(MRUN): $(MRUN_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -Wl,--export-dynamic-symbol=accept -o $@ $^ $(PMIX_LIBS)
 
-# rmp.pc for a prefix: $(call pc_text,PREFIX).
-pc_text = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: rmp\nDescription: rmp message-passing runtime\nVersion: %s\nRequires.private: pmix\nCflags: -I$${includedir}\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lrmp\nLibs.private: -lpthread -lm\n' "$(1)" "$(VERSION)"
+# rmp.pc for a prefix and include directory: $(call pc_text,PREFIX,INCLUDEDIR). The build tree's
+# headers stay in include/ for every variant; an installed one is $${prefix}/include.
+pc_text = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=%s\n\nName: rmp\nDescription: rmp message-passing runtime\nVersion: %s\nRequires.private: pmix libibverbs librdmacm\nCflags: -I$${includedir}\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lrmp\nLibs.private: -lpthread -lm\n' '$(1)' '$(2)' '$(VERSION)'
 
 $(OUT)/lib/pkgconfig/rmp.pc: Makefile
 	@mkdir -p $(dir $@)
-	$(call pc_text,$(abspath $(OUT))) > $@
+	$(call pc_text,$(abspath $(OUT)),$(abspath include)) > $@
 
 # Programs link the static library so a build tree needs no LD_LIBRARY_PATH.
 $(OUT)/bin/examples/%: examples/%.c $(STATIC)
@@ -111,22 +150,41 @@ $(TESTS)/progs/%: tests/progs/%.c $(STATIC) $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(STATIC) $(LIBS)
 
-$(TESTS)/unit: $(UNIT_SRC) $(STATIC)
+$(TESTS)/unit: $(UNIT_SRC) $(INTERNAL) | need-test-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $(UNIT_SRC) $(STATIC) $(LIBS) -lcriterion
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $(UNIT_SRC) $(INTERNAL) $(LIBS) -lcriterion
+
+# A program that defines every internal name of the library (the global symbols of its
+# objects minus the exported ones, listed anew at each build), linked against librmp.a and
+# librmp.so: tests/integration/test_packaging.c runs both under mrun.
+$(TESTS)/packaging/clash_defs.c: tests/packaging/gen-clash-defs.sh $(STATIC)
+	@mkdir -p $(dir $@)
+	tests/packaging/gen-clash-defs.sh $(OBJ)/librmp-all.o $(STATIC) > $@.tmp && mv $@.tmp $@
+$(TESTS)/progs/clash-static: tests/packaging/clash.c $(TESTS)/packaging/clash_defs.c $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $(filter %.c,$^) $(STATIC) $(LIBS)
+$(TESTS)/progs/clash-shared: tests/packaging/clash.c $(TESTS)/packaging/clash_defs.c $(SHARED)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $(filter %.c,$^) -L$(OUT)/lib \
+	  -Wl,-rpath,$(abspath $(OUT)/lib) -lrmp $(LIBS)
+CLASH_BIN := $(TESTS)/progs/clash-static $(TESTS)/progs/clash-shared
 
 # The integration driver only starts mrun and reads its output; under TSan it is built without
 # the sanitizer, because Criterion's runner cannot start under TSan (Snaipe/Criterion#274). The
 # programs it drives (mrun and the ranks) are still TSan builds.
 INTEG_SAN := $(if $(filter tsan,$(VARIANT)),,$(SAN))
-$(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h)
+$(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h) | need-test-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(OPT) $(INTEG_SAN) $(CFLAGS) -Itests/integration $(INTEG_SAN) $(LDFLAGS) \
 	  -DRMP_TEST_MRUN='"$(abspath $(MRUN))"' -DRMP_TEST_PROGS='"$(abspath $(TESTS)/progs)"' \
 	  -DRMP_TEST_BENCH='"$(abspath $(OUT)/bin/rmp-bench)"' \
+	  -DRMP_TEST_SRCDIR='"$(abspath .)"' -DRMP_TEST_LIBDIR='"$(abspath $(OUT)/lib)"' \
+	  -DRMP_TEST_VARIANT='"$(VARIANT)"' -DRMP_TEST_CC='"$(CC)"' \
+	  -DRMP_TEST_LDFLAGS='"$(strip $(LDFLAGS_ALL))"' \
 	  -o $@ $(INTEG_SRC) -lcriterion
 
-tests: all $(PROG_BIN) $(if $(UNIT_SRC),$(TESTS)/unit) $(if $(INTEG_SRC),$(TESTS)/integration)
+tests: all $(PROG_BIN) $(CLASH_BIN) $(if $(UNIT_SRC),$(TESTS)/unit) \
+       $(if $(INTEG_SRC),$(TESTS)/integration)
 
 -include $(LIB_OBJ:.o=.d) $(MRUN_OBJ:.o=.d)
 
@@ -177,7 +235,14 @@ install: all
 	install -m 755 $(SHARED).0 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf librmp.so.0 $(DESTDIR)$(PREFIX)/lib/librmp.so
 	install -m 755 $(MRUN) $(BENCH) $(DESTDIR)$(PREFIX)/bin/
-	$(call pc_text,$(PREFIX)) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp.pc
+	$(call pc_text,$(PREFIX),$${prefix}/include) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp.pc
+
+# Removes the files install writes (the same list, rmp-bench whether or not it was built), and
+# nothing else: the directories stay, as they may hold other packages' files.
+INSTALLED := include/rmp.h lib/librmp.a lib/librmp.so.0 lib/librmp.so lib/pkgconfig/rmp.pc \
+             bin/mrun bin/rmp-bench
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 
 format:
 	clang-format -i $(LIB_SRC) $(MRUN_SRC) include/rmp.h runtime/*.h runtime/transport/*.h
