@@ -67,6 +67,9 @@ typedef struct tp_ops {
     void (*disarm)(tp_t *tp);
 
     void (*close)(tp_t *tp);
+    /* The process is about to end without rmp_finalize (rmp_abort): remove what would outlive
+     * it (names in /dev/shm). Only cheap, lock-free system calls; close() is not called. */
+    void (*abandon)(tp_t *tp);
 } tp_ops_t;
 
 /* Every transport's instance struct starts with this. */
