@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core.h"
@@ -27,6 +28,7 @@
 #define SHM_CMA_CHUNK (64u << 20)  /* bytes per process_vm_readv call */
 #define SHM_TAG_MAX 80             /* longest job tag kept verbatim in names */
 #define SHM_NAME_MAX 128
+#define SHM_ABANDON_WAIT_MS 500    /* see shm_abandon: only a dead or stuck peer costs it */
 
 /* Start of every segment. `sleeping` is alone on its line: the owner writes it only around
  * blocking, senders read it after every send. */
@@ -82,6 +84,7 @@ typedef struct shm_tp {
     bool fence;           /* bell_ring fences (oversubscribed ranks sleep often) */
     unsigned rr;          /* first ring polled next time */
     bool in_progress;     /* inside shm_progress */
+    bool wired;           /* shm_wireup mapped every local segment */
     char tag[SHM_TAG_MAX + 24];
     shm_blob_t blob;
     size_t blob_len;
@@ -501,15 +504,38 @@ static void shm_disarm(tp_t *tp)
 
 /* ---- life cycle ------------------------------------------------------------------------- */
 
-/* The job will not run to rmp_finalize (rmp_abort, a failed rmp_init, exit without finalize):
- * unlink every segment name of this node's ranks that I know. Peers still mapping one would
- * otherwise leave it behind when the launcher kills them; the job is ending, so a peer that
- * fails to map one now fails a start-up that could not succeed. Unlink only: safe at any
- * moment, mappings stay valid. */
+/* true once every local rank has mapped every segment I mapped: the last mapper of each has
+ * unlinked its name, and an unlink by me can no longer fail a peer's start-up. */
+static bool all_mapped(shm_tp_t *s)
+{
+    for (int i = 0; i < s->nlocal; i++)
+        if (!s->peers[i].seg || atomic_load(&s->peers[i].seg->mapped) < s->nlocal)
+            return false;
+    return true;
+}
+
+/* The job will not run to rmp_finalize (rmp_abort, exit without finalize, a failed rmp_init):
+ * unlink every segment name of this node's ranks that I know, or a peer the launcher kills
+ * before it maps them all leaves them behind (mrun sweeps /dev/shm; other launchers do not).
+ * Peers still in their wire-up are given SHM_ABANDON_WAIT_MS to finish mapping first, so that
+ * an abort right after rmp_init does not fail their start-up with a vanished name; a failed
+ * start (no wire-up here) does not wait: nobody can map all of them any more. Unlink only:
+ * safe at any moment, mappings stay valid. */
 static void shm_abandon(tp_t *tp)
 {
     shm_tp_t *s = (shm_tp_t *)tp;
-    for (int i = 0; s->peers && i < s->nlocal; i++) {
+    if (!s->peers)
+        return;
+    struct timespec t0, now, nap = {0, 1000000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    now = t0;
+    while (s->wired && !all_mapped(s) &&
+           (now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 <
+               SHM_ABANDON_WAIT_MS) {
+        nanosleep(&nap, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    }
+    for (int i = 0; i < s->nlocal; i++) {
         char *name = s->peers[i].seg_name;
         if (name[0] && shm_unlink(name) && errno != ENOENT)
             core_verbose(tp->ctx, "shm: shm_unlink %s: %s", name, strerror(errno));
@@ -697,6 +723,7 @@ static int shm_wireup(tp_t *tp)
             cma_probe(s, &s->peers[i]);
     }
     free(blobs);
+    s->wired = rc == RMP_SUCCESS;
     return rc;
 }
 
