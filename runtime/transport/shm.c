@@ -27,7 +27,7 @@
 #define SHM_POLL_BUDGET 16         /* records per ring per progress call: fairness */
 #define SHM_CMA_CHUNK (64u << 20)  /* bytes per process_vm_readv call */
 #define SHM_TAG_MAX 80             /* longest job tag kept verbatim in names */
-#define SHM_NAME_MAX 128
+#define SHM_NAME_MAX 144          /* "/rmp." tag "-r" rank "." 16 hex digits, and a NUL */
 #define SHM_ABANDON_WAIT_MS 500    /* see shm_abandon: only a dead or stuck peer costs it */
 
 /* Start of every segment. `sleeping` is alone on its line: the owner writes it only around
@@ -283,6 +283,8 @@ static int seg_map_peer(shm_tp_t *s, int i, const shm_blob_t *b)
 
 /* ---- the doorbell ----------------------------------------------------------------------- */
 
+/* @rmp-bell.<32 random hex digits>, published in my modex blob: why a random name, and why
+ * strangers' datagrams are only counted, is told at the top of shm_bell.c. */
 static int bell_open(shm_tp_t *s)
 {
     const char *what = "";

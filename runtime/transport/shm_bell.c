@@ -12,7 +12,8 @@
  *   owner re-checks every ring after draining the queue, whoever rang.
  * - SO_PASSCRED: the kernel stamps each datagram with the sender's pid and uid (the sender
  *   cannot forge them), so the owner counts what comes from anyone but the job's local ranks
- *   and says so once, instead of treating it as a peer's wakeup.
+ *   (our uid and a pid from the ranks' segment headers) and says so once. Ranks in different
+ *   pid namespaces would be named strangers too: a wrong line on stderr, nothing worse.
  * A flood cannot lose a real wakeup (the queue is readable, so the owner wakes and re-checks
  * the rings) nor block a sender (MSG_DONTWAIT; a full queue already means "awake"). What it
  * can do is make the owner's sleeps spurious, at the cost of the flooder's own CPU. */
