@@ -29,6 +29,12 @@ Test(shm_guard, junk_datagrams_ignored, .timeout = 60)
     expect_line(r, out, "junk: OK", 1);
     expect_like(r, out, "flooder: sent ", " refused: queue full)", 1);
     char line[160], want[400];
+    long sent = 0, full = 0;
+    find_prefix(r.out, "flooder: sent ", line, sizeof line);
+    cr_assert_eq(sscanf(line, "flooder: sent %ld datagrams (%ld refused", &sent, &full), 2, "%s",
+                 line);
+    /* A queue kept full: rank 1 rang into it all along, and was never blocked. */
+    cr_assert(sent > 0 && full > 0, "the flood never filled the queue: %s", line);
     cr_assert_not_null(find_prefix(r.out, "rank 1: flooder pid ", line, sizeof line),
                        "no flooder pid:\n%s", tail(r.out));
     snprintf(want, sizeof want, "rmp[0]: shm: ignoring datagrams on my doorbell from pid %s "
