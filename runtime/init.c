@@ -322,6 +322,9 @@ int rmp_abort(rmp_comm_t comm, int code)
         _exit(code);
     char msg[64];
     snprintf(msg, sizeof(msg), "rank %d called rmp_abort(%d)", c->rank, code);
+    for (int i = 0; i < c->ntps; i++)
+        if (c->tps[i]->ops->abandon)
+            c->tps[i]->ops->abandon(c->tps[i]);
     boot_abort(c, code, msg);
     return RMP_ERR_INTERNAL; /* not reached */
 }

@@ -1,8 +1,10 @@
 /* shm.c — the shared-memory transport for ranks on one node. Each rank owns one POSIX segment
- * holding an incoming SPSC ring per local peer (shm_ring.c) for eager data, an abstract-socket
- * doorbell to wake it when it sleeps, and CMA (process_vm_readv) for single-copy rendezvous. */
+ * holding an incoming SPSC ring per local peer (shm_ring.c) for eager data, a doorbell to wake
+ * it when it sleeps (shm_bell.c), and CMA (process_vm_readv) for single-copy rendezvous. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,11 +12,13 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/uio.h>
-#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core.h"
+#include "transport/shm_bell.h"
 #include "transport/shm_ring.h"
 
 #define SHM_MAGIC 0x31306d6873706d72ull /* "rmpshm01" */
@@ -23,7 +27,8 @@
 #define SHM_POLL_BUDGET 16         /* records per ring per progress call: fairness */
 #define SHM_CMA_CHUNK (64u << 20)  /* bytes per process_vm_readv call */
 #define SHM_TAG_MAX 80             /* longest job tag kept verbatim in names */
-#define SHM_NAME_MAX 128
+#define SHM_NAME_MAX 144          /* "/rmp." tag "-r" rank "." 16 hex digits, and a NUL */
+#define SHM_ABANDON_WAIT_MS 500    /* see shm_abandon: only a dead or stuck peer costs it */
 
 /* Start of every segment. `sleeping` is alone on its line: the owner writes it only around
  * blocking, senders read it after every send. */
@@ -46,6 +51,7 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "shm needs lock-free int atomics");
 typedef struct shm_blob {
     uint64_t hdr_addr;  /* segment address in its owner, for the CMA probe */
     uint64_t seg_bytes;
+    char bell[SHM_BELL_NAME]; /* the owner's doorbell (random: see shm_bell.c) */
     char name[SHM_NAME_MAX];
 } shm_blob_t;
 
@@ -59,6 +65,7 @@ typedef struct shm_peer {
     shm_ring_t in;        /* its ring in my segment: I consume */
     struct sockaddr_un bell;
     socklen_t bell_len;
+    char seg_name[SHM_NAME_MAX]; /* "" until known: unlinked if the job is abandoned */
     bool cma_ok;          /* probe passed and no get refused since */
     bool broken;          /* its ring held garbage: not read any more */
 } shm_peer_t;
@@ -70,11 +77,14 @@ typedef struct shm_tp {
     shm_peer_t *peers;    /* by local index */
     shm_seg_hdr_t *seg;   /* mine */
     size_t seg_bytes, ring_cap;
-    int sock;             /* my doorbell */
+    shm_bell_t bell;      /* my doorbell */
+    int32_t *pids;        /* by local index, 0 until known: whose doorbell rings count */
+    bool stranger_said;   /* a stranger's datagram was reported (once is enough) */
     bool cma;             /* RMP_CMA != 0 */
     bool fence;           /* bell_ring fences (oversubscribed ranks sleep often) */
     unsigned rr;          /* first ring polled next time */
     bool in_progress;     /* inside shm_progress */
+    bool wired;           /* shm_wireup mapped every local segment */
     char tag[SHM_TAG_MAX + 24];
     shm_blob_t blob;
     size_t blob_len;
@@ -131,8 +141,16 @@ static void prefault(shm_tp_t *s, void *addr, size_t len)
 static int seg_create(shm_tp_t *s)
 {
     rmp_ctx_t *ctx = s->base.ctx;
-    char *name = s->blob.name;
-    snprintf(name, SHM_NAME_MAX, "/rmp.%s-r%d", s->tag, ctx->rank);
+    char *name = s->blob.name, rnd[17];
+    /* The random part: in a sticky, world-writable /dev/shm, a predictable name is one that
+     * another user can create first (O_EXCL then refuses the job). The job prefix stays for
+     * mrun's sweep after a crash; peers learn the whole name from the modex. */
+    int re = shm_bell_random_hex(rnd, sizeof(rnd) - 1);
+    if (re) {
+        core_error(ctx, "shm: getrandom: %s", strerror(re));
+        return RMP_ERR_TRANSPORT;
+    }
+    snprintf(name, SHM_NAME_MAX, "/rmp.%s-r%d.%s", s->tag, ctx->rank, rnd);
     size_t stride = shm_ring_footprint(s->ring_cap);
     s->seg_bytes = SHM_HDR_BYTES + (size_t)s->nlocal * stride;
 
@@ -140,8 +158,7 @@ static int seg_create(shm_tp_t *s)
     if (fd < 0) {
         int e = errno;
         core_error(ctx, "shm_open %s: %s (%s)", name, strerror(e),
-                   e == EEXIST ? "left by an earlier job? remove it from /dev/shm"
-                               : "is /dev/shm mounted and writable?");
+                   "is /dev/shm mounted and writable?");
         return RMP_ERR_TRANSPORT;
     }
     /* Reserve the pages now: on a full tmpfs, a lazily backed mapping would SIGBUS at first
@@ -182,6 +199,7 @@ static int seg_create(shm_tp_t *s)
     s->blob.hdr_addr = (uint64_t)(uintptr_t)h;
     s->blob.seg_bytes = s->seg_bytes;
     s->blob_len = offsetof(shm_blob_t, name) + strlen(name) + 1;
+    memcpy(s->peers[s->me].seg_name, name, SHM_NAME_MAX);
     return RMP_SUCCESS;
 fail:
     close(fd);
@@ -189,91 +207,94 @@ fail:
     return RMP_ERR_TRANSPORT;
 }
 
-/* Map local peer i's segment, attach my outgoing ring in it, count myself as a mapper. */
-static int seg_map_peer(shm_tp_t *s, int i)
+/* Read local peer i's blob from the modex (bytes from another process: checked): its segment
+ * name, size and address, and its doorbell. Names are learned for every peer before any is
+ * mapped, so that an abandoned start can unlink them all (shm_abandon). */
+static int peer_learn(shm_tp_t *s, int i, shm_blob_t *b)
 {
     rmp_ctx_t *ctx = s->base.ctx;
     shm_peer_t *p = &s->peers[i];
     const void *data;
     size_t len;
-    shm_blob_t b;
-    memset(&b, 0, sizeof(b));
+    memset(b, 0, sizeof(*b));
     if (core_modex_get(ctx, p->world, "shm", &data, &len) != RMP_SUCCESS ||
-        len <= offsetof(shm_blob_t, name) || len > sizeof(b) ||
+        len <= offsetof(shm_blob_t, name) || len > sizeof(*b) ||
         ((const char *)data)[len - 1] != '\0') {
         core_error(ctx, "shm: no valid address from local rank %d in the modex (is it running "
                    "the same rmp?)", p->world);
         return RMP_ERR_TRANSPORT;
     }
-    memcpy(&b, data, len);
+    memcpy(b, data, len);
+    if (!shm_bell_name_valid(b->bell, sizeof(b->bell)) || strncmp(b->name, "/rmp.", 5) ||
+        strchr(b->name + 1, '/')) {
+        core_error(ctx, "shm: malformed address from local rank %d in the modex (is it running "
+                   "the same rmp?)", p->world);
+        return RMP_ERR_TRANSPORT;
+    }
+    memcpy(p->seg_name, b->name, sizeof(p->seg_name));
+    shm_bell_addr(b->bell, &p->bell, &p->bell_len);
+    return RMP_SUCCESS;
+}
 
-    int fd = shm_open(b.name, O_RDWR, 0);
+/* Map local peer i's segment, attach my outgoing ring in it, count myself as a mapper. */
+static int seg_map_peer(shm_tp_t *s, int i, const shm_blob_t *b)
+{
+    rmp_ctx_t *ctx = s->base.ctx;
+    shm_peer_t *p = &s->peers[i];
+    int fd = shm_open(b->name, O_RDWR, 0);
     if (fd < 0) {
-        core_error(ctx, "shm_open %s (rank %d's segment): %s", b.name, p->world,
+        core_error(ctx, "shm_open %s (rank %d's segment): %s", b->name, p->world,
                    strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
     struct stat st;
-    if (fstat(fd, &st) || (uint64_t)st.st_size != b.seg_bytes) {
-        core_error(ctx, "shm: segment %s of rank %d has the wrong size", b.name, p->world);
+    if (fstat(fd, &st) || (uint64_t)st.st_size != b->seg_bytes || b->seg_bytes != s->seg_bytes) {
+        core_error(ctx, "shm: segment %s of rank %d has the wrong size", b->name, p->world);
         close(fd);
         return RMP_ERR_TRANSPORT;
     }
-    void *m = mmap(NULL, b.seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *m = mmap(NULL, b->seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (m == MAP_FAILED) {
-        core_error(ctx, "mmap %s (rank %d's segment): %s", b.name, p->world, strerror(errno));
+        core_error(ctx, "mmap %s (rank %d's segment): %s", b->name, p->world, strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
     p->seg = m;
-    p->seg_bytes = b.seg_bytes;
-    p->hdr_addr = b.hdr_addr;
+    p->seg_bytes = b->seg_bytes;
+    p->hdr_addr = b->hdr_addr;
     if (p->seg->magic != SHM_MAGIC || p->seg->nrings != (uint32_t)s->nlocal ||
         p->seg->ring_cap != s->ring_cap || p->seg->ring_stride != s->seg->ring_stride ||
-        b.seg_bytes != s->seg_bytes ||
         shm_ring_attach(&p->out, seg_ring(p->seg, s->me), true)) {
         core_error(ctx, "shm: segment %s of rank %d does not match mine (same rmp build and "
-                   "RMP_SHM_RING_KB on every rank?)", b.name, p->world);
+                   "RMP_SHM_RING_KB on every rank?)", b->name, p->world);
         return RMP_ERR_TRANSPORT;
     }
     p->pid = p->seg->pid;
+    s->pids[i] = p->pid;
     prefault(s, seg_ring(p->seg, s->me), s->seg->ring_stride); /* the one ring I write */
 
     /* The last of the local_size mappers unlinks: from then on nothing is left in /dev/shm,
      * whoever crashes later; the mappings keep the memory alive. */
-    if (atomic_fetch_add(&p->seg->mapped, 1) + 1 == s->nlocal && shm_unlink(b.name) &&
+    if (atomic_fetch_add(&p->seg->mapped, 1) + 1 == s->nlocal && shm_unlink(b->name) &&
         errno != ENOENT)
-        core_verbose(ctx, "shm: shm_unlink %s: %s", b.name, strerror(errno));
+        core_verbose(ctx, "shm: shm_unlink %s: %s", b->name, strerror(errno));
     return RMP_SUCCESS;
 }
 
 /* ---- the doorbell ----------------------------------------------------------------------- */
 
-/* Abstract-namespace address of world rank w's doorbell: no file, so nothing can leak. */
-static void bell_addr(shm_tp_t *s, int w, struct sockaddr_un *sa, socklen_t *len)
-{
-    memset(sa, 0, sizeof(*sa));
-    sa->sun_family = AF_UNIX;
-    int n = snprintf(sa->sun_path + 1, sizeof(sa->sun_path) - 1, "rmp.%s.%d", s->tag, w);
-    *len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
-}
-
+/* @rmp-bell.<32 random hex digits>, published in my modex blob: why a random name, and why
+ * strangers' datagrams are only counted, is told at the top of shm_bell.c. */
 static int bell_open(shm_tp_t *s)
 {
-    rmp_ctx_t *ctx = s->base.ctx;
-    s->sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (s->sock < 0) {
-        core_error(ctx, "shm: socket(AF_UNIX): %s", strerror(errno));
+    const char *what = "";
+    int e = shm_bell_open(&s->bell, &what);
+    if (e) {
+        core_error(s->base.ctx, "shm: doorbell: %s: %s (out of file descriptors? see ulimit -n)",
+                   what, strerror(e));
         return RMP_ERR_TRANSPORT;
     }
-    struct sockaddr_un sa;
-    socklen_t len;
-    bell_addr(s, ctx->rank, &sa, &len);
-    if (bind(s->sock, (struct sockaddr *)&sa, len)) {
-        core_error(ctx, "shm: bind @%s: %s (another job with namespace %s on this node?)",
-                   sa.sun_path + 1, strerror(errno), ctx->nspace);
-        return RMP_ERR_TRANSPORT;
-    }
+    memcpy(s->blob.bell, s->bell.name, sizeof(s->blob.bell));
     return RMP_SUCCESS;
 }
 
@@ -299,9 +320,7 @@ static void bell_ring(shm_tp_t *s, shm_peer_t *p)
         atomic_thread_fence(memory_order_seq_cst);
     if (!atomic_load_explicit(&p->seg->sleeping, memory_order_seq_cst))
         return;
-    /* EAGAIN: its queue is full, so a wakeup is already pending. ECONNREFUSED: it has closed
-     * (finalizing). Neither loses data: the record is in the ring. */
-    (void)sendto(s->sock, "", 1, MSG_DONTWAIT, (struct sockaddr *)&p->bell, p->bell_len);
+    shm_bell_ring(&s->bell, &p->bell, p->bell_len);
 }
 
 /* ---- CMA -------------------------------------------------------------------------------- */
@@ -452,7 +471,7 @@ static int shm_progress(tp_t *tp)
 
 static int shm_wait_fd(tp_t *tp)
 {
-    return ((shm_tp_t *)tp)->sock;
+    return ((shm_tp_t *)tp)->bell.fd;
 }
 
 static int shm_arm(tp_t *tp)
@@ -473,20 +492,83 @@ static void shm_disarm(tp_t *tp)
 {
     shm_tp_t *s = (shm_tp_t *)tp;
     atomic_store_explicit(&s->seg->sleeping, 0, memory_order_relaxed);
-    /* A bell rung after this drain costs one spurious wakeup later, never a lost one. */
-    char buf[64];
-    for (;;) {
-        ssize_t n = recv(s->sock, buf, sizeof(buf), MSG_DONTWAIT);
-        if (n < 0 && errno != EINTR)
-            break; /* EAGAIN: drained */
+    /* A bell rung after this drain costs one spurious wakeup later, never a lost one; the
+     * core polls every ring after this, whoever rang. */
+    shm_bell_stranger_t who;
+    int n = shm_bell_drain(&s->bell, s->pids, s->nlocal, &who);
+    if (n > 0 && !s->stranger_said) {
+        s->stranger_said = true;
+        core_error(tp->ctx, "shm: ignoring datagrams on my doorbell from pid %d (uid %u): not a "
+                   "rank of this job (said once; they cannot alter data, only wake me)",
+                   (int)who.pid, (unsigned)who.uid);
     }
 }
 
 /* ---- life cycle ------------------------------------------------------------------------- */
 
+/* true once every local rank has mapped every segment I mapped: the last mapper of each has
+ * unlinked its name, and an unlink by me can no longer fail a peer's start-up. */
+static bool all_mapped(shm_tp_t *s)
+{
+    for (int i = 0; i < s->nlocal; i++)
+        if (!s->peers[i].seg || atomic_load(&s->peers[i].seg->mapped) < s->nlocal)
+            return false;
+    return true;
+}
+
+/* The job will not run to rmp_finalize (rmp_abort, exit without finalize, a failed rmp_init):
+ * unlink every segment name of this node's ranks that I know, or a peer the launcher kills
+ * before it maps them all leaves them behind (mrun sweeps /dev/shm; other launchers do not).
+ * Peers still in their wire-up are given SHM_ABANDON_WAIT_MS to finish mapping first, so that
+ * an abort right after rmp_init does not fail their start-up with a vanished name; a failed
+ * start (no wire-up here) does not wait: nobody can map all of them any more. Unlink only:
+ * safe at any moment, mappings stay valid. */
+static void shm_abandon(tp_t *tp)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    if (!s->peers)
+        return;
+    struct timespec t0, now, nap = {0, 1000000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    now = t0;
+    while (s->wired && !all_mapped(s) &&
+           (now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 <
+               SHM_ABANDON_WAIT_MS) {
+        nanosleep(&nap, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    }
+    for (int i = 0; i < s->nlocal; i++) {
+        char *name = s->peers[i].seg_name;
+        if (name[0] && shm_unlink(name) && errno != ENOENT)
+            core_verbose(tp->ctx, "shm: shm_unlink %s: %s", name, strerror(errno));
+        name[0] = '\0';
+    }
+}
+
+/* exit() without rmp_finalize: the names must not outlive the process either. */
+static void shm_atexit(void)
+{
+    rmp_ctx_t *c = &rmp_ctx;
+    if (atomic_load(&c->state) != 1)
+        return;
+    for (int i = 0; i < c->ntps; i++)
+        if (c->tps[i]->ops == &tp_shm_ops)
+            shm_abandon(c->tps[i]);
+}
+
+static void shm_atexit_register(void)
+{
+    if (atexit(shm_atexit))
+        fprintf(stderr, "rmp: shm: atexit failed: a rank that exits without rmp_finalize may "
+                "leave /dev/shm/rmp.* behind\n");
+}
+
 static void shm_close(tp_t *tp)
 {
     shm_tp_t *s = (shm_tp_t *)tp;
+    /* Finalize sets state 2 first; any other close ends a start-up that failed. */
+    if (atomic_load(&tp->ctx->state) != 2)
+        shm_abandon(tp);
     for (int i = 0; s->peers && i < s->nlocal; i++)
         if (i != s->me && s->peers[i].seg)
             munmap(s->peers[i].seg, s->peers[i].seg_bytes);
@@ -497,11 +579,55 @@ static void shm_close(tp_t *tp)
             core_verbose(tp->ctx, "shm: shm_unlink %s: %s", s->blob.name, strerror(errno));
         munmap(s->seg, s->seg_bytes);
     }
-    if (s->sock >= 0)
-        close(s->sock);
+    shm_bell_close(&s->bell);
+    free(s->pids);
     free(s->peers);
     free(s->local_of);
     free(s);
+}
+
+/* MemAvailable from /proc/meminfo in bytes; 0 if unknown (an old kernel, no /proc). */
+static uint64_t mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    uint64_t kb = 0;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb * 1024;
+}
+
+/* Every rank of the node reserves a ring per local peer: n x n rings. Refused here, before
+ * anything is created, when that exceeds half of what /dev/shm or the memory can hold: a full
+ * tmpfs as large as RAM brings the OOM killer onto unrelated processes. Every rank of the node
+ * reads the same figures (a moment apart); local rank 0 alone says why, once for the node. */
+static int shm_fits(shm_tp_t *s, size_t stride)
+{
+    rmp_ctx_t *ctx = s->base.ctx;
+    uint64_t n = (uint64_t)s->nlocal, seg = SHM_HDR_BYTES + n * (uint64_t)stride;
+    uint64_t need = n * seg; /* n <= 2^31, stride <= 2^31: no overflow */
+    struct statvfs v;
+    uint64_t shm_free = statvfs("/dev/shm", &v) ? 0 : (uint64_t)v.f_bavail * v.f_frsize;
+    uint64_t mem = mem_available();
+    bool shm_ok = !shm_free || need < shm_free / 2, mem_ok = !mem || need < mem / 2;
+    if (seg > SIZE_MAX / 2 || (shm_ok && mem_ok))
+        return seg > SIZE_MAX / 2 ? RMP_ERR_NO_MEM : RMP_SUCCESS;
+    char msg[512];
+    snprintf(msg, sizeof(msg), "shm: the %d ranks on this node need %" PRIu64 " MiB of shared "
+             "memory for their rings (%d x %d rings of %zu KiB), more than half of what %s "
+             "(%" PRIu64 " MiB %s); lower RMP_SHM_RING_KB (now %zu) or start fewer ranks per "
+             "node", s->nlocal, need >> 20, s->nlocal, s->nlocal, s->ring_cap >> 10,
+             shm_ok ? "memory holds" : "/dev/shm holds", (shm_ok ? mem : shm_free) >> 20,
+             shm_ok ? "MemAvailable" : "free", ctx->cfg.shm_ring_bytes >> 10);
+    if (s->me == 0)
+        core_error(ctx, "%s", msg);
+    else
+        core_verbose(ctx, "%s", msg);
+    return RMP_ERR_NO_MEM;
 }
 
 static int shm_open_tp(rmp_ctx_t *ctx, tp_t **tp_p)
@@ -515,7 +641,7 @@ static int shm_open_tp(rmp_ctx_t *ctx, tp_t **tp_p)
         return RMP_ERR_NO_MEM;
     s->base.ops = &tp_shm_ops;
     s->base.ctx = ctx;
-    s->sock = -1;
+    s->bell.fd = -1;
     s->me = ctx->local_rank;
     s->nlocal = ctx->local_size;
     s->cma = ctx->cfg.use_cma != 0;
@@ -525,7 +651,8 @@ static int shm_open_tp(rmp_ctx_t *ctx, tp_t **tp_p)
     job_tag(ctx->nspace, s->tag);
     s->local_of = malloc((size_t)ctx->size * sizeof(int));
     s->peers = calloc((size_t)s->nlocal, sizeof(shm_peer_t));
-    if (!s->local_of || !s->peers) {
+    s->pids = calloc((size_t)s->nlocal, sizeof(int32_t));
+    if (!s->local_of || !s->peers || !s->pids) {
         shm_close(&s->base);
         return RMP_ERR_NO_MEM;
     }
@@ -534,10 +661,13 @@ static int shm_open_tp(rmp_ctx_t *ctx, tp_t **tp_p)
     for (int i = 0; i < s->nlocal; i++) {
         s->peers[i].world = ctx->local_ranks[i];
         s->local_of[ctx->local_ranks[i]] = i;
-        bell_addr(s, ctx->local_ranks[i], &s->peers[i].bell, &s->peers[i].bell_len);
     }
-
-    int rc = seg_create(s);
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    int rc = pthread_once(&once, shm_atexit_register) ? RMP_ERR_INTERNAL : RMP_SUCCESS;
+    if (rc == RMP_SUCCESS)
+        rc = shm_fits(s, shm_ring_footprint(s->ring_cap));
+    if (rc == RMP_SUCCESS)
+        rc = seg_create(s);
     if (rc == RMP_SUCCESS)
         rc = bell_open(s);
     if (rc != RMP_SUCCESS) {
@@ -552,15 +682,17 @@ static int shm_open_tp(rmp_ctx_t *ctx, tp_t **tp_p)
     me->seg_bytes = s->seg_bytes;
     me->pid = s->seg->pid;
     me->cma_ok = true;
+    shm_bell_addr(s->bell.name, &me->bell, &me->bell_len);
+    s->pids[s->me] = me->pid;
     shm_ring_attach(&me->out, seg_ring(s->seg, s->me), true);
 
     s->base.max_send = shm_ring_max_record(s->ring_cap);
     s->base.eager_limit = SHM_EAGER_DEFAULT < s->base.max_send / 2 ? SHM_EAGER_DEFAULT
                                                                    : s->base.max_send / 2;
     s->base.caps = s->cma ? TP_CAP_GET : 0;
-    core_verbose(ctx, "shm: segment %s (%zu bytes: %d rings of %zu bytes), max send %zu, "
-                 "eager limit %zu", s->blob.name, s->seg_bytes, s->nlocal, s->ring_cap,
-                 s->base.max_send, s->base.eager_limit);
+    core_verbose(ctx, "shm: segment %s (%zu bytes: %d rings of %zu bytes), doorbell @%s, max "
+                 "send %zu, eager limit %zu", s->blob.name, s->seg_bytes, s->nlocal,
+                 s->ring_cap, s->bell.name, s->base.max_send, s->base.eager_limit);
     if (!s->cma)
         core_verbose(ctx, "shm: CMA disabled by RMP_CMA=0; rendezvous copies through the rings");
     *tp_p = &s->base;
@@ -578,16 +710,23 @@ static int shm_addr_pack(tp_t *tp, const void **blob_p, size_t *len_p)
 static int shm_wireup(tp_t *tp)
 {
     shm_tp_t *s = (shm_tp_t *)tp;
-    for (int i = 0; i < s->nlocal; i++) {
+    shm_blob_t *blobs = calloc((size_t)s->nlocal, sizeof(shm_blob_t));
+    if (!blobs)
+        return RMP_ERR_NO_MEM;
+    int rc = RMP_SUCCESS;
+    for (int i = 0; i < s->nlocal && rc == RMP_SUCCESS; i++)
+        if (i != s->me)
+            rc = peer_learn(s, i, &blobs[i]);
+    for (int i = 0; i < s->nlocal && rc == RMP_SUCCESS; i++) {
         if (i == s->me)
             continue;
-        int rc = seg_map_peer(s, i);
-        if (rc != RMP_SUCCESS)
-            return rc;
-        if (s->cma)
+        rc = seg_map_peer(s, i, &blobs[i]);
+        if (rc == RMP_SUCCESS && s->cma)
             cma_probe(s, &s->peers[i]);
     }
-    return RMP_SUCCESS;
+    free(blobs);
+    s->wired = rc == RMP_SUCCESS;
+    return rc;
 }
 
 const tp_ops_t tp_shm_ops = {
@@ -605,4 +744,5 @@ const tp_ops_t tp_shm_ops = {
     .arm = shm_arm,
     .disarm = shm_disarm,
     .close = shm_close,
+    .abandon = shm_abandon,
 };

@@ -67,6 +67,10 @@ typedef struct tp_ops {
     void (*disarm)(tp_t *tp);
 
     void (*close)(tp_t *tp);
+    /* The process is about to end without rmp_finalize (rmp_abort): remove what would outlive
+     * it (names in /dev/shm). No locks, no frees, a bounded wait at most; close() is not
+     * called after it. NULL if nothing outlives the process. */
+    void (*abandon)(tp_t *tp);
 } tp_ops_t;
 
 /* Every transport's instance struct starts with this. */
