@@ -80,7 +80,7 @@ STATIC := $(OUT)/lib/librmp.a
 SHARED := $(OUT)/lib/librmp.so
 MRUN := $(OUT)/bin/mrun
 
-.PHONY: deps all lib check check-unit check-integration check-asan check-tsan check-vm demo \
+.PHONY: deps all lib check check-unit check-integration check-asan check-tsan check-vm check-soak demo \
         install uninstall clean tests format bench
 
 all: $(STATIC) $(SHARED) $(MRUN) $(OUT)/lib/pkgconfig/rmp.pc $(EX_BIN) $(BENCH)
@@ -212,11 +212,17 @@ check-tsan:
 check-vm:
 	tests/vm/run-verbs-suite
 
+# Random-kill soak (counts, not timings): SOAK_TRIALS=200 for the issue's full run.
+SOAK_TRIALS ?= 20
+check-soak: tests
+	MRUN=$(abspath $(MRUN)) tests/soak/kill-soak $(SOAK_TRIALS)
+
 # deps first, then a fresh make: pkg-config's answers are read when make starts.
 check: deps
 	$(MAKE) check-unit check-integration
 	$(MAKE) check-asan
 	$(MAKE) check-tsan
+	$(MAKE) check-soak
 	@if [ -x tests/vm/run-verbs-suite ]; then $(MAKE) check-vm; fi
 	@tests/leftovers.sh
 
