@@ -231,7 +231,7 @@ static int seg_map_peer(shm_tp_t *s, int i)
     if (p->seg->magic != SHM_MAGIC || p->seg->nrings != (uint32_t)s->nlocal ||
         p->seg->ring_cap != s->ring_cap || p->seg->ring_stride != s->seg->ring_stride ||
         b.seg_bytes != s->seg_bytes ||
-        shm_ring_attach(&p->out, seg_ring(p->seg, s->me), true)) {
+        shm_ring_attach(&p->out, seg_ring(p->seg, s->me), s->ring_cap, true)) {
         core_error(ctx, "shm: segment %s of rank %d does not match mine (same rmp build and "
                    "RMP_SHM_RING_KB on every rank?)", b.name, p->world);
         return RMP_ERR_TRANSPORT;
@@ -545,14 +545,14 @@ static int shm_open_tp(rmp_ctx_t *ctx, tp_t **tp_p)
         return rc;
     }
     for (int i = 0; i < s->nlocal; i++)
-        shm_ring_attach(&s->peers[i].in, seg_ring(s->seg, i), false);
+        shm_ring_attach(&s->peers[i].in, seg_ring(s->seg, i), s->ring_cap, false);
     /* To myself: my ring in my own segment (the core normally uses `self` instead). */
     shm_peer_t *me = &s->peers[s->me];
     me->seg = s->seg;
     me->seg_bytes = s->seg_bytes;
     me->pid = s->seg->pid;
     me->cma_ok = true;
-    shm_ring_attach(&me->out, seg_ring(s->seg, s->me), true);
+    shm_ring_attach(&me->out, seg_ring(s->seg, s->me), s->ring_cap, true);
 
     s->base.max_send = shm_ring_max_record(s->ring_cap);
     s->base.eager_limit = SHM_EAGER_DEFAULT < s->base.max_send / 2 ? SHM_EAGER_DEFAULT
