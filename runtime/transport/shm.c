@@ -16,6 +16,7 @@
 
 #include "core.h"
 #include "transport/shm_ring.h"
+#include "wire.h"
 
 #define SHM_MAGIC 0x31306d6873706d72ull /* "rmpshm01" */
 #define SHM_RING_DEFAULT (256u << 10)
@@ -199,8 +200,7 @@ static int seg_map_peer(shm_tp_t *s, int i)
     shm_blob_t b;
     memset(&b, 0, sizeof(b));
     if (core_modex_get(ctx, p->world, "shm", &data, &len) != RMP_SUCCESS ||
-        len <= offsetof(shm_blob_t, name) || len > sizeof(b) ||
-        ((const char *)data)[len - 1] != '\0') {
+        wire_str_blob(data, len, offsetof(shm_blob_t, name), sizeof(b))) {
         core_error(ctx, "shm: no valid address from local rank %d in the modex (is it running "
                    "the same rmp?)", p->world);
         return RMP_ERR_TRANSPORT;
