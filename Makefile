@@ -152,11 +152,17 @@ check-tsan:
 check-vm:
 	tests/vm/run-verbs-suite
 
+# libFuzzer targets (tests/fuzz/fuzz_*.c), FUZZ_SECONDS each (default 20), built with clang.
+.PHONY: check-fuzz
+check-fuzz:
+	tests/fuzz/run
+
 # deps first, then a fresh make: pkg-config's answers are read when make starts.
 check: deps
 	$(MAKE) check-unit check-integration
 	$(MAKE) check-asan
 	$(MAKE) check-tsan
+	$(MAKE) check-fuzz
 	@if [ -x tests/vm/run-verbs-suite ]; then $(MAKE) check-vm; fi
 	@tests/leftovers.sh
 
