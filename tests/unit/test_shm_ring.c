@@ -111,6 +111,27 @@ Test(shm_ring, layout, .timeout = 60)
     pair_free(&p);
 }
 
+/* The ring's header is shared memory a peer can write: attach trusts only the size the caller
+ * mapped, and indices that records could have produced (regressions found by fuzz_shm_ring). */
+Test(shm_ring, attach_refuses_what_a_peer_scribbled, .timeout = 60)
+{
+    ring_pair_t p;
+    pair_new(&p, 4096);
+    shm_ring_ctl_t *ctl = p.mem;
+    shm_ring_t r;
+    ctl->cap = 8192; /* larger than the memory: writes would run past it */
+    cr_assert_eq(shm_ring_attach(&r, p.mem, 4096, true), -1);
+    ctl->cap = 4096;
+    cr_assert_eq(shm_ring_attach(&r, p.mem, 8192, false), -1);
+    atomic_store(&ctl->tail, 4092); /* a record header there would cross the end */
+    atomic_store(&ctl->head, 4092);
+    cr_assert_eq(shm_ring_attach(&r, p.mem, 4096, false), -1);
+    atomic_store(&ctl->tail, 4096);
+    atomic_store(&ctl->head, 4096 + 64);
+    cr_assert_eq(shm_ring_attach(&r, p.mem, 4096, false), 0);
+    pair_free(&p);
+}
+
 Test(shm_ring, zero_length_records, .timeout = 60)
 {
     ring_pair_t p;
