@@ -113,8 +113,8 @@ wire_blob_verdict_t wire_verbs_blob(const void *data, size_t len, int nranks, ui
     if (b.link_layer != link_layer)
         return WIRE_BLOB_FABRIC;
     /* nqpn is at most 2^32 - 1: the product cannot overflow a 64-bit size_t. */
-    if (wiring == WIRE_IBV && (b.nqpn != (uint32_t)nranks ||
-                               (len - sizeof(b)) / sizeof(uint32_t) < (size_t)b.nqpn))
+    if (wiring == WIRE_IBV &&
+        (b.nqpn != (uint32_t)nranks || (len - sizeof(b)) / sizeof(uint32_t) < (size_t)b.nqpn))
         return WIRE_BLOB_NQPN;
     return WIRE_BLOB_OK;
 }

@@ -10,7 +10,7 @@
 #include "wire.h"
 
 /* shm.c's blob: its layout, as the target must build the same bounds (fixed part, maximum). */
-#define SHM_FIXED (2 * sizeof(uint64_t))
+#define SHM_FIXED    (2 * sizeof(uint64_t))
 #define SHM_NAME_MAX 128
 
 static void verbs_case(uint8_t sel, const uint8_t *blob, size_t len)
@@ -41,7 +41,7 @@ static void shm_case(const uint8_t *blob, size_t len)
         return;
     char b[SHM_FIXED + SHM_NAME_MAX];
     memset(b, 0, sizeof(b));
-    memcpy(b, blob, len); /* seg_map_peer copies it into its shm_blob_t */
+    memcpy(b, blob, len);                      /* seg_map_peer copies it into its shm_blob_t */
     if (strlen(b + SHM_FIXED) >= SHM_NAME_MAX) /* the name, handed to shm_open */
         abort();
 }

@@ -24,8 +24,8 @@ static void reqs_reset(void)
     static const size_t xfer[NREQ] = {0, 0, 100, 4096};
     for (int i = 0; i < NREQ; i++) {
         free(reqs[i].buf);
-        reqs[i] = (struct rmp_request){.kind = kind[i], .state = state[i], .peer_world = peer[i],
-                                       .xfer_len = xfer[i]};
+        reqs[i] = (struct rmp_request){
+            .kind = kind[i], .state = state[i], .peer_world = peer[i], .xfer_len = xfer[i]};
         reqs[i].buf = xfer[i] ? malloc(xfer[i]) : NULL;
         reqs[i].next = i + 1 < NREQ ? &reqs[i + 1] : NULL;
     }

@@ -23,8 +23,8 @@ typedef struct fz {
     void *mem;
     shm_ring_t prod, cons;
     size_t cap;
-    bool hostile;  /* the shared memory was scribbled: contents no longer checked */
-    bool broken;   /* peek said corrupt: the transport stops reading (shm.c: p->broken) */
+    bool hostile; /* the shared memory was scribbled: contents no longer checked */
+    bool broken;  /* peek said corrupt: the transport stops reading (shm.c: p->broken) */
     uint32_t wseq, rseq;
     size_t fifo[FIFO_MAX]; /* lengths written and not read yet, by sequence number */
 } fz_t;
@@ -33,7 +33,7 @@ static uint64_t take(const uint8_t **d, size_t *n, size_t bytes)
 {
     uint64_t v = 0;
     for (size_t i = 0; i < bytes && *n; i++, (*d)++, (*n)--)
-        v |= (uint64_t)**d << (8 * i);
+        v |= (uint64_t) * *d << (8 * i);
     return v;
 }
 
