@@ -174,9 +174,9 @@ void proto_peer_garbled(rmp_ctx_t *c, int src, const void *data, size_t len, con
     if (p->garbled)
         return;
     p->garbled = true;
-    char msg[160];
-    snprintf(msg, sizeof(msg), "corrupt packet (%s; type %u, %zu bytes)", why,
-             len ? *(const uint8_t *)data : 0u, len);
+    char msg[200];
+    snprintf(msg, sizeof(msg), "corrupt packet (%s; type %u, %zu bytes): does every rank "
+             "run the same rmp build?", why, len ? *(const uint8_t *)data : 0u, len);
     core_peer_failed(c, src, RMP_ERR_TRANSPORT, msg);
 }
 

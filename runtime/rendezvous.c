@@ -100,12 +100,12 @@ void rndv_on_data(rmp_ctx_t *c, int src_world, const pkt_data_t *h, const void *
     struct rmp_request *r =
         wire_find_req(c->rndv_active, h->rreq, src_world, REQ_RECV, RS_RECV_DATA);
     if (!r) {
-        proto_peer_garbled(c, src_world, h, sizeof(*h), "DATA for no receive of mine");
+        proto_peer_garbled(c, src_world, h, sizeof(*h) + len, "DATA for no receive of mine");
         return;
     }
     const char *bad = wire_data_fits(h->off, len, r->xfer_len, r->xfer_done);
     if (bad) {
-        proto_peer_garbled(c, src_world, h, sizeof(*h), bad);
+        proto_peer_garbled(c, src_world, h, sizeof(*h) + len, bad);
         return;
     }
     memcpy((char *)r->buf + h->off, payload, len);
