@@ -146,6 +146,12 @@ build/bench/osu-like-%: $(BENCH_SRC) $(wildcard bench/rmp-bench/*.h)
 	@mkdir -p $(dir $@)
 	mpicc.$* -std=c11 -D_GNU_SOURCE -O2 $(WARN) -DBENCH_MPI -Ibench/rmp-bench -o $@ $(BENCH_SRC)
 
+# A program that plays a hostile peer (hostile.c) drives the runtime's internals, which
+# librmp.a no longer exports: it links the internal archive instead.
+$(TESTS)/progs/hostile: tests/progs/hostile.c $(INTERNAL) $(wildcard tests/progs/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(INTERNAL) $(LIBS)
+
 $(TESTS)/progs/%: tests/progs/%.c $(STATIC) $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(STATIC) $(LIBS)
@@ -217,11 +223,17 @@ SOAK_TRIALS ?= 20
 check-soak: tests
 	MRUN=$(abspath $(MRUN)) tests/soak/kill-soak $(SOAK_TRIALS)
 
+# libFuzzer targets (tests/fuzz/fuzz_*.c), FUZZ_SECONDS each (default 20), built with clang.
+.PHONY: check-fuzz
+check-fuzz:
+	tests/fuzz/run
+
 # deps first, then a fresh make: pkg-config's answers are read when make starts.
 check: deps
 	$(MAKE) check-unit check-integration
 	$(MAKE) check-asan
 	$(MAKE) check-tsan
+	$(MAKE) check-fuzz
 	$(MAKE) check-soak
 	@if [ -x tests/vm/run-verbs-suite ]; then $(MAKE) check-vm; fi
 	@tests/leftovers.sh

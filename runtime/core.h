@@ -170,6 +170,7 @@ typedef struct peer {
     outq_item_t *outq_head, *outq_tail; /* packets waiting for transport resources */
     bool no_get;         /* get() was refused once: stream rendezvous data instead */
     int failed;          /* 0, or the error every new operation with this peer gets */
+    bool garbled;        /* sent a malformed packet: what it sends is dropped */
 } peer_t;
 
 /* ---- Configuration (init.c, from RMP_* environment variables) ---- */

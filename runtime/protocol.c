@@ -1,10 +1,12 @@
 /* protocol.c — the path of one message: eager below the limit, rendezvous above it, and the
  * dispatch of arrivals (core_deliver) to matching. Runs with the runtime lock held. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "match.h"
 #include "protocol.h"
+#include "wire.h"
 
 size_t proto_eager_limit(rmp_ctx_t *c, int peer)
 {
@@ -122,16 +124,10 @@ int proto_recv(rmp_ctx_t *c, struct rmp_request *r)
     return RMP_SUCCESS;
 }
 
-static void on_match_pkt(rmp_ctx_t *c, int src_world, const pkt_match_t *m, const void *data,
-                         size_t len)
+static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
 {
-    peer_t *p = &c->peers[src_world];
-    if (m->seq != p->recv_seq)
-        core_error(c, "internal: message %u from rank %d arrived out of order (expected %u)",
-                   m->seq, src_world, p->recv_seq);
-    p->recv_seq = m->seq + 1;
-
-    const pkt_rts_t *rts = (const pkt_rts_t *)m;
+    const pkt_match_t *m = &pk->h.m;
+    const pkt_rts_t *rts = &pk->h.rts;
     struct rmp_request *r = match_take_posted(c->mq, m->ctx, m->src, m->tag);
     if (r) {
         size_t n = recv_matched(r, m->src, m->tag, m->len);
@@ -140,7 +136,7 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const pkt_match_t *m, cons
                             m->flags & PKT_F_GET);
         } else {
             if (n)
-                memcpy(r->buf, (const char *)data + sizeof(*m), n);
+                memcpy(r->buf, pk->payload, n);
             proto_recv_finish(c, r, RMP_SUCCESS);
         }
         return;
@@ -165,28 +161,49 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const pkt_match_t *m, cons
             boot_abort(c, 1, "out of memory");
             return;
         }
-        memcpy(u->data, (const char *)data + sizeof(*m), m->len);
+        memcpy(u->data, pk->payload, m->len);
     }
     match_add_unexp(c->mq, u);
 }
 
+/* A peer that sends what the protocol cannot produce is broken or hostile: it fails like a
+ * dead one, and nothing it sends afterwards is looked at. */
+void proto_peer_garbled(rmp_ctx_t *c, int src, const void *data, size_t len, const char *why)
+{
+    peer_t *p = &c->peers[src];
+    if (p->garbled)
+        return;
+    p->garbled = true;
+    char msg[200];
+    snprintf(msg, sizeof(msg), "corrupt packet (%s; type %u, %zu bytes): does every rank "
+             "run the same rmp build?", why, len ? *(const uint8_t *)data : 0u, len);
+    core_peer_failed(c, src, RMP_ERR_TRANSPORT, msg);
+}
+
 void core_deliver(rmp_ctx_t *c, int src, const void *data, size_t len)
 {
-    uint8_t type = *(const uint8_t *)data;
-    switch (type) {
+    peer_t *p = &c->peers[src];
+    if (p->garbled)
+        return;
+    wire_pkt_t pk;
+    const char *bad = wire_parse(data, len, &pk);
+    if (!bad)
+        bad = wire_check_seq(&pk, &p->recv_seq);
+    if (bad) {
+        proto_peer_garbled(c, src, data, len, bad);
+        return;
+    }
+    switch (pk.type) {
     case PKT_EAGER:
     case PKT_RTS:
-        on_match_pkt(c, src, data, data, len);
+        on_match_pkt(c, src, &pk);
         break;
     case PKT_CTS:
     case PKT_FIN:
-        rndv_on_ctl(c, src, data);
+        rndv_on_ctl(c, src, &pk.h.ctl);
         break;
-    case PKT_DATA:
-        rndv_on_data(c, data, (const char *)data + sizeof(pkt_data_t),
-                     len - sizeof(pkt_data_t));
+    default: /* PKT_DATA: wire_parse knows no other type */
+        rndv_on_data(c, src, &pk.h.data, pk.payload, pk.paylen);
         break;
-    default:
-        core_error(c, "internal: unknown packet type %u from rank %d", type, src);
     }
 }

@@ -85,7 +85,12 @@ void rndv_untrack(rmp_ctx_t *c, struct rmp_request *r);
 /* A matched RTS: pull the data into r (get, or ask for a stream). */
 void rndv_recv_start(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_t len,
                      uint64_t sreq, const tp_rkey_t *rkey, bool can_get);
+/* A CTS/FIN, a DATA fragment from src_world, their headers checked by wire_parse. */
 void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h);
-void rndv_on_data(rmp_ctx_t *c, const pkt_data_t *h, const void *payload, size_t len);
+void rndv_on_data(rmp_ctx_t *c, int src_world, const pkt_data_t *h, const void *payload,
+                  size_t len);
+/* src sent a packet the protocol cannot produce (`why`): it fails as if dead (once), and
+ * nothing it sends later is delivered. */
+void proto_peer_garbled(rmp_ctx_t *c, int src, const void *data, size_t len, const char *why);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "protocol.h"
+#include "wire.h"
 
 static void send_ctl(rmp_ctx_t *c, int peer, uint8_t type, uint64_t sreq, uint64_t rreq,
                      uint64_t xlen)
@@ -73,7 +74,13 @@ static void send_release(rmp_ctx_t *c, struct rmp_request *r)
 
 void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h)
 {
-    struct rmp_request *r = (struct rmp_request *)(uintptr_t)h->sreq;
+    /* The cookie is our own send request's address: trusted only if it is on the list. */
+    struct rmp_request *r =
+        wire_find_req(c->rndv_active, h->sreq, src_world, REQ_SEND, RS_RNDV_WAIT_FIN);
+    if (!r) {
+        proto_peer_garbled(c, src_world, h, sizeof(*h), "CTS/FIN for no send of mine");
+        return;
+    }
     rndv_untrack(c, r);
     send_release(c, r);
     if (h->type == PKT_FIN || h->xlen == 0) {
@@ -89,12 +96,18 @@ void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h)
         req_complete(r, rc);
 }
 
-void rndv_on_data(rmp_ctx_t *c, const pkt_data_t *h, const void *payload, size_t len)
+void rndv_on_data(rmp_ctx_t *c, int src_world, const pkt_data_t *h, const void *payload,
+                  size_t len)
 {
-    struct rmp_request *r = (struct rmp_request *)(uintptr_t)h->rreq;
-    if (h->off + len > r->xfer_len) {
-        core_error(c, "internal: DATA beyond the receive (%llu + %zu > %zu)",
-                   (unsigned long long)h->off, len, r->xfer_len);
+    struct rmp_request *r =
+        wire_find_req(c->rndv_active, h->rreq, src_world, REQ_RECV, RS_RECV_DATA);
+    if (!r) {
+        proto_peer_garbled(c, src_world, h, sizeof(*h) + len, "DATA for no receive of mine");
+        return;
+    }
+    const char *bad = wire_data_fits(h->off, len, r->xfer_len, r->xfer_done);
+    if (bad) {
+        proto_peer_garbled(c, src_world, h, sizeof(*h) + len, bad);
         return;
     }
     memcpy((char *)r->buf + h->off, payload, len);

@@ -4,6 +4,8 @@
 set -eu
 
 PKGS="build-essential pkg-config libpmix-dev libpmix-bin libcriterion-dev"
+# The fuzz targets (tests/fuzz/run): clang with its libFuzzer and sanitizer runtimes.
+PKGS="$PKGS clang libclang-rt-14-dev"
 # The verbs transport and its soft-RoCE VM tests.
 PKGS="$PKGS rdma-core libibverbs-dev librdmacm-dev ibverbs-providers ibverbs-utils rdmacm-utils"
 PKGS="$PKGS perftest qemu-system-x86 busybox-static cpio kmod iproute2"

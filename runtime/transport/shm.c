@@ -20,6 +20,7 @@
 #include "core.h"
 #include "transport/shm_bell.h"
 #include "transport/shm_ring.h"
+#include "wire.h"
 
 #define SHM_MAGIC 0x31306d6873706d72ull /* "rmpshm01" */
 #define SHM_RING_DEFAULT (256u << 10)
@@ -218,8 +219,7 @@ static int peer_learn(shm_tp_t *s, int i, shm_blob_t *b)
     size_t len;
     memset(b, 0, sizeof(*b));
     if (core_modex_get(ctx, p->world, "shm", &data, &len) != RMP_SUCCESS ||
-        len <= offsetof(shm_blob_t, name) || len > sizeof(*b) ||
-        ((const char *)data)[len - 1] != '\0') {
+        wire_str_blob(data, len, offsetof(shm_blob_t, name), sizeof(*b))) {
         core_error(ctx, "shm: no valid address from local rank %d in the modex (is it running "
                    "the same rmp?)", p->world);
         return RMP_ERR_TRANSPORT;
@@ -264,7 +264,7 @@ static int seg_map_peer(shm_tp_t *s, int i, const shm_blob_t *b)
     p->hdr_addr = b->hdr_addr;
     if (p->seg->magic != SHM_MAGIC || p->seg->nrings != (uint32_t)s->nlocal ||
         p->seg->ring_cap != s->ring_cap || p->seg->ring_stride != s->seg->ring_stride ||
-        shm_ring_attach(&p->out, seg_ring(p->seg, s->me), true)) {
+        shm_ring_attach(&p->out, seg_ring(p->seg, s->me), s->ring_cap, true)) {
         core_error(ctx, "shm: segment %s of rank %d does not match mine (same rmp build and "
                    "RMP_SHM_RING_KB on every rank?)", b->name, p->world);
         return RMP_ERR_TRANSPORT;
@@ -675,7 +675,7 @@ static int shm_open_tp(rmp_ctx_t *ctx, tp_t **tp_p)
         return rc;
     }
     for (int i = 0; i < s->nlocal; i++)
-        shm_ring_attach(&s->peers[i].in, seg_ring(s->seg, i), false);
+        shm_ring_attach(&s->peers[i].in, seg_ring(s->seg, i), s->ring_cap, false);
     /* To myself: my ring in my own segment (the core normally uses `self` instead). */
     shm_peer_t *me = &s->peers[s->me];
     me->seg = s->seg;
@@ -684,7 +684,7 @@ static int shm_open_tp(rmp_ctx_t *ctx, tp_t **tp_p)
     me->cma_ok = true;
     shm_bell_addr(s->bell.name, &me->bell, &me->bell_len);
     s->pids[s->me] = me->pid;
-    shm_ring_attach(&me->out, seg_ring(s->seg, s->me), true);
+    shm_ring_attach(&me->out, seg_ring(s->seg, s->me), s->ring_cap, true);
 
     s->base.max_send = shm_ring_max_record(s->ring_cap);
     s->base.eager_limit = SHM_EAGER_DEFAULT < s->base.max_send / 2 ? SHM_EAGER_DEFAULT

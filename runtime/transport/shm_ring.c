@@ -52,11 +52,10 @@ void shm_ring_init(void *mem, size_t cap)
     ctl->cap = cap;
 }
 
-int shm_ring_attach(shm_ring_t *r, void *mem, bool producer)
+int shm_ring_attach(shm_ring_t *r, void *mem, size_t cap, bool producer)
 {
     shm_ring_ctl_t *ctl = mem;
-    uint64_t cap = ctl->cap;
-    if (cap < SHM_RING_MIN || cap > SHM_RING_MAX || (cap & (cap - 1)))
+    if (ctl->cap != cap || cap < SHM_RING_MIN || cap > SHM_RING_MAX || (cap & (cap - 1)))
         return -1;
     memset(r, 0, sizeof(*r));
     r->ctl = ctl;
@@ -66,6 +65,10 @@ int shm_ring_attach(shm_ring_t *r, void *mem, bool producer)
     r->max = shm_ring_max_record(cap);
     uint64_t head = atomic_load_explicit(&ctl->head, memory_order_acquire);
     uint64_t tail = atomic_load_explicit(&ctl->tail, memory_order_acquire);
+    /* Both indices only ever move by aligned records: an unaligned one is garbage, and
+     * reading a record header from it could run past the end of the data area. */
+    if ((head | tail) & (SHM_RING_ALIGN - 1))
+        return -1;
     r->pos = producer ? head : tail;
     r->other = producer ? tail : head;
     return 0;

@@ -54,8 +54,10 @@ size_t shm_ring_footprint(size_t cap);
 /* Lay out an empty ring over `mem` (SHM_RING_ALIGN-aligned, shm_ring_footprint(cap) bytes).
  * Done once by the memory's owner before anyone attaches. */
 void shm_ring_init(void *mem, size_t cap);
-/* Attach one side to an initialized ring: 0, or -1 if `mem` does not hold a valid ring. */
-int shm_ring_attach(shm_ring_t *r, void *mem, bool producer);
+/* Attach one side to an initialized ring of data area `cap` (what the caller mapped: the
+ * size written in the shared memory is the peer's word, not trusted): 0, or -1 if `mem` does
+ * not hold a valid ring of that size. */
+int shm_ring_attach(shm_ring_t *r, void *mem, size_t cap, bool producer);
 /* Largest hdrlen + len one record can carry: a quarter of the data area minus the record
  * header, so a record always fits an empty ring whatever the wrap point. */
 size_t shm_ring_max_record(size_t cap);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "transport/verbs.h"
+#include "wire.h"
 
 /* QP capabilities shared by both wirings; fills a for an RC QP on the shared CQ and SRQ. */
 int verbs_qp_caps(verbs_tp_t *v, struct ibv_qp_init_attr *a)
@@ -141,31 +142,30 @@ const verbs_blob_t *verbs_peer_blob(verbs_tp_t *v, int peer)
         return NULL;
     }
     const verbs_blob_t *b = data;
-    if (len < sizeof(*b) || b->magic != VERBS_BLOB_MAGIC) {
+    switch (wire_verbs_blob(data, len, ctx->size, (uint8_t)v->wiring, v->pattr.link_layer)) {
+    case WIRE_BLOB_OK:
+        return b;
+    case WIRE_BLOB_MALFORMED:
         core_error(ctx, "verbs: rank %d published a malformed address (a different rmp build?)",
                    peer);
         return NULL;
-    }
-    if (b->wiring != v->wiring) {
+    case WIRE_BLOB_WIRING:
         core_error(ctx, "verbs: rank %d wires with %s but I use %s: set the same RMP_CM on "
                    "every rank", peer, b->wiring == WIRE_RDMACM ? "rdmacm" : "ibv",
                    v->wiring == WIRE_RDMACM ? "rdmacm" : "ibv");
         return NULL;
-    }
-    if (b->link_layer != v->pattr.link_layer) {
+    case WIRE_BLOB_FABRIC:
         core_error(ctx, "verbs: rank %d is on %s but I am on %s: pick devices of one fabric "
                    "with RMP_DEVICE", peer,
                    b->link_layer == IBV_LINK_LAYER_ETHERNET ? "RoCE" : "InfiniBand",
                    v->roce ? "RoCE" : "InfiniBand");
         return NULL;
-    }
-    if (b->wiring == WIRE_IBV &&
-        (len < sizeof(*b) + (size_t)b->nqpn * 4 || b->nqpn != (uint32_t)ctx->size)) {
+    case WIRE_BLOB_NQPN:
+    default:
         core_error(ctx, "verbs: rank %d published QP numbers for %u ranks, the job has %d",
                    peer, b->nqpn, ctx->size);
         return NULL;
     }
-    return b;
 }
 
 static int qp_to_rtr(verbs_tp_t *v, verbs_conn_t *c, const verbs_blob_t *b)

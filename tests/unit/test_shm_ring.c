@@ -29,8 +29,8 @@ static void pair_new(ring_pair_t *p, size_t want)
     p->mem = aligned_alloc(SHM_RING_ALIGN, shm_ring_footprint(p->cap));
     cr_assert_not_null(p->mem);
     shm_ring_init(p->mem, p->cap);
-    cr_assert_eq(shm_ring_attach(&p->prod, p->mem, true), 0);
-    cr_assert_eq(shm_ring_attach(&p->cons, p->mem, false), 0);
+    cr_assert_eq(shm_ring_attach(&p->prod, p->mem, p->cap, true), 0);
+    cr_assert_eq(shm_ring_attach(&p->cons, p->mem, p->cap, false), 0);
     p->max = shm_ring_max_record(p->cap);
 }
 
@@ -107,7 +107,28 @@ Test(shm_ring, layout, .timeout = 60)
     pair_new(&p, 4096);
     ((shm_ring_ctl_t *)p.mem)->cap = 3000; /* not a power of two */
     shm_ring_t r;
-    cr_assert_eq(shm_ring_attach(&r, p.mem, false), -1);
+    cr_assert_eq(shm_ring_attach(&r, p.mem, 3000, false), -1);
+    pair_free(&p);
+}
+
+/* The ring's header is shared memory a peer can write: attach trusts only the size the caller
+ * mapped, and indices that records could have produced (regressions found by fuzz_shm_ring). */
+Test(shm_ring, attach_refuses_what_a_peer_scribbled, .timeout = 60)
+{
+    ring_pair_t p;
+    pair_new(&p, 4096);
+    shm_ring_ctl_t *ctl = p.mem;
+    shm_ring_t r;
+    ctl->cap = 8192; /* larger than the memory: writes would run past it */
+    cr_assert_eq(shm_ring_attach(&r, p.mem, 4096, true), -1);
+    ctl->cap = 4096;
+    cr_assert_eq(shm_ring_attach(&r, p.mem, 8192, false), -1);
+    atomic_store(&ctl->tail, 4092); /* a record header there would cross the end */
+    atomic_store(&ctl->head, 4092);
+    cr_assert_eq(shm_ring_attach(&r, p.mem, 4096, false), -1);
+    atomic_store(&ctl->tail, 4096);
+    atomic_store(&ctl->head, 4096 + 64);
+    cr_assert_eq(shm_ring_attach(&r, p.mem, 4096, false), 0);
     pair_free(&p);
 }
 
@@ -464,14 +485,14 @@ Test(shm_ring, stress_two_processes, .timeout = 60)
     if (pid == 0) {
         void *mine = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         shm_ring_t prod;
-        if (mine == MAP_FAILED || mine == mem || shm_ring_attach(&prod, mine, true) != 0)
+        if (mine == MAP_FAILED || mine == mem || shm_ring_attach(&prod, mine, cap, true) != 0)
             _exit(2);
         munmap(mem, bytes);
         stress_produce(&prod, shm_ring_max_record(cap));
         _exit(0);
     }
     shm_ring_t cons;
-    cr_assert_eq(shm_ring_attach(&cons, mem, false), 0);
+    cr_assert_eq(shm_ring_attach(&cons, mem, cap, false), 0);
     uint64_t seen = stress_consume(&cons);
     int status = 0;
     cr_assert_eq(waitpid(pid, &status, 0), pid);

@@ -1,0 +1,120 @@
+/* wire.c — the checks of bytes from other processes (see wire.h): what a peer wrote is trusted
+ * only after these pass. Each field is read once, by copy, from memory the peer may still be
+ * writing; nothing here touches runtime state, which is what lets tests/fuzz run it alone. */
+#include "wire.h"
+
+#include <string.h>
+
+#include "transport/verbs.h"
+
+/* The exact header size of each packet type, 0 for an unknown type. */
+static size_t hdr_size(uint8_t type)
+{
+    switch (type) {
+    case PKT_EAGER:
+        return sizeof(pkt_match_t);
+    case PKT_RTS:
+        return sizeof(pkt_rts_t);
+    case PKT_CTS:
+    case PKT_FIN:
+        return sizeof(pkt_ctl_t);
+    case PKT_DATA:
+        return sizeof(pkt_data_t);
+    default:
+        return 0;
+    }
+}
+
+const char *wire_parse(const void *data, size_t len, wire_pkt_t *p)
+{
+    if (len == 0)
+        return "empty packet";
+    uint8_t type;
+    memcpy(&type, data, 1);
+    size_t hl = hdr_size(type);
+    if (!hl)
+        return "unknown packet type";
+    if (len < hl)
+        return "packet shorter than its header";
+    memset(p, 0, sizeof(*p));
+    p->type = type;
+    memcpy(&p->h, data, hl);
+    p->payload = (const char *)data + hl;
+    p->paylen = len - hl;
+    switch (type) {
+    case PKT_EAGER:
+        if (p->h.m.len != p->paylen)
+            return "eager length differs from the bytes that arrived";
+        break;
+    case PKT_RTS:
+    case PKT_CTS:
+    case PKT_FIN:
+        if (p->paylen)
+            return "control packet longer than its header";
+        break;
+    default:
+        break;
+    }
+    if ((type == PKT_EAGER || type == PKT_RTS) && p->h.m.src < 0)
+        return "negative source rank";
+    return NULL;
+}
+
+const char *wire_check_seq(const wire_pkt_t *p, uint32_t *next)
+{
+    if (p->type != PKT_EAGER && p->type != PKT_RTS)
+        return NULL;
+    if (p->h.m.seq != *next)
+        return "message out of order";
+    ++*next;
+    return NULL;
+}
+
+struct rmp_request *wire_find_req(struct rmp_request *list, uint64_t cookie, int src,
+                                  req_kind_t kind, req_state_t state)
+{
+    for (struct rmp_request *r = list; r; r = r->next)
+        if ((uint64_t)(uintptr_t)r == cookie)
+            return r->peer_world == src && r->kind == kind && r->state == state ? r : NULL;
+    return NULL;
+}
+
+const char *wire_data_fits(uint64_t off, size_t len, size_t xfer_len, size_t xfer_done)
+{
+    if (xfer_done > xfer_len || len > xfer_len - xfer_done)
+        return "DATA beyond the receive";
+    if (off > xfer_len || len > xfer_len - off)
+        return "DATA outside the receive";
+    return NULL;
+}
+
+const char *wire_str_blob(const void *data, size_t len, size_t fixed, size_t max)
+{
+    if (len <= fixed)
+        return "too short";
+    if (len > max)
+        return "too long";
+    if (((const char *)data)[len - 1] != '\0')
+        return "name not terminated";
+    return NULL;
+}
+
+wire_blob_verdict_t wire_verbs_blob(const void *data, size_t len, int nranks, uint8_t wiring,
+                                    uint8_t link_layer)
+{
+    verbs_blob_t b;
+    if (len < sizeof(b))
+        return WIRE_BLOB_MALFORMED;
+    memcpy(&b, data, sizeof(b));
+    if (b.magic != VERBS_BLOB_MAGIC)
+        return WIRE_BLOB_MALFORMED;
+    if (b.wiring != wiring)
+        return WIRE_BLOB_WIRING;
+    if (b.link_layer != link_layer)
+        return WIRE_BLOB_FABRIC;
+    /* nqpn is at most 2^32 - 1: the product cannot overflow a 64-bit size_t. */
+    if (wiring == WIRE_IBV &&
+        (b.nqpn != (uint32_t)nranks || (len - sizeof(b)) / sizeof(uint32_t) < (size_t)b.nqpn))
+        return WIRE_BLOB_NQPN;
+    return WIRE_BLOB_OK;
+}

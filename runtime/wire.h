@@ -1,0 +1,57 @@
+/* wire.h — the checks of bytes that come from another process: protocol packets (whatever the
+ * transport) and modex address blobs. Pure functions, bytes in and a verdict out, so that the
+ * fuzz targets in tests/fuzz run exactly the checks the runtime runs. */
+#ifndef RMP_WIRE_H
+#define RMP_WIRE_H
+
+#include "protocol.h"
+
+/* One arrival, parsed. The header is a copy: a peer that scribbles on shared memory after the
+ * check cannot change what was checked. */
+typedef struct wire_pkt {
+    uint8_t type; /* PKT_* */
+    union {
+        pkt_match_t m; /* EAGER; RTS starts with it too */
+        pkt_rts_t rts;
+        pkt_ctl_t ctl; /* CTS, FIN */
+        pkt_data_t data;
+    } h;
+    const void *payload; /* EAGER, DATA: the bytes after the header, inside the packet */
+    size_t paylen;
+} wire_pkt_t;
+
+/* Parse a packet of len bytes. NULL if well formed (*p filled), else what is wrong with it: a
+ * static string for the error message. A well-formed EAGER carries exactly h.m.len bytes. */
+const char *wire_parse(const void *data, size_t len, wire_pkt_t *p);
+
+/* EAGER and RTS carry the sender's per-pair sequence number: NULL and ++*next if it is the
+ * one expected, else a reason (*next unchanged). Other packets pass. */
+const char *wire_check_seq(const wire_pkt_t *p, uint32_t *next);
+
+/* The request a peer's cookie names: the one on `list` (linked through next) whose address is
+ * `cookie`, that waits on world rank `src` with `kind` and `state`; NULL otherwise. The cookie
+ * is compared, never dereferenced. */
+struct rmp_request *wire_find_req(struct rmp_request *list, uint64_t cookie, int src,
+                                  req_kind_t kind, req_state_t state);
+
+/* A DATA fragment of len bytes at offset off, for a receive of xfer_len bytes of which
+ * xfer_done arrived: NULL if it lies inside and, as fragments never overlap, fits what is
+ * still missing; else a reason. */
+const char *wire_data_fits(uint64_t off, size_t len, size_t xfer_len, size_t xfer_done);
+
+/* A modex blob made of a fixed part (`fixed` bytes) and a NUL-terminated string filling the
+ * rest, at most `max` bytes in all (shm): NULL if it is one, else a reason. */
+const char *wire_str_blob(const void *data, size_t len, size_t fixed, size_t max);
+
+/* The verbs modex blob (verbs_blob_t) of a job of `nranks`: what is wrong with it. */
+typedef enum {
+    WIRE_BLOB_OK = 0,
+    WIRE_BLOB_MALFORMED, /* too short or wrong magic: another rmp build */
+    WIRE_BLOB_WIRING,    /* the other wiring (RMP_CM) */
+    WIRE_BLOB_FABRIC,    /* the other link layer */
+    WIRE_BLOB_NQPN,      /* ibv wiring: not one QP number per rank of the job */
+} wire_blob_verdict_t;
+wire_blob_verdict_t wire_verbs_blob(const void *data, size_t len, int nranks, uint8_t wiring,
+                                    uint8_t link_layer);
+
+#endif

@@ -1,0 +1,56 @@
+/* hostile.c — rank 1 sends rank 0 a packet no rmp rank sends, straight through its transport
+ * (argv[1]: eager-len, fin-cookie, data-cookie, seq); rank 0, waiting in a receive from rank 1,
+ * must see that receive fail with RMP_ERR_TRANSPORT (rank 1 failed: corrupt packet) and exits
+ * 3, which ends the job. Uses the runtime's internal headers: it plays a broken peer. */
+#include "progs.h"
+#include "protocol.h"
+
+static void send_bad(const char *mode)
+{
+    tp_t *tp = rmp_ctx.peers[0].tp;
+    union {
+        pkt_match_t m;
+        pkt_ctl_t ctl;
+        pkt_data_t data;
+        char bytes[64];
+    } p;
+    memset(&p, 0, sizeof(p));
+    size_t len;
+    if (!strcmp(mode, "eager-len")) { /* claims 1 MiB, carries 8 bytes */
+        p.m = (pkt_match_t){.type = PKT_EAGER, .seq = rmp_ctx.peers[0].send_seq, .len = 1 << 20};
+        len = sizeof(p.m) + 8;
+    } else if (!strcmp(mode, "fin-cookie")) { /* a FIN for a request rank 0 never made */
+        p.ctl = (pkt_ctl_t){.type = PKT_FIN, .sreq = 0x4141414141414141ull};
+        len = sizeof(p.ctl);
+    } else if (!strcmp(mode, "data-cookie")) { /* DATA at an offset that wraps */
+        p.data = (pkt_data_t){.type = PKT_DATA, .rreq = 0x10, .off = UINT64_MAX - 7};
+        len = sizeof(p.data) + 16;
+    } else { /* seq: a message that skips five sequence numbers */
+        p.m = (pkt_match_t){.type = PKT_EAGER, .seq = rmp_ctx.peers[0].send_seq + 5};
+        len = sizeof(p.m);
+    }
+    int rc;
+    while ((rc = tp->ops->send(tp, 0, p.bytes, len, NULL, 0)) == RMP_AGAIN)
+        progress_poll(&rmp_ctx);
+    if (rc != RMP_SUCCESS)
+        FAIL("%s send of the bad packet: %d", tp->ops->name, rc);
+}
+
+int main(int argc, char **argv)
+{
+    MUST(rmp_init(&argc, &argv));
+    MUST(rmp_comm_rank(RMP_COMM_WORLD, &prog_rank));
+    int x = 0;
+    if (prog_rank == 1) {
+        send_bad(argc > 1 ? argv[1] : "seq");
+        phase("rank 1 waits to be ended (rank 0 should have exited 3)", 60);
+        rmp_recv(&x, 1, RMP_INT, 0, 0, RMP_COMM_WORLD, RMP_STATUS_IGNORE);
+        FAIL("rank 1's receive returned");
+        return 1;
+    }
+    phase("rank 0 waits for rank 1's bad packet", 60);
+    int rc = rmp_recv(&x, 1, RMP_INT, 1, 0, RMP_COMM_WORLD, RMP_STATUS_IGNORE);
+    printf("rank 0: receive from rank 1: %s\n", rmp_strerror(rc));
+    fflush(stdout);
+    exit(3);
+}
