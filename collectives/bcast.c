@@ -98,6 +98,8 @@ int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t c
                           cl.size > 2
                       ? SCATTER_ALLGATHER
                       : BINOMIAL;
+        if (!p && bytes == 0) /* a NULL buffer of count 0: the messages still go */
+            p = sched_tmp(s, 0);
         if (p && alg == SCATTER_ALLGATHER) /* !p: out of memory, reported by sched_post */
             bcast_scatter_allgather(s, &cl, p, bytes, root);
         else if (p)

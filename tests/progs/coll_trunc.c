@@ -230,8 +230,9 @@ static void bcast_case(int c, int root, int x, int xc, bool nb)
         for (int e = 0; e < cnt; e++)
             b[e] = val(root, 0, e);
     rmp_request_t r;
-    int rc = nb ? wait_rc(rmp_ibcast(b, cnt, RMP_INT32, root, RMP_COMM_WORLD, &r), &r)
-                : rmp_bcast(b, cnt, RMP_INT32, root, RMP_COMM_WORLD);
+    int32_t *arg = cnt ? b : NULL; /* count 0: no buffer at all */
+    int rc = nb ? wait_rc(rmp_ibcast(arg, cnt, RMP_INT32, root, RMP_COMM_WORLD, &r), &r)
+                : rmp_bcast(arg, cnt, RMP_INT32, root, RMP_COMM_WORLD);
     bool trunc = me != root && cnt < rootc;
     expect_rc(rc, trunc ? RMP_ERR_TRUNCATE : RMP_SUCCESS, what);
     if (!trunc || !strcmp(a_bcast, "binomial"))
@@ -274,8 +275,10 @@ int main(int argc, char **argv)
             alltoall_case(c, 0, nb);
             phase("bcast", 30);
             bcast_case(c, root, root, 2 * c, nb); /* the root's message too long */
-            if (!strcmp(a_bcast, "binomial"))
+            if (!strcmp(a_bcast, "binomial")) {
                 bcast_case(c, root, leaf, c / 2, nb); /* a leaf's buffer too short */
+                bcast_case(c, root, leaf, 0, nb);     /* or none at all */
+            }
         }
     }
     phase("finalize", 30);
