@@ -74,7 +74,7 @@ int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
 {
     coll_t cl;
     const dtype_t *sdt = NULL, *rdt;
-    size_t sbytes = 0, rbytes;
+    size_t sbytes = 0, rbytes = 0;
     bool in_place = sendbuf == RMP_IN_PLACE;
     int alg, err = coll_comm(comm, &cl);
     if (!err && !req)

@@ -88,7 +88,7 @@ int rmp_ialltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, v
 {
     coll_t cl;
     const dtype_t *sdt = NULL, *rdt;
-    size_t sblk = 0, rblk;
+    size_t sblk = 0, rblk = 0;
     bool in_place = sendbuf == RMP_IN_PLACE;
     int alg, err = coll_comm(comm, &cl);
     if (!err && !req)
