@@ -4,7 +4,12 @@
  *   pair's odd rank gathers for both and hands the result back).
  * bruck: in step k a rank sends the blocks it has (its own first) to rank - k and receives
  *   from rank + k: ceil(log2 n) steps for any n, then one local rotation.
- * ring: n-1 steps passing blocks to the right neighbour: bandwidth-optimal (large blocks). */
+ * ring: n-1 steps passing blocks to the right neighbour: bandwidth-optimal (large blocks).
+ * A block longer than the slots (recvcount, the same on every rank) is cut to the slot and
+ * gives RMP_ERR_TRUNCATE to every rank (each one receives it, its contributor included, as in
+ * MPI); the other blocks arrive intact. Each rank still runs the whole collective (sched.c),
+ * so nobody hangs and the next collective starts in step. The algorithm is chosen from the
+ * slot size alone, which every rank shares. */
 #include "coll.h"
 
 static const char *const algs[] = {"auto", "recursive_doubling", "bruck", "ring", NULL};
@@ -69,7 +74,7 @@ int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
 {
     coll_t cl;
     const dtype_t *sdt = NULL, *rdt;
-    size_t sbytes = 0, rbytes;
+    size_t sbytes = 0, rbytes = 0;
     bool in_place = sendbuf == RMP_IN_PLACE;
     int alg, err = coll_comm(comm, &cl);
     if (!err && !req)
@@ -78,11 +83,14 @@ int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
         err = coll_buf(sendbuf, sendcount, sendtype, 1, &sdt, &sbytes);
     if (!err)
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rbytes);
-    if (!err && sbytes > rbytes)
-        err = RMP_ERR_TRUNCATE;
+    bool trunc = sbytes > rbytes;
     sched_t *s;
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
+    if (trunc) {
+        sched_truncated(s);
+        sbytes = rbytes;
+    }
     /* in place, our own block must survive the trip through a temporary */
     char *out = coll_out(s, recvbuf, recvcount, cl.size, rdt, in_place);
     const char *in = in_place ? NULL : coll_in(s, sendbuf, sendcount, 1, sdt);

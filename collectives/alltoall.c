@@ -5,7 +5,12 @@
  * linear: every send and receive posted at once: the transport overlaps them (medium).
  * pairwise: in step s (1..n-1) rank r sends its block for r+s and receives the block from r-s:
  *   one message in each direction per step, nobody flooded (large blocks).
- * In place, the send side is a packed copy of the receive buffer. */
+ * In place, the send side is a packed copy of the receive buffer.
+ * A send block longer than the slots is cut to the slot and gives RMP_ERR_TRUNCATE to the
+ * ranks that receive it (with bruck also those that forward it, i.e. all: sched.c passes the
+ * error on), and to its sender for its own slot; blocks that fit arrive intact. Each rank
+ * runs the whole collective (nobody hangs, the next one starts in step), and the algorithm
+ * depends on the slot size only, which every rank shares. */
 #include <string.h>
 
 #include "coll.h"
@@ -19,7 +24,7 @@ static void alltoall_pairwise(sched_t *s, const coll_t *cl, const char *in, size
                               char *out, size_t rblk, bool all_at_once)
 {
     int n = cl->size, me = cl->rank;
-    sched_copy(s, out + (size_t)me * rblk, in + (size_t)me * sblk, sblk);
+    sched_copy(s, out + (size_t)me * rblk, in + (size_t)me * sblk, sblk < rblk ? sblk : rblk);
     for (int i = 1; i < n; i++) {
         int to = (me + i) % n, from = (me - i + n) % n;
         sched_recv(s, from, out + (size_t)from * rblk, rblk);
@@ -44,7 +49,10 @@ static void bruck_pack(sched_t *s, int n, int k, char *tmp, char *pk, size_t blk
     }
 }
 
-static void alltoall_bruck(sched_t *s, const coll_t *cl, const char *in, char *out, size_t blk)
+/* Blocks travel in slots of blk (the receive size) bytes; my send blocks are sblk bytes, cut
+ * to the slot when longer, and a shorter one leaves the rest of its slot undefined. */
+static void alltoall_bruck(sched_t *s, const coll_t *cl, const char *in, size_t sblk, char *out,
+                           size_t blk)
 {
     int n = cl->size, me = cl->rank;
     size_t half = (size_t)(n + 1) / 2 * blk;
@@ -52,8 +60,14 @@ static void alltoall_bruck(sched_t *s, const coll_t *cl, const char *in, char *o
     if (!tmp || !spk || !rpk)
         return;
     /* tmp[i] = my block for rank me + i */
-    sched_copy(s, tmp, in + (size_t)me * blk, (size_t)(n - me) * blk);
-    sched_copy(s, tmp + (size_t)(n - me) * blk, in, (size_t)me * blk);
+    if (sblk == blk) {
+        sched_copy(s, tmp, in + (size_t)me * blk, (size_t)(n - me) * blk);
+        sched_copy(s, tmp + (size_t)(n - me) * blk, in, (size_t)me * blk);
+    } else {
+        for (int i = 0; i < n; i++)
+            sched_copy(s, tmp + (size_t)i * blk, in + (size_t)((me + i) % n) * sblk,
+                       sblk < blk ? sblk : blk);
+    }
     for (int k = 1; k < n; k <<= 1) {
         size_t cnt = 0;
         for (int i = 0; i < n; i++)
@@ -74,7 +88,7 @@ int rmp_ialltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, v
 {
     coll_t cl;
     const dtype_t *sdt = NULL, *rdt;
-    size_t sblk = 0, rblk;
+    size_t sblk = 0, rblk = 0;
     bool in_place = sendbuf == RMP_IN_PLACE;
     int alg, err = coll_comm(comm, &cl);
     if (!err && !req)
@@ -83,11 +97,12 @@ int rmp_ialltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, v
         err = coll_buf(sendbuf, sendcount, sendtype, cl.size, &sdt, &sblk);
     if (!err)
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rblk);
-    if (!err && sblk > rblk)
-        err = RMP_ERR_TRUNCATE;
+    bool trunc = sblk > rblk;
     sched_t *s;
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
+    if (trunc)
+        sched_truncated(s);
     int n = cl.size;
     const char *in;
     if (in_place) { /* received blocks overwrite ones still to be sent: send from a copy */
@@ -111,11 +126,9 @@ int rmp_ialltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, v
         else
             alg = PAIRWISE;
     }
-    if (alg == BRUCK && sblk != rblk)
-        alg = PAIRWISE; /* Bruck moves whole blocks around: shorter contributions cannot */
     if (in && out && (sblk > 0 || rblk > 0)) {
         if (alg == BRUCK)
-            alltoall_bruck(s, &cl, in, out, rblk);
+            alltoall_bruck(s, &cl, in, sblk, out, rblk);
         else
             alltoall_pairwise(s, &cl, in, sblk, out, rblk, alg == LINEAR);
     }

@@ -3,7 +3,11 @@
  *   2^j below that bit: ceil(log2 n) steps, each moving the whole message (small messages).
  * scatter_allgather (van de Geijn): the message is cut into n chunks; a binomial scatter gives
  *   vr its chunk (and its subtree's), then a ring allgather circulates the chunks. Each rank
- *   sends about 2x the message in total instead of log2(n)x: better for large messages. */
+ *   sends about 2x the message in total instead of log2(n)x: better for large messages.
+ * Every rank sends and receives the same messages whatever its count (empty chunks too), so
+ * a count that differs on some rank never leaves a peer waiting: a longer message than the
+ * buffer gives RMP_ERR_TRUNCATE there and below it (sched.c), and the root's buffer, which it
+ * never has to receive into, stays as it was. */
 #include "coll.h"
 
 static const char *const algs[] = {"auto", "binomial", "scatter_allgather", NULL};
@@ -45,26 +49,26 @@ static void bcast_scatter_allgather(sched_t *s, const coll_t *cl, char *buf, siz
     for (; mask < n; mask <<= 1) {
         if (vr & mask) {
             int hi = vr + mask < n ? vr + mask : n;
-            if (off[hi] > off[vr])
-                sched_recv(s, REAL(vr - mask), buf + off[vr], off[hi] - off[vr]);
+            sched_recv(s, REAL(vr - mask), buf + off[vr], off[hi] - off[vr]);
             sched_round(s);
             break;
         }
     }
     for (mask >>= 1; mask > 0; mask >>= 1) {
         int lo = vr + mask, hi = vr + 2 * mask < n ? vr + 2 * mask : n;
-        if (lo < n && off[hi] > off[lo])
+        if (lo < n)
             sched_send(s, REAL(lo), buf + off[lo], off[hi] - off[lo]);
     }
     sched_round(s);
+    char *sink = vr == 0 ? sched_tmp(s, cs) : NULL; /* the root has every chunk already */
+    if (vr == 0 && !sink)
+        return;
     /* ring allgather in vr space: the ring's neighbours are REAL(vr +- 1) */
     int right = REAL(vr + 1), left = REAL(vr - 1 + n);
     for (int i = 0; i < n - 1; i++) {
         int sb = (vr - i + n) % n, rb = (vr - i - 1 + n) % n;
-        if (off[sb + 1] > off[sb])
-            sched_send(s, right, buf + off[sb], off[sb + 1] - off[sb]);
-        if (off[rb + 1] > off[rb])
-            sched_recv(s, left, buf + off[rb], off[rb + 1] - off[rb]);
+        sched_send(s, right, buf + off[sb], off[sb + 1] - off[sb]);
+        sched_recv(s, left, sink ? sink : buf + off[rb], off[rb + 1] - off[rb]);
         sched_round(s);
     }
 }
@@ -85,7 +89,7 @@ int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t c
     sched_t *s;
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
-    if (bytes > 0 && cl.size > 1) {
+    if (cl.size > 1) { /* even empty: a rank whose count differs must find its peers there */
         bool am_root = cl.rank == root;
         char *p = am_root ? (char *)coll_in(s, buf, count, 1, dt)
                           : coll_out(s, buf, count, 1, dt, false);
@@ -94,6 +98,8 @@ int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t c
                           cl.size > 2
                       ? SCATTER_ALLGATHER
                       : BINOMIAL;
+        if (!p && bytes == 0) /* a NULL buffer of count 0: the messages still go */
+            p = sched_tmp(s, 0);
         if (p && alg == SCATTER_ALLGATHER) /* !p: out of memory, reported by sched_post */
             bcast_scatter_allgather(s, &cl, p, bytes, root);
         else if (p)

@@ -80,32 +80,30 @@ void build_ag_doubling(sched_t *s, const fold_t *f, char *buf, const size_t *off
 
 /* Step i sends region (r-i-1) to the right and combines region (r-i-2) from the left into
  * acc: after n-1 steps the last region combined, r, holds all n contributions. Empty regions
- * (fewer elements than ranks) are skipped on both sides alike. */
+ * (fewer elements than ranks) still get their (empty) message: the messages never depend on
+ * a rank's own sizes, so a count that differs on one rank cannot leave a peer waiting. */
 void build_rs_ring(sched_t *s, const coll_t *cl, const red_t *rd, char *acc, char *tmp,
                    const size_t *off)
 {
     int n = cl->size, r = cl->rank, right = (r + 1) % n, left = (r - 1 + n) % n;
     for (int i = 0; i < n - 1; i++) {
         int sb = ((r - i - 1) % n + n) % n, rb = ((r - i - 2) % n + n) % n;
-        if (span(off, sb, sb + 1))
-            sched_send(s, right, acc + off[sb], span(off, sb, sb + 1));
-        if (span(off, rb, rb + 1))
-            sched_recv(s, left, tmp, span(off, rb, rb + 1));
+        sched_send(s, right, acc + off[sb], span(off, sb, sb + 1));
+        sched_recv(s, left, tmp, span(off, rb, rb + 1));
         sched_round(s);
         sched_reduce(s, rd->op, rd->base, tmp, acc + off[rb], span(off, rb, rb + 1) / rd->esz);
     }
 }
 
-/* Step i passes region (r-i) to the right and receives region (r-i-1) from the left. */
+/* Step i passes region (r-i) to the right and receives region (r-i-1) from the left (empty
+ * regions too, as above). */
 void build_ag_ring(sched_t *s, const coll_t *cl, char *buf, const size_t *off)
 {
     int n = cl->size, r = cl->rank, right = (r + 1) % n, left = (r - 1 + n) % n;
     for (int i = 0; i < n - 1; i++) {
         int sb = ((r - i) % n + n) % n, rb = ((r - i - 1) % n + n) % n;
-        if (span(off, sb, sb + 1))
-            sched_send(s, right, buf + off[sb], span(off, sb, sb + 1));
-        if (span(off, rb, rb + 1))
-            sched_recv(s, left, buf + off[rb], span(off, rb, rb + 1));
+        sched_send(s, right, buf + off[sb], span(off, sb, sb + 1));
+        sched_recv(s, left, buf + off[rb], span(off, rb, rb + 1));
         sched_round(s);
     }
 }

@@ -108,7 +108,7 @@ typedef struct out_view {
 static void out_unpack(void *arg, int err)
 {
     out_view_t *v = arg;
-    if (err != RMP_SUCCESS)
+    if (err != RMP_SUCCESS && err != RMP_ERR_TRUNCATE) /* truncated: the blocks that fit count */
         return;
     size_t blk = (size_t)v->count * v->dt->size;
     for (int i = 0; i < v->nblk; i++)

@@ -5,8 +5,11 @@
  *   (small blocks). The root then rotates the blocks from vr order into rank order.
  * linear: the root receives each block straight into its slot (large blocks: the root's link
  *   carries everything either way, and nothing is copied on the way).
- * As in MPI, every rank's contribution has the root's slot size; a longer one gives
- * RMP_ERR_TRUNCATE, never a write past the slot. */
+ * As in MPI, every rank's contribution has the root's slot size. A longer one is cut to the
+ * slot, never written past it, and gives RMP_ERR_TRUNCATE to the ranks that receive it: the
+ * root, and with binomial the ranks that forward it on the way (sched.c passes the error on);
+ * the rank that contributed it, unless it is the root, returns RMP_SUCCESS. Every rank still
+ * runs the whole collective: nobody hangs, and the next collective starts in step. */
 #include "coll.h"
 
 static const char *const algs[] = {"auto", "binomial", "linear", NULL};
@@ -90,11 +93,14 @@ int rmp_igather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, voi
         err = coll_buf(sendbuf, sendcount, sendtype, 1, &sdt, &sbytes);
     if (!err && am_root)
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rbytes);
-    if (!err && am_root && sbytes > rbytes)
-        err = RMP_ERR_TRUNCATE;
+    bool trunc = am_root && sbytes > rbytes; /* the root's own block: found here, not sent */
     sched_t *s;
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
+    if (trunc) {
+        sched_truncated(s);
+        sbytes = rbytes;
+    }
     const char *in = in_place ? NULL : coll_in(s, sendbuf, sendcount, 1, sdt);
     char *out = NULL;
     if (am_root) { /* in place, the root's own block is already in its slot */

@@ -4,8 +4,11 @@
  *   every rank keeps its own block and forwards the rest the same way: log2(n) steps (small
  *   blocks). The root first rotates the blocks from rank order into vr order.
  * linear: the root sends each block straight from its slot (large blocks).
- * As in MPI, the root's slot size is every rank's receive size; a slot longer than a rank's
- * buffer gives RMP_ERR_TRUNCATE, never a write past the buffer. */
+ * As in MPI, the root's slot size is every rank's receive size. A slot longer than a rank's
+ * buffer is cut to the buffer, never written past it, and gives that rank RMP_ERR_TRUNCATE;
+ * with binomial, the error also reaches the ranks below it in the tree, whose blocks it
+ * forwarded (sched.c). The root returns RMP_SUCCESS unless its own slot did not fit. Every
+ * rank still runs the whole collective: nobody hangs, and the next one starts in step. */
 #include "coll.h"
 
 static const char *const algs[] = {"auto", "binomial", "linear", NULL};
@@ -96,15 +99,16 @@ int rmp_iscatter(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, vo
         err = coll_buf(sendbuf, sendcount, sendtype, cl.size, &sdt, &sbytes);
     if (!err && !in_place)
         err = coll_buf(recvbuf, recvcount, recvtype, 1, &rdt, &rbytes);
-    if (!err && am_root && !in_place && sbytes > rbytes)
-        err = RMP_ERR_TRUNCATE;
+    bool trunc = am_root && !in_place && sbytes > rbytes; /* the root's own slot */
     sched_t *s;
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
+    if (trunc)
+        sched_truncated(s);
     const char *in = am_root ? coll_in(s, sendbuf, sendcount, cl.size, sdt) : NULL;
     char *out = in_place ? NULL : coll_out(s, recvbuf, recvcount, 1, rdt, false);
     if (am_root && in && out)
-        sched_copy(s, out, in + (size_t)root * sbytes, sbytes);
+        sched_copy(s, out, in + (size_t)root * sbytes, trunc ? rbytes : sbytes);
     if (alg == AUTO)
         alg = (am_root ? sbytes : rbytes) * (size_t)cl.size <
                       (size_t)coll_threshold(&large, "SCATTER_LARGE", 256 * 1024)

@@ -130,6 +130,8 @@ struct sched {
     int tag;
     int round; /* the round in flight, -1 before the start */
     int err;   /* first error (building: RMP_ERR_NO_MEM) */
+    int trunc; /* RMP_ERR_TRUNCATE once data did not fit here: reported at the end, and every
+                * later send is poisoned (see start_round) */
     vec_t steps, ends, reqs, tmps; /* step_t, int (one past a round's last step), req, buf_t */
     void (*done_fn)(void *arg, int err);
     void *done_arg;
@@ -175,6 +177,7 @@ sched_t *sched_new(comm_t *comm, int tag)
     s->tag = tag;
     s->round = -1;
     s->err = RMP_SUCCESS;
+    s->trunc = RMP_SUCCESS;
     s->steps = (vec_t){s->steps_inl, 0, INL_STEPS};
     s->ends = (vec_t){s->ends_inl, 0, INL_ROUNDS};
     s->reqs = (vec_t){s->reqs_inl, 0, INL_REQS};
@@ -269,6 +272,11 @@ void sched_round(sched_t *s)
         *e = s->steps.n;
 }
 
+void sched_truncated(sched_t *s)
+{
+    s->trunc = RMP_ERR_TRUNCATE;
+}
+
 void sched_on_done(sched_t *s, void (*fn)(void *arg, int err), void *arg)
 {
     s->done_fn = fn;
@@ -276,6 +284,25 @@ void sched_on_done(sched_t *s, void (*fn)(void *arg, int err), void *arg)
 }
 
 /* ---- running ------------------------------------------------------------------------------ */
+
+/* After a truncation, a send carries one byte more than its step says: the receiver's slot
+ * (sized like the step) then truncates too, so the error travels along the data's path to
+ * every rank whose result depends on it, while the first n bytes it gets are the real data.
+ * Without memory for the padded copy, the plain send still goes out: no hang, only the
+ * error is not passed on. */
+static const void *poisoned(sched_t *s, const step_t *st, size_t *n)
+{
+    char *p = s->trunc ? sched_tmp(s, st->n + 1) : NULL;
+    if (s->err == RMP_ERR_NO_MEM) /* sched_tmp's failure is not the schedule's */
+        s->err = RMP_SUCCESS;
+    if (!p)
+        return st->src;
+    if (st->n)
+        memcpy(p, st->src, st->n);
+    p[st->n] = 0;
+    *n = st->n + 1;
+    return p;
+}
 
 /* Start round s->round: local steps in order, then receives, then sends (lock held). */
 static void start_round(sched_t *s)
@@ -301,11 +328,13 @@ static void start_round(sched_t *s)
             if (!slot)
                 break;
             *slot = NULL;
+            size_t n = st[i].n;
+            const void *src = want == ST_SEND ? poisoned(s, &st[i], &n) : NULL;
             int rc = want == ST_RECV
-                         ? p2p_irecv_locked(s->comm, COLL_CTXOFF, st[i].dst, st[i].n, st[i].peer,
+                         ? p2p_irecv_locked(s->comm, COLL_CTXOFF, st[i].dst, n, st[i].peer,
                                             s->tag, slot)
-                         : p2p_isend_locked(s->comm, COLL_CTXOFF, st[i].src, st[i].n, st[i].peer,
-                                            s->tag, slot);
+                         : p2p_isend_locked(s->comm, COLL_CTXOFF, src, n, st[i].peer, s->tag,
+                                            slot);
             if (rc != RMP_SUCCESS) {
                 s->reqs.n--;
                 s->err = rc;
@@ -319,9 +348,10 @@ static void start_round(sched_t *s)
     }
 }
 
-/* True when every request of the round has completed; then frees them. The first error is
- * kept, and as soon as one is seen the round's receives still posted are cancelled: their
- * senders may never send (a failed peer, a truncated message upstream). */
+/* True when every request of the round has completed; then frees them. A truncation does not
+ * stop the schedule: every rank still runs every round (so no peer waits for a message that
+ * never comes), and the error is kept for the end. Any other error is final: the round's
+ * receives still posted are cancelled, as their senders may never send (a failed peer). */
 static bool round_done(sched_t *s)
 {
     struct rmp_request **r = s->reqs.p;
@@ -332,7 +362,9 @@ static bool round_done(sched_t *s)
             continue;
         }
         int e = r[i]->status.error;
-        if (e != RMP_SUCCESS && s->err == RMP_SUCCESS) {
+        if (e == RMP_ERR_TRUNCATE) {
+            s->trunc = e;
+        } else if (e != RMP_SUCCESS && s->err == RMP_SUCCESS) {
             s->err = e;
             for (int j = 0; j < s->reqs.n; j++)
                 p2p_cancel_locked(r[j]);
@@ -353,7 +385,7 @@ static int sched_progress(struct rmp_request *r)
     int events = 0;
     while (round_done(s)) {
         if (s->err || s->round + 1 >= s->ends.n) {
-            int err = s->err;
+            int err = s->err ? s->err : s->trunc;
             if (s->done_fn)
                 s->done_fn(s->done_arg, err);
             r->coll = NULL;

@@ -38,6 +38,11 @@ void sched_reduce3(sched_t *s, rmp_op_t op, dt_base_t base, const void *in, cons
 /* End the current round: steps added later start when everything before has completed. */
 void sched_round(sched_t *s);
 
+/* Data did not fit in this rank's buffer (found while building): the schedule still runs all
+ * its rounds, ends with RMP_ERR_TRUNCATE, and passes the error on (see sched.c). A truncated
+ * receive while running does the same. */
+void sched_truncated(sched_t *s);
+
 /* Run once when the schedule ends (err: its outcome), before the request completes: unpacks
  * results into users' buffers. arg is freed with the schedule if owned (sched_tmp memory). */
 void sched_on_done(sched_t *s, void (*fn)(void *arg, int err), void *arg);
