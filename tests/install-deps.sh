@@ -9,6 +9,8 @@ PKGS="$PKGS clang libclang-rt-14-dev"
 # The verbs transport and its soft-RoCE VM tests.
 PKGS="$PKGS rdma-core libibverbs-dev librdmacm-dev ibverbs-providers ibverbs-utils rdmacm-utils"
 PKGS="$PKGS perftest qemu-system-x86 busybox-static cpio kmod iproute2"
+# Open MPI's mpirun: a second PMIx launcher the shm tests run rmp under (no mrun sweep).
+PKGS="$PKGS openmpi-bin"
 
 # One dpkg-query for all: it lists the packages it knows with their state (unknown ones only
 # on stderr), so anything not reported "installed" is missing.

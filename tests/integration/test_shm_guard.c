@@ -119,18 +119,21 @@ Test(shm_guard, old_doorbell_names_squatted, .timeout = 120)
 
 /* ---- no leftovers under another launcher ------------------------------------------------- */
 
-/* Absolute path of mpirun in PATH, or NULL. */
+/* Absolute path of Open MPI's mpirun in PATH, or NULL: mpirun.openmpi (Debian's name, which
+ * stays Open MPI's when MPICH is installed too and owns the plain name), else mpirun. */
 static const char *find_mpirun(char *buf, size_t len)
 {
-    const char *path = getenv("PATH");
-    char *copy = strdup(path ? path : "/usr/bin:/bin"), *save = NULL;
+    const char *path = getenv("PATH"), *names[] = {"mpirun.openmpi", "mpirun"};
     const char *found = NULL;
-    for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-        snprintf(buf, len, "%s/mpirun", d);
-        if (access(buf, X_OK) == 0)
-            found = buf;
+    for (int i = 0; i < 2 && !found; i++) {
+        char *copy = strdup(path ? path : "/usr/bin:/bin"), *save = NULL;
+        for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+            snprintf(buf, len, "%s/%s", d, names[i]);
+            if (access(buf, X_OK) == 0)
+                found = buf;
+        }
+        free(copy);
     }
-    free(copy);
     return found;
 }
 
