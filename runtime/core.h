@@ -42,6 +42,10 @@ typedef struct dtype {
 /* NULL if the handle is not a valid (and, if need_commit, committed) type. */
 const dtype_t *dtype_get(rmp_datatype_t h, bool need_commit);
 size_t dtype_base_size(dt_base_t b);
+/* `count` elements of t as one buffer: *bytes gets the packed size. RMP_ERR_COUNT if the data
+ * (count * size) or the memory it spans (count * extent) exceeds PTRDIFF_MAX: such a buffer
+ * cannot exist, and every later product (pack, pointer steps) must not wrap. */
+int dtype_bytes(const dtype_t *t, size_t count, size_t *bytes);
 /* Pack count elements at src into dst (size*count bytes), and the reverse. `bytes` caps how
  * much is unpacked (a truncated message). */
 void dtype_pack(const dtype_t *t, int count, const void *src, void *dst);
