@@ -85,7 +85,10 @@ void rndv_untrack(rmp_ctx_t *c, struct rmp_request *r);
 /* A matched RTS: pull the data into r (get, or ask for a stream). */
 void rndv_recv_start(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_t len,
                      uint64_t sreq, const tp_rkey_t *rkey, bool can_get);
+/* CTS/FIN and DATA name our request by the handle we sent (sreq, rreq): one that names no
+ * request waiting for that packet (late, duplicated, corrupt) is reported and dropped. */
 void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h);
-void rndv_on_data(rmp_ctx_t *c, const pkt_data_t *h, const void *payload, size_t len);
+void rndv_on_data(rmp_ctx_t *c, int src_world, const pkt_data_t *h, const void *payload,
+                  size_t len);
 
 #endif

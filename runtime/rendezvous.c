@@ -22,7 +22,7 @@ static void ask_stream(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_
     r->xfer_done = 0;
     if (xfer)
         rndv_track(c, r);
-    send_ctl(c, src_world, PKT_CTS, r->remote_req, (uint64_t)(uintptr_t)r, xfer);
+    send_ctl(c, src_world, PKT_CTS, r->remote_req, (uint64_t)(uintptr_t)req_handle(r), xfer);
     if (!xfer)
         proto_recv_finish(c, r, RMP_SUCCESS);
 }
@@ -69,12 +69,30 @@ static void send_release(rmp_ctx_t *c, struct rmp_request *r)
     r->memh = NULL;
 }
 
+/* The request a peer's cookie names (a handle of ours it echoes), if it is of that kind and
+ * waits in that state; else NULL, reported: following it would corrupt another request. */
+static struct rmp_request *cookie_req(rmp_ctx_t *c, int src_world, uint64_t cookie,
+                                      req_kind_t kind, req_state_t state, const char *what)
+{
+    struct rmp_request *r = req_lookup((rmp_request_t)(uintptr_t)cookie);
+    if (r && r->kind == kind && r->state == state && !atomic_load(&r->done))
+        return r;
+    core_error(c, "ignoring a %s packet from rank %d that names no waiting request (cookie "
+               "%#llx): a peer out of step or a corrupt packet", what, src_world,
+               (unsigned long long)cookie);
+    return NULL;
+}
+
 void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h)
 {
-    struct rmp_request *r = (struct rmp_request *)(uintptr_t)h->sreq;
+    struct rmp_request *r = cookie_req(c, src_world, h->sreq, REQ_SEND, RS_RNDV_WAIT_FIN,
+                                       h->type == PKT_FIN ? "FIN" : "CTS");
+    if (!r)
+        return;
     rndv_untrack(c, r);
     send_release(c, r);
     if (h->type == PKT_FIN || h->xlen == 0) {
+        r->state = RS_NONE;
         req_complete(r, RMP_SUCCESS);
         return;
     }
@@ -87,10 +105,13 @@ void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h)
         req_complete(r, rc);
 }
 
-void rndv_on_data(rmp_ctx_t *c, const pkt_data_t *h, const void *payload, size_t len)
+void rndv_on_data(rmp_ctx_t *c, int src_world, const pkt_data_t *h, const void *payload,
+                  size_t len)
 {
-    struct rmp_request *r = (struct rmp_request *)(uintptr_t)h->rreq;
-    if (h->off + len > r->xfer_len) {
+    struct rmp_request *r = cookie_req(c, src_world, h->rreq, REQ_RECV, RS_RECV_DATA, "DATA");
+    if (!r)
+        return;
+    if (h->off > r->xfer_len || len > r->xfer_len - h->off) {
         core_error(c, "internal: DATA beyond the receive (%llu + %zu > %zu)",
                    (unsigned long long)h->off, len, r->xfer_len);
         return;
@@ -99,6 +120,7 @@ void rndv_on_data(rmp_ctx_t *c, const pkt_data_t *h, const void *payload, size_t
     r->xfer_done += len;
     if (r->xfer_done == r->xfer_len) {
         rndv_untrack(c, r);
+        r->state = RS_NONE;
         proto_recv_finish(c, r, RMP_SUCCESS);
     }
 }
