@@ -44,8 +44,18 @@ const dtype_t *dtype_get(rmp_datatype_t h, bool need_commit);
 size_t dtype_base_size(dt_base_t b);
 /* `count` elements of t as one buffer: *bytes gets the packed size. RMP_ERR_COUNT if the data
  * (count * size) or the memory it spans (count * extent) exceeds PTRDIFF_MAX: such a buffer
- * cannot exist, and every later product (pack, pointer steps) must not wrap. */
-int dtype_bytes(const dtype_t *t, size_t count, size_t *bytes);
+ * cannot exist, and every later product (pack, pointer steps) must not wrap. Inline: it is
+ * on every send and receive (a contiguous type has extent == size: one product). */
+static inline int dtype_bytes(const dtype_t *t, size_t count, size_t *bytes)
+{
+    size_t size, span;
+    if (__builtin_mul_overflow(count, t->size, &size) || size > PTRDIFF_MAX)
+        return RMP_ERR_COUNT;
+    if (!t->contig && (__builtin_mul_overflow(count, t->extent, &span) || span > PTRDIFF_MAX))
+        return RMP_ERR_COUNT;
+    *bytes = size;
+    return RMP_SUCCESS;
+}
 /* Pack count elements at src into dst (size*count bytes), and the reverse. `bytes` caps how
  * much is unpacked (a truncated message). */
 void dtype_pack(const dtype_t *t, int count, const void *src, void *dst);

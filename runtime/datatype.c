@@ -50,17 +50,6 @@ void dtype_fini(rmp_ctx_t *c)
     c->ndtypes = 0;
 }
 
-int dtype_bytes(const dtype_t *t, size_t count, size_t *bytes)
-{
-    size_t size, span;
-    if (__builtin_mul_overflow(count, t->size, &size) ||
-        __builtin_mul_overflow(count, t->extent, &span) || size > PTRDIFF_MAX ||
-        span > PTRDIFF_MAX)
-        return RMP_ERR_COUNT;
-    *bytes = size;
-    return RMP_SUCCESS;
-}
-
 /* Lock-free on purpose: callers may or may not hold the runtime lock, and the table never
  * moves. A freed type keeps its descriptor (types built on it still need the layout). */
 const dtype_t *dtype_get(rmp_datatype_t h, bool need_commit)

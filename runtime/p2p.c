@@ -131,16 +131,10 @@ bool p2p_cancel_locked(struct rmp_request *r)
     return true;
 }
 
-int p2p_isend(comm_t *c, int ctxoff, const void *buf, int count, rmp_datatype_t dt, int dst,
-              int tag, struct rmp_request **req)
+/* Typed send/receive of `count` elements of t (bytes of packed data), arguments checked. */
+static int send_typed(comm_t *c, int ctxoff, const void *buf, int count, const dtype_t *t,
+                      size_t bytes, int dst, int tag, struct rmp_request **req)
 {
-    const dtype_t *t = dtype_get(dt, true);
-    size_t bytes;
-    if (!t)
-        return RMP_ERR_TYPE;
-    int rc = count < 0 ? RMP_ERR_COUNT : dtype_bytes(t, (size_t)count, &bytes);
-    if (rc)
-        return rc;
     if (dst == RMP_PROC_NULL)
         return null_request(REQ_SEND, req);
     if (t->contig)
@@ -155,16 +149,9 @@ int p2p_isend(comm_t *c, int ctxoff, const void *buf, int count, rmp_datatype_t 
     return start_send(c, ctxoff, r->tmp, bytes, dst, tag, r, req, false);
 }
 
-int p2p_irecv(comm_t *c, int ctxoff, void *buf, int count, rmp_datatype_t dt, int src, int tag,
-              struct rmp_request **req)
+static int recv_typed(comm_t *c, int ctxoff, void *buf, int count, const dtype_t *t,
+                      size_t bytes, int src, int tag, struct rmp_request **req)
 {
-    const dtype_t *t = dtype_get(dt, true);
-    size_t bytes;
-    if (!t)
-        return RMP_ERR_TYPE;
-    int rc = count < 0 ? RMP_ERR_COUNT : dtype_bytes(t, (size_t)count, &bytes);
-    if (rc)
-        return rc;
     if (src == RMP_PROC_NULL)
         return null_request(REQ_RECV, req);
     if (t->contig)
@@ -181,10 +168,46 @@ int p2p_irecv(comm_t *c, int ctxoff, void *buf, int count, rmp_datatype_t dt, in
     return start_recv(c, ctxoff, r->tmp, bytes, src, tag, r, req, false);
 }
 
+/* The type of `count` elements and their packed size: RMP_ERR_TYPE, RMP_ERR_COUNT. */
+static int typed_size(rmp_datatype_t dt, int count, const dtype_t **tp, size_t *bytes)
+{
+    const dtype_t *t = dtype_get(dt, true);
+    if (!t)
+        return RMP_ERR_TYPE;
+    if (count < 0)
+        return RMP_ERR_COUNT;
+    *tp = t;
+    return dtype_bytes(t, (size_t)count, bytes);
+}
+
+int p2p_isend(comm_t *c, int ctxoff, const void *buf, int count, rmp_datatype_t dt, int dst,
+              int tag, struct rmp_request **req)
+{
+    const dtype_t *t;
+    size_t bytes;
+    int rc = typed_size(dt, count, &t, &bytes);
+    return rc ? rc : send_typed(c, ctxoff, buf, count, t, bytes, dst, tag, req);
+}
+
+int p2p_irecv(comm_t *c, int ctxoff, void *buf, int count, rmp_datatype_t dt, int src, int tag,
+              struct rmp_request **req)
+{
+    const dtype_t *t;
+    size_t bytes;
+    int rc = typed_size(dt, count, &t, &bytes);
+    return rc ? rc : recv_typed(c, ctxoff, buf, count, t, bytes, src, tag, req);
+}
+
+/* What check_args found valid. */
+typedef struct p2p_args {
+    comm_t *c;
+    const dtype_t *t;
+    size_t bytes; /* packed size of the buffer */
+} p2p_args_t;
+
 /* Checks shared by every p2p call, in this order: runtime, communicator, count, type, the
- * size of the buffer (count * size and count * extent must not wrap), peer, tag, buffer. *cp
- * gets the communicator. */
-static int check_args(rmp_comm_t comm, comm_t **cp, const void *buf, int count,
+ * size of the buffer (count * size and count * extent must not wrap), peer, tag, buffer. */
+static int check_args(rmp_comm_t comm, p2p_args_t *a, const void *buf, int count,
                       rmp_datatype_t dt, int peer, int tag, bool recv)
 {
     int rc = ctx_check();
@@ -195,31 +218,27 @@ static int check_args(rmp_comm_t comm, comm_t **cp, const void *buf, int count,
         return RMP_ERR_COMM;
     if (count < 0)
         return RMP_ERR_COUNT;
-    const dtype_t *t = dtype_get(dt, true);
-    if (!t)
-        return RMP_ERR_TYPE;
-    size_t bytes;
-    if ((rc = dtype_bytes(t, (size_t)count, &bytes)))
+    if ((rc = typed_size(dt, count, &a->t, &a->bytes)))
         return rc;
     if ((rc = check_peer(c, peer, recv)) || (rc = check_tag(tag, recv)))
         return rc;
-    if (!buf && bytes > 0)
+    if (!buf && a->bytes > 0)
         return RMP_ERR_BUFFER;
-    *cp = c;
+    a->c = c;
     return RMP_SUCCESS;
 }
 
 int rmp_isend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
               rmp_comm_t comm, rmp_request_t *req)
 {
-    comm_t *c;
+    p2p_args_t a;
     struct rmp_request *r;
-    int rc = check_args(comm, &c, buf, count, type, dest, tag, false);
+    int rc = check_args(comm, &a, buf, count, type, dest, tag, false);
     if (rc)
         return rc;
     if (!req)
         return RMP_ERR_ARG;
-    if ((rc = p2p_isend(c, 0, buf, count, type, dest, tag, &r)))
+    if ((rc = send_typed(a.c, 0, buf, count, a.t, a.bytes, dest, tag, &r)))
         return rc;
     *req = req_handle(r);
     return RMP_SUCCESS;
@@ -228,14 +247,14 @@ int rmp_isend(const void *buf, int count, rmp_datatype_t type, int dest, int tag
 int rmp_irecv(void *buf, int count, rmp_datatype_t type, int source, int tag, rmp_comm_t comm,
               rmp_request_t *req)
 {
-    comm_t *c;
+    p2p_args_t a;
     struct rmp_request *r;
-    int rc = check_args(comm, &c, buf, count, type, source, tag, true);
+    int rc = check_args(comm, &a, buf, count, type, source, tag, true);
     if (rc)
         return rc;
     if (!req)
         return RMP_ERR_ARG;
-    if ((rc = p2p_irecv(c, 0, buf, count, type, source, tag, &r)))
+    if ((rc = recv_typed(a.c, 0, buf, count, a.t, a.bytes, source, tag, &r)))
         return rc;
     *req = req_handle(r);
     return RMP_SUCCESS;
@@ -265,16 +284,19 @@ int rmp_sendrecv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, in
                  int sendtag, void *recvbuf, int recvcount, rmp_datatype_t recvtype, int source,
                  int recvtag, rmp_comm_t comm, rmp_status_t *status)
 {
-    comm_t *c;
-    int rc = check_args(comm, &c, recvbuf, recvcount, recvtype, source, recvtag, true);
+    p2p_args_t ra, sa;
+    int rc = check_args(comm, &ra, recvbuf, recvcount, recvtype, source, recvtag, true);
     if (!rc)
-        rc = check_args(comm, &c, sendbuf, sendcount, sendtype, dest, sendtag, false);
+        rc = check_args(comm, &sa, sendbuf, sendcount, sendtype, dest, sendtag, false);
     if (rc)
         return rc;
-    rmp_request_t r[2];
-    if ((rc = rmp_irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &r[0])))
+    struct rmp_request *rr, *sr;
+    if ((rc = recv_typed(ra.c, 0, recvbuf, recvcount, ra.t, ra.bytes, source, recvtag, &rr)))
         return rc;
-    rc = rmp_isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &r[1]);
+    rmp_request_t r[2] = {req_handle(rr), RMP_REQUEST_NULL};
+    rc = send_typed(sa.c, 0, sendbuf, sendcount, sa.t, sa.bytes, dest, sendtag, &sr);
+    if (rc == RMP_SUCCESS)
+        r[1] = req_handle(sr);
     if (rc) {
         rmp_cancel(&r[0]);
         rmp_wait(&r[0], status);
@@ -319,8 +341,8 @@ static bool probe_found(void *arg)
 static int probe(int source, int tag, rmp_comm_t comm, bool block, int *flag,
                  rmp_status_t *status)
 {
-    comm_t *c;
-    int rc = check_args(comm, &c, NULL, 0, RMP_BYTE, source, tag, true);
+    p2p_args_t pa;
+    int rc = check_args(comm, &pa, NULL, 0, RMP_BYTE, source, tag, true);
     if (rc)
         return rc;
     if (!block && !flag)
@@ -333,7 +355,7 @@ static int probe(int source, int tag, rmp_comm_t comm, bool block, int *flag,
         return RMP_SUCCESS;
     }
     rmp_ctx_t *ctx = &rmp_ctx;
-    probe_arg_t a = {.ctx = ctx, .cid = c->ctx_id, .src = source, .tag = tag};
+    probe_arg_t a = {.ctx = ctx, .cid = pa.c->ctx_id, .src = source, .tag = tag};
     ctx_lock(ctx);
     if (block) {
         progress_wait_until(ctx, probe_found, &a);

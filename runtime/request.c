@@ -27,9 +27,13 @@ static pthread_mutex_t req_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rmp_request *req_pool; /* shared free slots (req_pool_lock) */
 static uint32_t req_nslots;          /* slots ever created (req_pool_lock) */
 
-static _Thread_local struct rmp_request *req_cache;
-static _Thread_local int req_cached;
-static _Thread_local bool req_cache_keyed; /* this thread's drain is registered */
+/* One thread-local block: a single TLS address lookup per call in a -fPIC library. */
+typedef struct req_tls {
+    struct rmp_request *cache; /* the free list */
+    int cached;                /* its length */
+    bool keyed;                /* this thread's drain is registered */
+} req_tls_t;
+static _Thread_local req_tls_t req_tls;
 static pthread_key_t req_cache_key;
 static pthread_once_t req_cache_once = PTHREAD_ONCE_INIT;
 
@@ -37,15 +41,16 @@ static pthread_once_t req_cache_once = PTHREAD_ONCE_INIT;
 static void req_cache_drain(void *unused)
 {
     (void)unused;
+    req_tls_t *tl = &req_tls;
     pthread_mutex_lock(&req_pool_lock);
-    while (req_cache) {
-        struct rmp_request *r = req_cache;
-        req_cache = r->next;
+    while (tl->cache) {
+        struct rmp_request *r = tl->cache;
+        tl->cache = r->next;
         r->next = req_pool;
         req_pool = r;
     }
     pthread_mutex_unlock(&req_pool_lock);
-    req_cached = 0;
+    tl->cached = 0;
 }
 
 static void req_cache_key_init(void)
@@ -54,13 +59,11 @@ static void req_cache_key_init(void)
 }
 
 /* Register this thread's drain once; false if that failed (then it keeps no private list). */
-static bool req_cache_key_ensure(void)
+static __attribute__((noinline)) bool req_cache_key_register(req_tls_t *tl)
 {
-    if (!req_cache_keyed) {
-        (void)pthread_once(&req_cache_once, req_cache_key_init);
-        req_cache_keyed = pthread_setspecific(req_cache_key, &req_cache_keyed) == 0;
-    }
-    return req_cache_keyed;
+    (void)pthread_once(&req_cache_once, req_cache_key_init);
+    tl->keyed = pthread_setspecific(req_cache_key, tl) == 0;
+    return tl->keyed;
 }
 
 /* A new chunk's slots, all free (generation 0), onto the pool (pool lock held). */
@@ -83,53 +86,71 @@ static bool req_new_chunk(void)
 }
 
 /* Refill the thread's empty list with up to REQ_BATCH slots from the pool. */
-static void req_cache_refill(void)
+static __attribute__((noinline)) void req_cache_refill(req_tls_t *tl)
 {
-    int batch = req_cache_key_ensure() ? REQ_BATCH : 1;
+    int batch = tl->keyed || req_cache_key_register(tl) ? REQ_BATCH : 1;
     pthread_mutex_lock(&req_pool_lock);
     if (!req_pool)
         (void)req_new_chunk();
     for (int i = 0; i < batch && req_pool; i++) {
         struct rmp_request *r = req_pool;
         req_pool = r->next;
-        r->next = req_cache;
-        req_cache = r;
-        req_cached++;
+        r->next = tl->cache;
+        tl->cache = r;
+        tl->cached++;
     }
     pthread_mutex_unlock(&req_pool_lock);
 }
 
 /* The thread's list is full: REQ_BATCH of its slots back to the pool. */
-static void req_cache_spill(void)
+static __attribute__((noinline)) void req_cache_spill(req_tls_t *tl)
 {
     pthread_mutex_lock(&req_pool_lock);
-    for (int i = 0; i < REQ_BATCH && req_cache; i++) {
-        struct rmp_request *r = req_cache;
-        req_cache = r->next;
-        req_cached--;
+    for (int i = 0; i < REQ_BATCH && tl->cache; i++) {
+        struct rmp_request *r = tl->cache;
+        tl->cache = r->next;
+        tl->cached--;
         r->next = req_pool;
         req_pool = r;
     }
     pthread_mutex_unlock(&req_pool_lock);
 }
 
+/* No drain could be registered: straight back to the pool. */
+static __attribute__((noinline)) void req_pool_put(struct rmp_request *r)
+{
+    pthread_mutex_lock(&req_pool_lock);
+    r->next = req_pool;
+    req_pool = r;
+    pthread_mutex_unlock(&req_pool_lock);
+}
+
+static inline void req_gen_bump(struct rmp_request *r)
+{
+    uint32_t g = atomic_load_explicit(&r->gen, memory_order_relaxed);
+    atomic_store_explicit(&r->gen, g + 1, memory_order_release);
+}
+
 struct rmp_request *req_alloc(req_kind_t kind)
 {
-    if (!req_cache)
-        req_cache_refill();
-    struct rmp_request *r = req_cache;
+    req_tls_t *tl = &req_tls;
+    if (!tl->cache)
+        req_cache_refill(tl);
+    struct rmp_request *r = tl->cache;
     if (!r)
         return NULL;
-    req_cache = r->next;
-    req_cached--;
+    tl->cache = r->next;
+    tl->cached--;
     memset((char *)r + offsetof(struct rmp_request, kind), 0,
            sizeof(*r) - offsetof(struct rmp_request, kind));
     r->kind = kind;
     r->peer_world = -1;
     atomic_init(&r->done, 0);
     /* odd: live. Release pairs with req_lookup's acquire, so a thread that finds this
-     * generation through a handle also sees the fields set above. */
-    atomic_fetch_add_explicit(&r->gen, 1, memory_order_release);
+     * generation through a handle also sees the fields set above. Only the slot's owner
+     * (here: the thread whose free list held it) ever writes gen, so a load and a store do,
+     * without a locked read-modify-write on the request path. */
+    req_gen_bump(r);
     return r;
 }
 
@@ -141,19 +162,17 @@ void req_free(struct rmp_request *r)
         return;
     free(r->tmp);
     r->tmp = NULL;
-    atomic_fetch_add_explicit(&r->gen, 1, memory_order_release); /* even: every handle dies */
-    if (!req_cache_key_ensure()) { /* no drain at exit: straight back to the pool */
-        pthread_mutex_lock(&req_pool_lock);
-        r->next = req_pool;
-        req_pool = r;
-        pthread_mutex_unlock(&req_pool_lock);
+    req_gen_bump(r); /* even: every handle dies (the freeing thread owns the slot) */
+    req_tls_t *tl = &req_tls;
+    if (!tl->keyed && !req_cache_key_register(tl)) {
+        req_pool_put(r);
         return;
     }
-    if (req_cached >= REQ_CACHE_MAX)
-        req_cache_spill();
-    r->next = req_cache;
-    req_cache = r;
-    req_cached++;
+    if (tl->cached >= REQ_CACHE_MAX)
+        req_cache_spill(tl);
+    r->next = tl->cache;
+    tl->cache = r;
+    tl->cached++;
 }
 
 void req_complete(struct rmp_request *r, int err)
