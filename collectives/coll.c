@@ -32,10 +32,11 @@ int coll_buf(const void *buf, int count, rmp_datatype_t type, int nblk, const dt
     const dtype_t *dt = dtype_get(type, true);
     if (!dt)
         return RMP_ERR_TYPE;
-    size_t blk, total;
-    /* the whole buffer's packed size must be representable: temporaries hold all of it */
-    if (__builtin_mul_overflow((size_t)count, dt->size, &blk) ||
-        __builtin_mul_overflow(blk, (size_t)nblk, &total) || total > PTRDIFF_MAX)
+    size_t blk, n, total;
+    /* the whole buffer's packed size and span must be representable: temporaries hold all of
+     * it, and packing steps through it by extent */
+    if (dtype_bytes(dt, (size_t)count, &blk) ||
+        __builtin_mul_overflow((size_t)count, (size_t)nblk, &n) || dtype_bytes(dt, n, &total))
         return RMP_ERR_COUNT;
     if (count > 0 && (!buf || buf == RMP_IN_PLACE))
         return RMP_ERR_BUFFER;

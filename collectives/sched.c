@@ -413,7 +413,7 @@ int sched_post(sched_t *s, rmp_request_t *req)
     r->status = (rmp_status_t){.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
     r->coll = s;
     r->coll_progress = sched_progress;
-    *req = r; /* before progress: r may complete (but not be freed) right away */
+    *req = req_handle(r); /* before progress: r may complete (but not be freed) at once */
     rmp_ctx_t *c = &rmp_ctx;
     ctx_lock(c);
     progress_coll_add(c, r);

@@ -22,12 +22,14 @@ enum {
     RMP_ERR_COMM = -2,            /* invalid or freed communicator */
     RMP_ERR_RANK = -3,            /* rank out of range for the communicator */
     RMP_ERR_TAG = -4,             /* tag negative (other than RMP_ANY_TAG) or > RMP_TAG_UB */
-    RMP_ERR_COUNT = -5,           /* negative count, or a type/buffer too large to address */
+    RMP_ERR_COUNT = -5,           /* negative count, or count elements of the type would take
+                                     more than PTRDIFF_MAX bytes of data or of memory span */
     RMP_ERR_TYPE = -6,            /* invalid, freed or uncommitted datatype */
     RMP_ERR_OP = -7,              /* invalid reduction op, or op not defined for the type */
     RMP_ERR_BUFFER = -8,          /* NULL buffer with a non-zero count */
     RMP_ERR_TRUNCATE = -9,        /* message longer than the receive buffer (data cut, safe) */
-    RMP_ERR_REQUEST = -10,        /* invalid request handle */
+    RMP_ERR_REQUEST = -10,        /* not a live request: never returned by rmp, already
+                                     completed and freed (a stale copy), or listed twice */
     RMP_ERR_ROOT = -11,           /* invalid root of a collective */
     RMP_ERR_NOT_INITIALIZED = -12,/* called before rmp_init or after rmp_finalize */
     RMP_ERR_INITIALIZED = -13,    /* rmp_init called twice */
@@ -76,7 +78,10 @@ typedef int rmp_op_t;                      /* reduction operation */
 #define RMP_LAND ((rmp_op_t)8)              /* logical ops: integer and floating types */
 #define RMP_LOR ((rmp_op_t)9)
 
-typedef struct rmp_request *rmp_request_t; /* nonblocking operation handle */
+/* Nonblocking operation handle. Opaque: not the address of anything, only compared and
+ * passed back to rmp. Once its request is freed (by a successful wait/test), every copy of
+ * the handle is refused with RMP_ERR_REQUEST, even after rmp reuses the request's storage. */
+typedef struct rmp_request *rmp_request_t;
 #define RMP_REQUEST_NULL ((rmp_request_t)0)
 
 /* Wildcards and limits */
@@ -165,6 +170,8 @@ int rmp_isend(const void *buf, int count, rmp_datatype_t type, int dest, int tag
               rmp_comm_t comm, rmp_request_t *req);
 int rmp_irecv(void *buf, int count, rmp_datatype_t type, int source, int tag, rmp_comm_t comm,
               rmp_request_t *req);
+/* Both halves are checked before anything is posted: an invalid argument leaves every queue
+ * as it was. */
 int rmp_sendrecv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, int dest,
                  int sendtag, void *recvbuf, int recvcount, rmp_datatype_t recvtype, int source,
                  int recvtag, rmp_comm_t comm, rmp_status_t *status);

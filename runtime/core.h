@@ -42,6 +42,20 @@ typedef struct dtype {
 /* NULL if the handle is not a valid (and, if need_commit, committed) type. */
 const dtype_t *dtype_get(rmp_datatype_t h, bool need_commit);
 size_t dtype_base_size(dt_base_t b);
+/* `count` elements of t as one buffer: *bytes gets the packed size. RMP_ERR_COUNT if the data
+ * (count * size) or the memory it spans (count * extent) exceeds PTRDIFF_MAX: such a buffer
+ * cannot exist, and every later product (pack, pointer steps) must not wrap. Inline: it is
+ * on every send and receive (a contiguous type has extent == size: one product). */
+static inline int dtype_bytes(const dtype_t *t, size_t count, size_t *bytes)
+{
+    size_t size, span;
+    if (__builtin_mul_overflow(count, t->size, &size) || size > PTRDIFF_MAX)
+        return RMP_ERR_COUNT;
+    if (!t->contig && (__builtin_mul_overflow(count, t->extent, &span) || span > PTRDIFF_MAX))
+        return RMP_ERR_COUNT;
+    *bytes = size;
+    return RMP_SUCCESS;
+}
 /* Pack count elements at src into dst (size*count bytes), and the reverse. `bytes` caps how
  * much is unpacked (a truncated message). */
 void dtype_pack(const dtype_t *t, int count, const void *src, void *dst);
@@ -90,13 +104,21 @@ typedef enum {
     RS_RECV_DATA        /* recv: CTS sent, DATA arriving */
 } req_state_t;
 
+/* A request lives in a slot of the request table (request.c), which never moves and never
+ * gives memory back, so a slot's generation can always be read. The public handle
+ * (rmp_request_t) is not a pointer but (index, generation) packed into a pointer-sized value
+ * (req_handle): a handle whose slot was freed or reused since, or that never came from rmp,
+ * fails req_lookup and the call returns RMP_ERR_REQUEST instead of touching another request.
+ * Inside the runtime (and collectives/) requests are plain struct pointers. */
 struct rmp_request {
-    uint32_t magic;
+    _Atomic uint32_t gen;  /* odd while allocated; bumped at alloc and at free */
+    uint32_t idx;          /* slot index in the table (fixed for the slot's life) */
+    /* everything from `kind` on is zeroed by req_alloc */
     req_kind_t kind;
+    bool listed;           /* seen in the array being checked (wait.c, duplicates) */
     atomic_int done;
-    bool user_visible;     /* false: freed by the runtime on completion */
     rmp_status_t status;
-    struct rmp_request *next, *prev; /* posted queue / peer send queue */
+    struct rmp_request *next, *prev; /* posted queue / peer send queue / free lists */
 
     /* p2p */
     uint32_t ctx_id;
@@ -126,37 +148,75 @@ struct rmp_request {
     int (*coll_progress)(struct rmp_request *r);
 };
 
-#define REQ_MAGIC 0x524d5052u
-
+/* A fresh request (its own slot; NULL when out of memory or past REQ_MAX_LIVE live ones). */
 struct rmp_request *req_alloc(req_kind_t kind);
+/* Give the slot back; every handle to it becomes invalid. */
 void req_free(struct rmp_request *r);
 /* Mark complete with an error code (status.error); wakes waiting threads. */
 void req_complete(struct rmp_request *r, int err);
-/* true if the handle points to a live request. */
-bool req_valid(const struct rmp_request *r);
+
+/* Handle layout: bit 0 always set (an aligned pointer, e.g. a wild one, never has it, and
+ * RMP_REQUEST_NULL is 0), the slot index above it, the generation in the high bits. */
+#define REQ_CHUNK_BITS 10      /* slots per chunk: 1024 */
+#define REQ_DIR_BITS 15        /* chunks: 32768, i.e. 32M live requests at most */
+#define REQ_MAX_LIVE (1u << (REQ_CHUNK_BITS + REQ_DIR_BITS))
+#if UINTPTR_MAX > 0xffffffffu
+#define REQ_GEN_SHIFT 32       /* 32 generation bits: a slot reused 2^31 times wraps */
+#else
+#define REQ_GEN_SHIFT 26       /* 32-bit pointers: 6 generation bits */
+#endif
+#define REQ_GEN_MASK ((uint32_t)(UINTPTR_MAX >> REQ_GEN_SHIFT))
+
+/* The table's chunk directory (request.c): chunk k holds slots [k << REQ_CHUNK_BITS, ...). */
+extern struct rmp_request *_Atomic req_dir[1u << REQ_DIR_BITS];
+
+static inline rmp_request_t req_handle(struct rmp_request *r)
+{
+    uintptr_t gen = atomic_load_explicit(&r->gen, memory_order_relaxed) & REQ_GEN_MASK;
+    return (rmp_request_t)(gen << REQ_GEN_SHIFT | (uintptr_t)r->idx << 1 | 1u);
+}
+
+/* The live request a handle names, or NULL (RMP_REQUEST_NULL, a value rmp never handed out,
+ * a freed request, or a slot reused since). An array index and a compare, no lock: safe from
+ * any thread, as the table never moves and generations are atomic. */
+static inline struct rmp_request *req_lookup(rmp_request_t h)
+{
+    uintptr_t v = (uintptr_t)h;
+    uint32_t gen = (uint32_t)(v >> REQ_GEN_SHIFT);
+    uintptr_t idx = (v >> 1) & ((1u << (REQ_GEN_SHIFT - 1)) - 1);
+    if (!(v & 1u) || !(gen & 1u) || idx >= REQ_MAX_LIVE)
+        return NULL;
+    struct rmp_request *chunk =
+        atomic_load_explicit(&req_dir[idx >> REQ_CHUNK_BITS], memory_order_acquire);
+    if (!chunk)
+        return NULL;
+    struct rmp_request *r = &chunk[idx & ((1u << REQ_CHUNK_BITS) - 1)];
+    uint32_t now = atomic_load_explicit(&r->gen, memory_order_acquire) & REQ_GEN_MASK;
+    return now == gen ? r : NULL;
+}
 
 /* ---- Internal point-to-point (p2p.c, protocol.c): used by collectives/ ---- */
-/* ctxoff 0: the comm's p2p context; 1: its collective context. Lock NOT held by caller. */
+/* These hand out the request itself (*req), not a public handle: req_handle makes one.
+ * The arguments are trusted (the public calls check them first).
+ * ctxoff 0: the comm's p2p context; 1: its collective context. Lock NOT held by caller. */
 int p2p_isend(comm_t *c, int ctxoff, const void *buf, int count, rmp_datatype_t dt, int dst,
-              int tag, rmp_request_t *req);
+              int tag, struct rmp_request **req);
 int p2p_irecv(comm_t *c, int ctxoff, void *buf, int count, rmp_datatype_t dt, int src, int tag,
-              rmp_request_t *req);
+              struct rmp_request **req);
 /* Byte variants (no datatype). */
 int p2p_isend_bytes(comm_t *c, int ctxoff, const void *buf, size_t bytes, int dst, int tag,
-                    rmp_request_t *req);
+                    struct rmp_request **req);
 int p2p_irecv_bytes(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int tag,
-                    rmp_request_t *req);
+                    struct rmp_request **req);
 /* The same with the runtime lock HELD by the caller (the schedule engine posts from inside
  * progress), byte buffers only. */
 int p2p_isend_locked(comm_t *c, int ctxoff, const void *buf, size_t bytes, int dst, int tag,
-                     rmp_request_t *req);
+                     struct rmp_request **req);
 int p2p_irecv_locked(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int tag,
-                     rmp_request_t *req);
+                     struct rmp_request **req);
 /* Cancel a posted, unmatched receive (lock held): true if it was cancelled (it completes with
  * status.cancelled set); false for sends, matched or completed receives. */
 bool p2p_cancel_locked(struct rmp_request *r);
-/* Wait for n requests (NULL entries skipped), freeing them; returns the first error. */
-int req_waitall(int n, rmp_request_t *reqs);
 
 /* ---- Per-peer state ---- */
 typedef struct outq_item outq_item_t; /* queued outgoing packet (protocol.c) */

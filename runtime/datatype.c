@@ -91,6 +91,8 @@ static int dt_alloc_slot(rmp_ctx_t *c)
 static int dt_layout(dtype_t *t, int count, int blocklen, int stride, const dtype_t *o)
 {
     size_t n, size, span, extent = 0;
+    if (count <= 1) /* one block: the stride means nothing, and pack must not step by it */
+        stride = blocklen;
     if (__builtin_mul_overflow((size_t)count, (size_t)blocklen, &n) ||
         __builtin_mul_overflow(n, o->size, &size) || size > PTRDIFF_MAX)
         return RMP_ERR_COUNT;

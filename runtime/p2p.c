@@ -1,5 +1,6 @@
-/* p2p.c — the point-to-point API: argument checks (a clear error code, never a crash), request
- * set-up (packing non-contiguous datatypes), then the protocol under the runtime lock. */
+/* p2p.c — the point-to-point API: argument checks (a clear error code, never a crash, and
+ * nothing queued or sent before every argument passed), request set-up (packing non-contiguous
+ * datatypes), then the protocol under the runtime lock. Users get handles (req_handle). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,7 @@ static int check_peer(const comm_t *c, int peer, bool recv)
     return peer < 0 || peer >= c->size ? RMP_ERR_RANK : RMP_SUCCESS;
 }
 
-static int null_request(req_kind_t kind, rmp_request_t *req)
+static int null_request(req_kind_t kind, struct rmp_request **req)
 {
     struct rmp_request *r = req_alloc(kind);
     if (!r)
@@ -32,7 +33,7 @@ static int null_request(req_kind_t kind, rmp_request_t *req)
 }
 
 static int start_send(comm_t *c, int ctxoff, const void *buf, size_t bytes, int dst, int tag,
-                      struct rmp_request *r, rmp_request_t *req, bool locked)
+                      struct rmp_request *r, struct rmp_request **req, bool locked)
 {
     rmp_ctx_t *ctx = &rmp_ctx;
     r->ctx_id = c->ctx_id + (uint32_t)ctxoff;
@@ -57,7 +58,7 @@ static int start_send(comm_t *c, int ctxoff, const void *buf, size_t bytes, int 
 }
 
 static int start_recv(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int tag,
-                      struct rmp_request *r, rmp_request_t *req, bool locked)
+                      struct rmp_request *r, struct rmp_request **req, bool locked)
 {
     rmp_ctx_t *ctx = &rmp_ctx;
     r->ctx_id = c->ctx_id + (uint32_t)ctxoff;
@@ -81,7 +82,7 @@ static int start_recv(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, i
 }
 
 int p2p_isend_bytes(comm_t *c, int ctxoff, const void *buf, size_t bytes, int dst, int tag,
-                    rmp_request_t *req)
+                    struct rmp_request **req)
 {
     if (dst == RMP_PROC_NULL)
         return null_request(REQ_SEND, req);
@@ -92,7 +93,7 @@ int p2p_isend_bytes(comm_t *c, int ctxoff, const void *buf, size_t bytes, int ds
 }
 
 int p2p_irecv_bytes(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int tag,
-                    rmp_request_t *req)
+                    struct rmp_request **req)
 {
     if (src == RMP_PROC_NULL)
         return null_request(REQ_RECV, req);
@@ -103,7 +104,7 @@ int p2p_irecv_bytes(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int
 }
 
 int p2p_isend_locked(comm_t *c, int ctxoff, const void *buf, size_t bytes, int dst, int tag,
-                     rmp_request_t *req)
+                     struct rmp_request **req)
 {
     struct rmp_request *r = req_alloc(REQ_SEND);
     if (!r)
@@ -112,7 +113,7 @@ int p2p_isend_locked(comm_t *c, int ctxoff, const void *buf, size_t bytes, int d
 }
 
 int p2p_irecv_locked(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int tag,
-                     rmp_request_t *req)
+                     struct rmp_request **req)
 {
     struct rmp_request *r = req_alloc(REQ_RECV);
     if (!r)
@@ -130,15 +131,12 @@ bool p2p_cancel_locked(struct rmp_request *r)
     return true;
 }
 
-int p2p_isend(comm_t *c, int ctxoff, const void *buf, int count, rmp_datatype_t dt, int dst,
-              int tag, rmp_request_t *req)
+/* Typed send/receive of `count` elements of t (bytes of packed data), arguments checked. */
+static int send_typed(comm_t *c, int ctxoff, const void *buf, int count, const dtype_t *t,
+                      size_t bytes, int dst, int tag, struct rmp_request **req)
 {
-    const dtype_t *t = dtype_get(dt, true);
-    if (!t)
-        return RMP_ERR_TYPE;
     if (dst == RMP_PROC_NULL)
         return null_request(REQ_SEND, req);
-    size_t bytes = t->size * (size_t)count;
     if (t->contig)
         return p2p_isend_bytes(c, ctxoff, buf, bytes, dst, tag, req);
     struct rmp_request *r = req_alloc(REQ_SEND);
@@ -151,15 +149,11 @@ int p2p_isend(comm_t *c, int ctxoff, const void *buf, int count, rmp_datatype_t 
     return start_send(c, ctxoff, r->tmp, bytes, dst, tag, r, req, false);
 }
 
-int p2p_irecv(comm_t *c, int ctxoff, void *buf, int count, rmp_datatype_t dt, int src, int tag,
-              rmp_request_t *req)
+static int recv_typed(comm_t *c, int ctxoff, void *buf, int count, const dtype_t *t,
+                      size_t bytes, int src, int tag, struct rmp_request **req)
 {
-    const dtype_t *t = dtype_get(dt, true);
-    if (!t)
-        return RMP_ERR_TYPE;
     if (src == RMP_PROC_NULL)
         return null_request(REQ_RECV, req);
-    size_t bytes = t->size * (size_t)count;
     if (t->contig)
         return p2p_irecv_bytes(c, ctxoff, buf, bytes, src, tag, req);
     struct rmp_request *r = req_alloc(REQ_RECV);
@@ -174,8 +168,46 @@ int p2p_irecv(comm_t *c, int ctxoff, void *buf, int count, rmp_datatype_t dt, in
     return start_recv(c, ctxoff, r->tmp, bytes, src, tag, r, req, false);
 }
 
-/* Checks shared by every p2p call; *cp gets the communicator. */
-static int check_args(rmp_comm_t comm, comm_t **cp, const void *buf, int count,
+/* The type of `count` elements and their packed size: RMP_ERR_TYPE, RMP_ERR_COUNT. */
+static int typed_size(rmp_datatype_t dt, int count, const dtype_t **tp, size_t *bytes)
+{
+    const dtype_t *t = dtype_get(dt, true);
+    if (!t)
+        return RMP_ERR_TYPE;
+    if (count < 0)
+        return RMP_ERR_COUNT;
+    *tp = t;
+    return dtype_bytes(t, (size_t)count, bytes);
+}
+
+int p2p_isend(comm_t *c, int ctxoff, const void *buf, int count, rmp_datatype_t dt, int dst,
+              int tag, struct rmp_request **req)
+{
+    const dtype_t *t;
+    size_t bytes;
+    int rc = typed_size(dt, count, &t, &bytes);
+    return rc ? rc : send_typed(c, ctxoff, buf, count, t, bytes, dst, tag, req);
+}
+
+int p2p_irecv(comm_t *c, int ctxoff, void *buf, int count, rmp_datatype_t dt, int src, int tag,
+              struct rmp_request **req)
+{
+    const dtype_t *t;
+    size_t bytes;
+    int rc = typed_size(dt, count, &t, &bytes);
+    return rc ? rc : recv_typed(c, ctxoff, buf, count, t, bytes, src, tag, req);
+}
+
+/* What check_args found valid. */
+typedef struct p2p_args {
+    comm_t *c;
+    const dtype_t *t;
+    size_t bytes; /* packed size of the buffer */
+} p2p_args_t;
+
+/* Checks shared by every p2p call, in this order: runtime, communicator, count, type, the
+ * size of the buffer (count * size and count * extent must not wrap), peer, tag, buffer. */
+static int check_args(rmp_comm_t comm, p2p_args_t *a, const void *buf, int count,
                       rmp_datatype_t dt, int peer, int tag, bool recv)
 {
     int rc = ctx_check();
@@ -186,39 +218,46 @@ static int check_args(rmp_comm_t comm, comm_t **cp, const void *buf, int count,
         return RMP_ERR_COMM;
     if (count < 0)
         return RMP_ERR_COUNT;
-    const dtype_t *t = dtype_get(dt, true);
-    if (!t)
-        return RMP_ERR_TYPE;
+    if ((rc = typed_size(dt, count, &a->t, &a->bytes)))
+        return rc;
     if ((rc = check_peer(c, peer, recv)) || (rc = check_tag(tag, recv)))
         return rc;
-    if (!buf && count > 0 && t->size > 0)
+    if (!buf && a->bytes > 0)
         return RMP_ERR_BUFFER;
-    *cp = c;
+    a->c = c;
     return RMP_SUCCESS;
 }
 
 int rmp_isend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
               rmp_comm_t comm, rmp_request_t *req)
 {
-    comm_t *c;
-    int rc = check_args(comm, &c, buf, count, type, dest, tag, false);
+    p2p_args_t a;
+    struct rmp_request *r;
+    int rc = check_args(comm, &a, buf, count, type, dest, tag, false);
     if (rc)
         return rc;
     if (!req)
         return RMP_ERR_ARG;
-    return p2p_isend(c, 0, buf, count, type, dest, tag, req);
+    if ((rc = send_typed(a.c, 0, buf, count, a.t, a.bytes, dest, tag, &r)))
+        return rc;
+    *req = req_handle(r);
+    return RMP_SUCCESS;
 }
 
 int rmp_irecv(void *buf, int count, rmp_datatype_t type, int source, int tag, rmp_comm_t comm,
               rmp_request_t *req)
 {
-    comm_t *c;
-    int rc = check_args(comm, &c, buf, count, type, source, tag, true);
+    p2p_args_t a;
+    struct rmp_request *r;
+    int rc = check_args(comm, &a, buf, count, type, source, tag, true);
     if (rc)
         return rc;
     if (!req)
         return RMP_ERR_ARG;
-    return p2p_irecv(c, 0, buf, count, type, source, tag, req);
+    if ((rc = recv_typed(a.c, 0, buf, count, a.t, a.bytes, source, tag, &r)))
+        return rc;
+    *req = req_handle(r);
+    return RMP_SUCCESS;
 }
 
 int rmp_send(const void *buf, int count, rmp_datatype_t type, int dest, int tag, rmp_comm_t comm)
@@ -236,18 +275,31 @@ int rmp_recv(void *buf, int count, rmp_datatype_t type, int source, int tag, rmp
     return rc ? rc : rmp_wait(&r, status);
 }
 
+/* Both halves are checked before the receive is posted: a posted receive may match a waiting
+ * message at once, and that message would be lost if the send were refused afterwards. Only
+ * a failure after the checks (out of memory, a failed peer) can still leave the receive
+ * posted; it is then cancelled, or completed if it has matched already (its data and status
+ * delivered as usual, the send's error returned). */
 int rmp_sendrecv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, int dest,
                  int sendtag, void *recvbuf, int recvcount, rmp_datatype_t recvtype, int source,
                  int recvtag, rmp_comm_t comm, rmp_status_t *status)
 {
-    rmp_request_t r[2];
-    int rc = rmp_irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &r[0]);
+    p2p_args_t ra, sa;
+    int rc = check_args(comm, &ra, recvbuf, recvcount, recvtype, source, recvtag, true);
+    if (!rc)
+        rc = check_args(comm, &sa, sendbuf, sendcount, sendtype, dest, sendtag, false);
     if (rc)
         return rc;
-    rc = rmp_isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &r[1]);
+    struct rmp_request *rr, *sr;
+    if ((rc = recv_typed(ra.c, 0, recvbuf, recvcount, ra.t, ra.bytes, source, recvtag, &rr)))
+        return rc;
+    rmp_request_t r[2] = {req_handle(rr), RMP_REQUEST_NULL};
+    rc = send_typed(sa.c, 0, sendbuf, sendcount, sa.t, sa.bytes, dest, sendtag, &sr);
+    if (rc == RMP_SUCCESS)
+        r[1] = req_handle(sr);
     if (rc) {
         rmp_cancel(&r[0]);
-        rmp_wait(&r[0], RMP_STATUS_IGNORE);
+        rmp_wait(&r[0], status);
         return rc;
     }
     int rc_send = rmp_wait(&r[1], RMP_STATUS_IGNORE);
@@ -260,9 +312,9 @@ int rmp_cancel(rmp_request_t *req)
     int rc = ctx_check();
     if (rc)
         return rc;
-    if (!req || !req_valid(*req))
+    struct rmp_request *r = req ? req_lookup(*req) : NULL;
+    if (!r)
         return RMP_ERR_REQUEST;
-    struct rmp_request *r = *req;
     if (r->kind != REQ_RECV)
         return RMP_SUCCESS;
     rmp_ctx_t *ctx = &rmp_ctx;
@@ -289,8 +341,8 @@ static bool probe_found(void *arg)
 static int probe(int source, int tag, rmp_comm_t comm, bool block, int *flag,
                  rmp_status_t *status)
 {
-    comm_t *c;
-    int rc = check_args(comm, &c, NULL, 0, RMP_BYTE, source, tag, true);
+    p2p_args_t pa;
+    int rc = check_args(comm, &pa, NULL, 0, RMP_BYTE, source, tag, true);
     if (rc)
         return rc;
     if (!block && !flag)
@@ -303,7 +355,7 @@ static int probe(int source, int tag, rmp_comm_t comm, bool block, int *flag,
         return RMP_SUCCESS;
     }
     rmp_ctx_t *ctx = &rmp_ctx;
-    probe_arg_t a = {.ctx = ctx, .cid = c->ctx_id, .src = source, .tag = tag};
+    probe_arg_t a = {.ctx = ctx, .cid = pa.c->ctx_id, .src = source, .tag = tag};
     ctx_lock(ctx);
     if (block) {
         progress_wait_until(ctx, probe_found, &a);

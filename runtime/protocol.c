@@ -39,7 +39,7 @@ void rndv_untrack(rmp_ctx_t *c, struct rmp_request *r)
 static int send_rts(rmp_ctx_t *c, struct rmp_request *r, pkt_match_t *m)
 {
     tp_t *tp = c->peers[r->peer_world].tp;
-    pkt_rts_t h = {.m = *m, .sreq = (uint64_t)(uintptr_t)r};
+    pkt_rts_t h = {.m = *m, .sreq = (uint64_t)(uintptr_t)req_handle(r)}; /* checked on return */
     h.m.type = PKT_RTS;
     if ((tp->caps & TP_CAP_GET) && tp->ops->mem_reg) {
         int rc = tp->ops->mem_reg(tp, r->buf, r->bytes, &h.rkey, &r->memh);

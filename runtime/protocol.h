@@ -85,7 +85,9 @@ void rndv_untrack(rmp_ctx_t *c, struct rmp_request *r);
 /* A matched RTS: pull the data into r (get, or ask for a stream). */
 void rndv_recv_start(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_t len,
                      uint64_t sreq, const tp_rkey_t *rkey, bool can_get);
-/* A CTS/FIN, a DATA fragment from src_world, their headers checked by wire_parse. */
+/* A CTS/FIN, a DATA fragment from src_world, their headers checked by wire_parse. They name
+ * our request by the handle we sent (sreq, rreq): one that names no request waiting for that
+ * packet (late, duplicated, forged, corrupt) fails the peer as garbled. */
 void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h);
 void rndv_on_data(rmp_ctx_t *c, int src_world, const pkt_data_t *h, const void *payload,
                   size_t len);

@@ -23,7 +23,7 @@ static void ask_stream(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_
     r->xfer_done = 0;
     if (xfer)
         rndv_track(c, r);
-    send_ctl(c, src_world, PKT_CTS, r->remote_req, (uint64_t)(uintptr_t)r, xfer);
+    send_ctl(c, src_world, PKT_CTS, r->remote_req, (uint64_t)(uintptr_t)req_handle(r), xfer);
     if (!xfer)
         proto_recv_finish(c, r, RMP_SUCCESS);
 }
@@ -72,11 +72,18 @@ static void send_release(rmp_ctx_t *c, struct rmp_request *r)
     r->memh = NULL;
 }
 
+/* The request a peer's cookie names (a handle of ours it echoes), if that packet may act on
+ * it; else NULL: following it would corrupt another request. */
+static struct rmp_request *cookie_req(int src_world, uint64_t cookie, req_kind_t kind,
+                                      req_state_t state)
+{
+    struct rmp_request *r = req_lookup((rmp_request_t)(uintptr_t)cookie);
+    return wire_req_expects(r, src_world, kind, state) ? r : NULL;
+}
+
 void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h)
 {
-    /* The cookie is our own send request's address: trusted only if it is on the list. */
-    struct rmp_request *r =
-        wire_find_req(c->rndv_active, h->sreq, src_world, REQ_SEND, RS_RNDV_WAIT_FIN);
+    struct rmp_request *r = cookie_req(src_world, h->sreq, REQ_SEND, RS_RNDV_WAIT_FIN);
     if (!r) {
         proto_peer_garbled(c, src_world, h, sizeof(*h), "CTS/FIN for no send of mine");
         return;
@@ -84,6 +91,7 @@ void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h)
     rndv_untrack(c, r);
     send_release(c, r);
     if (h->type == PKT_FIN || h->xlen == 0) {
+        r->state = RS_NONE;
         req_complete(r, RMP_SUCCESS);
         return;
     }
@@ -99,8 +107,7 @@ void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h)
 void rndv_on_data(rmp_ctx_t *c, int src_world, const pkt_data_t *h, const void *payload,
                   size_t len)
 {
-    struct rmp_request *r =
-        wire_find_req(c->rndv_active, h->rreq, src_world, REQ_RECV, RS_RECV_DATA);
+    struct rmp_request *r = cookie_req(src_world, h->rreq, REQ_RECV, RS_RECV_DATA);
     if (!r) {
         proto_peer_garbled(c, src_world, h, sizeof(*h) + len, "DATA for no receive of mine");
         return;
@@ -114,6 +121,7 @@ void rndv_on_data(rmp_ctx_t *c, int src_world, const pkt_data_t *h, const void *
     r->xfer_done += len;
     if (r->xfer_done == r->xfer_len) {
         rndv_untrack(c, r);
+        r->state = RS_NONE;
         proto_recv_finish(c, r, RMP_SUCCESS);
     }
 }

@@ -1,32 +1,56 @@
-/* request.c — request objects: allocation, validity checks, completion.
- * Completion is an atomic flag so a thread may test it without the lock; threads parked on
- * the runtime's condition variable are woken when any request completes. */
+/* request.c — request objects: the request table behind checkable handles, allocation,
+ * completion. Completion is an atomic flag so a thread may test it without the lock; threads
+ * parked on the runtime's condition variable are woken when any request completes. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
 
-/* Freed requests are kept for reuse by the freeing thread (a small collective or a ping-pong
- * makes several per call: malloc and free would be a noticeable part of a microsecond). A
- * request may be freed by another thread than the one that allocated it: caches are only
- * ever touched by their own thread. What a thread caches when it exits is lost (bounded). */
-#define REQ_CACHE_MAX 32
-static _Thread_local struct rmp_request *req_cache;
-static _Thread_local int req_cached;
-static _Thread_local bool req_cache_keyed; /* this thread's drain is registered */
+/* The table: a fixed directory of chunks of REQ_CHUNK slots. Chunks are added (never moved or
+ * freed) as the number of live requests grows, so a slot's address and generation stay
+ * readable for the life of the process: req_lookup needs no lock, and a stale or forged
+ * handle is refused by its generation instead of reaching reused memory. The table keeps its
+ * peak size (one chunk is about 200 KiB). */
+#define REQ_CHUNK (1u << REQ_CHUNK_BITS)
+struct rmp_request *_Atomic req_dir[1u << REQ_DIR_BITS];
+
+/* Free slots: each thread keeps a private list (no lock on the request path: a ping-pong or
+ * a small collective makes several requests per call), and exchanges batches of REQ_BATCH
+ * with the shared pool under req_pool_lock when its list runs empty or grows past
+ * REQ_CACHE_MAX. A request may be freed by another thread than the one that allocated it:
+ * a private list is only ever touched by its own thread. At a thread's exit its list goes
+ * back to the pool. */
+#define REQ_BATCH 32
+#define REQ_CACHE_MAX (2 * REQ_BATCH)
+static pthread_mutex_t req_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rmp_request *req_pool; /* shared free slots (req_pool_lock) */
+static uint32_t req_nslots;          /* slots ever created (req_pool_lock) */
+
+/* One thread-local block: a single TLS address lookup per call in a -fPIC library. */
+typedef struct req_tls {
+    struct rmp_request *cache; /* the free list */
+    int cached;                /* its length */
+    bool keyed;                /* this thread's drain is registered */
+} req_tls_t;
+static _Thread_local req_tls_t req_tls;
 static pthread_key_t req_cache_key;
 static pthread_once_t req_cache_once = PTHREAD_ONCE_INIT;
 
-/* At a thread's exit: its cache goes back to malloc. */
+/* At a thread's exit: its free slots go back to the pool. */
 static void req_cache_drain(void *unused)
 {
     (void)unused;
-    while (req_cache) {
-        struct rmp_request *r = req_cache;
-        req_cache = r->next;
-        free(r);
+    req_tls_t *tl = &req_tls;
+    pthread_mutex_lock(&req_pool_lock);
+    while (tl->cache) {
+        struct rmp_request *r = tl->cache;
+        tl->cache = r->next;
+        r->next = req_pool;
+        req_pool = r;
     }
-    req_cached = 0;
+    pthread_mutex_unlock(&req_pool_lock);
+    tl->cached = 0;
 }
 
 static void req_cache_key_init(void)
@@ -34,45 +58,121 @@ static void req_cache_key_init(void)
     (void)pthread_key_create(&req_cache_key, req_cache_drain);
 }
 
+/* Register this thread's drain once; false if that failed (then it keeps no private list). */
+static __attribute__((noinline)) bool req_cache_key_register(req_tls_t *tl)
+{
+    (void)pthread_once(&req_cache_once, req_cache_key_init);
+    tl->keyed = pthread_setspecific(req_cache_key, tl) == 0;
+    return tl->keyed;
+}
+
+/* A new chunk's slots, all free (generation 0), onto the pool (pool lock held). */
+static bool req_new_chunk(void)
+{
+    if (req_nslots >= REQ_MAX_LIVE)
+        return false;
+    struct rmp_request *chunk = calloc(REQ_CHUNK, sizeof(*chunk));
+    if (!chunk)
+        return false;
+    for (uint32_t i = REQ_CHUNK; i-- > 0;) {
+        chunk[i].idx = req_nslots + i;
+        atomic_init(&chunk[i].gen, 0);
+        chunk[i].next = req_pool;
+        req_pool = &chunk[i];
+    }
+    atomic_store_explicit(&req_dir[req_nslots >> REQ_CHUNK_BITS], chunk, memory_order_release);
+    req_nslots += REQ_CHUNK;
+    return true;
+}
+
+/* Refill the thread's empty list with up to REQ_BATCH slots from the pool. */
+static __attribute__((noinline)) void req_cache_refill(req_tls_t *tl)
+{
+    int batch = tl->keyed || req_cache_key_register(tl) ? REQ_BATCH : 1;
+    pthread_mutex_lock(&req_pool_lock);
+    if (!req_pool)
+        (void)req_new_chunk();
+    for (int i = 0; i < batch && req_pool; i++) {
+        struct rmp_request *r = req_pool;
+        req_pool = r->next;
+        r->next = tl->cache;
+        tl->cache = r;
+        tl->cached++;
+    }
+    pthread_mutex_unlock(&req_pool_lock);
+}
+
+/* The thread's list is full: REQ_BATCH of its slots back to the pool. */
+static __attribute__((noinline)) void req_cache_spill(req_tls_t *tl)
+{
+    pthread_mutex_lock(&req_pool_lock);
+    for (int i = 0; i < REQ_BATCH && tl->cache; i++) {
+        struct rmp_request *r = tl->cache;
+        tl->cache = r->next;
+        tl->cached--;
+        r->next = req_pool;
+        req_pool = r;
+    }
+    pthread_mutex_unlock(&req_pool_lock);
+}
+
+/* No drain could be registered: straight back to the pool. */
+static __attribute__((noinline)) void req_pool_put(struct rmp_request *r)
+{
+    pthread_mutex_lock(&req_pool_lock);
+    r->next = req_pool;
+    req_pool = r;
+    pthread_mutex_unlock(&req_pool_lock);
+}
+
+static inline void req_gen_bump(struct rmp_request *r)
+{
+    uint32_t g = atomic_load_explicit(&r->gen, memory_order_relaxed);
+    atomic_store_explicit(&r->gen, g + 1, memory_order_release);
+}
+
 struct rmp_request *req_alloc(req_kind_t kind)
 {
-    struct rmp_request *r = req_cache;
-    if (r) {
-        req_cache = r->next;
-        req_cached--;
-        memset(r, 0, sizeof(*r));
-    } else if (!(r = calloc(1, sizeof(*r)))) {
+    req_tls_t *tl = &req_tls;
+    if (!tl->cache)
+        req_cache_refill(tl);
+    struct rmp_request *r = tl->cache;
+    if (!r)
         return NULL;
-    }
-    r->magic = REQ_MAGIC;
+    tl->cache = r->next;
+    tl->cached--;
+    memset((char *)r + offsetof(struct rmp_request, kind), 0,
+           sizeof(*r) - offsetof(struct rmp_request, kind));
     r->kind = kind;
     r->peer_world = -1;
     atomic_init(&r->done, 0);
+    /* odd: live. Release pairs with req_lookup's acquire, so a thread that finds this
+     * generation through a handle also sees the fields set above. Only the slot's owner
+     * (here: the thread whose free list held it) ever writes gen, so a load and a store do,
+     * without a locked read-modify-write on the request path. */
+    req_gen_bump(r);
     return r;
 }
 
 void req_free(struct rmp_request *r)
 {
-    if (!r)
+    /* Even generation: already free. A second free would make it live again; only a bug in
+     * rmp can get here (users reach requests through req_lookup), so refuse it quietly. */
+    if (!r || !(atomic_load_explicit(&r->gen, memory_order_relaxed) & 1u))
         return;
     free(r->tmp);
-    r->magic = 0;
-    if (!req_cache_keyed) {
-        (void)pthread_once(&req_cache_once, req_cache_key_init);
-        req_cache_keyed = pthread_setspecific(req_cache_key, &req_cache_keyed) == 0;
-    }
-    if (req_cache_keyed && req_cached < REQ_CACHE_MAX) {
-        r->next = req_cache;
-        req_cache = r;
-        req_cached++;
+    r->tmp = NULL;
+    req_gen_bump(r); /* even: every handle dies (the freeing thread owns the slot) */
+    req_tls_t *tl = &req_tls;
+    if (!tl->keyed && !req_cache_key_register(tl)) {
+        req_pool_put(r);
         return;
     }
-    free(r);
-}
-
-bool req_valid(const struct rmp_request *r)
-{
-    return r && r->magic == REQ_MAGIC;
+    if (tl->cached >= REQ_CACHE_MAX)
+        req_cache_spill(tl);
+    r->next = tl->cache;
+    tl->cache = r;
+    tl->cached++;
 }
 
 void req_complete(struct rmp_request *r, int err)

@@ -1,13 +1,13 @@
-/* wait.c — completion calls: wait, test, waitall, waitany, testall. A completed request is
- * freed here and the user's handle reset to RMP_REQUEST_NULL. */
+/* wait.c — completion calls: wait, test, waitall, waitany, testall. Every handle goes through
+ * req_lookup first (RMP_ERR_REQUEST for one that is not live, before anything is done); a
+ * completed request is freed here and the user's handle reset to RMP_REQUEST_NULL. */
 #include "core.h"
 
 static const rmp_status_t empty_status = {.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
 
 /* Hand a completed request's status out and free it (lock not needed: it is done). */
-static int reap(rmp_request_t *req, rmp_status_t *status)
+static int reap(struct rmp_request *r, rmp_request_t *req, rmp_status_t *status)
 {
-    struct rmp_request *r = *req;
     int err = r->status.error;
     if (status)
         *status = r->status;
@@ -33,16 +33,16 @@ int rmp_wait(rmp_request_t *req, rmp_status_t *status)
             *status = empty_status;
         return RMP_SUCCESS;
     }
-    if (!req_valid(*req))
+    struct rmp_request *r = req_lookup(*req);
+    if (!r)
         return RMP_ERR_REQUEST;
-    struct rmp_request *r = *req;
     if (!is_done(r)) {
         rmp_ctx_t *c = &rmp_ctx;
         ctx_lock(c);
         progress_wait(c, &r->done);
         ctx_unlock(c);
     }
-    return reap(req, status);
+    return reap(r, req, status);
 }
 
 int rmp_test(rmp_request_t *req, int *flag, rmp_status_t *status)
@@ -58,18 +58,22 @@ int rmp_test(rmp_request_t *req, int *flag, rmp_status_t *status)
             *status = empty_status;
         return RMP_SUCCESS;
     }
-    if (!req_valid(*req))
+    struct rmp_request *r = req_lookup(*req);
+    if (!r)
         return RMP_ERR_REQUEST;
-    if (!is_done(*req)) {
+    if (!is_done(r)) {
         rmp_ctx_t *c = &rmp_ctx;
         ctx_lock(c);
         progress_poll(c);
         ctx_unlock(c);
     }
-    *flag = is_done(*req);
-    return *flag ? reap(req, status) : RMP_SUCCESS;
+    *flag = is_done(r);
+    return *flag ? reap(r, req, status) : RMP_SUCCESS;
 }
 
+/* The array calls check every entry before completing any: one that is not live, or a
+ * request listed twice (the second entry would name a request the first one freed), gives
+ * RMP_ERR_REQUEST with every request left as it was. */
 static int check_array(int count, rmp_request_t reqs[])
 {
     int rc = ctx_check();
@@ -79,10 +83,22 @@ static int check_array(int count, rmp_request_t reqs[])
         return RMP_ERR_COUNT;
     if (count > 0 && !reqs)
         return RMP_ERR_ARG;
-    for (int i = 0; i < count; i++)
-        if (reqs[i] != RMP_REQUEST_NULL && !req_valid(reqs[i]))
-            return RMP_ERR_REQUEST;
-    return RMP_SUCCESS;
+    int i;
+    for (i = 0; i < count && rc == RMP_SUCCESS; i++) {
+        if (reqs[i] == RMP_REQUEST_NULL)
+            continue;
+        struct rmp_request *r = req_lookup(reqs[i]);
+        if (!r || r->listed)
+            rc = RMP_ERR_REQUEST;
+        else
+            r->listed = true;
+    }
+    while (i-- > 0) { /* unmark (a duplicate's first entry included) */
+        struct rmp_request *r = req_lookup(reqs[i]);
+        if (r)
+            r->listed = false;
+    }
+    return rc;
 }
 
 int rmp_waitall(int count, rmp_request_t reqs[], rmp_status_t statuses[])
@@ -113,7 +129,8 @@ int rmp_testall(int count, rmp_request_t reqs[], int *flag, rmp_status_t statuse
     progress_poll(c);
     ctx_unlock(c);
     for (int i = 0; i < count; i++) {
-        if (reqs[i] && !is_done(reqs[i])) {
+        struct rmp_request *r = req_lookup(reqs[i]);
+        if (r && !is_done(r)) {
             *flag = 0;
             return RMP_SUCCESS;
         }
@@ -130,9 +147,11 @@ typedef struct any_arg {
 static bool any_done(void *arg)
 {
     any_arg_t *a = arg;
-    for (int i = 0; i < a->n; i++)
-        if (a->reqs[i] && is_done(a->reqs[i]))
+    for (int i = 0; i < a->n; i++) {
+        struct rmp_request *r = req_lookup(a->reqs[i]);
+        if (r && is_done(r))
             return true;
+    }
     return false;
 }
 
@@ -160,23 +179,11 @@ int rmp_waitany(int count, rmp_request_t reqs[], int *index, rmp_status_t *statu
         ctx_unlock(c);
     }
     for (int i = 0; i < count; i++) {
-        if (reqs[i] && is_done(reqs[i])) {
+        struct rmp_request *r = req_lookup(reqs[i]);
+        if (r && is_done(r)) {
             *index = i;
-            return reap(&reqs[i], status);
+            return reap(r, &reqs[i], status);
         }
     }
     return RMP_ERR_INTERNAL;
-}
-
-int req_waitall(int n, rmp_request_t *reqs)
-{
-    int first = RMP_SUCCESS;
-    for (int i = 0; i < n; i++) {
-        if (!reqs[i])
-            continue;
-        int e = rmp_wait(&reqs[i], RMP_STATUS_IGNORE);
-        if (e != RMP_SUCCESS && first == RMP_SUCCESS)
-            first = e;
-    }
-    return first;
 }

@@ -70,13 +70,10 @@ const char *wire_check_seq(const wire_pkt_t *p, uint32_t *next)
     return NULL;
 }
 
-struct rmp_request *wire_find_req(struct rmp_request *list, uint64_t cookie, int src,
-                                  req_kind_t kind, req_state_t state)
+bool wire_req_expects(const struct rmp_request *r, int src, req_kind_t kind, req_state_t state)
 {
-    for (struct rmp_request *r = list; r; r = r->next)
-        if ((uint64_t)(uintptr_t)r == cookie)
-            return r->peer_world == src && r->kind == kind && r->state == state ? r : NULL;
-    return NULL;
+    return r && r->peer_world == src && r->kind == kind && r->state == state &&
+           !atomic_load(&r->done);
 }
 
 const char *wire_data_fits(uint64_t off, size_t len, size_t xfer_len, size_t xfer_done)

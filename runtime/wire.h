@@ -28,11 +28,10 @@ const char *wire_parse(const void *data, size_t len, wire_pkt_t *p);
  * one expected, else a reason (*next unchanged). Other packets pass. */
 const char *wire_check_seq(const wire_pkt_t *p, uint32_t *next);
 
-/* The request a peer's cookie names: the one on `list` (linked through next) whose address is
- * `cookie`, that waits on world rank `src` with `kind` and `state`; NULL otherwise. The cookie
- * is compared, never dereferenced. */
-struct rmp_request *wire_find_req(struct rmp_request *list, uint64_t cookie, int src,
-                                  req_kind_t kind, req_state_t state);
+/* Whether r, the live request a peer's cookie names (a handle of ours it echoes, looked up by
+ * req_lookup), is one that packet may act on: it waits on world rank `src`, with `kind`, in
+ * `state`, not done yet. A late, duplicated, forged or corrupt cookie fails this. */
+bool wire_req_expects(const struct rmp_request *r, int src, req_kind_t kind, req_state_t state);
 
 /* A DATA fragment of len bytes at offset off, for a receive of xfer_len bytes of which
  * xfer_done arrived: NULL if it lies inside and, as fragments never overlap, fits what is

@@ -31,11 +31,12 @@ static void reqs_reset(void)
     }
 }
 
-/* Cookies 0..NREQ-1 in the input stand for the real requests' addresses, so that the fuzzer
- * reaches the accepted paths too; any other value is passed as it came. */
-static uint64_t cookie_of(uint64_t v)
+/* What req_lookup gives for a cookie, in this target's small table: cookies 0..NREQ-1 name
+ * its requests (so that the fuzzer reaches the accepted paths too), any other names none, as
+ * the real table answers for a handle that is not live. */
+static struct rmp_request *req_of(uint64_t v)
 {
-    return v < NREQ ? (uint64_t)(uintptr_t)&reqs[v] : v;
+    return v < NREQ ? &reqs[v] : NULL;
 }
 
 /* Read every payload byte: ASan reports it if the parser let it point outside the packet. */
@@ -66,14 +67,16 @@ static void one_packet(const uint8_t *bytes, size_t len, int src, uint32_t *next
         abort();
     struct rmp_request *r = NULL;
     if (p.type == PKT_CTS || p.type == PKT_FIN) {
-        r = wire_find_req(&reqs[0], cookie_of(p.h.ctl.sreq), src, REQ_SEND, RS_RNDV_WAIT_FIN);
+        r = req_of(p.h.ctl.sreq);
+        if (!wire_req_expects(r, src, REQ_SEND, RS_RNDV_WAIT_FIN))
+            r = NULL;
         if (r && (r->kind != REQ_SEND || r->peer_world != src))
             abort();
         if (r) /* rndv_on_ctl untracks it: a second CTS/FIN for it is refused */
             r->state = RS_STREAM;
     } else if (p.type == PKT_DATA) {
-        r = wire_find_req(&reqs[0], cookie_of(p.h.data.rreq), src, REQ_RECV, RS_RECV_DATA);
-        if (r && !wire_data_fits(p.h.data.off, p.paylen, r->xfer_len, r->xfer_done)) {
+        r = req_of(p.h.data.rreq);
+        if (wire_req_expects(r, src, REQ_RECV, RS_RECV_DATA) && !wire_data_fits(p.h.data.off, p.paylen, r->xfer_len, r->xfer_done)) {
             memcpy((char *)r->buf + p.h.data.off, p.payload, p.paylen); /* as rndv_on_data */
             r->xfer_done += p.paylen;
             if (r->xfer_done == r->xfer_len)

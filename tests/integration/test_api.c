@@ -1,7 +1,8 @@
 /* test_api.c — the public API's documented behaviour: invalid arguments to every call give the
  * documented error code (tests/progs/api), and truncation, cancel, probe, waitany/testall,
  * sendrecv, RMP_PROC_NULL and derived datatypes behave as rmp.h says (tests/progs/p2p); also
- * without a launcher, where a program is a singleton of size 1. */
+ * without a launcher, where a program is a singleton of size 1; and hostile arguments that
+ * once lost messages or corrupted requests (tests/progs/misuse). */
 #include "run.h"
 
 static void expect_ok(const char *prog, int n, const char *okfmt)
@@ -69,4 +70,27 @@ Test(api, p2p_semantics_n4_cma_off, .timeout = 60)
 Test(api, p2p_semantics_singleton_without_mrun, .timeout = 60)
 {
     expect_ok(PROG("p2p"), 0, "p2p: OK n=%d");
+}
+
+/* Hostile arguments (tests/progs/misuse): sendrecv refused for a bad send half keeps the
+ * waiting message; byte sizes that wrap give RMP_ERR_COUNT with nothing sent; wild, freed and
+ * stale request handles give RMP_ERR_REQUEST and leave the new owner's request working. */
+Test(api, misuse_n1, .timeout = 60)
+{
+    expect_ok(PROG("misuse"), 1, "misuse: OK n=%d");
+}
+
+Test(api, misuse_n2, .timeout = 60)
+{
+    expect_ok(PROG("misuse"), 2, "misuse: OK n=%d");
+}
+
+Test(api, misuse_n3, .timeout = 60)
+{
+    expect_ok(PROG("misuse"), 3, "misuse: OK n=%d");
+}
+
+Test(api, misuse_singleton_without_mrun, .timeout = 60)
+{
+    expect_ok(PROG("misuse"), 0, "misuse: OK n=%d");
 }
