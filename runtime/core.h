@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "log.h"
 #include "rmp.h"
 #include "transport/transport.h"
 
@@ -172,14 +173,15 @@ typedef struct peer {
     int failed;          /* 0, or the error every new operation with this peer gets */
 } peer_t;
 
-/* ---- Configuration (init.c, from RMP_* environment variables) ---- */
+/* ---- Configuration (init.c, from the RMP_* knobs validated by knobs.c) ---- */
 typedef struct config {
     int verbose;           /* RMP_VERBOSE */
     long eager_limit;      /* RMP_EAGER_LIMIT (-1: transport default) */
     long spin_us;          /* RMP_SPIN_US (-1: automatic) */
-    char transport[32];    /* RMP_TRANSPORT: "", "shm", "verbs", "self" */
+    char transport[32];    /* RMP_TRANSPORT: "" (auto), "shm", "verbs" */
     int use_cma;           /* RMP_CMA (default 1): 0 forces copy through the rings */
     size_t shm_ring_bytes; /* RMP_SHM_RING_KB * 1024 */
+    bool refused;          /* an RMP_* value was refused (and reported) at rmp_init */
 } config_t;
 
 /* ---- The one runtime context ---- */
