@@ -141,8 +141,12 @@ static void fmt_expect(const knob_t *k, char *buf, size_t len)
     case KNOB_SIZE:
         fmt_size(k->min, lo, sizeof(lo));
         fmt_size(k->max, hi, sizeof(hi));
-        snprintf(buf, len, "a size from %s to %s (suffixes %s)", lo, hi,
-                 k->max >= GIB ? "k, m, g" : k->max >= MIB ? "k, m" : "k");
+        /* only the suffixes that can give a valid value */
+        snprintf(buf, len, "a size from %s to %s%s", lo, hi,
+                 k->max >= GIB   ? " (suffixes k, m, g)"
+                 : k->max >= MIB ? " (suffixes k, m)"
+                 : k->max >= KIB ? " (suffix k)"
+                                 : "");
         break;
     case KNOB_ENUM: {
         size_t used = (size_t)snprintf(buf, len, "one of:");
