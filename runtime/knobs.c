@@ -56,7 +56,7 @@ static bool check_device(const char *s)
 #define E(n, set, d, doc) [KNOB_##n] = {"RMP_" #n, KNOB_ENUM, 0, 0, set, NULL, NULL, d, doc}
 #define ALG(n, set) E(COLL_##n, set, "auto", "force " #n "'s algorithm (auto: chosen by size)")
 #define LIM(n, what)                                                                           \
-    S(COLL_##n, 0, TIB, NULL, "size (bytes) from which " what " (default: bench/README.md)")
+    S(COLL_##n, 0, TIB, NULL, "size (bytes) from which " what " (defaults: README.md)")
 
 const knob_t knob_table[KNOB_COUNT] = {
     B(VERBOSE, "0", "1: print one line per decision at start-up (transports, per-peer choice, "
