@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "coll.h"
-#include "knobs.h"
 
 int coll_comm(rmp_comm_t h, coll_t *cl)
 {
@@ -142,7 +141,7 @@ int coll_algorithm(coll_tune_t *t, int *alg)
     if (f == 0) {
         char var[64];
         snprintf(var, sizeof(var), "RMP_COLL_%s", t->name);
-        const knob_val_t *v = knob_get_by_name(var); /* validated at rmp_init */
+        const knob_val_t *v = knob_lookup(rmp_ctx.cfg.knobs, var); /* validated at rmp_init */
         f = v && !v->set ? 1 : -1;
         for (int k = 0; v && v->set && f < 0 && t->algs[k]; k++)
             if (!strcmp(v->text, t->algs[k]))
@@ -167,7 +166,7 @@ long coll_threshold(atomic_long *cache, const char *name, long dflt)
         return c;
     char var[64];
     snprintf(var, sizeof(var), "RMP_COLL_%s", name);
-    const knob_val_t *v = knob_get_by_name(var); /* validated at rmp_init */
+    const knob_val_t *v = knob_lookup(rmp_ctx.cfg.knobs, var); /* validated at rmp_init */
     long x = v && v->set ? (long)v->num : dflt;
     if (!v)
         core_error(&rmp_ctx, "internal error: runtime/knobs.c has no knob %s", var);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "knobs.h"
 #include "log.h"
 #include "rmp.h"
 #include "transport/transport.h"
@@ -182,6 +183,7 @@ typedef struct config {
     int use_cma;           /* RMP_CMA (default 1): 0 forces copy through the rings */
     size_t shm_ring_bytes; /* RMP_SHM_RING_KB * 1024 */
     bool refused;          /* an RMP_* value was refused (and reported) at rmp_init */
+    knob_val_t knobs[KNOB_COUNT]; /* every knob as validated at rmp_init (knobs.c) */
 } config_t;
 
 /* ---- The one runtime context ---- */

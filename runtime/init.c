@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "datatype.h"
-#include "knobs.h"
 #include "match.h"
 #include "protocol.h"
 
@@ -16,13 +15,13 @@ rmp_ctx_t rmp_ctx;
 
 static void config_from_knobs(config_t *cfg)
 {
-    const knob_val_t *eager = knob_get(KNOB_EAGER_LIMIT), *spin = knob_get(KNOB_SPIN_US);
-    cfg->verbose = (int)knob_get(KNOB_VERBOSE)->num;
+    const knob_val_t *eager = &cfg->knobs[KNOB_EAGER_LIMIT], *spin = &cfg->knobs[KNOB_SPIN_US];
+    cfg->verbose = (int)cfg->knobs[KNOB_VERBOSE].num;
     cfg->eager_limit = eager->set ? (long)eager->num : -1;
     cfg->spin_us = spin->set ? (long)spin->num : -1;
-    cfg->use_cma = (int)knob_get(KNOB_CMA)->num;
-    cfg->shm_ring_bytes = (size_t)knob_get(KNOB_SHM_RING_KB)->num * 1024;
-    const knob_val_t *t = knob_get(KNOB_TRANSPORT);
+    cfg->use_cma = (int)cfg->knobs[KNOB_CMA].num;
+    cfg->shm_ring_bytes = (size_t)cfg->knobs[KNOB_SHM_RING_KB].num * 1024;
+    const knob_val_t *t = &cfg->knobs[KNOB_TRANSPORT];
     /* An enum: the text is one of the short names in knobs.c's set. */
     snprintf(cfg->transport, sizeof(cfg->transport), "%.31s",
              t->set && strcmp(t->text, "auto") ? t->text : "");
@@ -33,9 +32,9 @@ static void config_from_knobs(config_t *cfg)
  * refusal the reason is left in why, for init_all to print once per job. */
 static int read_config(config_t *cfg, char *why, size_t len)
 {
-    int bad = knob_load(why, len);
+    int bad = knob_load(cfg->knobs, why, len);
     config_from_knobs(cfg); /* refused values at their defaults: logging still works */
-    const knob_val_t *dev = knob_get(KNOB_DEVICE);
+    const knob_val_t *dev = &cfg->knobs[KNOB_DEVICE];
     if (!bad && dev->set)
         bad = tp_verbs_check_device(dev->text, why, len);
     cfg->refused = bad != 0;
@@ -47,7 +46,7 @@ static void verbose_knobs(rmp_ctx_t *c)
 {
     for (int i = 0; c->cfg.verbose && i < KNOB_COUNT; i++) {
         const knob_t *k = &knob_table[i];
-        const knob_val_t *v = knob_get((knob_id_t)i);
+        const knob_val_t *v = &c->cfg.knobs[i];
         if (!v->set)
             continue;
         if (k->type == KNOB_SIZE)

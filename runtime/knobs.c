@@ -102,8 +102,6 @@ const knob_t knob_table[KNOB_COUNT] = {
     LIM(REDUCE_SCATTER_LARGE, "reduce_scatter's automatic choice is ring"),
 };
 
-static knob_val_t knob_vals[KNOB_COUNT];
-
 const knob_t *knob_find(const char *name)
 {
     for (int i = 0; i < KNOB_COUNT; i++)
@@ -261,12 +259,12 @@ int knob_parse(const knob_t *k, const char *text, knob_val_t *out, char *err, si
     return 0;
 }
 
-int knob_load(char *err, size_t errlen)
+int knob_load(knob_val_t vals[KNOB_COUNT], char *err, size_t errlen)
 {
     int rc = 0;
     for (int i = 0; i < KNOB_COUNT; i++) {
         const knob_t *k = &knob_table[i];
-        knob_val_t *v = &knob_vals[i];
+        knob_val_t *v = &vals[i];
         const char *s = getenv(k->name);
         if (s && *s && knob_parse(k, s, v, rc ? NULL : err, errlen) == 0)
             continue;
@@ -280,15 +278,10 @@ int knob_load(char *err, size_t errlen)
     return rc;
 }
 
-const knob_val_t *knob_get(knob_id_t id)
-{
-    return &knob_vals[id];
-}
-
-const knob_val_t *knob_get_by_name(const char *name)
+const knob_val_t *knob_lookup(const knob_val_t vals[KNOB_COUNT], const char *name)
 {
     const knob_t *k = knob_find(name);
-    return k ? &knob_vals[k - knob_table] : NULL;
+    return k ? &vals[k - knob_table] : NULL;
 }
 
 /* ---- typos ------------------------------------------------------------------------------- */

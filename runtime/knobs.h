@@ -1,7 +1,7 @@
 /* knobs.h — every RMP_* environment variable in one table, parsed by one parser: a knob has a
  * name, a type, the values it accepts, a default and a line of documentation. rmp_init loads
  * them all at once (knob_load) and refuses the job on the first invalid value; the runtime then
- * reads the validated values from here, never from getenv. Depends on libc only. */
+ * reads the validated values (kept in its context), never getenv. Depends on libc only. */
 #ifndef RMP_KNOBS_H
 #define RMP_KNOBS_H
 
@@ -57,15 +57,14 @@ const knob_t *knob_find(const char *name);
  * 0 otherwise. err may be NULL. */
 int knob_parse(const knob_t *k, const char *text, knob_val_t *out, char *err, size_t errlen);
 
-/* Reads every knob from the environment (an empty value counts as unset and takes the
- * default). 0, or -1 with the first invalid one's reason in err; values stay loaded either
- * way (invalid ones at their default). */
-int knob_load(char *err, size_t errlen);
+/* Reads every knob from the environment into vals[id] (an empty value counts as unset and
+ * takes the default). 0, or -1 with the first invalid one's reason in err; every value is
+ * filled either way (invalid ones with their default). The runtime keeps vals in its context
+ * (rmp_ctx.cfg.knobs): no state here. */
+int knob_load(knob_val_t vals[KNOB_COUNT], char *err, size_t errlen);
 
-/* The loaded value of a knob (knob_load first). */
-const knob_val_t *knob_get(knob_id_t id);
-/* The loaded value of the knob called `name`, NULL if there is no such knob. */
-const knob_val_t *knob_get_by_name(const char *name);
+/* The value in vals of the knob called `name`, NULL if there is no such knob. */
+const knob_val_t *knob_lookup(const knob_val_t vals[KNOB_COUNT], const char *name);
 
 /* The knob an unknown variable name most likely misspells (a letter or two off, or the same
  * but for underscores and case), or NULL. */

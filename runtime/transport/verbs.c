@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "knobs.h"
 #include "transport/verbs.h"
 
 #define CQ_POLL_BATCH 32
@@ -22,7 +21,7 @@
 /* The validated text of knob `name` (runtime/knobs.c), NULL when unset. */
 const char *verbs_env(const char *name)
 {
-    const knob_val_t *v = knob_get_by_name(name);
+    const knob_val_t *v = knob_lookup(rmp_ctx.cfg.knobs, name);
     return v && v->set ? v->text : NULL;
 }
 

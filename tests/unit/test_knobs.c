@@ -201,27 +201,29 @@ Test(knobs, load_from_environment)
     setenv("RMP_CMA", "", 1); /* empty: unset */
     unsetenv("RMP_SPIN_US");
     setenv("RMP_COLL_ALLREDUCE", "ring", 1);
+    knob_val_t vals[KNOB_COUNT];
+    memset(vals, 0x5a, sizeof(vals)); /* every entry is written, set or not */
     char err[512] = "";
-    cr_assert_eq(knob_load(err, sizeof(err)), 0, "%s", err);
-    cr_assert(knob_get(KNOB_EAGER_LIMIT)->set);
-    cr_assert_eq(knob_get(KNOB_EAGER_LIMIT)->num, 8192);
-    cr_assert(!knob_get(KNOB_CMA)->set);
-    cr_assert_eq(knob_get(KNOB_CMA)->num, 1, "RMP_CMA's default is 1");
-    cr_assert(!knob_get(KNOB_SPIN_US)->set);
-    cr_assert_eq(knob_get(KNOB_SHM_RING_KB)->num, 256);
-    cr_assert_str_eq(knob_get_by_name("RMP_COLL_ALLREDUCE")->text, "ring");
-    cr_assert_eq(knob_get_by_name("RMP_COLL_ALLREDUCE")->num, 3);
-    cr_assert_null(knob_get_by_name("RMP_COLL_NOPE"));
+    cr_assert_eq(knob_load(vals, err, sizeof(err)), 0, "%s", err);
+    cr_assert(vals[KNOB_EAGER_LIMIT].set);
+    cr_assert_eq(vals[KNOB_EAGER_LIMIT].num, 8192);
+    cr_assert(!vals[KNOB_CMA].set);
+    cr_assert_eq(vals[KNOB_CMA].num, 1, "RMP_CMA's default is 1");
+    cr_assert(!vals[KNOB_SPIN_US].set);
+    cr_assert_eq(vals[KNOB_SHM_RING_KB].num, 256);
+    cr_assert_str_eq(knob_lookup(vals, "RMP_COLL_ALLREDUCE")->text, "ring");
+    cr_assert_eq(knob_lookup(vals, "RMP_COLL_ALLREDUCE")->num, 3);
+    cr_assert_null(knob_lookup(vals, "RMP_COLL_NOPE"));
 
     /* the first refused value is reported; refused ones fall back to their defaults */
     setenv("RMP_CMA", "7", 1);
     setenv("RMP_SHM_RING_KB", "3", 1);
-    cr_assert_eq(knob_load(err, sizeof(err)), -1);
+    cr_assert_eq(knob_load(vals, err, sizeof(err)), -1);
     cr_assert_str_eq(err, "RMP_CMA=7 is not valid: expected 0 or 1");
-    cr_assert(!knob_get(KNOB_CMA)->set);
-    cr_assert_eq(knob_get(KNOB_CMA)->num, 1);
-    cr_assert_eq(knob_get(KNOB_SHM_RING_KB)->num, 256);
-    cr_assert_eq(knob_get(KNOB_EAGER_LIMIT)->num, 8192);
+    cr_assert(!vals[KNOB_CMA].set);
+    cr_assert_eq(vals[KNOB_CMA].num, 1);
+    cr_assert_eq(vals[KNOB_SHM_RING_KB].num, 256);
+    cr_assert_eq(vals[KNOB_EAGER_LIMIT].num, 8192);
 }
 
 Test(knobs, typo_suggestions)
