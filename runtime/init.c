@@ -183,7 +183,7 @@ static int init_all(rmp_ctx_t *c)
         if (rc || c->rank == 0)
             log_job("%s", why);
         if (!rc)
-            boot_fence(c);
+            (void)boot_fence(c); /* best effort: this rank fails either way */
         return cfg_rc;
     }
     if (rc)
