@@ -1,5 +1,5 @@
 /* coll.c — what every collective shares (see coll.h): argument checks, the per-call tag and
- * schedule, packed views of typed user buffers, and the algorithm choice from RMP_COLL_*. */
+ * schedule, packed views of typed user buffers, and the algorithm choice from the RMP_COLL_* knobs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,31 +134,28 @@ char *coll_out(sched_t *s, void *user, int count, int nblk, const dtype_t *dt, b
 
 /* ---- algorithm choice ---- */
 
+/* The knob's set (runtime/knobs.c) must list the collective's algs[] names: a name the
+ * collective does not know means the two lists drifted apart, which no user can fix. */
 int coll_algorithm(coll_tune_t *t, int *alg)
 {
     int f = atomic_load_explicit(&t->forced, memory_order_acquire);
     if (f == 0) {
         char var[64];
         snprintf(var, sizeof(var), "RMP_COLL_%s", t->name);
-        const char *v = getenv(var);
-        f = -1;
-        if (!v || !*v)
-            f = 1;
-        for (int k = 0; f < 0 && t->algs[k]; k++)
-            if (!strcmp(v, t->algs[k]))
+        const knob_val_t *v = knob_lookup(rmp_ctx.cfg.knobs, var); /* validated at rmp_init */
+        f = v && !v->set ? 1 : -1;
+        for (int k = 0; v && v->set && f < 0 && t->algs[k]; k++)
+            if (!strcmp(v->text, t->algs[k]))
                 f = k + 1;
         int expected = 0;
-        if (atomic_compare_exchange_strong(&t->forced, &expected, f) && f < 0) {
-            char list[256] = "";
-            for (int k = 0; t->algs[k]; k++)
-                snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", k ? ", " : "",
-                         t->algs[k]);
-            core_error(&rmp_ctx, "%s=%s: unknown algorithm (expected one of: %s)", var, v, list);
-        }
+        if (atomic_compare_exchange_strong(&t->forced, &expected, f) && f < 0)
+            core_error(&rmp_ctx, "internal error: %s=%s: %s", var, v ? v->text : "",
+                       v ? "runtime/knobs.c accepts an algorithm this collective lacks"
+                         : "runtime/knobs.c has no such knob");
         f = atomic_load(&t->forced);
     }
     if (f < 0)
-        return RMP_ERR_ARG;
+        return RMP_ERR_INTERNAL;
     *alg = f - 1;
     return RMP_SUCCESS;
 }
@@ -170,19 +167,10 @@ long coll_threshold(atomic_long *cache, const char *name, long dflt)
         return c;
     char var[64];
     snprintf(var, sizeof(var), "RMP_COLL_%s", name);
-    const char *v = getenv(var);
-    long x = dflt;
-    char *end = "";
-    if (v && *v)
-        x = strtol(v, &end, 0);
-    if (*end == 'k' || *end == 'K')
-        x *= 1024, end++;
-    else if (*end == 'm' || *end == 'M')
-        x *= 1024 * 1024, end++;
-    if (*end || x < 0) {
-        core_error(&rmp_ctx, "ignoring %s=%s (expected a size in bytes)", var, v);
-        x = dflt;
-    }
+    const knob_val_t *v = knob_lookup(rmp_ctx.cfg.knobs, var); /* validated at rmp_init */
+    long x = v && v->set ? (long)v->num : dflt;
+    if (!v)
+        core_error(&rmp_ctx, "internal error: runtime/knobs.c has no knob %s", var);
     atomic_store_explicit(cache, x, memory_order_relaxed);
     return x;
 }

@@ -58,11 +58,12 @@ struct coll_tune {
     const char *const *algs;  /* NULL-terminated; algs[0] is "auto" */
     atomic_int forced;        /* 0 unread, 1 auto, k+1 algs[k], -1 invalid */
 };
-/* *alg: 0 for automatic choice, else the forced algorithm's index in algs. RMP_ERR_ARG (with a
- * message naming the choices, once) when the variable names no algorithm. */
+/* *alg: 0 for automatic choice, else the forced algorithm's index in algs. The value was
+ * validated at rmp_init (runtime/knobs.c); RMP_ERR_INTERNAL (reported once) if that table and
+ * algs disagree. */
 int coll_algorithm(coll_tune_t *t, int *alg);
-/* A size threshold from RMP_COLL_<NAME> (bytes; k/m suffixes), read once into *cache (a
- * static of the caller's, initially -1); dflt when unset or invalid (which is reported). */
+/* A size threshold from RMP_COLL_<NAME> (bytes; k/m/g suffixes, validated at rmp_init), read
+ * once into *cache (a static of the caller's, initially -1); dflt when unset. */
 long coll_threshold(atomic_long *cache, const char *name, long dflt);
 
 /* ---- building blocks (building.c) ---- */

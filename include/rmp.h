@@ -125,7 +125,10 @@ int rmp_initialized(int *flag);
 int rmp_finalized(int *flag);
 /* Thread level granted by rmp_init_thread. */
 int rmp_query_thread(int *provided);
-/* End the whole job with exit code `code` (all ranks, through the launcher). Never returns. */
+/* End the whole job (all ranks, through the launcher). Never returns. The job's exit status
+ * is code & 255, except that an abort never reports success: a code whose low 8 bits are 0
+ * gives 1 (-1 -> 255, 300 -> 44, 0 -> 1, 256 -> 1, 7 -> 7). The launcher is asked to end the
+ * job with that status and the rank exits with it itself (some launchers' abort returns). */
 int rmp_abort(rmp_comm_t comm, int code);
 /* Seconds since an arbitrary point in the past (monotonic clock). */
 double rmp_wtime(void);

@@ -254,11 +254,15 @@ static void on_events(job_t *job)
             if (rk->late_at)
                 judge(job, ev.rank, false);
             break;
-        case SRV_ABORTED:
-            job_fail(job, abort_status(ev.status),
-                     "rank %d called rmp_abort with code %d; terminating the job", ev.rank,
-                     ev.status);
+        case SRV_ABORTED: {
+            /* An rmp rank wrote the code it was given before PMIx_Abort (which carries the
+             * mapped status): name that one. */
+            rankstat_pump(&rk->st, job->nprocs);
+            int code = rk->st.aborted ? rk->st.abort_code : ev.status;
+            job_fail(job, abort_status(code),
+                     "rank %d called rmp_abort with code %d; terminating the job", ev.rank, code);
             break;
+        }
         }
     }
 }

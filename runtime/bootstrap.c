@@ -287,16 +287,16 @@ int boot_get(rmp_ctx_t *c, int peer, const char *key, const void **blob_p, size_
     return RMP_SUCCESS;
 }
 
-void boot_abort(rmp_ctx_t *c, int code, const char *msg)
+void boot_abort(rmp_ctx_t *c, int code, int status, const char *msg)
 {
     boot_t *b = c->boot;
     fflush(stdout);
     fflush(stderr);
-    boot_note(c, "A %d", code);
+    boot_note(c, "A %d", code); /* mrun names the code the program gave */
     /* PMIx_Abort may return (Slurm does): the caller exits regardless. */
     if (b && !c->singleton)
-        PMIx_Abort(code, msg, NULL, 0);
-    _exit(code);
+        PMIx_Abort(status, msg, NULL, 0);
+    _exit(status);
 }
 
 void boot_finalize(rmp_ctx_t *c)

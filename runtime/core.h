@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "knobs.h"
+#include "log.h"
 #include "rmp.h"
 #include "transport/transport.h"
 
@@ -233,14 +235,16 @@ typedef struct peer {
     bool garbled;        /* sent a malformed packet: what it sends is dropped */
 } peer_t;
 
-/* ---- Configuration (init.c, from RMP_* environment variables) ---- */
+/* ---- Configuration (init.c, from the RMP_* knobs validated by knobs.c) ---- */
 typedef struct config {
     int verbose;           /* RMP_VERBOSE */
     long eager_limit;      /* RMP_EAGER_LIMIT (-1: transport default) */
     long spin_us;          /* RMP_SPIN_US (-1: automatic) */
-    char transport[32];    /* RMP_TRANSPORT: "", "shm", "verbs", "self" */
+    char transport[32];    /* RMP_TRANSPORT: "" (auto), "shm", "verbs" */
     int use_cma;           /* RMP_CMA (default 1): 0 forces copy through the rings */
     size_t shm_ring_bytes; /* RMP_SHM_RING_KB * 1024 */
+    bool refused;          /* an RMP_* value was refused (and reported) at rmp_init */
+    knob_val_t knobs[KNOB_COUNT]; /* every knob as validated at rmp_init (knobs.c) */
 } config_t;
 
 /* ---- The one runtime context ---- */
@@ -316,7 +320,9 @@ int boot_put(rmp_ctx_t *c, const char *key, const void *blob, size_t len);
 int boot_fence(rmp_ctx_t *c);   /* commit + fence collecting the modex */
 int boot_barrier(rmp_ctx_t *c); /* fence without data */
 int boot_get(rmp_ctx_t *c, int peer, const char *key, const void **blob_p, size_t *len_p);
-void boot_abort(rmp_ctx_t *c, int code, const char *msg);
+/* Ends the job: code is what the program passed to rmp_abort (reported to mrun), status what
+ * the launcher and this process's exit report (rmp_abort's mapping). Never returns. */
+void boot_abort(rmp_ctx_t *c, int code, int status, const char *msg);
 /* Tells the launcher (mrun) that this rank's errors from now on follow world rank peer's
  * failure, so that the job's failure is blamed on the peer. */
 void boot_peer_failed(rmp_ctx_t *c, int peer);

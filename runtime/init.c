@@ -1,7 +1,6 @@
-/* init.c — start-up and shut-down of the runtime context: configuration from RMP_* variables,
- * bootstrap, transports (open, modex, wire-up), per-peer transport selection; finalize and
- * abort; the small utilities (wtime, strerror, diagnostics). */
-#include <stdarg.h>
+/* init.c — start-up and shut-down of the runtime context: configuration from the RMP_* knobs
+ * (knobs.c), bootstrap, transports (open, modex, wire-up), per-peer transport selection;
+ * finalize and abort; the small utilities (wtime, strerror). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,71 +13,52 @@
 
 rmp_ctx_t rmp_ctx;
 
-static long env_long(const char *name, long dflt)
+static void config_from_knobs(config_t *cfg)
 {
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return dflt;
-    char *end;
-    long v = strtol(s, &end, 0);
-    if (*end == 'k' || *end == 'K')
-        v *= 1024, end++;
-    else if (*end == 'm' || *end == 'M')
-        v *= 1024 * 1024, end++;
-    if (*end) {
-        fprintf(stderr, "rmp: ignoring %s=%s (not a number)\n", name, s);
-        return dflt;
+    const knob_val_t *eager = &cfg->knobs[KNOB_EAGER_LIMIT], *spin = &cfg->knobs[KNOB_SPIN_US];
+    cfg->verbose = (int)cfg->knobs[KNOB_VERBOSE].num;
+    cfg->eager_limit = eager->set ? (long)eager->num : -1;
+    cfg->spin_us = spin->set ? (long)spin->num : -1;
+    cfg->use_cma = (int)cfg->knobs[KNOB_CMA].num;
+    cfg->shm_ring_bytes = (size_t)cfg->knobs[KNOB_SHM_RING_KB].num * 1024;
+    const knob_val_t *t = &cfg->knobs[KNOB_TRANSPORT];
+    /* An enum: the text is one of the short names in knobs.c's set. */
+    snprintf(cfg->transport, sizeof(cfg->transport), "%.31s",
+             t->set && strcmp(t->text, "auto") ? t->text : "");
+}
+
+/* Every RMP_* knob, validated (an RMP_DEVICE naming no device here is refused even when
+ * verbs will not be used: the user asked for something this machine does not have). On a
+ * refusal the reason is left in why, for init_all to print once per job. */
+static int read_config(config_t *cfg, char *why, size_t len)
+{
+    int bad = knob_load(cfg->knobs, why, len);
+    config_from_knobs(cfg); /* refused values at their defaults: logging still works */
+    const knob_val_t *dev = &cfg->knobs[KNOB_DEVICE];
+    if (!bad && dev->set)
+        bad = tp_verbs_check_device(dev->text, why, len);
+    cfg->refused = bad != 0;
+    return bad ? RMP_ERR_ARG : RMP_SUCCESS;
+}
+
+/* Under RMP_VERBOSE, each knob that was set and what it was read as. */
+static void verbose_knobs(rmp_ctx_t *c)
+{
+    for (int i = 0; c->cfg.verbose && i < KNOB_COUNT; i++) {
+        const knob_t *k = &knob_table[i];
+        const knob_val_t *v = &c->cfg.knobs[i];
+        if (!v->set)
+            continue;
+        if (k->type == KNOB_SIZE)
+            core_verbose(c, "%s=%s: %lld bytes", k->name, v->text, v->num);
+        else
+            core_verbose(c, "%s=%s", k->name, v->text);
     }
-    return v;
 }
 
-static int read_config(config_t *cfg)
+static void warn_line(const char *line)
 {
-    cfg->verbose = (int)env_long("RMP_VERBOSE", 0);
-    cfg->eager_limit = env_long("RMP_EAGER_LIMIT", -1);
-    cfg->spin_us = env_long("RMP_SPIN_US", -1);
-    cfg->use_cma = (int)env_long("RMP_CMA", 1);
-    long kb = env_long("RMP_SHM_RING_KB", 256);
-    if (kb < 16 || kb > 1024 * 1024) {
-        fprintf(stderr, "rmp: RMP_SHM_RING_KB=%ld out of range [16, 1048576]\n", kb);
-        return RMP_ERR_ARG;
-    }
-    cfg->shm_ring_bytes = (size_t)kb * 1024;
-    const char *t = getenv("RMP_TRANSPORT");
-    snprintf(cfg->transport, sizeof(cfg->transport), "%s", t && strcmp(t, "auto") ? t : "");
-    if (cfg->transport[0] && strcmp(cfg->transport, "shm") && strcmp(cfg->transport, "verbs")) {
-        fprintf(stderr, "rmp: RMP_TRANSPORT=%s: expected shm, verbs or auto\n", t);
-        return RMP_ERR_ARG;
-    }
-    return RMP_SUCCESS;
-}
-
-static void vmsg(rmp_ctx_t *c, const char *fmt, va_list ap)
-{
-    char line[1024];
-    vsnprintf(line, sizeof(line), fmt, ap);
-    if (atomic_load(&c->state) == 0 && c->size == 0)
-        fprintf(stderr, "rmp: %s\n", line);
-    else
-        fprintf(stderr, "rmp[%d]: %s\n", c->rank, line);
-}
-
-void core_verbose(rmp_ctx_t *c, const char *fmt, ...)
-{
-    if (!c->cfg.verbose)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vmsg(c, fmt, ap);
-    va_end(ap);
-}
-
-void core_error(rmp_ctx_t *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vmsg(c, fmt, ap);
-    va_end(ap);
+    log_job("%s", line);
 }
 
 int ctx_check(void)
@@ -192,9 +172,25 @@ static int init_sync(rmp_ctx_t *c, int level)
 
 static int init_all(rmp_ctx_t *c)
 {
-    int rc;
-    if ((rc = read_config(&c->cfg)) || (rc = boot_init(c)))
+    char why[768] = "";
+    int cfg_rc = read_config(&c->cfg, why, sizeof(why));
+    int rc = boot_init(c);
+    /* A bad knob is the whole job's problem: rank 0 says so (every rank, if the bootstrap
+     * failed and ranks are unknown), and every rank fails — after a fence, so that no rank's
+     * exit makes the launcher end the job before rank 0 has printed. (A rank whose own
+     * environment is fine meets the fence as its modex and then finds this rank gone.) */
+    if (cfg_rc) {
+        if (rc || c->rank == 0)
+            log_job("%s", why);
+        if (!rc)
+            (void)boot_fence(c); /* best effort: this rank fails either way */
+        return cfg_rc;
+    }
+    if (rc)
         return rc;
+    if (c->rank == 0)
+        knob_warn_typos(warn_line);
+    verbose_knobs(c);
     c->ncores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     c->oversubscribed = c->local_size > c->ncores;
     if (c->cfg.spin_us < 0)
@@ -249,7 +245,8 @@ int rmp_init_thread(int *argc, char ***argv, int required, int *provided)
     init_sync(c, required);
     int rc = init_all(c);
     if (rc != RMP_SUCCESS) {
-        core_error(c, "rmp_init failed: %s", rmp_strerror(rc));
+        if (!c->cfg.refused) /* else the one line naming the variable says it all */
+            core_error(c, "rmp_init failed: %s", rmp_strerror(rc));
         teardown(c);
         return rc;
     }
@@ -314,19 +311,30 @@ int rmp_query_thread(int *provided)
     return RMP_SUCCESS;
 }
 
+/* The exit status of an abort: code & 255 like mpirun's, except that an abort never reports
+ * success (a code whose low 8 bits are 0 gives 1). -1 -> 255, 300 -> 44, 0 and 256 -> 1. */
+static int abort_status(int code)
+{
+    unsigned s = (unsigned)code & 255u;
+    return s ? (int)s : 1;
+}
+
 int rmp_abort(rmp_comm_t comm, int code)
 {
     rmp_ctx_t *c = &rmp_ctx;
+    int status = abort_status(code);
     (void)comm; /* MPI allows aborting only the communicator's group; rmp ends the job. */
     if (atomic_load(&c->state) != 1)
-        _exit(code);
+        _exit(status);
     char msg[64];
     snprintf(msg, sizeof(msg), "rank %d called rmp_abort(%d)", c->rank, code);
     for (int i = 0; i < c->ntps; i++)
         if (c->tps[i]->ops->abandon)
             c->tps[i]->ops->abandon(c->tps[i]);
-    boot_abort(c, code, msg);
-    return RMP_ERR_INTERNAL; /* not reached */
+    /* The launcher gets the mapped status too, so that every launcher reports the same one;
+     * boot_abort exits with it itself when the launcher's abort returns (Slurm's does). */
+    boot_abort(c, code, status, msg);
+    _exit(status); /* not reached */
 }
 
 double rmp_wtime(void)

@@ -144,7 +144,7 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
     unexp_t *u = calloc(1, sizeof(*u));
     if (!u) {
         core_error(c, "out of memory queueing a message from rank %d: aborting", src_world);
-        boot_abort(c, 1, "out of memory");
+        boot_abort(c, 1, 1, "out of memory");
         return;
     }
     *u = (unexp_t){.ctx = m->ctx, .src = m->src, .tag = m->tag, .src_world = src_world,
@@ -158,7 +158,7 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
         if (!u->data) {
             core_error(c, "out of memory queueing %llu bytes from rank %d: aborting",
                        (unsigned long long)m->len, src_world);
-            boot_abort(c, 1, "out of memory");
+            boot_abort(c, 1, 1, "out of memory");
             return;
         }
         memcpy(u->data, pk->payload, m->len);

@@ -102,4 +102,9 @@ extern const tp_ops_t tp_self_ops;
 extern const tp_ops_t tp_shm_ops;
 extern const tp_ops_t tp_verbs_ops;
 
+/* RMP_DEVICE=name[:port] names an RDMA device of this machine? 0, or -1 with the one-line
+ * reason in why (lists the devices there are). Looks at the device list only, opens nothing:
+ * rmp_init calls it when RMP_DEVICE is set, whether or not verbs will be used. */
+int tp_verbs_check_device(const char *want, char *why, size_t len);
+
 #endif

@@ -18,10 +18,37 @@
 #define CQ_ACK_BATCH 64      /* ibv_ack_cq_events takes a lock: ack in batches */
 #define EVENT_POLL_EVERY 64  /* progress calls between looks at async/rdmacm events */
 
+/* The validated text of knob `name` (runtime/knobs.c), NULL when unset. */
 const char *verbs_env(const char *name)
 {
-    const char *s = getenv(name);
-    return s && *s ? s : NULL;
+    const knob_val_t *v = knob_lookup(rmp_ctx.cfg.knobs, name);
+    return v && v->set ? v->text : NULL;
+}
+
+int tp_verbs_check_device(const char *want, char *why, size_t len)
+{
+    char name[64];
+    snprintf(name, sizeof(name), "%.*s", (int)strcspn(want, ":"), want);
+    int n = 0;
+    struct ibv_device **list = ibv_get_device_list(&n); /* NULL: no verbs support at all */
+    bool found = false;
+    char all[256] = "";
+    for (int i = 0; list && i < n; i++) {
+        const char *d = ibv_get_device_name(list[i]);
+        found |= !strcmp(d, name);
+        snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", i ? " " : "", d);
+    }
+    if (list)
+        ibv_free_device_list(list);
+    if (found)
+        return 0;
+    if (all[0])
+        snprintf(why, len, "RMP_DEVICE=%s: no RDMA device named %s (this machine has: %s)",
+                 want, name, all);
+    else
+        snprintf(why, len, "RMP_DEVICE=%s: no RDMA device named %s (this machine has none)",
+                 want, name);
+    return -1;
 }
 
 int verbs_peer_of_qpn(verbs_tp_t *v, uint32_t qpn)

@@ -1,11 +1,13 @@
 /* fail_abort.c — usage: fail_abort [CODE [RANK]] (default 7 and 1). RANK calls
- * rmp_abort(RMP_COMM_WORLD, CODE) while the others wait in a receive from it: mrun must end
- * the job and exit with CODE. */
+ * rmp_abort(RMP_COMM_WORLD, CODE) while the others wait in a receive from it: the job must end
+ * with status CODE & 255 (1 if that is 0), through mrun or as a singleton (RANK 0). */
 #include "progs.h"
 
 int main(int argc, char **argv)
 {
-    int code = argc > 1 ? atoi(argv[1]) : 7, who = argc > 2 ? atoi(argv[2]) : 1;
+    /* strtol, not atoi: codes down to INT_MIN and up to INT_MAX are part of the test */
+    int code = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 7;
+    int who = argc > 2 ? atoi(argv[2]) : 1;
     MUST(rmp_init(&argc, &argv));
     MUST(rmp_comm_rank(RMP_COMM_WORLD, &prog_rank));
     if (prog_rank == who) {

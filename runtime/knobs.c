@@ -1,0 +1,371 @@
+/* knobs.c — the table of RMP_* environment variables and their one parser: numbers are
+ * decimal (no octal or hex surprises), range- and overflow-checked, with nothing after them but
+ * an allowed suffix; a refused value yields one line naming the variable, the value and what is
+ * accepted. Also the typo warning for RMP_* names that are no knob. Depends on libc only, so
+ * that the fuzz target and the unit tests link it alone. */
+#include "knobs.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+extern char **environ;
+
+#define KIB 1024LL
+#define MIB (1024LL * KIB)
+#define GIB (1024LL * MIB)
+#define TIB (1024LL * GIB)
+
+static const char *const set_transport[] = {"auto", "shm", "verbs", NULL};
+static const char *const set_cm[] = {"ibv", "rdmacm", NULL};
+static const char *const set_connect[] = {"lazy", "eager", NULL};
+/* Algorithm names, in the order of each collective's own algs[] (collectives/<name>.c): the
+ * collective maps the name back to its index, and refuses to run if the two lists disagree. */
+static const char *const set_barrier[] = {"auto", "dissemination", NULL};
+static const char *const set_bcast[] = {"auto", "binomial", "scatter_allgather", NULL};
+static const char *const set_reduce[] = {"auto", "binomial", "rabenseifner", NULL};
+static const char *const set_allreduce[] = {"auto", "recursive_doubling", "rabenseifner", "ring",
+                                            NULL};
+static const char *const set_gather[] = {"auto", "binomial", "linear", NULL};
+static const char *const set_allgather[] = {"auto", "recursive_doubling", "bruck", "ring", NULL};
+static const char *const set_alltoall[] = {"auto", "bruck", "linear", "pairwise", NULL};
+static const char *const set_reduce_scatter[] = {"auto", "recursive_halving", "ring", NULL};
+
+/* A verbs device name with an optional port: "mlx5_0", "rxe0:1". */
+static bool check_device(const char *s)
+{
+    size_t n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-");
+    if (n == 0 || n > 63)
+        return false;
+    if (s[n] == '\0')
+        return true;
+    if (s[n] != ':' || s[n + 1] < '1' || s[n + 1] > '9')
+        return false;
+    const char *p = s + n + 1;
+    size_t digits = strspn(p, "0123456789");
+    return digits <= 3 && p[digits] == '\0' && atoi(p) <= 255;
+}
+
+#define B(n, d, doc) [KNOB_##n] = {"RMP_" #n, KNOB_BOOL, 0, 1, NULL, NULL, NULL, d, doc}
+#define I(n, lo, hi, d, doc) [KNOB_##n] = {"RMP_" #n, KNOB_INT, lo, hi, NULL, NULL, NULL, d, doc}
+#define S(n, lo, hi, d, doc) [KNOB_##n] = {"RMP_" #n, KNOB_SIZE, lo, hi, NULL, NULL, NULL, d, doc}
+#define E(n, set, d, doc) [KNOB_##n] = {"RMP_" #n, KNOB_ENUM, 0, 0, set, NULL, NULL, d, doc}
+#define ALG(n, set) E(COLL_##n, set, "auto", "force " #n "'s algorithm (auto: chosen by size)")
+#define LIM(n, what)                                                                           \
+    S(COLL_##n, 0, TIB, NULL, "size (bytes) from which " what " (defaults: README.md)")
+
+const knob_t knob_table[KNOB_COUNT] = {
+    B(VERBOSE, "0", "1: print one line per decision at start-up (transports, per-peer choice, "
+                    "thresholds, CMA, device, GID, MTU)"),
+    E(TRANSPORT, set_transport, "auto", "auto: shm for peers on this node, verbs for the "
+      "others; shm: never verbs; verbs: verbs for every peer (loopback through the device)"),
+    S(EAGER_LIMIT, 0, MIB, NULL, "bytes; larger messages use rendezvous (default: the "
+      "transport's, shm 16 KiB, verbs 8 KiB)"),
+    B(CMA, "1", "0: no process_vm_readv; large shm messages are copied through the rings"),
+    I(SHM_RING_KB, 16, 1048576, "256", "size of each shm ring, in KiB"),
+    I(SPIN_US, 0, 1000000, NULL, "microseconds a waiting rank polls before it yields and then "
+      "sleeps (default 200, 20 when ranks outnumber cores)"),
+    [KNOB_DEVICE] = {"RMP_DEVICE", KNOB_STRING, 0, 0, NULL, check_device,
+                     "a device name[:port] (port from 1 to 255), e.g. mlx5_0 or rxe0:1", NULL,
+                     "verbs device name[:port] (default: the first with an active port)"},
+    I(GID_INDEX, 0, 65535, NULL, "GID index for RoCE (default: RoCE v2, IPv4-mapped "
+      "preferred)"),
+    E(CM, set_cm, "ibv", "ibv: QPs wired from addresses in the PMIx modex; rdmacm: wired "
+      "through librdmacm"),
+    E(CONNECT, set_connect, "lazy", "lazy: connect a peer on first use; eager: wire every peer "
+      "at init"),
+    /* 256 .. 4096: VERBS_SRQ_CHUNK .. VERBS_SRQ_MAX in transport/verbs.h */
+    I(VERBS_SRQ, 256, 4096, "256", "receive buffers posted to the shared receive queue at "
+      "start (it grows on demand)"),
+    B(REG_CACHE, "0", "1: keep rendezvous buffers registered (runtime/transport/verbs_rdma.c)"),
+    ALG(BARRIER, set_barrier),
+    ALG(BCAST, set_bcast),
+    ALG(REDUCE, set_reduce),
+    ALG(ALLREDUCE, set_allreduce),
+    ALG(GATHER, set_gather),
+    ALG(SCATTER, set_gather),
+    ALG(ALLGATHER, set_allgather),
+    ALG(ALLTOALL, set_alltoall),
+    ALG(REDUCE_SCATTER, set_reduce_scatter),
+    LIM(BCAST_LARGE, "bcast's automatic choice is scatter_allgather"),
+    LIM(REDUCE_LARGE, "reduce's automatic choice is rabenseifner"),
+    LIM(ALLREDUCE_LARGE, "allreduce's automatic choice leaves recursive_doubling"),
+    LIM(GATHER_LARGE, "gather's automatic choice is linear"),
+    LIM(SCATTER_LARGE, "scatter's automatic choice is linear"),
+    LIM(ALLGATHER_LARGE, "allgather's automatic choice is ring"),
+    LIM(ALLTOALL_SMALL, "alltoall's automatic choice leaves bruck"),
+    LIM(ALLTOALL_LARGE, "alltoall's automatic choice is pairwise"),
+    LIM(REDUCE_SCATTER_LARGE, "reduce_scatter's automatic choice is ring"),
+};
+
+const knob_t *knob_find(const char *name)
+{
+    for (int i = 0; i < KNOB_COUNT; i++)
+        if (!strcmp(knob_table[i].name, name))
+            return &knob_table[i];
+    return NULL;
+}
+
+/* ---- messages ---------------------------------------------------------------------------- */
+
+/* "1 MiB", "16 KiB", "1000": the largest binary unit that divides v. */
+static void fmt_size(long long v, char *buf, size_t len)
+{
+    static const char *const unit[] = {"TiB", "GiB", "MiB", "KiB"};
+    static const long long mult[] = {TIB, GIB, MIB, KIB};
+    for (int i = 0; i < 4; i++)
+        if (v >= mult[i] && v % mult[i] == 0) {
+            snprintf(buf, len, "%lld %s", v / mult[i], unit[i]);
+            return;
+        }
+    snprintf(buf, len, "%lld", v);
+}
+
+/* What k accepts, e.g. "a size from 0 to 1 MiB (suffixes k, m)". */
+static void fmt_expect(const knob_t *k, char *buf, size_t len)
+{
+    char lo[32], hi[32];
+    switch (k->type) {
+    case KNOB_BOOL:
+        snprintf(buf, len, "0 or 1");
+        break;
+    case KNOB_INT:
+        snprintf(buf, len, "an integer from %lld to %lld", k->min, k->max);
+        break;
+    case KNOB_SIZE:
+        fmt_size(k->min, lo, sizeof(lo));
+        fmt_size(k->max, hi, sizeof(hi));
+        /* only the suffixes that can give a valid value */
+        snprintf(buf, len, "a size from %s to %s%s", lo, hi,
+                 k->max >= GIB   ? " (suffixes k, m, g)"
+                 : k->max >= MIB ? " (suffixes k, m)"
+                 : k->max >= KIB ? " (suffix k)"
+                                 : "");
+        break;
+    case KNOB_ENUM: {
+        size_t used = (size_t)snprintf(buf, len, "one of:");
+        for (int i = 0; k->set[i] && used < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "%s %s", i ? "," : "", k->set[i]);
+        break;
+    }
+    case KNOB_STRING:
+        snprintf(buf, len, "%s", k->expect ? k->expect : "a shorter value");
+        break;
+    }
+}
+
+/* The value as it can be printed on one line: at most 40 characters, control bytes as '?'. */
+static void fmt_value(const char *text, char *buf, size_t len)
+{
+    size_t i = 0;
+    for (; text[i] && i < 40 && i + 4 < len; i++)
+        buf[i] = text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i];
+    if (text[i] && i + 4 <= len)
+        memcpy(buf + i, "...", 3), i += 3;
+    buf[i] = '\0';
+}
+
+static int refuse(const knob_t *k, const char *text, char *err, size_t errlen)
+{
+    if (!err || !errlen)
+        return -1;
+    char val[48], expect[512];
+    fmt_value(text, val, sizeof(val));
+    fmt_expect(k, expect, sizeof(expect));
+    snprintf(err, errlen, "%s=%s is not valid: expected %s", k->name, val, expect);
+    return -1;
+}
+
+/* ---- parsing ----------------------------------------------------------------------------- */
+
+/* A decimal integer with an optional leading '-', nothing before it; *end after it. */
+static int parse_ll(const char *s, long long *v, const char **end)
+{
+    const char *d = *s == '-' ? s + 1 : s;
+    if (*d < '0' || *d > '9')
+        return -1;
+    char *e;
+    errno = 0;
+    long long x = strtoll(s, &e, 10);
+    if (errno == ERANGE)
+        return -1;
+    *v = x;
+    *end = e;
+    return 0;
+}
+
+/* Decimal bytes with an optional k/m/g suffix (powers of 1024), refused on overflow. */
+static int parse_size(const char *s, long long *v)
+{
+    if (*s < '0' || *s > '9')
+        return -1;
+    char *e;
+    errno = 0;
+    unsigned long long x = strtoull(s, &e, 10);
+    if (errno == ERANGE)
+        return -1;
+    int shift = 0;
+    switch (*e) {
+    case 'k': case 'K': shift = 10; break;
+    case 'm': case 'M': shift = 20; break;
+    case 'g': case 'G': shift = 30; break;
+    default: break;
+    }
+    if (shift)
+        e++;
+    if (*e || x > (unsigned long long)LLONG_MAX >> shift)
+        return -1;
+    *v = (long long)(x << shift);
+    return 0;
+}
+
+int knob_parse(const knob_t *k, const char *text, knob_val_t *out, char *err, size_t errlen)
+{
+    size_t len = strlen(text);
+    if (len >= KNOB_TEXT_MAX)
+        return refuse(k, text, err, errlen);
+    long long v = 0;
+    const char *end = "";
+    bool ok = false;
+    switch (k->type) {
+    case KNOB_BOOL:
+        ok = (text[0] == '0' || text[0] == '1') && text[1] == '\0';
+        v = text[0] == '1';
+        break;
+    case KNOB_INT:
+        ok = parse_ll(text, &v, &end) == 0 && *end == '\0' && v >= k->min && v <= k->max;
+        break;
+    case KNOB_SIZE:
+        ok = parse_size(text, &v) == 0 && v >= k->min && v <= k->max;
+        break;
+    case KNOB_ENUM:
+        for (int i = 0; !ok && k->set[i]; i++)
+            if (!strcmp(text, k->set[i]))
+                ok = true, v = i;
+        break;
+    case KNOB_STRING:
+        ok = !k->check || k->check(text);
+        break;
+    }
+    if (!ok)
+        return refuse(k, text, err, errlen);
+    out->set = true;
+    out->num = v;
+    memcpy(out->text, text, len + 1);
+    return 0;
+}
+
+int knob_load(knob_val_t vals[KNOB_COUNT], char *err, size_t errlen)
+{
+    int rc = 0;
+    for (int i = 0; i < KNOB_COUNT; i++) {
+        const knob_t *k = &knob_table[i];
+        knob_val_t *v = &vals[i];
+        const char *s = getenv(k->name);
+        if (s && *s && knob_parse(k, s, v, rc ? NULL : err, errlen) == 0)
+            continue;
+        if (s && *s)
+            rc = -1;
+        /* Unset, empty or refused: the default (which always parses: tests/unit/test_knobs.c). */
+        memset(v, 0, sizeof(*v));
+        if (k->dflt && knob_parse(k, k->dflt, v, NULL, 0) == 0)
+            v->set = false;
+    }
+    return rc;
+}
+
+const knob_val_t *knob_lookup(const knob_val_t vals[KNOB_COUNT], const char *name)
+{
+    const knob_t *k = knob_find(name);
+    return k ? &vals[k - knob_table] : NULL;
+}
+
+/* ---- typos ------------------------------------------------------------------------------- */
+
+/* Optimal-string-alignment distance (insertions, deletions, substitutions, transpositions),
+ * case-insensitive; names longer than 63 characters count as far from everything. */
+static int distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 63 || m > 63)
+        return INT_MAX;
+    int d[64][64];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int ca = toupper((unsigned char)a[i - 1]), cb = toupper((unsigned char)b[j - 1]);
+            int best = d[i - 1][j - 1] + (ca != cb);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && ca == toupper((unsigned char)b[j - 2]) &&
+                cb == toupper((unsigned char)a[i - 2]) && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+/* a and b equal but for underscores and case ("RMP_EAGERLIMIT", "rmp_eager_limit"). */
+static bool same_letters(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == '_')
+            a++;
+        while (*b == '_')
+            b++;
+        if (toupper((unsigned char)*a) != toupper((unsigned char)*b))
+            return false;
+        if (!*a)
+            return true;
+        a++, b++;
+    }
+}
+
+const knob_t *knob_suggest(const char *name)
+{
+    const knob_t *best = NULL;
+    int best_d = INT_MAX;
+    for (int i = 0; i < KNOB_COUNT; i++) {
+        const knob_t *k = &knob_table[i];
+        if (!strcmp(name, k->name))
+            return NULL;
+        int d = same_letters(name, k->name) ? 0 : distance(name, k->name);
+        if (d < best_d)
+            best_d = d, best = k;
+    }
+    /* Short names are a letter or two from each other: allow less there. */
+    int allowed = strlen(name) <= 10 ? 1 : 2;
+    return best_d <= allowed ? best : NULL;
+}
+
+int knob_warn_typos(void (*say)(const char *line))
+{
+    int n = 0;
+    for (char **e = environ; e && *e; e++) {
+        const char *eq = strchr(*e, '=');
+        size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
+        if (len < 4 || len > 63 || strncasecmp(*e, "RMP_", 4))
+            continue;
+        char name[64];
+        memcpy(name, *e, len);
+        name[len] = '\0';
+        const knob_t *k = knob_suggest(name);
+        if (!k)
+            continue;
+        char line[192];
+        snprintf(line, sizeof(line), "warning: %s is not an rmp variable (ignored); did you "
+                 "mean %s?", name, k->name);
+        say(line);
+        n++;
+    }
+    return n;
+}
