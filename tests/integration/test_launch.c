@@ -7,13 +7,13 @@
 
 #include "run.h"
 
-/* Rank 1 exits 5; the others then fail with RMP_ERR_PEER reading its memory and exit 3:
- * mrun must report rank 1's 5, whichever it reaps first. */
-Test(launch, blames_the_first_cause_not_the_first_reaped, .timeout = 120)
+/* `times` jobs of prog (arg may be NULL) on n ranks: each must end with status 5, blamed on
+ * rank 1's exit. */
+static void expect_rank1_blamed(int times, int n, const char *prog, const char *arg)
 {
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < times; i++) {
         run_opts_t o = {.limit = 20};
-        run_result_t r = run_mrun(&o, 4, PROG("fail_blame"), NULL);
+        run_result_t r = run_mrun(&o, n, prog, arg, NULL);
         expect_exit(r, 5);
         expect_like(r, err, "mrun: rank 1 (pid ", ") exited with status 5; terminating the job",
                     1);
@@ -23,20 +23,18 @@ Test(launch, blames_the_first_cause_not_the_first_reaped, .timeout = 120)
     }
 }
 
+/* Rank 1 exits 5; the others then fail with RMP_ERR_PEER reading its memory and exit 3:
+ * mrun must report rank 1's 5, whichever it reaps first. */
+Test(launch, blames_the_first_cause_not_the_first_reaped, .timeout = 120)
+{
+    expect_rank1_blamed(10, 4, PROG("fail_blame"), NULL);
+}
+
 /* Rank 0 exits 3 reporting rank 1's failure while rank 1 is still alive; rank 1 exits 5 50 ms
  * later: the cause is rank 1, though rank 0 is reaped first. */
 Test(launch, holds_a_consequence_until_its_cause_ends, .timeout = 60)
 {
-    for (int i = 0; i < 5; i++) {
-        run_opts_t o = {.limit = 20};
-        run_result_t r = run_mrun(&o, 3, PROG("fail_consequence"), NULL);
-        expect_exit(r, 5);
-        expect_like(r, err, "mrun: rank 1 (pid ", ") exited with status 5; terminating the job",
-                    1);
-        expect_no_fail(r);
-        expect_clean(r);
-        run_free(&r);
-    }
+    expect_rank1_blamed(5, 3, PROG("fail_consequence"), NULL);
 }
 
 /* The peer it blamed goes on running: after the bounded wait, the reporting rank is blamed. */
