@@ -187,13 +187,12 @@ static void judge(job_t *job, int r, bool late)
     job_fail(job, status, "%s", msg);
 }
 
-/* Takes every exited rank, reads what it reported, then judges them: the deaths by signal
- * first, since a rank that exited with an error in the same instant more likely reacted to
- * one of them than caused it. */
-static void reap(job_t *job)
+/* Takes up to `max` exited ranks into reaped[] (after reading what each reported); returns
+ * how many. */
+static int reap_some(job_t *job, int *reaped, int max)
 {
-    int reaped[64], n = 0;
-    for (;;) {
+    int n = 0;
+    while (n < max) {
         int wstatus;
         pid_t pid = waitpid(-1, &wstatus, WNOHANG);
         if (pid < 0 && errno == EINTR)
@@ -213,13 +212,25 @@ static void reap(job_t *job)
                 break;
             }
         }
-        if (n == (int)(sizeof reaped / sizeof *reaped))
-            break; /* judge these; the loop comes back for the rest */
     }
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < n; i++)
-            if (WIFSIGNALED(job->ranks[reaped[i]].wstatus) == (pass == 0))
-                judge(job, reaped[i], false);
+    return n;
+}
+
+/* Takes every exited rank, reads what it reported, then judges them: the deaths by signal
+ * first, since a rank that exited with an error in the same instant more likely reacted to
+ * one of them than caused it. In batches, until none is left: SIGCHLDs coalesce, so no
+ * later wake-up would come for a child left unreaped. */
+static void reap(job_t *job)
+{
+    enum { BATCH = 64 };
+    int reaped[BATCH], n;
+    do {
+        n = reap_some(job, reaped, BATCH);
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < n; i++)
+                if (WIFSIGNALED(job->ranks[reaped[i]].wstatus) == (pass == 0))
+                    judge(job, reaped[i], false);
+    } while (n == BATCH);
 }
 
 /* A rank's PMIx_Init or rmp_init became known. */
