@@ -9,16 +9,19 @@
 #include "core.h"
 
 #define MATCH_TABLE_MIN 64 /* initial hash slots: 512 bytes, whatever the job size */
-#define MATCH_SPARE_MAX 16 /* emptied buckets kept for reuse: no malloc per message */
+#define MATCH_SPARE_MAX 16 /* released buckets kept for reuse: no malloc per new key */
+#define MATCH_IDLE 4       /* emptied buckets left in the table for their key's next message */
 
 /* One (ctx, src) key. src == RMP_ANY_SOURCE: posted = the context's wildcard-source receives,
  * unexp = all of the context's unexpected messages (linked by_ctx); otherwise posted = the
  * receives naming src, unexp = src's messages (linked by_src). Both lists in post/arrival
- * order. A bucket exists only while one of its lists is non-empty. */
+ * order. A bucket is in the table while one of its lists is non-empty, or empty while it is
+ * one of the MATCH_IDLE most recently emptied. */
 typedef struct match_bucket {
     struct match_bucket *hnext; /* hash chain (or the spare list) */
     uint32_t ctx;
     int src;
+    bool idle;                  /* empty, but kept in the table (in mq->idle) */
     struct rmp_request *phead, *ptail;
     unexp_t *uhead, *utail;
 } match_bucket_t;
@@ -27,8 +30,13 @@ struct match_queues {
     match_bucket_t **table;
     size_t mask;              /* table slots - 1 (a power of two - 1) */
     size_t nbuckets;          /* buckets in the table */
-    match_bucket_t *spare;    /* emptied buckets for reuse, at most MATCH_SPARE_MAX */
+    match_bucket_t *spare;    /* released buckets for reuse, at most MATCH_SPARE_MAX */
     size_t nspare;
+    match_bucket_t *idle[MATCH_IDLE]; /* the most recently emptied buckets (or NULL) */
+    unsigned idle_next;       /* the idle slot to evict next */
+    /* the last source bucket and the last wildcard bucket found: a run of messages from one
+     * sender (and its context's bucket) skips the hash (NULL when that bucket left) */
+    match_bucket_t *last_src, *last_any;
     uint64_t post_seq;        /* last posting sequence number given out */
     size_t nposted, nunexp, nwild; /* nwild: posted ANY_SOURCE receives (all contexts) */
 };
@@ -81,12 +89,25 @@ static size_t bucket_slot(const match_queues_t *mq, uint32_t ctx, int src)
     return (size_t)(k ^ k >> 29) & mq->mask;
 }
 
-static match_bucket_t *bucket_find(const match_queues_t *mq, uint32_t ctx, int src)
+static match_bucket_t *bucket_lookup(match_queues_t *mq, uint32_t ctx, int src,
+                                     match_bucket_t **last)
 {
     match_bucket_t *b = mq->table[bucket_slot(mq, ctx, src)];
     while (b && (b->ctx != ctx || b->src != src))
         b = b->hnext;
+    if (b)
+        *last = b;
     return b;
+}
+
+/* The bucket of (ctx, src) or NULL; inline: on the path of every message. */
+static inline match_bucket_t *bucket_find(match_queues_t *mq, uint32_t ctx, int src)
+{
+    match_bucket_t **last = src == RMP_ANY_SOURCE ? &mq->last_any : &mq->last_src;
+    match_bucket_t *b = *last;
+    if (b && b->ctx == ctx && b->src == src)
+        return b;
+    return bucket_lookup(mq, ctx, src, last);
 }
 
 /* Doubles the table when buckets outnumber slots; on failure the longer chains stay. */
@@ -110,12 +131,10 @@ static void table_grow(match_queues_t *mq)
     free(old);
 }
 
-/* The bucket of (ctx, src), created empty if needed; NULL when out of memory. */
-static match_bucket_t *bucket_get(match_queues_t *mq, uint32_t ctx, int src)
+/* A new empty bucket for (ctx, src) in the table; NULL when out of memory. */
+static match_bucket_t *bucket_new(match_queues_t *mq, uint32_t ctx, int src)
 {
-    match_bucket_t *b = bucket_find(mq, ctx, src);
-    if (b)
-        return b;
+    match_bucket_t *b;
     if (mq->spare) {
         b = mq->spare;
         mq->spare = b->hnext;
@@ -132,16 +151,25 @@ static match_bucket_t *bucket_get(match_queues_t *mq, uint32_t ctx, int src)
     return b;
 }
 
-/* Takes b out of the table once both its lists are empty. */
-static void bucket_release(match_queues_t *mq, match_bucket_t *b)
+/* The bucket of (ctx, src), created empty if needed; NULL when out of memory. */
+static inline match_bucket_t *bucket_get(match_queues_t *mq, uint32_t ctx, int src)
 {
-    if (b->phead || b->uhead)
-        return;
+    match_bucket_t *b = bucket_find(mq, ctx, src);
+    return b ? b : bucket_new(mq, ctx, src);
+}
+
+/* Takes an empty bucket out of the table (onto the spare list or freed). */
+static void bucket_unlink(match_queues_t *mq, match_bucket_t *b)
+{
     match_bucket_t **pp = &mq->table[bucket_slot(mq, b->ctx, b->src)];
     while (*pp != b)
         pp = &(*pp)->hnext;
     *pp = b->hnext;
     mq->nbuckets--;
+    if (mq->last_src == b)
+        mq->last_src = NULL;
+    if (mq->last_any == b)
+        mq->last_any = NULL;
     if (mq->nspare < MATCH_SPARE_MAX) {
         b->hnext = mq->spare;
         mq->spare = b;
@@ -149,6 +177,30 @@ static void bucket_release(match_queues_t *mq, match_bucket_t *b)
     } else {
         free(b);
     }
+}
+
+/* An emptied bucket stays in the table among the MATCH_IDLE most recently emptied, so a pair
+ * that keeps talking (a ping-pong: one message queued and taken at a time) finds its bucket
+ * again instead of relinking it per message; the oldest idle bucket leaves the table if it is
+ * still empty. */
+static void bucket_park(match_queues_t *mq, match_bucket_t *b)
+{
+    match_bucket_t *old = mq->idle[mq->idle_next];
+    mq->idle[mq->idle_next] = b;
+    mq->idle_next = (mq->idle_next + 1) % MATCH_IDLE;
+    b->idle = true;
+    if (old) {
+        old->idle = false;
+        if (!old->phead && !old->uhead)
+            bucket_unlink(mq, old);
+    }
+}
+
+/* Called when one of b's lists may have emptied (inline: on every message's path). */
+static inline void bucket_release(match_queues_t *mq, match_bucket_t *b)
+{
+    if (!b->phead && !b->uhead && !b->idle)
+        bucket_park(mq, b);
 }
 
 /* ---- posted receives ---- */
@@ -200,8 +252,8 @@ static struct rmp_request *posted_first_tag(struct rmp_request *r, int tag)
 
 struct rmp_request *match_take_posted(match_queues_t *mq, uint32_t ctx, int src, int tag)
 {
-    if (src < 0)
-        return NULL; /* an arrival always names its sender */
+    if (src < 0 || !mq->nposted)
+        return NULL; /* an arrival always names its sender; nothing posted: no lookup */
     match_bucket_t *b = bucket_find(mq, ctx, src);
     struct rmp_request *r = b ? posted_first_tag(b->phead, tag) : NULL;
     if (mq->nwild) {
@@ -295,6 +347,8 @@ bool match_add_unexp(match_queues_t *mq, unexp_t *u)
 
 unexp_t *match_find_unexp(match_queues_t *mq, uint32_t ctx, int src, int tag, bool take)
 {
+    if (!mq->nunexp)
+        return NULL; /* the usual case of a receive posted ahead: no lookup */
     /* a specific source looks at its sender's messages only, ANY_SOURCE at the context's */
     match_bucket_t *b = bucket_find(mq, ctx, src);
     if (!b)
