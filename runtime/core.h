@@ -121,6 +121,7 @@ struct rmp_request {
     atomic_int done;
     rmp_status_t status;
     struct rmp_request *next, *prev; /* posted queue / peer send queue / free lists */
+    uint64_t match_seq;    /* posted receive: its place in posting order (match.c); 0 if not */
 
     /* p2p */
     uint32_t ctx_id;

@@ -1,133 +1,368 @@
-/* match.c — the posted-receive and unexpected-message queues (see match.h).
- * Plain doubly linked lists searched in order: the first match in post/arrival order is the
- * one MPI requires. Per-context hashing is a later optimisation, measured first. */
+/* match.c — the posted-receive and unexpected-message queues (see match.h), in buckets keyed
+ * by (context, source) in a small hash table that grows, so a match looks only at one sender's
+ * entries instead of everybody's; the key (context, RMP_ANY_SOURCE) holds the context's
+ * wildcard receives and all its unexpected messages in arrival order. */
 #include "match.h"
 
 #include <stdlib.h>
 
 #include "core.h"
 
+#define MATCH_TABLE_MIN 64 /* initial hash slots: 512 bytes, whatever the job size */
+#define MATCH_SPARE_MAX 16 /* released buckets kept for reuse: no malloc per new key */
+#define MATCH_IDLE 4       /* emptied buckets left in the table for their key's next message */
+
+/* One (ctx, src) key. src == RMP_ANY_SOURCE: posted = the context's wildcard-source receives,
+ * unexp = all of the context's unexpected messages (linked by_ctx); otherwise posted = the
+ * receives naming src, unexp = src's messages (linked by_src). Both lists in post/arrival
+ * order. A bucket is in the table while one of its lists is non-empty, or empty while it is
+ * one of the MATCH_IDLE most recently emptied. */
+typedef struct match_bucket {
+    struct match_bucket *hnext; /* hash chain (or the spare list) */
+    uint32_t ctx;
+    int src;
+    bool idle;                  /* empty, but kept in the table (in mq->idle) */
+    struct rmp_request *phead, *ptail;
+    unexp_t *uhead, *utail;
+} match_bucket_t;
+
 struct match_queues {
-    struct rmp_request *posted_head, *posted_tail;
-    unexp_t *unexp_head, *unexp_tail;
-    size_t nposted, nunexp;
+    match_bucket_t **table;
+    size_t mask;              /* table slots - 1 (a power of two - 1) */
+    size_t nbuckets;          /* buckets in the table */
+    match_bucket_t *spare;    /* released buckets for reuse, at most MATCH_SPARE_MAX */
+    size_t nspare;
+    match_bucket_t *idle[MATCH_IDLE]; /* the most recently emptied buckets (or NULL) */
+    unsigned idle_next;       /* the idle slot to evict next */
+    /* the last source bucket and the last wildcard bucket found: a run of messages from one
+     * sender (and its context's bucket) skips the hash (NULL when that bucket left) */
+    match_bucket_t *last_src, *last_any;
+    uint64_t post_seq;        /* last posting sequence number given out */
+    size_t nposted, nunexp, nwild; /* nwild: posted ANY_SOURCE receives (all contexts) */
 };
 
 match_queues_t *match_create(void)
 {
-    return calloc(1, sizeof(match_queues_t));
+    match_queues_t *mq = calloc(1, sizeof(*mq));
+    if (!mq)
+        return NULL;
+    mq->table = calloc(MATCH_TABLE_MIN, sizeof(*mq->table));
+    if (!mq->table) {
+        free(mq);
+        return NULL;
+    }
+    mq->mask = MATCH_TABLE_MIN - 1;
+    return mq;
 }
 
 void match_destroy(match_queues_t *mq)
 {
     if (!mq)
         return;
-    for (unexp_t *u = mq->unexp_head, *n; u; u = n) {
-        n = u->next;
-        free(u->data);
-        free(u);
+    for (size_t i = 0; i <= mq->mask; i++) {
+        for (match_bucket_t *b = mq->table[i], *bn; b; b = bn) {
+            bn = b->hnext;
+            /* every message is in exactly one source bucket: free it from there */
+            if (b->src != RMP_ANY_SOURCE) {
+                for (unexp_t *u = b->uhead, *n; u; u = n) {
+                    n = u->by_src.next;
+                    free(u->data);
+                    free(u);
+                }
+            }
+            free(b);
+        }
     }
+    for (match_bucket_t *b = mq->spare, *bn; b; b = bn) {
+        bn = b->hnext;
+        free(b);
+    }
+    free(mq->table);
     free(mq);
 }
 
-static bool matches(uint32_t ctx, int src, int tag, uint32_t want_ctx, int want_src,
-                    int want_tag)
+/* ---- buckets ---- */
+
+static size_t bucket_slot(const match_queues_t *mq, uint32_t ctx, int src)
 {
-    return ctx == want_ctx && (want_src == RMP_ANY_SOURCE || want_src == src) &&
-           (want_tag == RMP_ANY_TAG || want_tag == tag);
+    uint64_t k = ((uint64_t)ctx << 32 | (uint32_t)src) * 0x9e3779b97f4a7c15ull;
+    return (size_t)(k ^ k >> 29) & mq->mask;
 }
 
-void match_post(match_queues_t *mq, struct rmp_request *r)
+static match_bucket_t *bucket_lookup(match_queues_t *mq, uint32_t ctx, int src,
+                                     match_bucket_t **last)
 {
+    match_bucket_t *b = mq->table[bucket_slot(mq, ctx, src)];
+    while (b && (b->ctx != ctx || b->src != src))
+        b = b->hnext;
+    if (b)
+        *last = b;
+    return b;
+}
+
+/* The bucket of (ctx, src) or NULL; inline: on the path of every message. */
+static inline match_bucket_t *bucket_find(match_queues_t *mq, uint32_t ctx, int src)
+{
+    match_bucket_t **last = src == RMP_ANY_SOURCE ? &mq->last_any : &mq->last_src;
+    match_bucket_t *b = *last;
+    if (b && b->ctx == ctx && b->src == src)
+        return b;
+    return bucket_lookup(mq, ctx, src, last);
+}
+
+/* Doubles the table when buckets outnumber slots; on failure the longer chains stay. */
+static void table_grow(match_queues_t *mq)
+{
+    size_t slots = (mq->mask + 1) * 2;
+    match_bucket_t **old = mq->table, **t = calloc(slots, sizeof(*t));
+    if (!t)
+        return;
+    size_t old_slots = mq->mask + 1;
+    mq->table = t;
+    mq->mask = slots - 1;
+    for (size_t i = 0; i < old_slots; i++) {
+        for (match_bucket_t *b = old[i], *bn; b; b = bn) {
+            bn = b->hnext;
+            size_t s = bucket_slot(mq, b->ctx, b->src);
+            b->hnext = t[s];
+            t[s] = b;
+        }
+    }
+    free(old);
+}
+
+/* A new empty bucket for (ctx, src) in the table; NULL when out of memory. */
+static match_bucket_t *bucket_new(match_queues_t *mq, uint32_t ctx, int src)
+{
+    match_bucket_t *b;
+    if (mq->spare) {
+        b = mq->spare;
+        mq->spare = b->hnext;
+        mq->nspare--;
+    } else if (!(b = malloc(sizeof(*b)))) {
+        return NULL;
+    }
+    *b = (match_bucket_t){.ctx = ctx, .src = src};
+    if (++mq->nbuckets > mq->mask + 1)
+        table_grow(mq);
+    size_t s = bucket_slot(mq, ctx, src);
+    b->hnext = mq->table[s];
+    mq->table[s] = b;
+    return b;
+}
+
+/* The bucket of (ctx, src), created empty if needed; NULL when out of memory. */
+static inline match_bucket_t *bucket_get(match_queues_t *mq, uint32_t ctx, int src)
+{
+    match_bucket_t *b = bucket_find(mq, ctx, src);
+    return b ? b : bucket_new(mq, ctx, src);
+}
+
+/* Takes an empty bucket out of the table (onto the spare list or freed). */
+static void bucket_unlink(match_queues_t *mq, match_bucket_t *b)
+{
+    match_bucket_t **pp = &mq->table[bucket_slot(mq, b->ctx, b->src)];
+    while (*pp != b)
+        pp = &(*pp)->hnext;
+    *pp = b->hnext;
+    mq->nbuckets--;
+    if (mq->last_src == b)
+        mq->last_src = NULL;
+    if (mq->last_any == b)
+        mq->last_any = NULL;
+    if (mq->nspare < MATCH_SPARE_MAX) {
+        b->hnext = mq->spare;
+        mq->spare = b;
+        mq->nspare++;
+    } else {
+        free(b);
+    }
+}
+
+/* An emptied bucket stays in the table among the MATCH_IDLE most recently emptied, so a pair
+ * that keeps talking (a ping-pong: one message queued and taken at a time) finds its bucket
+ * again instead of relinking it per message; the oldest idle bucket leaves the table if it is
+ * still empty. */
+static void bucket_park(match_queues_t *mq, match_bucket_t *b)
+{
+    match_bucket_t *old = mq->idle[mq->idle_next];
+    mq->idle[mq->idle_next] = b;
+    mq->idle_next = (mq->idle_next + 1) % MATCH_IDLE;
+    b->idle = true;
+    if (old) {
+        old->idle = false;
+        if (!old->phead && !old->uhead)
+            bucket_unlink(mq, old);
+    }
+}
+
+/* Called when one of b's lists may have emptied (inline: on every message's path). */
+static inline void bucket_release(match_queues_t *mq, match_bucket_t *b)
+{
+    if (!b->phead && !b->uhead && !b->idle)
+        bucket_park(mq, b);
+}
+
+/* ---- posted receives ---- */
+
+bool match_post(match_queues_t *mq, struct rmp_request *r)
+{
+    match_bucket_t *b = bucket_get(mq, r->ctx_id, r->peer);
+    if (!b)
+        return false;
+    r->match_seq = ++mq->post_seq;
     r->next = NULL;
-    r->prev = mq->posted_tail;
-    if (mq->posted_tail)
-        mq->posted_tail->next = r;
+    r->prev = b->ptail;
+    if (b->ptail)
+        b->ptail->next = r;
     else
-        mq->posted_head = r;
-    mq->posted_tail = r;
+        b->phead = r;
+    b->ptail = r;
     mq->nposted++;
+    if (r->peer == RMP_ANY_SOURCE)
+        mq->nwild++;
+    return true;
 }
 
-static void posted_unlink(match_queues_t *mq, struct rmp_request *r)
+static void posted_unlink(match_queues_t *mq, match_bucket_t *b, struct rmp_request *r)
 {
     if (r->prev)
         r->prev->next = r->next;
     else
-        mq->posted_head = r->next;
+        b->phead = r->next;
     if (r->next)
         r->next->prev = r->prev;
     else
-        mq->posted_tail = r->prev;
+        b->ptail = r->prev;
     r->next = r->prev = NULL;
+    r->match_seq = 0;
     mq->nposted--;
+    if (b->src == RMP_ANY_SOURCE)
+        mq->nwild--;
+    bucket_release(mq, b);
+}
+
+/* The first receive of a posted list that takes `tag`. */
+static struct rmp_request *posted_first_tag(struct rmp_request *r, int tag)
+{
+    while (r && r->tag != tag && r->tag != RMP_ANY_TAG)
+        r = r->next;
+    return r;
 }
 
 struct rmp_request *match_take_posted(match_queues_t *mq, uint32_t ctx, int src, int tag)
 {
-    for (struct rmp_request *r = mq->posted_head; r; r = r->next) {
-        if (matches(ctx, src, tag, r->ctx_id, r->peer, r->tag)) {
-            posted_unlink(mq, r);
-            return r;
+    if (src < 0 || !mq->nposted)
+        return NULL; /* an arrival always names its sender; nothing posted: no lookup */
+    match_bucket_t *b = bucket_find(mq, ctx, src);
+    struct rmp_request *r = b ? posted_first_tag(b->phead, tag) : NULL;
+    if (mq->nwild) {
+        /* a wildcard receive posted before the sender's first match takes the message */
+        match_bucket_t *w = bucket_find(mq, ctx, RMP_ANY_SOURCE);
+        struct rmp_request *rw = w ? posted_first_tag(w->phead, tag) : NULL;
+        if (rw && (!r || rw->match_seq < r->match_seq)) {
+            r = rw;
+            b = w;
         }
     }
-    return NULL;
+    if (r)
+        posted_unlink(mq, b, r);
+    return r;
 }
 
 struct rmp_request *match_take_posted_from(match_queues_t *mq, uint32_t ctx, int src)
 {
-    for (struct rmp_request *r = mq->posted_head; r; r = r->next) {
-        if (r->ctx_id == ctx && r->peer == src) {
-            posted_unlink(mq, r);
-            return r;
-        }
-    }
-    return NULL;
+    match_bucket_t *b = src >= 0 ? bucket_find(mq, ctx, src) : NULL;
+    struct rmp_request *r = b ? b->phead : NULL;
+    if (r)
+        posted_unlink(mq, b, r);
+    return r;
 }
 
 bool match_remove_posted(match_queues_t *mq, struct rmp_request *r)
 {
-    for (struct rmp_request *p = mq->posted_head; p; p = p->next) {
-        if (p == r) {
-            posted_unlink(mq, r);
-            return true;
-        }
-    }
-    return false;
+    if (!r->match_seq)
+        return false; /* never posted, or matched/removed since */
+    match_bucket_t *b = bucket_find(mq, r->ctx_id, r->peer);
+    if (!b || (!r->prev && b->phead != r))
+        return false;
+    posted_unlink(mq, b, r);
+    return true;
 }
 
-void match_add_unexp(match_queues_t *mq, unexp_t *u)
+/* ---- unexpected messages ---- */
+
+/* u's links in b's list: by_ctx in a context's wildcard bucket, by_src in a source's. */
+static unexp_link_t *unexp_links(const match_bucket_t *b, unexp_t *u)
 {
-    u->next = NULL;
-    u->prev = mq->unexp_tail;
-    if (mq->unexp_tail)
-        mq->unexp_tail->next = u;
+    return b->src == RMP_ANY_SOURCE ? &u->by_ctx : &u->by_src;
+}
+
+static void unexp_append(match_bucket_t *b, unexp_t *u)
+{
+    unexp_link_t *l = unexp_links(b, u);
+    l->next = NULL;
+    l->prev = b->utail;
+    if (b->utail)
+        unexp_links(b, b->utail)->next = u;
     else
-        mq->unexp_head = u;
-    mq->unexp_tail = u;
+        b->uhead = u;
+    b->utail = u;
+}
+
+static void unexp_unlink(match_queues_t *mq, match_bucket_t *b, unexp_t *u)
+{
+    unexp_link_t *l = unexp_links(b, u);
+    if (l->prev)
+        unexp_links(b, l->prev)->next = l->next;
+    else
+        b->uhead = l->next;
+    if (l->next)
+        unexp_links(b, l->next)->prev = l->prev;
+    else
+        b->utail = l->prev;
+    l->next = l->prev = NULL;
+    bucket_release(mq, b);
+}
+
+bool match_add_unexp(match_queues_t *mq, unexp_t *u)
+{
+    if (u->src < 0)
+        return false;
+    match_bucket_t *bs = bucket_get(mq, u->ctx, u->src);
+    if (!bs)
+        return false;
+    match_bucket_t *bc = bucket_get(mq, u->ctx, RMP_ANY_SOURCE);
+    if (!bc) {
+        bucket_release(mq, bs); /* if it was created just now */
+        return false;
+    }
+    u->b_src = bs;
+    u->b_ctx = bc;
+    unexp_append(bs, u);
+    unexp_append(bc, u);
     mq->nunexp++;
+    return true;
 }
 
 unexp_t *match_find_unexp(match_queues_t *mq, uint32_t ctx, int src, int tag, bool take)
 {
-    for (unexp_t *u = mq->unexp_head; u; u = u->next) {
-        if (!matches(u->ctx, u->src, u->tag, ctx, src, tag))
-            continue;
-        if (take) {
-            if (u->prev)
-                u->prev->next = u->next;
-            else
-                mq->unexp_head = u->next;
-            if (u->next)
-                u->next->prev = u->prev;
-            else
-                mq->unexp_tail = u->prev;
-            u->next = u->prev = NULL;
-            mq->nunexp--;
-        }
-        return u;
+    if (!mq->nunexp)
+        return NULL; /* the usual case of a receive posted ahead: no lookup */
+    /* a specific source looks at its sender's messages only, ANY_SOURCE at the context's */
+    match_bucket_t *b = bucket_find(mq, ctx, src);
+    if (!b)
+        return NULL;
+    unexp_t *u = b->uhead;
+    while (u && tag != RMP_ANY_TAG && u->tag != tag)
+        u = unexp_links(b, u)->next;
+    if (u && take) {
+        unexp_unlink(mq, u->b_src, u);
+        unexp_unlink(mq, u->b_ctx, u);
+        u->b_src = u->b_ctx = NULL;
+        mq->nunexp--;
     }
-    return NULL;
+    return u;
 }
 
 size_t match_posted_count(const match_queues_t *mq)

@@ -1,6 +1,7 @@
 /* match.h — MPI matching: the posted-receive queue and the unexpected-message queue.
  * Receives match on (context id, source, tag) with wildcards on the receive side; both queues
- * are searched in arrival/post order, which gives MPI's non-overtaking rule. */
+ * are kept per (context, source) bucket in post/arrival order, which gives MPI's
+ * non-overtaking rule while a match looks only at the sender's (or the context's) entries. */
 #ifndef RMP_MATCH_H
 #define RMP_MATCH_H
 
@@ -11,10 +12,18 @@
 #include "transport/transport.h"
 
 struct rmp_request;
+struct match_bucket;
+
+/* Links of an unexpected message in one arrival-ordered list (match.c). */
+typedef struct unexp_link {
+    struct unexp *next, *prev;
+} unexp_link_t;
 
 /* An arrived message no receive was posted for. */
 typedef struct unexp {
-    struct unexp *next, *prev;
+    unexp_link_t by_src;            /* in its (ctx, src) bucket */
+    unexp_link_t by_ctx;            /* in its context's list (ANY_SOURCE receives look here) */
+    struct match_bucket *b_src, *b_ctx; /* the two buckets it is queued in */
     uint32_t ctx;
     int src;            /* comm rank of the sender */
     int tag;
@@ -34,9 +43,10 @@ match_queues_t *match_create(void);
 void match_destroy(match_queues_t *mq);
 
 /* Append a receive request (its ctx_id, peer (comm rank or RMP_ANY_SOURCE) and tag (or
- * RMP_ANY_TAG) are set) to the posted queue. */
-void match_post(match_queues_t *mq, struct rmp_request *r);
-/* Remove and return the first posted receive that an arrival (ctx, src, tag) matches. */
+ * RMP_ANY_TAG) are set) to the posted queue. false: out of memory, nothing queued. */
+bool match_post(match_queues_t *mq, struct rmp_request *r);
+/* Remove and return the earliest posted receive, specific or wildcard, that an arrival
+ * (ctx, src >= 0, tag) matches. */
 struct rmp_request *match_take_posted(match_queues_t *mq, uint32_t ctx, int src, int tag);
 /* Remove and return the first posted receive naming exactly source `src` in ctx (no
  * wildcard receives): used when that source failed. */
@@ -44,8 +54,8 @@ struct rmp_request *match_take_posted_from(match_queues_t *mq, uint32_t ctx, int
 /* Remove a posted receive (cancel); false if it was not queued (already matched). */
 bool match_remove_posted(match_queues_t *mq, struct rmp_request *r);
 
-/* Append an arrival to the unexpected queue. */
-void match_add_unexp(match_queues_t *mq, unexp_t *u);
+/* Append an arrival (src >= 0) to the unexpected queue. false: out of memory, not queued. */
+bool match_add_unexp(match_queues_t *mq, unexp_t *u);
 /* First unexpected message matching (ctx, src|ANY, tag|ANY); removed from the queue if
  * `take`, else left in place (probe). NULL if none. */
 unexp_t *match_find_unexp(match_queues_t *mq, uint32_t ctx, int src, int tag, bool take);

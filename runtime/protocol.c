@@ -107,10 +107,8 @@ static size_t recv_matched(struct rmp_request *r, int src, int tag, size_t len)
 int proto_recv(rmp_ctx_t *c, struct rmp_request *r)
 {
     unexp_t *u = match_find_unexp(c->mq, r->ctx_id, r->peer, r->tag, true);
-    if (!u) {
-        match_post(c->mq, r);
-        return RMP_SUCCESS;
-    }
+    if (!u)
+        return match_post(c->mq, r) ? RMP_SUCCESS : RMP_ERR_NO_MEM;
     size_t n = recv_matched(r, u->src, u->tag, u->len);
     if (u->rndv) {
         rndv_recv_start(c, r, u->src_world, u->len, u->sreq, &u->rkey, u->can_get);
@@ -163,7 +161,12 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
         }
         memcpy(u->data, pk->payload, m->len);
     }
-    match_add_unexp(c->mq, u);
+    if (!match_add_unexp(c->mq, u)) {
+        free(u->data);
+        free(u);
+        core_error(c, "out of memory queueing a message from rank %d: aborting", src_world);
+        boot_abort(c, 1, 1, "out of memory");
+    }
 }
 
 /* A peer that sends what the protocol cannot produce is broken or hostile: it fails like a
