@@ -51,13 +51,16 @@ int tp_verbs_check_device(const char *want, char *why, size_t len)
     return -1;
 }
 
+bool verbs_conn_has_qpn(const verbs_conn_t *c, uint32_t qpn)
+{
+    return (c->qp && c->qp->qp_num == qpn) || (c->aux && c->aux->qp && c->aux->qp->qp_num == qpn);
+}
+
 int verbs_peer_of_qpn(verbs_tp_t *v, uint32_t qpn)
 {
-    for (int p = 0; p < v->base.ctx->size; p++) {
-        verbs_conn_t *c = &v->conns[p];
-        if ((c->qp && c->qp->qp_num == qpn) || (c->aux && c->aux->qp && c->aux->qp->qp_num == qpn))
+    for (int p = 0; p < v->base.ctx->size; p++)
+        if (verbs_conn_has_qpn(&v->conns[p], qpn))
             return p;
-    }
     return -1;
 }
 

@@ -239,6 +239,9 @@ void verbs_gets_fail(verbs_tp_t *v, verbs_conn_t *c);  /* orphan a failed peer's
 void verbs_peer_failed(verbs_tp_t *v, int peer, const char *why);
 /* The peer whose QP number is qpn (error completions carry no immediate data), or -1. */
 int verbs_peer_of_qpn(verbs_tp_t *v, uint32_t qpn);
+/* Whether qpn is one of the QPs wired to c's peer: the immediate data of a receive names its
+ * sender, and only the QP it arrived on proves it (a process could write any rank there). */
+bool verbs_conn_has_qpn(const verbs_conn_t *c, uint32_t qpn);
 const char *verbs_env(const char *name);
 /* Make fd non-blocking and part of what wait_fd() reports. */
 int verbs_watch_fd(verbs_tp_t *v, int fd, const char *what);

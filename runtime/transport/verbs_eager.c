@@ -195,6 +195,20 @@ void verbs_rx_flush(verbs_tp_t *v)
     }
 }
 
+/* A packet whose claimed sender is not the peer its QP is wired to: the peer that really sent
+ * it is failed as garbled (it speaks for another rank), the packet dropped. */
+static void on_impostor(verbs_tp_t *v, int claimed, uint32_t qpn)
+{
+    int real = verbs_peer_of_qpn(v, qpn);
+    char why[160];
+    snprintf(why, sizeof(why), "a packet on its QP 0x%x claims to come from rank %d (%s)", qpn,
+             claimed, v->devname);
+    if (real >= 0)
+        verbs_peer_failed(v, real, why);
+    else
+        core_error(v->base.ctx, "verbs: %s, and the QP is no peer's: dropped", why);
+}
+
 void verbs_on_recv(verbs_tp_t *v, const struct ibv_wc *wc)
 {
     rmp_ctx_t *ctx = v->base.ctx;
@@ -204,6 +218,8 @@ void verbs_on_recv(verbs_tp_t *v, const struct ibv_wc *wc)
         if (src < 0 || src >= ctx->size)
             core_error(ctx, "verbs: message without a valid sender rank (QP 0x%x) dropped",
                        wc->qp_num);
+        else if (!verbs_conn_has_qpn(&v->conns[src], wc->qp_num)) /* the QP proves the sender */
+            on_impostor(v, src, wc->qp_num);
         else if (v->conns[src].state != VC_FAILED)
             core_deliver(ctx, src, rx_buf(v, idx), wc->byte_len);
         v->st_recvs++;

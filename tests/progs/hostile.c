@@ -1,7 +1,10 @@
 /* hostile.c — rank 1 sends rank 0 a packet no rmp rank sends, straight through its transport
  * (argv[1]: eager-len, fin-cookie, data-cookie, seq); rank 0, waiting in a receive from rank 1,
  * must see that receive fail with RMP_ERR_TRANSPORT (rank 1 failed: corrupt packet) and exits
- * 3, which ends the job. Uses the runtime's internal headers: it plays a broken peer. */
+ * 3, which ends the job. With "impostor" (verbs, 3 ranks), rank 1 sends a well-formed message
+ * that claims to come from rank 2 (the verbs immediate data carries the sender's rank): rank 0
+ * must fail rank 1, whose QP it came on. Ranks above 1 wait to be ended. Uses the runtime's
+ * internal headers: it plays a broken peer. */
 #include "progs.h"
 #include "protocol.h"
 
@@ -25,6 +28,10 @@ static void send_bad(const char *mode)
     } else if (!strcmp(mode, "data-cookie")) { /* DATA at an offset that wraps */
         p.data = (pkt_data_t){.type = PKT_DATA, .rreq = 0x10, .off = UINT64_MAX - 7};
         len = sizeof(p.data) + 16;
+    } else if (!strcmp(mode, "impostor")) { /* a good message, sent as if by rank 2 */
+        p.m = (pkt_match_t){.type = PKT_EAGER, .seq = rmp_ctx.peers[0].send_seq};
+        len = sizeof(p.m);
+        rmp_ctx.rank = 2;
     } else { /* seq: a message that skips five sequence numbers */
         p.m = (pkt_match_t){.type = PKT_EAGER, .seq = rmp_ctx.peers[0].send_seq + 5};
         len = sizeof(p.m);
@@ -41,8 +48,21 @@ int main(int argc, char **argv)
     MUST(rmp_init(&argc, &argv));
     MUST(rmp_comm_rank(RMP_COMM_WORLD, &prog_rank));
     int x = 0;
+    if (prog_rank > 1) {
+        phase("ranks above 1 wait to be ended", 60);
+        rmp_recv(&x, 1, RMP_INT, 0, 0, RMP_COMM_WORLD, RMP_STATUS_IGNORE);
+        FAIL("rank %d's receive returned", prog_rank);
+        return 1;
+    }
+    const char *mode = argc > 1 ? argv[1] : "seq";
+    if (!strcmp(mode, "impostor")) { /* verbs connects lazily: one real message first */
+        if (prog_rank == 1)
+            MUST(rmp_send(&x, 1, RMP_INT, 0, 5, RMP_COMM_WORLD));
+        else
+            MUST(rmp_recv(&x, 1, RMP_INT, 1, 5, RMP_COMM_WORLD, RMP_STATUS_IGNORE));
+    }
     if (prog_rank == 1) {
-        send_bad(argc > 1 ? argv[1] : "seq");
+        send_bad(mode);
         phase("rank 1 waits to be ended (rank 0 should have exited 3)", 60);
         rmp_recv(&x, 1, RMP_INT, 0, 0, RMP_COMM_WORLD, RMP_STATUS_IGNORE);
         FAIL("rank 1's receive returned");
