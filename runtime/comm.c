@@ -39,7 +39,6 @@ int comm_init_builtin(rmp_ctx_t *ctx)
     free(all);
     if (rc == RMP_SUCCESS)
         rc = comm_fill(&ctx->comms[RMP_COMM_SELF], RMP_COMM_SELF, &ctx->rank, 1, 0, 2);
-    ctx->next_ctx_id = 4;
     return rc;
 }
 

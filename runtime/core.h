@@ -278,7 +278,6 @@ struct rmp_ctx {
     int ntps;
 
     comm_t *comms;           /* [RMP_MAX_COMMS] */
-    uint32_t next_ctx_id;    /* for new communicators (agreed by allreduce max) */
     match_queues_t *mq;
 
     dtype_t *dtypes;         /* datatype table */
