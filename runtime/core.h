@@ -244,7 +244,8 @@ typedef struct config {
     char transport[32];    /* RMP_TRANSPORT: "" (auto), "shm", "verbs" */
     int use_cma;           /* RMP_CMA (default 1): 0 forces copy through the rings */
     size_t shm_ring_bytes; /* RMP_SHM_RING_KB * 1024 */
-    bool refused;          /* an RMP_* value was refused (and reported) at rmp_init */
+    bool explained;        /* why rmp_init fails was printed already (a refused RMP_* value,
+                            * rings the node cannot hold): no generic line after it */
     knob_val_t knobs[KNOB_COUNT]; /* every knob as validated at rmp_init (knobs.c) */
 } config_t;
 

@@ -37,7 +37,7 @@ static int read_config(config_t *cfg, char *why, size_t len)
     const knob_val_t *dev = &cfg->knobs[KNOB_DEVICE];
     if (!bad && dev->set)
         bad = tp_verbs_check_device(dev->text, why, len);
-    cfg->refused = bad != 0;
+    cfg->explained = bad != 0;
     return bad ? RMP_ERR_ARG : RMP_SUCCESS;
 }
 
@@ -245,7 +245,7 @@ int rmp_init_thread(int *argc, char ***argv, int required, int *provided)
     init_sync(c, required);
     int rc = init_all(c);
     if (rc != RMP_SUCCESS) {
-        if (!c->cfg.refused) /* else the one line naming the variable says it all */
+        if (!c->cfg.explained) /* else the line that said why is enough */
             core_error(c, "rmp_init failed: %s", rmp_strerror(rc));
         teardown(c);
         return rc;

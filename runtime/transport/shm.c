@@ -604,7 +604,7 @@ static uint64_t mem_available(void)
 /* Every rank of the node reserves a ring per local peer: n x n rings. Refused here, before
  * anything is created, when that exceeds half of what /dev/shm or the memory can hold: a full
  * tmpfs as large as RAM brings the OOM killer onto unrelated processes. Every rank of the node
- * reads the same figures (a moment apart); local rank 0 alone says why, once for the node. */
+ * reads the same figures (a moment apart). */
 static int shm_fits(shm_tp_t *s, size_t stride)
 {
     rmp_ctx_t *ctx = s->base.ctx;
@@ -623,10 +623,10 @@ static int shm_fits(shm_tp_t *s, size_t stride)
              "node", s->nlocal, need >> 20, s->nlocal, s->nlocal, s->ring_cap >> 10,
              shm_ok ? "memory holds" : "/dev/shm holds", (shm_ok ? mem : shm_free) >> 20,
              shm_ok ? "MemAvailable" : "free", ctx->cfg.shm_ring_bytes >> 10);
-    if (s->me == 0)
-        core_error(ctx, "%s", msg);
-    else
-        core_verbose(ctx, "%s", msg);
+    /* Every rank says it: the launcher ends the job at the first rank's exit, and the rank
+     * that exits first may be any of them (local rank 0 may not even have started). */
+    core_error(ctx, "%s", msg);
+    ctx->cfg.explained = true;
     return RMP_ERR_NO_MEM;
 }
 
