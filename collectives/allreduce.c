@@ -104,6 +104,15 @@ int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
     bytes = (size_t)count * dt->size;
+    if (alg == AUTO && dt->contig) { /* a forced algorithm is a software one */
+        ofl_args_t a = {.coll = OFL_ALLREDUCE, .sbuf = in_place ? NULL : sendbuf,
+                        .rbuf = recvbuf, .count = count, .op = coll_offload_op(op),
+                        .elem = coll_offload_elem(dt->base)};
+        if ((err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED) {
+            sched_free(s);
+            return err;
+        }
+    }
     red_t rd = {.op = op, .base = dt->base, .esz = dtype_base_size(dt->base)};
     fold_t f;
     fold_init(&f, cl.size, cl.rank);

@@ -15,6 +15,11 @@ int rmp_ibarrier(rmp_comm_t comm, rmp_request_t *req)
     sched_t *s;
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
+    ofl_args_t a = {.coll = OFL_BARRIER};
+    if (alg == 0 && (err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED) {
+        sched_free(s);
+        return err;
+    }
     int n = cl.size, me = cl.rank;
     for (int k = 1; k < n; k <<= 1) {
         sched_recv(s, (me - k + n) % n, NULL, 0);

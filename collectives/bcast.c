@@ -89,6 +89,13 @@ int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t c
     sched_t *s;
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
+    if (alg == AUTO && dt->contig) { /* a forced algorithm is a software one */
+        ofl_args_t a = {.coll = OFL_BCAST, .buf = buf, .bytes = bytes, .root = root};
+        if ((err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED) {
+            sched_free(s);
+            return err;
+        }
+    }
     if (cl.size > 1) { /* even empty: a rank whose count differs must find its peers there */
         bool am_root = cl.rank == root;
         char *p = am_root ? (char *)coll_in(s, buf, count, 1, dt)

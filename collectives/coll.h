@@ -42,6 +42,16 @@ int coll_begin(coll_t *cl, coll_tune_t *t, int *alg, sched_t **s);
 /* The blocking form: wait for the request a nonblocking call returned (err: its result). */
 int coll_block(int err, rmp_request_t *req);
 
+/* ---- offload to the adapter (offload.c) ---- */
+/* Asks the transport that runs collectives on the adapter to run this call (a->seq is filled
+ * from cl's tag: call after coll_begin). RMP_SUCCESS: started as *req (the caller frees its
+ * unused schedule); RMP_ERR_NOT_SUPPORTED: run the software schedule; else the call failed. */
+int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req);
+/* The communicator is about to be freed: the backend drops its state for it. */
+void coll_offload_comm_free(comm_t *comm);
+ofl_op_t coll_offload_op(rmp_op_t op);
+ofl_elem_t coll_offload_elem(dt_base_t base);
+
 /* ---- packed views, valid for the schedule's lifetime ---- */
 /* nblk blocks of `count` elements of dt at `user` as packed bytes: the user memory itself for
  * contiguous types, else a packed copy in schedule memory. */

@@ -234,6 +234,8 @@ int rmp_comm_free(rmp_comm_t *comm)
         return RMP_ERR_COMM;
     comm_t *c = comm_get(*comm);
     uint32_t id = c ? c->ctx_id : 0;
+    if (c)
+        coll_offload_comm_free(c);
     err = comm_release(*comm); /* RMP_ERR_COMM for RMP_COMM_NULL and invalid handles */
     if (!err) {
         ctx_release(id);

@@ -23,6 +23,7 @@ extern char **environ;
 static const char *const set_transport[] = {"auto", "shm", "verbs", NULL};
 static const char *const set_cm[] = {"ibv", "rdmacm", NULL};
 static const char *const set_connect[] = {"lazy", "eager", NULL};
+static const char *const set_auto_on_off[] = {"auto", "on", "off", NULL};
 /* Algorithm names, in the order of each collective's own algs[] (collectives/<name>.c): the
  * collective maps the name back to its index, and refuses to run if the two lists disagree. */
 static const char *const set_barrier[] = {"auto", "dissemination", NULL};
@@ -34,6 +35,19 @@ static const char *const set_gather[] = {"auto", "binomial", "linear", NULL};
 static const char *const set_allgather[] = {"auto", "recursive_doubling", "bruck", "ring", NULL};
 static const char *const set_alltoall[] = {"auto", "bruck", "linear", "pairwise", NULL};
 static const char *const set_reduce_scatter[] = {"auto", "recursive_halving", "ring", NULL};
+
+/* A fraction from 0 to 1 in decimal: "0", "0.1", "1", ".5" (at most 6 decimals). */
+static bool check_fraction(const char *s)
+{
+    size_t whole = strspn(s, "0123456789");
+    const char *p = s + whole;
+    size_t frac = 0;
+    if (*p == '.')
+        frac = strspn(++p, "0123456789");
+    if ((whole == 0 && frac == 0) || p[frac] != '\0' || frac > 6 || whole > 1)
+        return false;
+    return whole == 0 || s[0] == '0' || (s[0] == '1' && strspn(p, "0") == frac);
+}
 
 /* A verbs device name with an optional port: "mlx5_0", "rxe0:1". */
 static bool check_device(const char *s)
@@ -82,6 +96,13 @@ const knob_t knob_table[KNOB_COUNT] = {
     I(VERBS_SRQ, 256, 4096, "256", "receive buffers posted to the shared receive queue at "
       "start (it grows on demand)"),
     B(REG_CACHE, "0", "1: keep rendezvous buffers registered (runtime/transport/verbs_rdma.c)"),
+    E(MCAST, set_auto_on_off, "auto", "broadcast over UD multicast: auto (where it wins, see "
+      "bench/README.md), on (whenever the device and communicator allow), off"),
+    [KNOB_MCAST_DROP] = {"RMP_MCAST_DROP", KNOB_STRING, 0, 0, NULL, check_fraction,
+                         "a fraction from 0 to 1, e.g. 0.1", "0",
+                         "for testing: drop this fraction of the multicast datagrams received"},
+    E(COLL_OFFLOAD, set_auto_on_off, "auto", "barrier and small integer allreduce on RDMA "
+      "atomics: auto (where it wins, see bench/README.md), on (whenever possible), off"),
     ALG(BARRIER, set_barrier),
     ALG(BCAST, set_bcast),
     ALG(REDUCE, set_reduce),

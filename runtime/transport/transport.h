@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "offload.h"
+
 struct rmp_ctx;
 typedef struct tp tp_t;
 
@@ -80,6 +82,9 @@ struct tp {
     unsigned caps;      /* TP_CAP_* */
     size_t max_send;    /* largest hdrlen + len accepted by send() */
     size_t eager_limit; /* default payload size above which the core uses rendezvous */
+    /* Collectives this transport runs on the adapter (offload.h); NULL if none. Read in one
+     * place only: collectives/offload.c. */
+    const ofl_ops_t *offload;
 };
 
 /* ---- Upcalls into the core, for transports ---- */

@@ -150,7 +150,11 @@ static void on_wc(verbs_tp_t *v, const struct ibv_wc *wc)
     case WR_RECV: verbs_on_recv(v, wc); break;
     case WR_SEND: verbs_on_send(v, wc); break;
     case WR_READ: verbs_on_read(v, wc); break;
-    default: core_error(v->base.ctx, "verbs: completion with an unknown wr_id"); break;
+    default: {
+        verbs_cb_t *cb = (verbs_cb_t *)(uintptr_t)(wc->wr_id & ~(uint64_t)WR_KIND_MASK);
+        cb->done(v, cb, wc);
+        break;
+    }
     }
 }
 

@@ -39,7 +39,21 @@
 #define VERBS_MIN_RNR_TIMER 14
 
 /* Tag in the low bits of wr_id: what a completion belongs to. */
-enum { WR_RECV = 0, WR_SEND = 1, WR_READ = 2, WR_KIND_MASK = 3 };
+enum { WR_RECV = 0, WR_SEND = 1, WR_READ = 2, WR_CB = 3, WR_KIND_MASK = 3 };
+
+/* WR_CB: wr_id is the address of a verbs_cb_t (8-byte aligned) | WR_CB, and its completion,
+ * success or error, goes to cb->done. For work requests of the offload backends (multicast,
+ * atomics) on any QP of the transport. One posted on a peer's RC QP with verbs_post must be
+ * signaled (force_sig) and its done() retires the slots (verbs_sq_retire). */
+struct verbs_tp;
+typedef struct verbs_cb verbs_cb_t;
+struct verbs_cb {
+    void (*done)(struct verbs_tp *v, verbs_cb_t *cb, const struct ibv_wc *wc);
+};
+static inline uint64_t verbs_cb_wrid(verbs_cb_t *cb)
+{
+    return (uint64_t)(uintptr_t)cb | WR_CB;
+}
 
 enum verbs_wiring { WIRE_IBV = 0, WIRE_RDMACM = 1 };
 

@@ -1,0 +1,133 @@
+/* offload.c — the collective layer's one door to the adapter (runtime/transport/offload.h):
+ * before a collective builds its software schedule it asks the transport that offers offload
+ * whether it runs this call; if so the call becomes a collective request driven by the
+ * backend's progress, otherwise the schedule runs. RMP_VERBOSE says, once per communicator,
+ * collective and outcome, what was chosen and why. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "coll.h"
+
+static const char *const coll_names[OFL_NCOLL] = {"bcast", "barrier", "allreduce"};
+
+typedef struct ofl_call {
+    ofl_req_t *oreq;
+    const ofl_ops_t *ops;
+} ofl_call_t;
+
+/* The one transport whose offload table collectives use (the first that has one). */
+static tp_t *offload_tp(rmp_ctx_t *c)
+{
+    for (int i = 0; i < c->ntps; i++)
+        if (c->tps[i]->offload)
+            return c->tps[i];
+    return NULL;
+}
+
+static int offload_progress(struct rmp_request *r)
+{
+    ofl_call_t *call = r->coll;
+    int rc = call->ops->progress(call->oreq);
+    if (rc == RMP_INPROGRESS)
+        return 0;
+    call->ops->finish(call->oreq);
+    free(call);
+    r->coll = NULL;
+    progress_coll_remove(&rmp_ctx, r);
+    req_complete(r, rc);
+    return 1;
+}
+
+static void offload_say(comm_t *comm, const ofl_args_t *a, bool taken, const char *who,
+                        const char *why)
+{
+    uint32_t bit = 1u << (a->coll * 2 + taken);
+    if (comm->offload_said & bit)
+        return;
+    comm->offload_said |= bit;
+    if (taken)
+        core_verbose(&rmp_ctx, "offload: %s on a communicator of %d (context %u) runs on the "
+                     "adapter (%s)", coll_names[a->coll], comm->size, comm->ctx_id, who);
+    else
+        core_verbose(&rmp_ctx, "offload: %s on a communicator of %d (context %u) runs the "
+                     "software schedule: %s", coll_names[a->coll], comm->size, comm->ctx_id,
+                     why);
+}
+
+int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
+{
+    rmp_ctx_t *c = &rmp_ctx;
+    comm_t *comm = cl->comm;
+    a->seq = (uint32_t)cl->tag;
+    ctx_lock(c);
+    tp_t *tp = comm->size > 1 ? offload_tp(c) : NULL;
+    char why[160] = "no transport here runs collectives on the adapter";
+    if (comm->size <= 1)
+        snprintf(why, sizeof(why), "a single rank");
+    ofl_comm_t oc = {.ctx_id = comm->ctx_id + COLL_CTXOFF, .rank = comm->rank,
+                     .size = comm->size, .world = comm->world, .state = &comm->offload};
+    ofl_req_t *oreq = NULL;
+    int rc = tp ? tp->offload->start(tp, &oc, a, &oreq, why, sizeof(why))
+                : RMP_ERR_NOT_SUPPORTED;
+    offload_say(comm, a, rc == RMP_SUCCESS, tp ? tp->offload->name : "", why);
+    if (rc != RMP_SUCCESS) {
+        ctx_unlock(c);
+        return rc;
+    }
+    ofl_call_t *call = malloc(sizeof(*call));
+    struct rmp_request *r = call ? req_alloc(REQ_COLL) : NULL;
+    if (!r) {
+        /* The call has started on the adapter and peers count on it: finish it here. */
+        while ((rc = tp->offload->progress(oreq)) == RMP_INPROGRESS)
+            progress_poll(c);
+        tp->offload->finish(oreq);
+        free(call);
+        ctx_unlock(c);
+        return rc ? rc : RMP_ERR_NO_MEM;
+    }
+    *call = (ofl_call_t){.oreq = oreq, .ops = tp->offload};
+    r->status = (rmp_status_t){.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
+    r->coll = call;
+    r->coll_progress = offload_progress;
+    *req = req_handle(r); /* before progress: r may complete (but not be freed) at once */
+    progress_coll_add(c, r);
+    offload_progress(r);
+    ctx_unlock(c);
+    return RMP_SUCCESS;
+}
+
+void coll_offload_comm_free(comm_t *comm)
+{
+    rmp_ctx_t *c = &rmp_ctx;
+    ctx_lock(c);
+    tp_t *tp = offload_tp(c);
+    if (tp && comm->offload) {
+        ofl_comm_t oc = {.ctx_id = comm->ctx_id + COLL_CTXOFF, .rank = comm->rank,
+                         .size = comm->size, .world = comm->world, .state = &comm->offload};
+        tp->offload->comm_free(tp, &oc);
+    }
+    ctx_unlock(c);
+}
+
+ofl_op_t coll_offload_op(rmp_op_t op)
+{
+    switch (op) {
+    case RMP_SUM: return OFL_OP_SUM;
+    case RMP_MIN: return OFL_OP_MIN;
+    case RMP_MAX: return OFL_OP_MAX;
+    case RMP_BAND: return OFL_OP_BAND;
+    case RMP_BOR: return OFL_OP_BOR;
+    default: return OFL_OP_OTHER;
+    }
+}
+
+ofl_elem_t coll_offload_elem(dt_base_t base)
+{
+    switch (base) {
+    case DT_INT32: return OFL_I32;
+    case DT_UINT32: return OFL_U32;
+    case DT_INT64: return OFL_I64;
+    case DT_UINT64: return OFL_U64;
+    default: return OFL_ELEM_OTHER;
+    }
+}

@@ -1,0 +1,70 @@
+/* offload.h — the optional second ops table of a transport: collectives that the network
+ * adapter runs (a UD multicast broadcast, barrier and small allreduce on RDMA atomics; a
+ * cross-channel backend would plug in here too). The collective layer (collectives/offload.c)
+ * asks start() before it builds a software schedule; the backend either starts the call or says
+ * why not, and the software schedule runs instead. A backend that cannot do something says so
+ * there, and only there. Depends on nothing of the runtime above the transports. */
+#ifndef RMP_OFFLOAD_H
+#define RMP_OFFLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tp;
+
+typedef enum { OFL_BCAST = 0, OFL_BARRIER, OFL_ALLREDUCE, OFL_NCOLL } ofl_coll_t;
+
+/* Reduction of an allreduce, in the adapter's terms (OFL_OP_OTHER: anything else). */
+typedef enum { OFL_OP_SUM = 0, OFL_OP_MIN, OFL_OP_MAX, OFL_OP_BAND, OFL_OP_BOR, OFL_OP_OTHER }
+    ofl_op_t;
+/* Element type of an allreduce (OFL_ELEM_OTHER: floating point, bytes, ...). */
+typedef enum { OFL_I32 = 0, OFL_U32, OFL_I64, OFL_U64, OFL_ELEM_OTHER } ofl_elem_t;
+
+/* A communicator as a backend sees it. */
+typedef struct ofl_comm {
+    uint32_t ctx_id;   /* the communicator's collective context id: unique in the job */
+    int rank, size;    /* my position, the number of members */
+    const int *world;  /* comm rank -> world rank */
+    void **state;      /* the backend's own per-communicator state (NULL at first); dropped in
+                        * comm_free */
+} ofl_comm_t;
+
+/* One collective call. Every rank of the communicator passes the same coll, seq, bytes, root,
+ * count, op and elem (a correct program does): start() must decide from those and from
+ * job-wide facts only, so that every rank makes the same choice. */
+typedef struct ofl_args {
+    ofl_coll_t coll;
+    uint32_t seq;      /* the communicator's collective sequence number of this call */
+    /* OFL_BCAST: bytes of packed data at buf, from root */
+    void *buf;
+    size_t bytes;
+    int root;
+    /* OFL_ALLREDUCE: count elements of my contribution at sbuf (NULL: in place, rbuf holds
+     * it; else sbuf never overlaps rbuf) reduced over the communicator into rbuf */
+    const void *sbuf;
+    void *rbuf;
+    int count;
+    ofl_op_t op;
+    ofl_elem_t elem;
+} ofl_args_t;
+
+typedef struct ofl_req ofl_req_t; /* a backend's in-flight call */
+
+typedef struct ofl_ops {
+    const char *name; /* "mcast", "atomics", ...: named in RMP_VERBOSE lines */
+    /* RMP_SUCCESS: the call started (*req); RMP_ERR_NOT_SUPPORTED: not by this backend, with a
+     * one-line reason in why (the caller runs the software schedule); another RMP_ERR_*: the
+     * call failed. The runtime lock is held. */
+    int (*start)(struct tp *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_req_t **req,
+                 char *why, size_t len);
+    /* Advance (lock held): RMP_INPROGRESS (2), or the call's outcome (RMP_SUCCESS or an error),
+     * after which the core calls finish(). */
+    int (*progress)(ofl_req_t *req);
+    /* Release the call (once, after progress returned its outcome). */
+    void (*finish)(ofl_req_t *req);
+    /* The communicator is being freed (lock held): drop *comm->state. */
+    void (*comm_free)(struct tp *tp, const ofl_comm_t *comm);
+} ofl_ops_t;
+
+#endif
