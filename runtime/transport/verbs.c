@@ -183,6 +183,7 @@ static int verbs_progress(tp_t *tp)
             break;
     }
     verbs_rx_flush(v);
+    n += verbs_offload_progress(v);
     /* Events are rare but cost a syscall to look for: look often only while connecting. */
     if (v->cm_pending || ++v->tick % EVENT_POLL_EVERY == 0) {
         v->tick = 0;
@@ -265,6 +266,7 @@ static void verbs_close(tp_t *tp)
             if (v->conns[p].qp && ibv_destroy_qp(v->conns[p].qp))
                 core_verbose(ctx, "verbs: ibv_destroy_qp (rank %d): %s", p, strerror(errno));
     }
+    verbs_offload_close(v); /* its UD QP and registrations, before the CQ and PD go */
     verbs_rdma_close(v);
     verbs_eager_close(v);
     if (v->cq) {
@@ -408,9 +410,13 @@ static int open_all(verbs_tp_t *v)
         v->conns[p].peer = p;
         v->conns[p].sig_ring = rings + (size_t)p * v->sq_depth;
     }
-    if ((rc = create_shared(v)) || (rc = verbs_eager_open(v)) || (rc = verbs_rdma_open(v)))
+    if ((rc = create_shared(v)) || (rc = verbs_eager_open(v)) || (rc = verbs_rdma_open(v)) ||
+        (rc = verbs_offload_open(v)))
         return rc;
-    return v->wiring == WIRE_RDMACM ? verbs_cm_open(v) : verbs_wire_open(v);
+    rc = v->wiring == WIRE_RDMACM ? verbs_cm_open(v) : verbs_wire_open(v);
+    if (rc == RMP_SUCCESS)
+        verbs_offload_publish(v);
+    return rc;
 }
 
 /* Whether any peer may go over verbs (see verbs_needs_qp). A job on one node does not even
@@ -464,9 +470,10 @@ static int verbs_addr_pack(tp_t *tp, const void **blob_p, size_t *len_p)
 static int verbs_wireup(tp_t *tp)
 {
     verbs_tp_t *v = (verbs_tp_t *)tp;
-    if (v->wiring == WIRE_RDMACM)
-        return v->eager_connect ? verbs_cm_wireup(v) : RMP_SUCCESS;
-    return verbs_wire_wireup(v);
+    int rc = v->wiring == WIRE_RDMACM
+                 ? (v->eager_connect ? verbs_cm_wireup(v) : RMP_SUCCESS)
+                 : verbs_wire_wireup(v);
+    return rc ? rc : verbs_offload_wireup(v);
 }
 
 static int verbs_connect(tp_t *tp, int peer)

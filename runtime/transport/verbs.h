@@ -128,6 +128,8 @@ typedef struct verbs_blob {
     uint32_t nqpn;
     uint8_t gid[16];
     uint8_t cm_addr[16];        /* rdmacm: IPv4-mapped or IPv6 address */
+    uint64_t ctrl_addr;         /* the offload control region (verbs_offload.c), 0: none */
+    uint32_t ctrl_rkey, ctrl_len;
     uint32_t qpn[];
 } verbs_blob_t;
 
@@ -187,6 +189,12 @@ typedef struct verbs_tp {
     size_t cache_bytes;
     int cache_entries;
     bool memlock_reported;
+    /* offload (verbs_offload.c): the control region peers read, write and run atomics on */
+    bool ofl_qps;               /* a QP to every peer, same node too: offload may need them */
+    char *ctrl;
+    struct ibv_mr *ctrl_mr;
+    void *mcast;                /* verbs_mcast.c's state */
+    void *atomic;               /* verbs_atomic.c's state */
     /* rdmacm */
     struct rdma_event_channel *cm_chan;
     struct rdma_cm_id *listen_id;
@@ -247,6 +255,39 @@ int verbs_get(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *rkey, 
 void verbs_on_read(verbs_tp_t *v, const struct ibv_wc *wc);
 void verbs_reads_push(verbs_tp_t *v, verbs_conn_t *c); /* post queued segments */
 void verbs_gets_fail(verbs_tp_t *v, verbs_conn_t *c);  /* orphan a failed peer's gets */
+
+/* verbs_offload.c: the offload table (offload.h) dispatching to two backends, and the control
+ * region: VERBS_CTRL_BYTES of registered memory per process (remote read, write and atomics),
+ * the multicast backend's part first, then the atomics backend's. */
+#define VERBS_CTRL_MCAST_BYTES 4096u
+#define VERBS_CTRL_ATOMIC_BYTES 4096u
+#define VERBS_CTRL_BYTES (VERBS_CTRL_MCAST_BYTES + VERBS_CTRL_ATOMIC_BYTES)
+typedef struct verbs_ofl_backend {
+    const char *name;
+    /* As ofl_ops_t.start; comm->state points at this backend's own per-communicator slot. */
+    int (*start)(verbs_tp_t *v, const ofl_comm_t *comm, const ofl_args_t *a, ofl_req_t **req,
+                 char *why, size_t len);
+    int (*progress)(ofl_req_t *req);
+    void (*finish)(ofl_req_t *req);
+    void (*comm_free)(verbs_tp_t *v, const ofl_comm_t *comm);
+    int (*open)(verbs_tp_t *v);   /* before the modex (v->ctrl exists) */
+    int (*wireup)(verbs_tp_t *v); /* after the modex: peers' blobs readable */
+    int (*progress_tp)(verbs_tp_t *v); /* from the transport's progress: events handled */
+    void (*close)(verbs_tp_t *v);
+} verbs_ofl_backend_t;
+/* Every backend's request starts with this. */
+struct ofl_req {
+    const verbs_ofl_backend_t *be;
+};
+extern const verbs_ofl_backend_t verbs_mcast_backend, verbs_atomic_backend;
+extern const ofl_ops_t verbs_offload_ops;
+int verbs_offload_open(verbs_tp_t *v);    /* before the wiring opens (it reads ofl_qps) */
+void verbs_offload_publish(verbs_tp_t *v); /* after: the region into the blob */
+int verbs_offload_wireup(verbs_tp_t *v);
+int verbs_offload_progress(verbs_tp_t *v);
+void verbs_offload_close(verbs_tp_t *v);
+/* Peer's control region (address, rkey); RMP_ERR_NOT_SUPPORTED if it published none. */
+int verbs_ctrl_remote(verbs_tp_t *v, int peer, uint64_t *addr, uint32_t *rkey);
 
 /* verbs.c */
 /* A QP error or a lost connection: report once, fail everything pending with the peer. */

@@ -58,11 +58,13 @@ static struct ibv_qp *create_qp(verbs_tp_t *v, int peer)
 }
 
 /* A QP toward `peer` is needed when the core may pick verbs for it: every peer when
- * RMP_TRANSPORT=verbs (me included: loopback through the device), else peers on other nodes. */
+ * RMP_TRANSPORT=verbs (me included: loopback through the device), else peers on other nodes;
+ * and every peer, me included, when the offload backends may run (verbs_offload.c): they
+ * reach each member of a communicator, on this node too, through the device. */
 bool verbs_needs_qp(verbs_tp_t *v, int peer)
 {
     rmp_ctx_t *ctx = v->base.ctx;
-    if (!strcmp(ctx->cfg.transport, "verbs"))
+    if (!strcmp(ctx->cfg.transport, "verbs") || v->ofl_qps) /* offload reaches every member */
         return true;
     if (!strcmp(ctx->cfg.transport, "shm"))
         return false;
@@ -78,7 +80,8 @@ static int qp_to_init(verbs_tp_t *v, verbs_conn_t *c)
         .qp_state = IBV_QPS_INIT,
         .pkey_index = 0,
         .port_num = v->port,
-        .qp_access_flags = IBV_ACCESS_REMOTE_READ | IBV_ACCESS_LOCAL_WRITE,
+        .qp_access_flags = IBV_ACCESS_REMOTE_READ | IBV_ACCESS_LOCAL_WRITE |
+                           IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC, /* MRs limit */
     };
     int rc = ibv_modify_qp(c->qp, &a,
                            IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
