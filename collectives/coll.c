@@ -132,6 +132,109 @@ char *coll_out(sched_t *s, void *user, int count, int nblk, const dtype_t *dt, b
     return p;
 }
 
+/* ---- vector views (the v-collectives) ---- */
+
+int coll_vbuf(const void *buf, const int *counts, const int *displs, int n, rmp_datatype_t type,
+              const dtype_t **dt_p)
+{
+    const dtype_t *dt = dtype_get(type, true);
+    if (!counts || !displs)
+        return RMP_ERR_ARG;
+    if (!dt)
+        return RMP_ERR_TYPE;
+    size_t bytes, total = 0;
+    for (int i = 0; i < n; i++) {
+        if (counts[i] < 0)
+            return RMP_ERR_COUNT;
+        /* each block's span, and the offsets, must be representable (see coll_buf) */
+        if (dtype_bytes(dt, (size_t)counts[i], &bytes) ||
+            __builtin_add_overflow(total, bytes, &total) || total > PTRDIFF_MAX ||
+            (size_t)(displs[i] < 0 ? -(long long)displs[i] : displs[i]) >
+                PTRDIFF_MAX / (dt->extent ? dt->extent : 1))
+            return RMP_ERR_COUNT;
+        if (counts[i] > 0 && (!buf || buf == RMP_IN_PLACE))
+            return RMP_ERR_BUFFER;
+    }
+    *dt_p = dt;
+    return RMP_SUCCESS;
+}
+
+typedef struct vview_out {
+    vview_t v;
+    void *user;
+    const int *counts, *displs; /* copies in schedule memory */
+    const dtype_t *dt;
+    int n;
+} vview_out_t;
+
+static const char *vblock_user(const void *user, const int *displs, int i, const dtype_t *dt)
+{
+    return (const char *)user + (ptrdiff_t)displs[i] * (ptrdiff_t)dt->extent;
+}
+
+/* Fills v for n blocks; contiguous types point into user memory, others into one packed
+ * buffer (packed from the user's blocks when fill). false: out of memory. */
+static bool vview_make(sched_t *s, const void *user, const int *counts, const int *displs, int n,
+                       const dtype_t *dt, bool fill, vview_t *v)
+{
+    v->at = sched_tmp(s, sizeof(char *) * (size_t)n);
+    v->bytes = sched_tmp(s, sizeof(size_t) * (size_t)n);
+    if (!v->at || !v->bytes)
+        return false;
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += v->bytes[i] = (size_t)counts[i] * dt->size;
+    char *p = dt->contig ? NULL : sched_tmp(s, total);
+    if (!dt->contig && !p)
+        return false;
+    for (int i = 0; i < n; i++) {
+        if (dt->contig) {
+            v->at[i] = (char *)vblock_user(user, displs, i, dt);
+            continue;
+        }
+        v->at[i] = p;
+        if (fill && counts[i] > 0)
+            dtype_pack(dt, counts[i], vblock_user(user, displs, i, dt), p);
+        p += v->bytes[i];
+    }
+    return true;
+}
+
+bool coll_vin(sched_t *s, const void *user, const int *counts, const int *displs, int n,
+              const dtype_t *dt, vview_t *v)
+{
+    return vview_make(s, user, counts, displs, n, dt, true, v);
+}
+
+static void vout_unpack(void *arg, int err)
+{
+    vview_out_t *o = arg;
+    if (err != RMP_SUCCESS && err != RMP_ERR_TRUNCATE)
+        return;
+    for (int i = 0; i < o->n; i++)
+        if (o->counts[i] > 0)
+            dtype_unpack(o->dt, o->counts[i], o->v.at[i], o->v.bytes[i],
+                         (char *)vblock_user(o->user, o->displs, i, o->dt));
+}
+
+bool coll_vout(sched_t *s, void *user, const int *counts, const int *displs, int n,
+               const dtype_t *dt, bool fill, vview_t *v)
+{
+    if (!vview_make(s, user, counts, displs, n, dt, fill, v))
+        return false;
+    if (dt->contig)
+        return true;
+    vview_out_t *o = sched_tmp(s, sizeof(*o));
+    int *cp = sched_tmp(s, sizeof(int) * 2 * (size_t)n);
+    if (!o || !cp)
+        return false;
+    memcpy(cp, counts, sizeof(int) * (size_t)n);
+    memcpy(cp + n, displs, sizeof(int) * (size_t)n);
+    *o = (vview_out_t){.v = *v, .user = user, .counts = cp, .displs = cp + n, .dt = dt, .n = n};
+    sched_on_done(s, vout_unpack, o);
+    return true;
+}
+
 /* ---- algorithm choice ---- */
 
 /* The knob's set (runtime/knobs.c) must list the collective's algs[] names: a name the

@@ -61,6 +61,26 @@ const char *coll_in(sched_t *s, const void *user, int count, int nblk, const dty
  * (one such view per schedule). With `fill`, it starts with the buffer's content. */
 char *coll_out(sched_t *s, void *user, int count, int nblk, const dtype_t *dt, bool fill);
 
+/* ---- vector views, for the v-collectives: n blocks, block i being counts[i] elements of dt
+ * at user + displs[i] * extent (blocks may be anywhere, even overlap for inputs) ---- */
+/* Checks: counts and displs given (else RMP_ERR_ARG), committed type (RMP_ERR_TYPE), counts
+ * >= 0 and spans representable (RMP_ERR_COUNT), a buffer where a block is not empty
+ * (RMP_ERR_BUFFER). */
+int coll_vbuf(const void *buf, const int *counts, const int *displs, int n, rmp_datatype_t type,
+              const dtype_t **dt_p);
+typedef struct vview {
+    char **at;     /* packed bytes of block i */
+    size_t *bytes; /* its length */
+} vview_t;
+/* Packed views of the blocks, valid for the schedule's life: user memory itself for contiguous
+ * types, else packed copies (coll_vin) or schedule memory unpacked into the user's blocks when
+ * the schedule succeeds (coll_vout; one output view per schedule; with fill, it starts with
+ * the blocks' content). false: out of memory (sched_post reports it). */
+bool coll_vin(sched_t *s, const void *user, const int *counts, const int *displs, int n,
+              const dtype_t *dt, vview_t *v);
+bool coll_vout(sched_t *s, void *user, const int *counts, const int *displs, int n,
+               const dtype_t *dt, bool fill, vview_t *v);
+
 /* ---- algorithm choice ---- */
 /* One collective's tunables: RMP_COLL_<NAME>=auto|<algorithm> forces an algorithm. */
 struct coll_tune {

@@ -231,6 +231,33 @@ int rmp_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
 int rmp_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                              rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm);
 
+/* v-collectives: a block size per rank. Rank i's block is counts[i] elements of the type at
+ * buf + displs[i] * extent (the root's buffer for gatherv and scatterv; every rank's for
+ * allgatherv and alltoallv). NULL counts or displs give RMP_ERR_ARG, a negative count
+ * RMP_ERR_COUNT; a block longer than its slot is cut to it (RMP_ERR_TRUNCATE where it lands).
+ * RMP_IN_PLACE as for the plain forms: gatherv's sendbuf at the root, scatterv's recvbuf at the
+ * root, allgatherv's sendbuf (each rank's block already in its slot), alltoallv's sendbuf (the
+ * blocks to send taken from recvbuf, with recvcounts and rdispls). */
+int rmp_gatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], rmp_datatype_t recvtype, int root,
+                rmp_comm_t comm);
+int rmp_scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 rmp_datatype_t sendtype, void *recvbuf, int recvcount, rmp_datatype_t recvtype,
+                 int root, rmp_comm_t comm);
+int rmp_allgatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], rmp_datatype_t recvtype,
+                   rmp_comm_t comm);
+int rmp_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  rmp_datatype_t sendtype, void *recvbuf, const int recvcounts[],
+                  const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm);
+/* Prefix reductions: rank r gets the reduction of ranks 0..r's sendbuf (scan) or of ranks
+ * 0..r-1's (exscan: rank 0's recvbuf is left untouched). sendbuf may be RMP_IN_PLACE (the
+ * contribution taken from recvbuf). Operands are combined in rank order. */
+int rmp_scan(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
+             rmp_comm_t comm);
+int rmp_exscan(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
+               rmp_comm_t comm);
+
 /* Nonblocking collectives: the same arguments plus a request, completed with rmp_wait,
  * rmp_test and the other completion calls, alongside point-to-point requests. Buffers must
  * not be touched until then. Several may be in flight, on one communicator or several. */
@@ -256,6 +283,23 @@ int rmp_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 int rmp_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm,
                               rmp_request_t *req);
+int rmp_igatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], rmp_datatype_t recvtype, int root,
+                 rmp_comm_t comm, rmp_request_t *req);
+int rmp_iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  rmp_datatype_t sendtype, void *recvbuf, int recvcount,
+                  rmp_datatype_t recvtype, int root, rmp_comm_t comm, rmp_request_t *req);
+int rmp_iallgatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], rmp_datatype_t recvtype,
+                    rmp_comm_t comm, rmp_request_t *req);
+int rmp_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   rmp_datatype_t sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm,
+                   rmp_request_t *req);
+int rmp_iscan(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
+              rmp_comm_t comm, rmp_request_t *req);
+int rmp_iexscan(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
+                rmp_op_t op, rmp_comm_t comm, rmp_request_t *req);
 
 #ifdef __cplusplus
 }

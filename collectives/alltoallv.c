@@ -1,0 +1,74 @@
+/* alltoallv.c — rank i sends sendcounts[j] elements at sdispls[j] to rank j, which receives
+ * them as recvcounts[i] elements at rdispls[i]. Linear: every exchange is posted at once, in
+ * the order (me + k, me - k) so that the ranks do not all start with the same peer. In place
+ * (sendbuf RMP_IN_PLACE), the outgoing blocks are copied out of recvbuf in a first round,
+ * before anything is received into it. A block longer than its slot is cut to it and gives
+ * RMP_ERR_TRUNCATE to its receiver. */
+#include "coll.h"
+
+/* The outgoing blocks of an in-place alltoallv: copies of recvbuf's blocks. */
+static bool copy_out(sched_t *s, const vview_t *from, int n, vview_t *to)
+{
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += from->bytes[i];
+    to->at = sched_tmp(s, sizeof(char *) * (size_t)n);
+    to->bytes = from->bytes;
+    char *p = sched_tmp(s, total);
+    if (!to->at || !p)
+        return false;
+    for (int i = 0; i < n; i++) {
+        to->at[i] = p;
+        sched_copy(s, p, from->at[i], from->bytes[i]);
+        p += from->bytes[i];
+    }
+    sched_round(s);
+    return true;
+}
+
+int rmp_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   rmp_datatype_t sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm,
+                   rmp_request_t *req)
+{
+    coll_t cl;
+    const dtype_t *sdt = NULL, *rdt = NULL;
+    bool in_place = sendbuf == RMP_IN_PLACE;
+    int err = coll_comm(comm, &cl);
+    if (!err && !req)
+        err = RMP_ERR_ARG;
+    if (!err && !in_place)
+        err = coll_vbuf(sendbuf, sendcounts, sdispls, cl.size, sendtype, &sdt);
+    if (!err)
+        err = coll_vbuf(recvbuf, recvcounts, rdispls, cl.size, recvtype, &rdt);
+    sched_t *s = err ? NULL : coll_sched(&cl);
+    if (err || !s)
+        return err ? err : RMP_ERR_NO_MEM;
+    int n = cl.size, me = cl.rank;
+    vview_t in, out;
+    bool ok = coll_vout(s, recvbuf, recvcounts, rdispls, n, rdt, in_place, &out) &&
+              (in_place ? copy_out(s, &out, n, &in)
+                        : coll_vin(s, sendbuf, sendcounts, sdispls, n, sdt, &in));
+    if (ok) {
+        if (in.bytes[me] > out.bytes[me])
+            sched_truncated(s);
+        sched_copy(s, out.at[me], in.at[me],
+                   in.bytes[me] < out.bytes[me] ? in.bytes[me] : out.bytes[me]);
+        for (int k = 1; k < n; k++) {
+            int to = (me + k) % n, from = (me - k + n) % n;
+            sched_recv(s, from, out.at[from], out.bytes[from]);
+            sched_send(s, to, in.at[to], in.bytes[to]);
+        }
+    }
+    return sched_post(s, req);
+}
+
+int rmp_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  rmp_datatype_t sendtype, void *recvbuf, const int recvcounts[],
+                  const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm)
+{
+    rmp_request_t r;
+    return coll_block(rmp_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                     rdispls, recvtype, comm, &r),
+                      &r);
+}

@@ -1,0 +1,31 @@
+/* test_vcoll.c — the v-collectives and the prefix reductions against a serial reference:
+ * runs tests/progs/vcoll (its own checks: every root, unequal and empty blocks, gaps, a
+ * strided type, in place, blocking and nonblocking, truncation, bad arguments) at n = 1..8. */
+#include "run.h"
+
+static void vcoll(int n, const char *const env[])
+{
+    run_opts_t o = {.limit = 100, .env = env};
+    run_result_t r = run_mrun(&o, n, PROG("vcoll"), NULL);
+    expect_success(r);
+    expect_like(r, out, "vcoll: OK", "", 1);
+    run_free(&r);
+}
+
+ParameterizedTestParameters(vcoll, n1_to_8)
+{
+    static int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, sizes, sizeof sizes / sizeof sizes[0]);
+}
+
+ParameterizedTest(int *n, vcoll, n1_to_8, .timeout = 150)
+{
+    vcoll(*n, NULL);
+}
+
+/* Every block above 16 bytes goes by rendezvous. */
+Test(vcoll, n5_eager_limit_16B, .timeout = 150)
+{
+    const char *env[] = {"RMP_EAGER_LIMIT=16", NULL};
+    vcoll(5, env);
+}
