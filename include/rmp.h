@@ -41,7 +41,8 @@ enum {
     RMP_ERR_BOOTSTRAP = -19,      /* PMIx failed */
     RMP_ERR_NOT_SUPPORTED = -20,  /* not supported by this build or device */
     RMP_ERR_INTERNAL = -21,       /* a bug in rmp: please report */
-    RMP_ERR_LAST = -22
+    RMP_ERR_GROUP = -22,          /* invalid or freed group */
+    RMP_ERR_LAST = -23
 };
 
 /* ---- Handles ---------------------------------------------------------------------------- */
@@ -143,8 +144,42 @@ int rmp_comm_dup(rmp_comm_t comm, rmp_comm_t *newcomm);
 /* Split by color (ranks ordered by key, then by old rank); RMP_UNDEFINED gives
  * RMP_COMM_NULL. Collective. */
 int rmp_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm);
-/* Free a communicator made by dup/split; *comm becomes RMP_COMM_NULL. */
+/* Free a communicator made by dup/split/create; *comm becomes RMP_COMM_NULL. */
 int rmp_comm_free(rmp_comm_t *comm);
+/* RMP_IDENT (the same communicator or group), RMP_CONGRUENT (communicators: the same members in
+ * the same order, another context), RMP_SIMILAR (the same members in another order) or
+ * RMP_UNEQUAL. */
+#define RMP_IDENT 0
+#define RMP_CONGRUENT 1
+#define RMP_SIMILAR 2
+#define RMP_UNEQUAL 3
+int rmp_comm_compare(rmp_comm_t comm1, rmp_comm_t comm2, int *result);
+
+/* ---- Groups: ordered sets of processes, local objects (no communication) ----------------- */
+typedef int rmp_group_t;
+#define RMP_GROUP_NULL ((rmp_group_t)-1)
+#define RMP_GROUP_EMPTY ((rmp_group_t)0)   /* builtin: never freed */
+/* The members of comm, in comm rank order (free it with rmp_group_free). */
+int rmp_comm_group(rmp_comm_t comm, rmp_group_t *group);
+int rmp_group_size(rmp_group_t group, int *size);
+/* My rank in group, RMP_UNDEFINED if I am not a member. */
+int rmp_group_rank(rmp_group_t group, int *rank);
+/* The n members ranks[0..n-1] of group, in that order (incl), or group without them (excl).
+ * A rank out of range or listed twice gives RMP_ERR_RANK; n = 0 gives RMP_GROUP_EMPTY (incl). */
+int rmp_group_incl(rmp_group_t group, int n, const int ranks[], rmp_group_t *newgroup);
+int rmp_group_excl(rmp_group_t group, int n, const int ranks[], rmp_group_t *newgroup);
+/* ranks2[i]: the rank in group2 of the process of rank ranks1[i] in group1 (RMP_UNDEFINED if
+ * it is not in group2). */
+int rmp_group_translate_ranks(rmp_group_t group1, int n, const int ranks1[], rmp_group_t group2,
+                              int ranks2[]);
+/* RMP_IDENT (same members, same order), RMP_SIMILAR or RMP_UNEQUAL. */
+int rmp_group_compare(rmp_group_t group1, rmp_group_t group2, int *result);
+/* *group becomes RMP_GROUP_NULL; RMP_GROUP_EMPTY gives RMP_ERR_GROUP. */
+int rmp_group_free(rmp_group_t *group);
+/* A communicator of group's members, ordered as in group (collective over comm: every rank of
+ * comm passes the same group, which must be a subset of comm, else RMP_ERR_GROUP); the ranks of
+ * comm outside group get RMP_COMM_NULL. */
+int rmp_comm_create(rmp_comm_t comm, rmp_group_t group, rmp_comm_t *newcomm);
 
 /* ---- Datatypes -------------------------------------------------------------------------- */
 /* Bytes of data in one element (derived types: data only, no gaps). */

@@ -367,6 +367,7 @@ const char *rmp_strerror(int err)
         [19] = "bootstrap (PMIx) failure",
         [20] = "not supported",
         [21] = "internal error",
+        [22] = "invalid group",
     };
     if (err > 0 || err <= RMP_ERR_LAST)
         return "unknown error code";

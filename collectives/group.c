@@ -1,0 +1,293 @@
+/* group.c — groups (ordered sets of processes, held as world ranks) and what is built from
+ * them: rmp_comm_create (a split whose colour is membership and whose key is the group rank)
+ * and rmp_comm_compare. Groups are local objects: nothing here communicates but comm_create.
+ * The table grows on demand; handle 0 is the builtin empty group. Under the runtime lock. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll.h"
+
+typedef struct group {
+    bool in_use;
+    int n;
+    int *world; /* member i's world rank */
+} group_t;
+
+static group_t *groups; /* [ngroups]; slot 0: RMP_GROUP_EMPTY */
+static int ngroups;
+
+/* The group of a handle, NULL if invalid (lock held). */
+static group_t *group_get(rmp_group_t h)
+{
+    if (h == RMP_GROUP_EMPTY) {
+        static group_t empty = {.in_use = true};
+        return &empty;
+    }
+    return h > 0 && h < ngroups && groups[h].in_use ? &groups[h] : NULL;
+}
+
+/* A new group taking ownership of world[0..n-1] (lock held); frees world on failure. */
+static int group_new(int *world, int n, rmp_group_t *out)
+{
+    if (n == 0) {
+        free(world);
+        *out = RMP_GROUP_EMPTY;
+        return RMP_SUCCESS;
+    }
+    int h = 1;
+    while (h < ngroups && groups[h].in_use)
+        h++;
+    if (h >= ngroups) {
+        int grow = ngroups ? ngroups * 2 : 16;
+        group_t *g = realloc(groups, sizeof(*g) * (size_t)grow);
+        if (!g) {
+            free(world);
+            return RMP_ERR_NO_MEM;
+        }
+        memset(g + ngroups, 0, sizeof(*g) * (size_t)(grow - ngroups));
+        groups = g;
+        ngroups = grow;
+    }
+    groups[h] = (group_t){.in_use = true, .n = n, .world = world};
+    *out = h;
+    return RMP_SUCCESS;
+}
+
+static int lock_checked(void)
+{
+    int err = ctx_check();
+    if (!err)
+        ctx_lock(&rmp_ctx);
+    return err;
+}
+
+/* Position of world rank w in g, or RMP_UNDEFINED. */
+static int group_pos(const group_t *g, int w)
+{
+    for (int i = 0; i < g->n; i++)
+        if (g->world[i] == w)
+            return i;
+    return RMP_UNDEFINED;
+}
+
+int rmp_comm_group(rmp_comm_t comm, rmp_group_t *group)
+{
+    int err = lock_checked();
+    if (err)
+        return err;
+    comm_t *c = comm_get(comm);
+    int *w = c && group ? malloc(sizeof(int) * (size_t)c->size) : NULL;
+    if (!c)
+        err = RMP_ERR_COMM;
+    else if (!group)
+        err = RMP_ERR_ARG;
+    else if (!w)
+        err = RMP_ERR_NO_MEM;
+    else {
+        memcpy(w, c->world, sizeof(int) * (size_t)c->size);
+        err = group_new(w, c->size, group);
+    }
+    ctx_unlock(&rmp_ctx);
+    return err;
+}
+
+int rmp_group_size(rmp_group_t group, int *size)
+{
+    int err = lock_checked();
+    if (err)
+        return err;
+    group_t *g = group_get(group);
+    if (!g || !size)
+        err = g ? RMP_ERR_ARG : RMP_ERR_GROUP;
+    else
+        *size = g->n;
+    ctx_unlock(&rmp_ctx);
+    return err;
+}
+
+int rmp_group_rank(rmp_group_t group, int *rank)
+{
+    int err = lock_checked();
+    if (err)
+        return err;
+    group_t *g = group_get(group);
+    if (!g || !rank)
+        err = g ? RMP_ERR_ARG : RMP_ERR_GROUP;
+    else
+        *rank = group_pos(g, rmp_ctx.rank);
+    ctx_unlock(&rmp_ctx);
+    return err;
+}
+
+/* ranks[0..n-1]: each in [0, g->n) and listed once (RMP_ERR_RANK), marked in seen[g->n]. */
+static int check_ranks(const group_t *g, int n, const int *ranks, bool *seen)
+{
+    for (int i = 0; i < n; i++) {
+        if (ranks[i] < 0 || ranks[i] >= g->n || seen[ranks[i]])
+            return RMP_ERR_RANK;
+        seen[ranks[i]] = true;
+    }
+    return RMP_SUCCESS;
+}
+
+static int group_pick(rmp_group_t group, int n, const int ranks[], rmp_group_t *newgroup,
+                      bool incl)
+{
+    int err = lock_checked();
+    if (err)
+        return err;
+    group_t *g = group_get(group);
+    bool *seen = g ? calloc((size_t)g->n + 1, sizeof(bool)) : NULL;
+    int *w = g ? malloc(sizeof(int) * ((size_t)g->n + 1)) : NULL;
+    if (!g)
+        err = RMP_ERR_GROUP;
+    else if (!newgroup || n < 0 || (n > 0 && !ranks))
+        err = RMP_ERR_ARG;
+    else if (n > g->n)
+        err = RMP_ERR_RANK;
+    else if (!seen || !w)
+        err = RMP_ERR_NO_MEM;
+    else if (!(err = check_ranks(g, n, ranks, seen))) {
+        int k = 0;
+        if (incl)
+            for (int i = 0; i < n; i++)
+                w[k++] = g->world[ranks[i]];
+        else
+            for (int i = 0; i < g->n; i++)
+                if (!seen[i])
+                    w[k++] = g->world[i];
+        err = group_new(w, k, newgroup);
+        w = NULL; /* owned by the group now, or freed */
+    }
+    free(seen);
+    free(w);
+    ctx_unlock(&rmp_ctx);
+    return err;
+}
+
+int rmp_group_incl(rmp_group_t group, int n, const int ranks[], rmp_group_t *newgroup)
+{
+    return group_pick(group, n, ranks, newgroup, true);
+}
+
+int rmp_group_excl(rmp_group_t group, int n, const int ranks[], rmp_group_t *newgroup)
+{
+    return group_pick(group, n, ranks, newgroup, false);
+}
+
+int rmp_group_translate_ranks(rmp_group_t group1, int n, const int ranks1[], rmp_group_t group2,
+                              int ranks2[])
+{
+    int err = lock_checked();
+    if (err)
+        return err;
+    group_t *a = group_get(group1), *b = group_get(group2);
+    if (!a || !b)
+        err = RMP_ERR_GROUP;
+    else if (n < 0 || (n > 0 && (!ranks1 || !ranks2)))
+        err = RMP_ERR_ARG;
+    for (int i = 0; !err && i < n; i++)
+        if (ranks1[i] < 0 || ranks1[i] >= a->n)
+            err = RMP_ERR_RANK;
+    for (int i = 0; !err && i < n; i++) /* nothing written unless every rank is valid */
+        ranks2[i] = group_pos(b, a->world[ranks1[i]]);
+    ctx_unlock(&rmp_ctx);
+    return err;
+}
+
+/* RMP_IDENT, RMP_SIMILAR or RMP_UNEQUAL for two member lists. */
+static int members_compare(const int *a, int na, const int *b, int nb)
+{
+    if (na != nb)
+        return RMP_UNEQUAL;
+    if (!memcmp(a, b, sizeof(int) * (size_t)na))
+        return RMP_IDENT;
+    for (int i = 0; i < na; i++) { /* members are distinct: each of a found in b suffices */
+        bool found = false;
+        for (int j = 0; j < nb && !found; j++)
+            found = a[i] == b[j];
+        if (!found)
+            return RMP_UNEQUAL;
+    }
+    return RMP_SIMILAR;
+}
+
+int rmp_group_compare(rmp_group_t group1, rmp_group_t group2, int *result)
+{
+    int err = lock_checked();
+    if (err)
+        return err;
+    group_t *a = group_get(group1), *b = group_get(group2);
+    if (!a || !b)
+        err = RMP_ERR_GROUP;
+    else if (!result)
+        err = RMP_ERR_ARG;
+    else
+        *result = members_compare(a->world, a->n, b->world, b->n);
+    ctx_unlock(&rmp_ctx);
+    return err;
+}
+
+int rmp_group_free(rmp_group_t *group)
+{
+    if (!group)
+        return RMP_ERR_ARG;
+    int err = lock_checked();
+    if (err)
+        return err;
+    group_t *g = *group == RMP_GROUP_EMPTY ? NULL : group_get(*group);
+    if (!g)
+        err = RMP_ERR_GROUP;
+    else {
+        free(g->world);
+        *g = (group_t){0};
+        *group = RMP_GROUP_NULL;
+    }
+    ctx_unlock(&rmp_ctx);
+    return err;
+}
+
+int rmp_comm_compare(rmp_comm_t comm1, rmp_comm_t comm2, int *result)
+{
+    int err = lock_checked();
+    if (err)
+        return err;
+    comm_t *a = comm_get(comm1), *b = comm_get(comm2);
+    if (!a || !b)
+        err = RMP_ERR_COMM;
+    else if (!result)
+        err = RMP_ERR_ARG;
+    else if (comm1 == comm2)
+        *result = RMP_IDENT;
+    else {
+        int r = members_compare(a->world, a->size, b->world, b->size);
+        *result = r == RMP_IDENT ? RMP_CONGRUENT : r;
+    }
+    ctx_unlock(&rmp_ctx);
+    return err;
+}
+
+int rmp_comm_create(rmp_comm_t comm, rmp_group_t group, rmp_comm_t *newcomm)
+{
+    int err = lock_checked();
+    if (err)
+        return err;
+    comm_t *c = comm_get(comm);
+    group_t *g = group_get(group);
+    int color = RMP_UNDEFINED, key = 0;
+    if (!c)
+        err = RMP_ERR_COMM;
+    else if (!g)
+        err = RMP_ERR_GROUP;
+    else if (!newcomm)
+        err = RMP_ERR_ARG;
+    for (int i = 0; !err && i < g->n; i++) /* a subset of comm: decided alike everywhere */
+        if (comm_rank_of_world(c, g->world[i]) < 0)
+            err = RMP_ERR_GROUP;
+    if (!err && (key = group_pos(g, rmp_ctx.rank)) != RMP_UNDEFINED)
+        color = 0;
+    ctx_unlock(&rmp_ctx);
+    /* Every rank of comm reaches this split (or none does: the checks above see the same
+     * group everywhere). */
+    return err ? err : rmp_comm_split(comm, color, key, newcomm);
+}
