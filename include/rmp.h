@@ -64,6 +64,13 @@ typedef int rmp_datatype_t;                /* datatype handle */
 #define RMP_FLOAT ((rmp_datatype_t)9)
 #define RMP_DOUBLE ((rmp_datatype_t)10)
 #define RMP_BYTE ((rmp_datatype_t)11)
+/* Pairs for RMP_MINLOC / RMP_MAXLOC, laid out as the C structs {T value; int index;}: int,
+ * float, double, long and short values (int, float and double also as RMP_2INT etc.). */
+#define RMP_2INT ((rmp_datatype_t)12)
+#define RMP_FLOAT_INT ((rmp_datatype_t)13)
+#define RMP_DOUBLE_INT ((rmp_datatype_t)14)
+#define RMP_LONG_INT ((rmp_datatype_t)15)
+#define RMP_SHORT_INT ((rmp_datatype_t)16)
 #define RMP_INT RMP_INT32
 #define RMP_CHAR RMP_INT8
 
@@ -78,6 +85,10 @@ typedef int rmp_op_t;                      /* reduction operation */
 #define RMP_BXOR ((rmp_op_t)7)
 #define RMP_LAND ((rmp_op_t)8)              /* logical ops: integer and floating types */
 #define RMP_LOR ((rmp_op_t)9)
+/* On the pair types only: the smallest (largest) value and its index; on ties, the smallest
+ * index. */
+#define RMP_MINLOC ((rmp_op_t)10)
+#define RMP_MAXLOC ((rmp_op_t)11)
 
 /* Nonblocking operation handle. Opaque: not the address of anything, only compared and
  * passed back to rmp. Once its request is freed (by a successful wait/test), every copy of
@@ -192,12 +203,31 @@ int rmp_type_contiguous(int count, rmp_datatype_t old, rmp_datatype_t *newtype);
  * (stride >= 0, else RMP_ERR_ARG). */
 int rmp_type_vector(int count, int blocklen, int stride, rmp_datatype_t old,
                     rmp_datatype_t *newtype);
+/* count blocks: blocklens[i] elements of old at displs[i] extents of old (indexed) or bytes
+ * (hindexed) from the origin; displacements may be negative and in any order. */
+int rmp_type_indexed(int count, const int blocklens[], const int displs[], rmp_datatype_t old,
+                     rmp_datatype_t *newtype);
+int rmp_type_create_hindexed(int count, const int blocklens[], const ptrdiff_t displs[],
+                             rmp_datatype_t old, rmp_datatype_t *newtype);
+/* The same with a type per block (a C struct: offsetof gives the displacements). No padding
+ * is added to the extent: resize the type to sizeof(struct) to send arrays of structs. */
+int rmp_type_create_struct(int count, const int blocklens[], const ptrdiff_t displs[],
+                           const rmp_datatype_t types[], rmp_datatype_t *newtype);
+/* old with its lower bound and extent set (extent >= 0): element i starts i * extent bytes
+ * after element 0. */
+int rmp_type_create_resized(rmp_datatype_t old, ptrdiff_t lb, ptrdiff_t extent,
+                            rmp_datatype_t *newtype);
+/* Lower bound and extent in bytes (derived types may start before their origin). */
+int rmp_type_get_extent(rmp_datatype_t type, ptrdiff_t *lb, ptrdiff_t *extent);
 /* A derived type must be committed before use in communication. */
 int rmp_type_commit(rmp_datatype_t *type);
 /* Free a derived type (*type becomes RMP_DATATYPE_NULL); builtins give RMP_ERR_TYPE. */
 int rmp_type_free(rmp_datatype_t *type);
 /* Number of whole elements of `type` in a status (RMP_UNDEFINED if not a whole number). */
 int rmp_get_count(const rmp_status_t *status, rmp_datatype_t type, int *count);
+/* Number of basic elements (int, double, ...; a pair counts two) in a status: also for a
+ * message that ends inside an element of type (RMP_UNDEFINED inside a basic one). */
+int rmp_get_elements(const rmp_status_t *status, rmp_datatype_t type, int *count);
 
 /* ---- Point-to-point --------------------------------------------------------------------- */
 /* Messages from one sender on one communicator match in the order they were sent. */

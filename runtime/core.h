@@ -25,20 +25,35 @@
 typedef struct rmp_ctx rmp_ctx_t;
 
 /* ---- Datatypes (datatype.c) ---- */
+/* The builtin types, whose values double as their handles. The pair types (MINLOC/MAXLOC)
+ * are reduced as records: value then int, packed without padding (their base size). */
 typedef enum {
     DT_NONE = 0, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32,
-    DT_UINT64, DT_FLOAT, DT_DOUBLE, DT_BYTE, DT_NBUILTIN
+    DT_UINT64, DT_FLOAT, DT_DOUBLE, DT_BYTE, DT_2INT, DT_FLOAT_INT, DT_DOUBLE_INT, DT_LONG_INT,
+    DT_SHORT_INT, DT_NBUILTIN
 } dt_base_t;
+
+/* A block of a struct-like type: count elements of old at disp bytes from the origin. */
+typedef struct dt_block {
+    ptrdiff_t disp;
+    int count;
+    rmp_datatype_t old;
+} dt_block_t;
 
 typedef struct dtype {
     bool in_use, committed, builtin;
-    dt_base_t base;       /* the one builtin type every element is made of */
+    dt_base_t base;       /* the one builtin type every element is made of; DT_NONE: mixed */
     size_t size;          /* bytes of data in one element */
-    size_t extent;        /* bytes spanned by one element */
-    bool contig;          /* size == extent and no gaps: memcpy is enough */
-    /* derived: count blocks of blocklen `old` elements, block starts stride*extent(old) apart */
+    size_t extent;        /* bytes from one element to the next */
+    ptrdiff_t lb;         /* lower bound: where the element's span starts, from its origin */
+    bool contig;          /* lb == 0, size == extent and no gaps: memcpy is enough */
+    /* vector kind (nblocks == 0): count blocks of blocklen `old` elements, block starts
+     * stride*extent(old) apart */
     int count, blocklen, stride;
     rmp_datatype_t old;
+    /* block kind (indexed, hindexed, struct, resized, the pair builtins): nblocks blocks */
+    int nblocks;
+    dt_block_t *blocks;
 } dtype_t;
 
 /* NULL if the handle is not a valid (and, if need_commit, committed) type. */

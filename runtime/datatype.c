@@ -1,21 +1,51 @@
-/* datatype.c — the datatype table (builtins and derived contiguous/vector types, nested to any
- * depth) and pack/unpack between a type's memory layout and contiguous bytes. A derived type is
- * one vector descriptor over an `old` type: contiguous(n) is stored as a single block of n. */
+/* datatype.c — the datatype table (builtins, the MINLOC/MAXLOC pair types, and derived types
+ * nested to any depth) and pack/unpack between a type's memory layout and contiguous bytes. A
+ * derived type is either one vector descriptor over an `old` type (contiguous(n) is a single
+ * block of n) or a list of blocks, each `count` elements of its own type at a byte
+ * displacement (indexed, hindexed, struct, resized). */
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "datatype.h"
 
-_Static_assert((int)DT_INT8 == RMP_INT8 && (int)DT_BYTE == RMP_BYTE,
+_Static_assert((int)DT_INT8 == RMP_INT8 && (int)DT_BYTE == RMP_BYTE &&
+                   (int)DT_2INT == RMP_2INT && (int)DT_SHORT_INT == RMP_SHORT_INT,
                "builtin handles double as dt_base_t values");
+
+/* The pair types' memory layout, as C lays out {T value; int index;}. */
+struct pair_fi { float v; int i; };
+struct pair_di { double v; int i; };
+struct pair_li { long v; int i; };
+struct pair_si { short v; int i; };
 
 static const size_t base_sizes[DT_NBUILTIN] = {
     [DT_INT8] = 1,  [DT_INT16] = 2,  [DT_INT32] = 4,  [DT_INT64] = 8,
     [DT_UINT8] = 1, [DT_UINT16] = 2, [DT_UINT32] = 4, [DT_UINT64] = 8,
     [DT_FLOAT] = 4, [DT_DOUBLE] = 8, [DT_BYTE] = 1,
+    /* packed records: value, then int */
+    [DT_2INT] = 8, [DT_FLOAT_INT] = 8, [DT_DOUBLE_INT] = 12,
+    [DT_LONG_INT] = sizeof(long) + 4, [DT_SHORT_INT] = 6,
+};
+
+static const size_t base_extents[DT_NBUILTIN] = {
+    [DT_2INT] = 2 * sizeof(int), [DT_FLOAT_INT] = sizeof(struct pair_fi),
+    [DT_DOUBLE_INT] = sizeof(struct pair_di), [DT_LONG_INT] = sizeof(struct pair_li),
+    [DT_SHORT_INT] = sizeof(struct pair_si),
+};
+
+/* The pairs as blocks: the value, then the int at its offset. */
+#define PAIR(T, VT)                                                                            \
+    {{.disp = 0, .count = 1, .old = VT}, {.disp = offsetof(T, i), .count = 1, .old = RMP_INT32}}
+static const dt_block_t pair_blocks[DT_NBUILTIN][2] = {
+    [DT_2INT] = {{.disp = 0, .count = 2, .old = RMP_INT32}},
+    [DT_FLOAT_INT] = PAIR(struct pair_fi, RMP_FLOAT),
+    [DT_DOUBLE_INT] = PAIR(struct pair_di, RMP_DOUBLE),
+    [DT_LONG_INT] = PAIR(struct pair_li, sizeof(long) == 8 ? RMP_INT64 : RMP_INT32),
+    [DT_SHORT_INT] = PAIR(struct pair_si, RMP_INT16),
 };
 
 size_t dtype_base_size(dt_base_t b)
@@ -30,14 +60,20 @@ int dtype_init(rmp_ctx_t *c)
     dtype_t *tab = calloc(DT_TABLE_CAP, sizeof(*tab));
     if (!tab)
         return RMP_ERR_NO_MEM;
-    for (int b = DT_INT8; b < DT_NBUILTIN; b++)
+    for (int b = DT_INT8; b < DT_NBUILTIN; b++) {
+        size_t ext = base_extents[b] ? base_extents[b] : base_sizes[b];
         tab[b] = (dtype_t){.in_use = true,
                            .committed = true,
                            .builtin = true,
                            .base = (dt_base_t)b,
                            .size = base_sizes[b],
-                           .extent = base_sizes[b],
-                           .contig = true};
+                           .extent = ext,
+                           .contig = ext == base_sizes[b]};
+        if (!tab[b].contig) {
+            tab[b].nblocks = 2;
+            tab[b].blocks = (dt_block_t *)pair_blocks[b]; /* never freed: builtins stay */
+        }
+    }
     c->dtypes = tab;
     c->ndtypes = DT_FIRST_DERIVED; /* slots handed out so far (high-water mark) */
     return RMP_SUCCESS;
@@ -45,6 +81,8 @@ int dtype_init(rmp_ctx_t *c)
 
 void dtype_fini(rmp_ctx_t *c)
 {
+    for (int h = DT_FIRST_DERIVED; c->dtypes && h < c->ndtypes; h++)
+        free(c->dtypes[h].blocks);
     free(c->dtypes);
     c->dtypes = NULL;
     c->ndtypes = 0;
@@ -63,6 +101,26 @@ const dtype_t *dtype_get(rmp_datatype_t h, bool need_commit)
     return t;
 }
 
+/* Mark in ref every derived type h is built on, at any depth. */
+static void dt_mark(rmp_ctx_t *c, int h, unsigned char *ref)
+{
+    const dtype_t *t = &c->dtypes[h];
+    if (t->nblocks == 0) {
+        if (t->old >= DT_FIRST_DERIVED && !ref[t->old]) {
+            ref[t->old] = 1;
+            dt_mark(c, t->old, ref);
+        }
+        return;
+    }
+    for (int b = 0; b < t->nblocks; b++) {
+        int o = t->blocks[b].old;
+        if (o >= DT_FIRST_DERIVED && !ref[o]) {
+            ref[o] = 1;
+            dt_mark(c, o, ref);
+        }
+    }
+}
+
 /* A free slot (lock held). Fresh slots first; once all were used, a freed slot that no live
  * type is built on, so reuse comes as late as possible for requests still using a freed type. */
 static int dt_alloc_slot(rmp_ctx_t *c)
@@ -72,17 +130,18 @@ static int dt_alloc_slot(rmp_ctx_t *c)
     unsigned char *ref = calloc(DT_TABLE_CAP, 1);
     if (!ref)
         return -1;
-    for (int h = DT_FIRST_DERIVED; h < DT_TABLE_CAP; h++) {
-        if (!c->dtypes[h].in_use)
-            continue;
-        for (int o = c->dtypes[h].old; o >= DT_FIRST_DERIVED && !ref[o]; o = c->dtypes[o].old)
-            ref[o] = 1;
-    }
+    for (int h = DT_FIRST_DERIVED; h < DT_TABLE_CAP; h++)
+        if (c->dtypes[h].in_use)
+            dt_mark(c, h, ref);
     int slot = -1;
     for (int h = DT_FIRST_DERIVED; h < DT_TABLE_CAP && slot < 0; h++)
         if (!c->dtypes[h].in_use && !ref[h])
             slot = h;
     free(ref);
+    if (slot >= 0) {
+        free(c->dtypes[slot].blocks);
+        c->dtypes[slot].blocks = NULL;
+    }
     return slot;
 }
 
@@ -106,6 +165,7 @@ static int dt_layout(dtype_t *t, int count, int blocklen, int stride, const dtyp
                    .base = o->base,
                    .size = size,
                    .extent = extent,
+                   .lb = count > 0 ? o->lb : 0,
                    .contig = o->contig && (count <= 1 || stride == blocklen),
                    .count = count,
                    .blocklen = blocklen,
@@ -157,6 +217,157 @@ int rmp_type_vector(int count, int blocklen, int stride, rmp_datatype_t old,
                     rmp_datatype_t *newtype)
 {
     return dt_create(count, blocklen, stride, old, newtype);
+}
+
+/* ---- block kind: indexed, hindexed, struct, resized ---- */
+
+/* Fill t from its blocks (t->blocks, t->nblocks set): size, bounds, base, contiguity. Spans
+ * and sizes stay within PTRDIFF_MAX (RMP_ERR_COUNT otherwise); a block's type must exist
+ * (RMP_ERR_TYPE). Empty blocks count for nothing, as in MPI. */
+static int dt_blocks_layout(dtype_t *t)
+{
+    size_t size = 0;
+    ptrdiff_t lo = PTRDIFF_MAX, hi = PTRDIFF_MIN;
+    dt_base_t base = DT_NONE;
+    bool mixed = false, any = false;
+    for (int b = 0; b < t->nblocks; b++) {
+        const dt_block_t *k = &t->blocks[b];
+        const dtype_t *o = dtype_get(k->old, false);
+        if (!o)
+            return RMP_ERR_TYPE;
+        if (k->count == 0)
+            continue;
+        size_t bytes, span;
+        ptrdiff_t start, end;
+        if (__builtin_mul_overflow((size_t)k->count, o->size, &bytes) ||
+            __builtin_add_overflow(size, bytes, &size) || size > PTRDIFF_MAX ||
+            __builtin_mul_overflow((size_t)k->count, o->extent, &span) || span > PTRDIFF_MAX ||
+            __builtin_add_overflow(k->disp, o->lb, &start) ||
+            __builtin_add_overflow(start, (ptrdiff_t)span, &end))
+            return RMP_ERR_COUNT;
+        lo = start < lo ? start : lo;
+        hi = end > hi ? end : hi;
+        mixed |= any && o->base != base;
+        base = o->base;
+        any = true;
+    }
+    ptrdiff_t ext;
+    if (!any)
+        lo = hi = 0;
+    if (__builtin_sub_overflow(hi, lo, &ext))
+        return RMP_ERR_COUNT;
+    const dtype_t *first = t->nblocks ? dtype_get(t->blocks[0].old, false) : NULL;
+    t->in_use = true;
+    t->base = mixed ? DT_NONE : base;
+    t->size = size;
+    t->lb = lo;
+    t->extent = (size_t)ext;
+    t->contig = !any || (t->nblocks == 1 && t->blocks[0].disp == 0 && first->contig &&
+                         lo == 0 && (size_t)ext == size);
+    return RMP_SUCCESS;
+}
+
+/* Store t (its blocks owned) in a new slot (lock held). */
+static int dt_store(dtype_t *t, rmp_datatype_t *newtype)
+{
+    int slot = dt_alloc_slot(&rmp_ctx);
+    if (slot < 0)
+        return RMP_ERR_NO_MEM;
+    rmp_ctx.dtypes[slot] = *t;
+    *newtype = slot;
+    return RMP_SUCCESS;
+}
+
+/* n blocks: counts[i] elements of types[i] (or of one type, all the same) at disps[i] bytes,
+ * or at idisps[i] extents of that type. Optionally resized to (lb, extent). */
+typedef struct dt_spec {
+    int n;
+    const int *counts;
+    const ptrdiff_t *disps;   /* bytes, or NULL */
+    const int *idisps;        /* in extents of the type, when disps is NULL */
+    const rmp_datatype_t *types; /* one per block, or NULL */
+    rmp_datatype_t type;      /* when types is NULL and not a struct */
+    bool structure;           /* a type per block: none needed when there are no blocks */
+    bool resize;
+    ptrdiff_t lb, extent;
+} dt_spec_t;
+
+static int dt_blocks_create(const dt_spec_t *sp, rmp_datatype_t *newtype)
+{
+    int err = ctx_check();
+    if (err)
+        return err;
+    if (!newtype || sp->n < 0 || (sp->n > 0 && (!sp->counts || (!sp->disps && !sp->idisps))))
+        return RMP_ERR_ARG;
+    dtype_t t = {.nblocks = sp->n};
+    if (!(t.blocks = malloc(sizeof(dt_block_t) * (size_t)(sp->n ? sp->n : 1))))
+        return RMP_ERR_NO_MEM;
+    ctx_lock(&rmp_ctx);
+    for (int i = 0; !err && i < sp->n; i++) {
+        rmp_datatype_t old = sp->types ? sp->types[i] : sp->type;
+        const dtype_t *o = dtype_get(old, false);
+        ptrdiff_t d = 0;
+        if (sp->counts[i] < 0)
+            err = RMP_ERR_COUNT;
+        else if (!o)
+            err = RMP_ERR_TYPE;
+        else if (sp->disps)
+            d = sp->disps[i];
+        else if (__builtin_mul_overflow((ptrdiff_t)sp->idisps[i], (ptrdiff_t)o->extent, &d))
+            err = RMP_ERR_COUNT;
+        t.blocks[i] = (dt_block_t){.disp = d, .count = sp->counts[i], .old = old};
+    }
+    if (!err && sp->n == 0 && !sp->structure && !dtype_get(sp->type, false))
+        err = RMP_ERR_TYPE;
+    if (!err)
+        err = dt_blocks_layout(&t);
+    if (!err && sp->resize) {
+        t.lb = sp->lb;
+        t.extent = (size_t)sp->extent;
+        t.contig = t.contig && sp->lb == 0 && (size_t)sp->extent == t.size;
+    }
+    if (!err)
+        err = dt_store(&t, newtype);
+    ctx_unlock(&rmp_ctx);
+    if (err)
+        free(t.blocks);
+    return err;
+}
+
+int rmp_type_indexed(int count, const int blocklens[], const int displs[], rmp_datatype_t old,
+                     rmp_datatype_t *newtype)
+{
+    dt_spec_t sp = {.n = count, .counts = blocklens, .idisps = displs, .type = old};
+    return dt_blocks_create(&sp, newtype);
+}
+
+int rmp_type_create_hindexed(int count, const int blocklens[], const ptrdiff_t displs[],
+                             rmp_datatype_t old, rmp_datatype_t *newtype)
+{
+    dt_spec_t sp = {.n = count, .counts = blocklens, .disps = displs, .type = old};
+    return dt_blocks_create(&sp, newtype);
+}
+
+int rmp_type_create_struct(int count, const int blocklens[], const ptrdiff_t displs[],
+                           const rmp_datatype_t types[], rmp_datatype_t *newtype)
+{
+    if (count > 0 && !types)
+        return RMP_ERR_ARG;
+    dt_spec_t sp = {.n = count, .counts = blocklens, .disps = displs, .types = types,
+                    .structure = true};
+    return dt_blocks_create(&sp, newtype);
+}
+
+int rmp_type_create_resized(rmp_datatype_t old, ptrdiff_t lb, ptrdiff_t extent,
+                            rmp_datatype_t *newtype)
+{
+    static const int one = 1;
+    static const ptrdiff_t zero = 0;
+    if (extent < 0)
+        return RMP_ERR_ARG;
+    dt_spec_t sp = {.n = 1, .counts = &one, .disps = &zero, .type = old, .resize = true,
+                    .lb = lb, .extent = extent};
+    return dt_blocks_create(&sp, newtype);
 }
 
 int rmp_type_commit(rmp_datatype_t *type)
@@ -239,6 +450,75 @@ int rmp_get_count(const rmp_status_t *status, rmp_datatype_t type, int *count)
     return RMP_SUCCESS;
 }
 
+int rmp_type_get_extent(rmp_datatype_t type, ptrdiff_t *lb, ptrdiff_t *extent)
+{
+    int err = ctx_check();
+    if (err)
+        return err;
+    if (!lb || !extent)
+        return RMP_ERR_ARG;
+    const dtype_t *t = dtype_get(type, false);
+    if (!t)
+        return RMP_ERR_TYPE;
+    *lb = t->lb;
+    *extent = (ptrdiff_t)t->extent;
+    return RMP_SUCCESS;
+}
+
+/* Basic elements in the first `budget` packed bytes of count elements of t: adds them to
+ * *elems and returns the bytes they cover (less than budget when it ends inside one). */
+static size_t dt_elems(const dtype_t *t, size_t count, size_t budget, size_t *elems)
+{
+    if (t->builtin && t->nblocks == 0) {
+        size_t sz = t->size, n = budget / sz < count ? budget / sz : count;
+        *elems += n * (t->base >= DT_2INT ? 2 : 1); /* a pair is two basic elements */
+        return n * sz;
+    }
+    size_t done = 0;
+    for (size_t e = 0; e < count && done < budget; e++) {
+        if (t->nblocks == 0) {
+            const dtype_t *o = &rmp_ctx.dtypes[t->old];
+            for (int b = 0; b < t->count && done < budget; b++) {
+                size_t got = dt_elems(o, (size_t)t->blocklen, budget - done, elems);
+                done += got;
+                if (got < (size_t)t->blocklen * o->size)
+                    return done;
+            }
+            continue;
+        }
+        for (int b = 0; b < t->nblocks && done < budget; b++) {
+            const dt_block_t *k = &t->blocks[b];
+            const dtype_t *o = &rmp_ctx.dtypes[k->old];
+            size_t got = dt_elems(o, (size_t)k->count, budget - done, elems);
+            done += got;
+            if (got < (size_t)k->count * o->size)
+                return done;
+        }
+    }
+    return done;
+}
+
+int rmp_get_elements(const rmp_status_t *status, rmp_datatype_t type, int *count)
+{
+    int err = ctx_check();
+    if (err)
+        return err;
+    if (!status || !count)
+        return RMP_ERR_ARG;
+    const dtype_t *t = dtype_get(type, false);
+    if (!t)
+        return RMP_ERR_TYPE;
+    size_t per = 0, whole = t->size ? status->count / t->size : 0;
+    dt_elems(t, 1, t->size, &per); /* the basic elements of one whole element */
+    size_t rest = t->size ? status->count % t->size : 0, part = 0;
+    size_t covered = dt_elems(t, 1, rest, &part);
+    if (covered != rest || (per && whole > (INT_MAX - part) / per))
+        *count = RMP_UNDEFINED; /* ends inside a basic element, or too many */
+    else
+        *count = (int)(whole * per + part);
+    return RMP_SUCCESS;
+}
+
 /* ---- pack / unpack ---------------------------------------------------------------------- */
 
 typedef enum { DT_PACK, DT_UNPACK } dt_dir_t;
@@ -318,6 +598,18 @@ static size_t dt_copy(const dtype_t *t, size_t count, char *user, char *packed, 
     if (t->contig) {
         dt_move(dir, user, packed, budget);
         return budget;
+    }
+    if (t->nblocks > 0) { /* block kind: each element, each block of its own type */
+        size_t done = 0;
+        for (size_t e = 0; done < budget; e++) {
+            char *u = user + e * t->extent;
+            for (int b = 0; b < t->nblocks && done < budget; b++) {
+                const dt_block_t *k = &t->blocks[b];
+                done += dt_copy(&rmp_ctx.dtypes[k->old], (size_t)k->count, u + k->disp,
+                                packed + done, budget - done, dir);
+            }
+        }
+        return done;
     }
     /* Freed old types keep their slot's descriptor, so no validity check here. */
     const dtype_t *o = &rmp_ctx.dtypes[t->old];
