@@ -113,7 +113,7 @@ int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t
             return err;
         }
     }
-    red_t rd = {.op = op, .base = dt->base, .esz = dtype_base_size(dt->base)};
+    red_t rd = red_of(op, dt);
     fold_t f;
     fold_init(&f, cl.size, cl.rank);
     if (alg == AUTO) {
@@ -135,7 +135,13 @@ int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t
     const char *in = in_place ? acc : coll_in(s, sendbuf, count, 1, dt);
     if (acc && in && (alg == RING || cl.size == 1))
         sched_copy(s, acc, in, bytes);
-    if (acc && in && bytes > 0 && cl.size > 1) {
+    if (!op_commutes(op)) { /* rank order: reduce to rank 0, then broadcast */
+        if (acc && in && bytes > 0 && cl.size > 1) {
+            build_reduce_ordered(s, &cl, &rd, in, acc, bytes, 0);
+            sched_round(s);
+            build_bcast_binomial(s, &cl, acc, bytes, 0);
+        }
+    } else if (acc && in && bytes > 0 && cl.size > 1) {
         if (alg == RING) {
             allreduce_ring(s, &cl, &rd, acc, bytes);
         } else {

@@ -17,22 +17,6 @@ static atomic_long large = -1;
 
 #define REAL(v) (((v) + root) % n)
 
-static void bcast_binomial(sched_t *s, const coll_t *cl, char *buf, size_t bytes, int root)
-{
-    int n = cl->size, vr = (cl->rank - root + n) % n, mask = 1;
-    for (; mask < n; mask <<= 1) {
-        if (vr & mask) {
-            sched_recv(s, REAL(vr - mask), buf, bytes);
-            sched_round(s);
-            break;
-        }
-    }
-    /* children in decreasing subtree size: the biggest subtree starts first */
-    for (mask >>= 1; mask > 0; mask >>= 1)
-        if (vr + mask < n)
-            sched_send(s, REAL(vr + mask), buf, bytes);
-}
-
 static void bcast_scatter_allgather(sched_t *s, const coll_t *cl, char *buf, size_t bytes,
                                     int root)
 {
@@ -110,7 +94,7 @@ int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t c
         if (p && alg == SCATTER_ALLGATHER) /* !p: out of memory, reported by sched_post */
             bcast_scatter_allgather(s, &cl, p, bytes, root);
         else if (p)
-            bcast_binomial(s, &cl, p, bytes, root);
+            build_bcast_binomial(s, &cl, p, bytes, root);
     }
     return sched_post(s, req);
 }

@@ -36,9 +36,9 @@ void build_combine(sched_t *s, const red_t *rd, const char *got, const char *src
                    size_t bytes)
 {
     if (src == acc)
-        sched_reduce(s, rd->op, rd->base, got, acc, bytes / rd->esz);
+        sched_reduce(s, rd->op, rd->dt, got, acc, bytes / rd->esz);
     else
-        sched_reduce3(s, rd->op, rd->base, got, src, acc, bytes / rd->esz);
+        sched_reduce3(s, rd->op, rd->dt, got, src, acc, bytes / rd->esz);
 }
 
 /* Distances p/2, p/4, ..., 1: each step keeps the half of the current range that holds my
@@ -91,7 +91,7 @@ void build_rs_ring(sched_t *s, const coll_t *cl, const red_t *rd, char *acc, cha
         sched_send(s, right, acc + off[sb], span(off, sb, sb + 1));
         sched_recv(s, left, tmp, span(off, rb, rb + 1));
         sched_round(s);
-        sched_reduce(s, rd->op, rd->base, tmp, acc + off[rb], span(off, rb, rb + 1) / rd->esz);
+        sched_reduce(s, rd->op, rd->dt, tmp, acc + off[rb], span(off, rb, rb + 1) / rd->esz);
     }
 }
 
@@ -118,4 +118,54 @@ size_t *build_split(sched_t *s, size_t total, size_t esz, int k)
     for (int i = 0; i < k; i++)
         off[i + 1] = off[i] + (q + ((size_t)i < extra)) * esz;
     return off;
+}
+
+void build_reduce_ordered(sched_t *s, const coll_t *cl, const red_t *rd, const char *mine,
+                          char *out, size_t bytes, int root)
+{
+    int n = cl->size, me = cl->rank;
+    /* three buffers in rotation: a round never receives into what its reduce step reads */
+    char *acc = sched_tmp(s, bytes), *got = sched_tmp(s, bytes), *spare = sched_tmp(s, bytes);
+    if (!acc || !got || !spare)
+        return;
+    sched_copy(s, acc, mine, bytes); /* acc covers ranks [me, me + mask) */
+    int mask = 1;
+    for (; mask < n; mask <<= 1) {
+        if (me & mask) {
+            sched_send(s, me - mask, acc, bytes);
+            sched_round(s);
+            break;
+        }
+        if (me + mask >= n)
+            continue;
+        sched_recv(s, me + mask, got, bytes); /* ranks [me + mask, ...): to the right */
+        sched_round(s);
+        sched_reduce(s, rd->op, rd->dt, acc, got, bytes / rd->esz); /* got = acc op got */
+        char *t = acc;
+        acc = got;
+        got = spare;
+        spare = t;
+    }
+    if (me == 0 && root == 0)
+        sched_copy(s, out, acc, bytes);
+    else if (me == 0)
+        sched_send(s, root, acc, bytes);
+    else if (me == root)
+        sched_recv(s, 0, out, bytes);
+}
+
+void build_bcast_binomial(sched_t *s, const coll_t *cl, char *buf, size_t bytes, int root)
+{
+    int n = cl->size, vr = (cl->rank - root + n) % n, mask = 1;
+    for (; mask < n; mask <<= 1) {
+        if (vr & mask) {
+            sched_recv(s, (vr - mask + root) % n, buf, bytes);
+            sched_round(s);
+            break;
+        }
+    }
+    /* children in decreasing subtree size: the biggest subtree starts first */
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (vr + mask < n)
+            sched_send(s, (vr + mask + root) % n, buf, bytes);
 }

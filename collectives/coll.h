@@ -109,12 +109,19 @@ void fold_init(fold_t *f, int n, int me);
 int fold_rank(const fold_t *f, int nr); /* comm rank of participant nr */
 int fold_lo(const fold_t *f, int nr);   /* first comm rank participant nr stands for */
 
-/* The reduction data of one collective call. */
+/* The reduction data of one collective call. An element (esz bytes, what sched_reduce counts)
+ * is a base element for a builtin op, one element of the type for a user op. */
 typedef struct red {
     rmp_op_t op;
-    dt_base_t base;
-    size_t esz; /* bytes of one base element */
+    const dtype_t *dt;
+    size_t esz;
 } red_t;
+static inline red_t red_of(rmp_op_t op, const dtype_t *dt)
+{
+    return (red_t){.op = op, .dt = dt,
+                   .esz = op_is_user(op) ? (dt->size ? dt->size : 1) /* no data: n = 0 */
+                                         : dtype_base_size(dt->base)};
+}
 
 /* acc = got (op) src over bytes: in place when src is acc, else without first copying src. */
 void build_combine(sched_t *s, const red_t *rd, const char *got, const char *src, char *acc,
@@ -134,6 +141,16 @@ void build_rs_ring(sched_t *s, const coll_t *cl, const red_t *rd, char *acc, cha
                    const size_t *off);
 /* Ring allgather over n regions of buf: rank r holds region r; afterwards all of them. */
 void build_ag_ring(sched_t *s, const coll_t *cl, char *buf, const size_t *off);
+/* For ops that do not commute (user ops created so): everyone's `mine` reduced in rank order
+ * (ranks 0..n-1, left to right) into out at the root (out unused elsewhere; mine is read in
+ * the first round only, so it may be the root's out). A binomial tree towards rank 0 whose
+ * subtrees cover consecutive ranks, the lower always on the left; rank 0 passes the result to
+ * the root. */
+void build_reduce_ordered(sched_t *s, const coll_t *cl, const red_t *rd, const char *mine,
+                          char *out, size_t bytes, int root);
+/* Binomial broadcast of buf from root: ceil(log2 n) rounds of the whole message. */
+void build_bcast_binomial(sched_t *s, const coll_t *cl, char *buf, size_t bytes, int root);
+
 /* off[0..k] for `total` elements of esz bytes split into k nearly equal parts. */
 size_t *build_split(sched_t *s, size_t total, size_t esz, int k);
 

@@ -33,7 +33,7 @@ static void reduce_binomial(sched_t *s, const coll_t *cl, const red_t *rd, char 
             return;
         sched_recv(s, REAL(vr + mask), tmp, bytes);
         sched_round(s);
-        sched_reduce(s, rd->op, rd->base, tmp, acc, bytes / rd->esz);
+        sched_reduce(s, rd->op, rd->dt, tmp, acc, bytes / rd->esz);
     }
 }
 
@@ -53,7 +53,7 @@ static void reduce_rabenseifner(sched_t *s, const coll_t *cl, const red_t *rd, c
         if (cl->rank < 2 * f.rem) {
             sched_recv(s, cl->rank - 1, tmp, bytes);
             sched_round(s);
-            sched_reduce(s, rd->op, rd->base, tmp, acc, bytes / rd->esz);
+            sched_reduce(s, rd->op, rd->dt, tmp, acc, bytes / rd->esz);
         }
         build_rs_halving(s, &f, rd, acc, acc, tmp, off);
         if (cl->rank != root)
@@ -90,7 +90,7 @@ int rmp_ireduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t ty
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
     bytes = (size_t)count * dt->size;
-    red_t rd = {.op = op, .base = dt->base, .esz = dtype_base_size(dt->base)};
+    red_t rd = red_of(op, dt);
     if (alg == AUTO)
         alg = bytes >= (size_t)coll_threshold(&large, "REDUCE_LARGE", 8 << 20) && cl.size > 2
                   ? RABENSEIFNER
@@ -110,7 +110,10 @@ int rmp_ireduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t ty
         if (acc)
             sched_copy(s, acc, in, bytes);
     }
-    if (acc && bytes > 0 && n > 1) {
+    if (!op_commutes(op)) { /* rank order: its own tree, whatever the algorithm */
+        if ((acc || !am_root) && (in || in_place) && bytes > 0 && n > 1)
+            build_reduce_ordered(s, &cl, &rd, in ? in : acc, acc, bytes, root);
+    } else if (acc && bytes > 0 && n > 1) {
         if (alg == RABENSEIFNER)
             reduce_rabenseifner(s, &cl, &rd, acc, bytes, root);
         else

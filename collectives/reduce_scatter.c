@@ -35,7 +35,7 @@ static void rs_halving(sched_t *s, const coll_t *cl, const red_t *rd, char *acc,
     if (me < 2 * f.rem) {
         sched_recv(s, me - 1, tmp, total);
         sched_round(s);
-        sched_reduce(s, rd->op, rd->base, tmp, acc, total / rd->esz);
+        sched_reduce(s, rd->op, rd->dt, tmp, acc, total / rd->esz);
     }
     build_rs_halving(s, &f, rd, acc, acc, tmp, soff);
     sched_copy(s, out, acc + off[me], off[me + 1] - off[me]);
@@ -85,7 +85,7 @@ static int ireduce_scatter(const void *sendbuf, void *recvbuf, const int *counts
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
     int n = cl.size;
-    red_t rd = {.op = op, .base = dt->base, .esz = dtype_base_size(dt->base)};
+    red_t rd = red_of(op, dt);
     size_t *off = sched_tmp(s, sizeof(size_t) * (size_t)(n + 1));
     if (off) {
         off[0] = 0;
@@ -105,7 +105,19 @@ static int ireduce_scatter(const void *sendbuf, void *recvbuf, const int *counts
                       coll_pow2_floor(n) != n
                   ? RING
                   : HALVING;
-    if (off && acc && out && all > 0) {
+    char *whole = !op_commutes(op) && cl.rank == 0 ? sched_tmp(s, all) : NULL;
+    if (!op_commutes(op)) { /* rank order: reduce to rank 0, which hands out the parts */
+        if (off && acc && out && all > 0 && (cl.rank != 0 || whole)) {
+            build_reduce_ordered(s, &cl, &rd, acc, whole, all, 0);
+            sched_round(s);
+            for (int i = 1; cl.rank == 0 && i < n; i++)
+                sched_send(s, i, whole + off[i], off[i + 1] - off[i]);
+            if (cl.rank == 0)
+                sched_copy(s, out, whole, off[1]);
+            else
+                sched_recv(s, 0, out, off[cl.rank + 1] - off[cl.rank]);
+        }
+    } else if (off && acc && out && all > 0) {
         if (n == 1)
             sched_copy(s, out, acc, all);
         else if (alg == RING)

@@ -26,7 +26,8 @@ static int scan_start(const void *sendbuf, void *recvbuf, int count, rmp_datatyp
     if (err || !s)
         return err ? err : RMP_ERR_NO_MEM;
     int n = cl.size, me = cl.rank;
-    size_t esz = dtype_base_size(dt->base), elems = esz ? bytes / esz : 0;
+    red_t rd = red_of(op, dt);
+    size_t elems = rd.esz ? bytes / rd.esz : 0;
     /* my contribution, the user's result buffer (filled with its content: in place it holds
      * my contribution, and exscan leaves rank 0's as it was) */
     char *out = coll_out(s, recvbuf, count, 1, dt, in_place || exclusive);
@@ -49,12 +50,12 @@ static int scan_start(const void *sendbuf, void *recvbuf, int count, rmp_datatyp
                 continue;
             /* got covers the ranks just below partial's: got op partial, got op out */
             if (have)
-                sched_reduce(s, op, dt->base, got, out, elems);
+                sched_reduce(s, op, dt, got, out, elems);
             else
                 sched_copy(s, out, got, bytes);
             have = true;
             if (me + 2 * k < n) /* partial is sent again only if a later round has a target */
-                sched_reduce(s, op, dt->base, got, partial, elems);
+                sched_reduce(s, op, dt, got, partial, elems);
         }
     }
     return sched_post(s, req);

@@ -13,11 +13,11 @@ typedef struct step {
     step_kind_t kind;
     int peer;         /* send, recv */
     rmp_op_t op;      /* reduce */
-    dt_base_t base;   /* reduce */
+    const dtype_t *dt; /* reduce */
     const void *src;  /* send, copy, reduce (in) */
     const void *src2; /* reduce3 (in2) */
     void *dst;        /* recv, copy, reduce (inout; reduce3: out) */
-    size_t n;         /* bytes (send, recv, copy) or base elements (reduce) */
+    size_t n;         /* bytes (send, recv, copy) or elements (reduce: see op_apply) */
 } step_t;
 
 /* Inline capacities: a binomial or doubling schedule up to 8 ranks fits without growing. */
@@ -130,6 +130,7 @@ struct sched {
     int tag;
     int round; /* the round in flight, -1 before the start */
     int err;   /* first error (building: RMP_ERR_NO_MEM) */
+    int op_err; /* a user op found no memory (op_apply): reported at the end */
     int trunc; /* RMP_ERR_TRUNCATE once data did not fit here: reported at the end, and every
                 * later send is poisoned (see start_round) */
     vec_t steps, ends, reqs, tmps; /* step_t, int (one past a round's last step), req, buf_t */
@@ -178,6 +179,7 @@ sched_t *sched_new(comm_t *comm, int tag)
     s->round = -1;
     s->err = RMP_SUCCESS;
     s->trunc = RMP_SUCCESS;
+    s->op_err = RMP_SUCCESS;
     s->steps = (vec_t){s->steps_inl, 0, INL_STEPS};
     s->ends = (vec_t){s->ends_inl, 0, INL_ROUNDS};
     s->reqs = (vec_t){s->reqs_inl, 0, INL_REQS};
@@ -247,18 +249,19 @@ void sched_copy(sched_t *s, void *dst, const void *src, size_t bytes)
         add(s, (step_t){.kind = ST_COPY, .src = src, .dst = dst, .n = bytes});
 }
 
-void sched_reduce(sched_t *s, rmp_op_t op, dt_base_t base, const void *in, void *inout, size_t n)
+void sched_reduce(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, void *inout,
+                  size_t n)
 {
     if (n > 0)
-        add(s, (step_t){
-                   .kind = ST_REDUCE, .op = op, .base = base, .src = in, .dst = inout, .n = n});
+        add(s,
+            (step_t){.kind = ST_REDUCE, .op = op, .dt = dt, .src = in, .dst = inout, .n = n});
 }
 
-void sched_reduce3(sched_t *s, rmp_op_t op, dt_base_t base, const void *in, const void *in2,
+void sched_reduce3(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, const void *in2,
                    void *out, size_t n)
 {
     if (n > 0)
-        add(s, (step_t){.kind = ST_REDUCE3, .op = op, .base = base, .src = in, .src2 = in2,
+        add(s, (step_t){.kind = ST_REDUCE3, .op = op, .dt = dt, .src = in, .src2 = in2,
                         .dst = out, .n = n});
 }
 
@@ -311,12 +314,15 @@ static void start_round(sched_t *s)
     const int *ends = s->ends.p;
     int lo = s->round ? ends[s->round - 1] : 0, hi = ends[s->round];
     for (int i = lo; i < hi; i++) {
+        int rc = RMP_SUCCESS;
         if (st[i].kind == ST_COPY)
             memcpy(st[i].dst, st[i].src, st[i].n);
         else if (st[i].kind == ST_REDUCE)
-            op_reduce(st[i].op, st[i].base, st[i].src, st[i].dst, st[i].n);
+            rc = op_apply(st[i].op, st[i].dt, st[i].src, st[i].dst, st[i].n);
         else if (st[i].kind == ST_REDUCE3)
-            op_reduce3(st[i].op, st[i].base, st[i].src, st[i].src2, st[i].dst, st[i].n);
+            rc = op_apply3(st[i].op, st[i].dt, st[i].src, st[i].src2, st[i].dst, st[i].n);
+        if (rc && !s->op_err) /* reported at the end: the messages still go, nobody hangs */
+            s->op_err = rc;
     }
     s->reqs.n = 0;
     for (int pass = 0; pass < 2 && !s->err; pass++) {
@@ -385,7 +391,7 @@ static int sched_progress(struct rmp_request *r)
     int events = 0;
     while (round_done(s)) {
         if (s->err || s->round + 1 >= s->ends.n) {
-            int err = s->err ? s->err : s->trunc;
+            int err = s->err ? s->err : s->op_err ? s->op_err : s->trunc;
             if (s->done_fn)
                 s->done_fn(s->done_arg, err);
             r->coll = NULL;

@@ -30,10 +30,12 @@ void *sched_tmp(sched_t *s, size_t bytes);
 void sched_send(sched_t *s, int peer, const void *buf, size_t bytes);
 void sched_recv(sched_t *s, int peer, void *buf, size_t bytes);
 void sched_copy(sched_t *s, void *dst, const void *src, size_t bytes);
-/* inout[i] = in[i] (op) inout[i] for n base elements. */
-void sched_reduce(sched_t *s, rmp_op_t op, dt_base_t base, const void *in, void *inout, size_t n);
-/* out = in op in2 (n base elements); out overlaps neither input. */
-void sched_reduce3(sched_t *s, rmp_op_t op, dt_base_t base, const void *in, const void *in2,
+/* inout[i] = in[i] (op) inout[i] for n elements: base elements of dt for a builtin op, dt
+ * elements for a user op (see op_apply, red_esz). */
+void sched_reduce(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, void *inout,
+                  size_t n);
+/* out = in op in2 (n elements as above); out overlaps neither input. */
+void sched_reduce3(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, const void *in2,
                    void *out, size_t n);
 /* End the current round: steps added later start when everything before has completed. */
 void sched_round(sched_t *s);

@@ -192,6 +192,14 @@ int rmp_group_free(rmp_group_t *group);
  * comm outside group get RMP_COMM_NULL. */
 int rmp_comm_create(rmp_comm_t comm, rmp_group_t group, rmp_comm_t *newcomm);
 
+/* User-defined reductions, as MPI defines them: fn computes inoutvec[i] = invec[i] op
+ * inoutvec[i] for *len elements of *datatype (in the type's memory layout). commute = 0 makes
+ * the collectives combine in rank order (slower algorithms); fn must not call rmp. */
+typedef void rmp_user_function(void *invec, void *inoutvec, int *len, rmp_datatype_t *datatype);
+int rmp_op_create(rmp_user_function *fn, int commute, rmp_op_t *op);
+/* *op becomes RMP_OP_NULL; builtin ops give RMP_ERR_OP. */
+int rmp_op_free(rmp_op_t *op);
+
 /* ---- Datatypes -------------------------------------------------------------------------- */
 /* Bytes of data in one element (derived types: data only, no gaps). */
 int rmp_type_size(rmp_datatype_t type, size_t *size);

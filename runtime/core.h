@@ -46,6 +46,8 @@ typedef struct dtype {
     size_t size;          /* bytes of data in one element */
     size_t extent;        /* bytes from one element to the next */
     ptrdiff_t lb;         /* lower bound: where the element's span starts, from its origin */
+    ptrdiff_t true_lb, true_ub; /* where its data really lies, from the origin (a resized
+                                 * type's data may reach outside [lb, lb + extent)) */
     bool contig;          /* lb == 0, size == extent and no gaps: memcpy is enough */
     /* vector kind (nblocks == 0): count blocks of blocklen `old` elements, block starts
      * stride*extent(old) apart */
@@ -80,12 +82,21 @@ void dtype_unpack(const dtype_t *t, int count, const void *src, size_t bytes, vo
 
 /* ---- Reduction ops (op.c) ---- */
 /* RMP_SUCCESS, RMP_ERR_OP (bad op or op undefined for the base type). */
-int op_check(rmp_op_t op, dt_base_t base);
+int op_check(rmp_op_t op, dt_base_t base); /* user ops (op_user.c) fit every type */
 /* inout[i] = in[i] (op) inout[i] for n base elements. */
 void op_reduce(rmp_op_t op, dt_base_t base, const void *in, void *inout, size_t n);
 /* out = in op in2, elementwise; out must not overlap either input. */
 void op_reduce3(rmp_op_t op, dt_base_t base, const void *in, const void *in2, void *out,
                 size_t n);
+
+/* The reduction steps of the schedules (op_user.c): a builtin op over n base elements of
+ * dt->base, a user op (rmp_op_create) over n elements of dt. RMP_SUCCESS, or RMP_ERR_NO_MEM
+ * when a user op on a non-contiguous type found no memory to unpack into. */
+int op_apply(rmp_op_t op, const dtype_t *dt, const void *in, void *inout, size_t n);
+int op_apply3(rmp_op_t op, const dtype_t *dt, const void *in, const void *in2, void *out,
+              size_t n);
+bool op_is_user(rmp_op_t op);
+bool op_commutes(rmp_op_t op); /* builtins do; a user op as created */
 
 /* ---- Communicators (comm.c) ---- */
 typedef struct comm {

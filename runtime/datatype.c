@@ -68,6 +68,7 @@ int dtype_init(rmp_ctx_t *c)
                            .base = (dt_base_t)b,
                            .size = base_sizes[b],
                            .extent = ext,
+                           .true_ub = (ptrdiff_t)ext,
                            .contig = ext == base_sizes[b]};
         if (!tab[b].contig) {
             tab[b].nblocks = 2;
@@ -161,11 +162,17 @@ static int dt_layout(dtype_t *t, int count, int blocklen, int stride, const dtyp
             __builtin_mul_overflow(span, o->extent, &extent) || extent > PTRDIFF_MAX)
             return RMP_ERR_COUNT;
     }
+    ptrdiff_t last = 0; /* offset of the last old element: extent bounds it */
+    if (count > 0 && blocklen > 0)
+        last = ((ptrdiff_t)(count - 1) * stride + (blocklen - 1)) * (ptrdiff_t)o->extent;
+    bool empty = count == 0 || blocklen == 0;
     *t = (dtype_t){.in_use = true,
                    .base = o->base,
                    .size = size,
                    .extent = extent,
                    .lb = count > 0 ? o->lb : 0,
+                   .true_lb = empty ? 0 : o->true_lb,
+                   .true_ub = empty ? 0 : last + o->true_ub,
                    .contig = o->contig && (count <= 1 || stride == blocklen),
                    .count = count,
                    .blocklen = blocklen,
@@ -227,7 +234,7 @@ int rmp_type_vector(int count, int blocklen, int stride, rmp_datatype_t old,
 static int dt_blocks_layout(dtype_t *t)
 {
     size_t size = 0;
-    ptrdiff_t lo = PTRDIFF_MAX, hi = PTRDIFF_MIN;
+    ptrdiff_t lo = PTRDIFF_MAX, hi = PTRDIFF_MIN, tlo = PTRDIFF_MAX, thi = PTRDIFF_MIN;
     dt_base_t base = DT_NONE;
     bool mixed = false, any = false;
     for (int b = 0; b < t->nblocks; b++) {
@@ -247,13 +254,21 @@ static int dt_blocks_layout(dtype_t *t)
             return RMP_ERR_COUNT;
         lo = start < lo ? start : lo;
         hi = end > hi ? end : hi;
+        /* the data: from the first element's true_lb to the last one's true_ub (no overflow:
+         * both lie within [start, end] widened by the old type's own reach, bounded above) */
+        ptrdiff_t d0 = k->disp + o->true_lb,
+                  d1 = k->disp + (ptrdiff_t)(k->count - 1) * (ptrdiff_t)o->extent + o->true_ub;
+        tlo = d0 < tlo ? d0 : tlo;
+        thi = d1 > thi ? d1 : thi;
         mixed |= any && o->base != base;
         base = o->base;
         any = true;
     }
     ptrdiff_t ext;
     if (!any)
-        lo = hi = 0;
+        lo = hi = tlo = thi = 0;
+    t->true_lb = tlo;
+    t->true_ub = thi;
     if (__builtin_sub_overflow(hi, lo, &ext))
         return RMP_ERR_COUNT;
     const dtype_t *first = t->nblocks ? dtype_get(t->blocks[0].old, false) : NULL;

@@ -157,7 +157,7 @@ static const op_pair_t *op_lookup(rmp_op_t op, dt_base_t base)
 
 int op_check(rmp_op_t op, dt_base_t base)
 {
-    return op_lookup(op, base) ? RMP_SUCCESS : RMP_ERR_OP;
+    return op_lookup(op, base) || op_is_user(op) ? RMP_SUCCESS : RMP_ERR_OP;
 }
 
 void op_reduce(rmp_op_t op, dt_base_t base, const void *in, void *inout, size_t n)

@@ -1,0 +1,137 @@
+/* op_user.c — user-defined reductions (rmp_op_create) and the one entry point the schedules
+ * reduce through, op_apply: a builtin op runs its kernel over base elements; a user op is
+ * called as MPI calls it, fn(in, inout, &len, &type) computing inout = in op inout over len
+ * elements of the call's datatype, in the type's own memory layout (packed data of a
+ * non-contiguous type is unpacked around the call). Whether an op commutes decides whether
+ * the collectives may combine in any order (op_commutes). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+#define OP_USER_FIRST 64  /* handles below are builtin (rmp.h) */
+#define OP_USER_MAX 1024
+
+typedef struct user_op {
+    rmp_user_function *fn;
+    bool commute, in_use;
+} user_op_t;
+
+static user_op_t user_ops[OP_USER_MAX];
+
+static const user_op_t *user_get(rmp_op_t op)
+{
+    if (op < OP_USER_FIRST || op >= OP_USER_FIRST + OP_USER_MAX)
+        return NULL;
+    const user_op_t *u = &user_ops[op - OP_USER_FIRST];
+    return u->in_use ? u : NULL;
+}
+
+bool op_is_user(rmp_op_t op)
+{
+    return user_get(op) != NULL;
+}
+
+bool op_commutes(rmp_op_t op)
+{
+    const user_op_t *u = user_get(op);
+    return !u || u->commute;
+}
+
+int rmp_op_create(rmp_user_function *fn, int commute, rmp_op_t *op)
+{
+    int err = ctx_check();
+    if (err)
+        return err;
+    if (!fn || !op)
+        return RMP_ERR_ARG;
+    ctx_lock(&rmp_ctx);
+    int i = 0;
+    while (i < OP_USER_MAX && user_ops[i].in_use)
+        i++;
+    if (i == OP_USER_MAX) {
+        err = RMP_ERR_NO_MEM;
+    } else {
+        user_ops[i] = (user_op_t){.fn = fn, .commute = commute != 0, .in_use = true};
+        *op = OP_USER_FIRST + i;
+    }
+    ctx_unlock(&rmp_ctx);
+    return err;
+}
+
+int rmp_op_free(rmp_op_t *op)
+{
+    int err = ctx_check();
+    if (err)
+        return err;
+    if (!op)
+        return RMP_ERR_ARG;
+    ctx_lock(&rmp_ctx);
+    if (!user_get(*op)) {
+        err = RMP_ERR_OP; /* builtins and stale handles */
+    } else {
+        user_ops[*op - OP_USER_FIRST] = (user_op_t){0};
+        *op = RMP_OP_NULL;
+    }
+    ctx_unlock(&rmp_ctx);
+    return err;
+}
+
+/* n elements of dt at packed p as the type lays them out, in fresh memory covering where
+ * their data lies; *base gets the origin to hand the user (NULL: out of memory). */
+static char *unpacked(const dtype_t *dt, size_t n, const void *p, char **base)
+{
+    size_t span = (n - 1) * dt->extent + (size_t)(dt->true_ub - dt->true_lb);
+    char *mem = calloc(1, span ? span : 1);
+    if (!mem)
+        return NULL;
+    *base = mem - dt->true_lb;
+    dtype_unpack(dt, (int)n, p, n * dt->size, *base);
+    return mem;
+}
+
+static int user_call(const user_op_t *u, const dtype_t *dt, const void *in, void *inout,
+                     size_t n)
+{
+    rmp_datatype_t h = (rmp_datatype_t)(dt - rmp_ctx.dtypes);
+    if (dt->contig) {
+        for (size_t done = 0; done < n;) { /* len is an int */
+            int len = n - done > INT32_MAX ? INT32_MAX : (int)(n - done);
+            u->fn((char *)in + done * dt->size, (char *)inout + done * dt->size, &len, &h);
+            done += (size_t)len;
+        }
+        return RMP_SUCCESS;
+    }
+    if (n > INT32_MAX)
+        return RMP_ERR_COUNT;
+    char *bi, *bo, *mi = unpacked(dt, n, in, &bi), *mo = mi ? unpacked(dt, n, inout, &bo) : NULL;
+    if (mo) {
+        int len = (int)n;
+        u->fn(bi, bo, &len, &h);
+        dtype_pack(dt, len, bo, inout);
+    }
+    free(mi);
+    free(mo);
+    return mo ? RMP_SUCCESS : RMP_ERR_NO_MEM;
+}
+
+int op_apply(rmp_op_t op, const dtype_t *dt, const void *in, void *inout, size_t n)
+{
+    const user_op_t *u = user_get(op);
+    if (!u) {
+        op_reduce(op, dt->base, in, inout, n);
+        return RMP_SUCCESS;
+    }
+    return n ? user_call(u, dt, in, inout, n) : RMP_SUCCESS;
+}
+
+int op_apply3(rmp_op_t op, const dtype_t *dt, const void *in, const void *in2, void *out,
+              size_t n)
+{
+    if (!user_get(op)) {
+        op_reduce3(op, dt->base, in, in2, out, n);
+        return RMP_SUCCESS;
+    }
+    memcpy(out, in2, n * dt->size); /* out overlaps neither input */
+    return op_apply(op, dt, in, out, n);
+}
