@@ -235,7 +235,9 @@ CLASH_BIN := $(TESTS)/progs/clash-static $(TESTS)/progs/clash-shared
 # the sanitizer, because Criterion's runner cannot start under TSan (Snaipe/Criterion#274). The
 # programs it drives (mrun and the ranks) are still TSan builds.
 INTEG_SAN := $(if $(filter tsan,$(VARIANT)),,$(SAN))
-$(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h) | need-test-deps
+# runtime/knobs.c (libc only) is linked in so that the rmp-info test knows every knob.
+$(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h) runtime/knobs.c \
+                      runtime/knobs.h | need-test-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(OPT) $(INTEG_SAN) $(CFLAGS) -Itests/integration $(INTEG_SAN) $(LDFLAGS) \
 	  -DRMP_TEST_MRUN='"$(abspath $(MRUN))"' -DRMP_TEST_PROGS='"$(abspath $(TESTS)/progs)"' \
@@ -244,7 +246,7 @@ $(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h) | need-test
 	  -DRMP_TEST_SRCDIR='"$(abspath .)"' -DRMP_TEST_LIBDIR='"$(abspath $(OUT)/lib)"' \
 	  -DRMP_TEST_VARIANT='"$(VARIANT)"' -DRMP_TEST_CC='"$(CC)"' \
 	  -DRMP_TEST_LDFLAGS='"$(strip $(LDFLAGS_ALL))"' \
-	  -o $@ $(INTEG_SRC) -lcriterion
+	  -o $@ $(INTEG_SRC) runtime/knobs.c -lcriterion
 
 # MPI-style test programs, built the way a user builds them: with rmpcc (shared librmp-mpi).
 $(TESTS)/mpi/%: tests/mpi/%.c $(wildcard tests/mpi/*.h) $(MPI_SHARED) $(MPI_STATIC) $(RMPCC)
