@@ -151,7 +151,7 @@ static bool info_knob(const knob_t *k)
 
 static void info_typo(const char *line)
 {
-    printf("  warning: %s\n", line);
+    printf("  %s\n", line); /* the line starts with "warning:" and has no newline */
 }
 
 static int info_knobs(void)
