@@ -94,12 +94,15 @@ static int rmpi_err_of_class(int cls)
     return 0;
 }
 
-/* The handler of comm; an invalid or unknown handle gets MPI_COMM_WORLD's. */
+/* The handler of comm: MPI_ERRORS_ARE_FATAL unless set (or inherited) otherwise; an invalid
+ * handle (MPI_COMM_NULL, a freed one) gets MPI_COMM_WORLD's. */
 static bool rmpi_errh_returns(MPI_Comm comm)
 {
+    int size;
+    if (comm != MPI_COMM_WORLD && rmp_comm_size(comm, &size) != RMP_SUCCESS)
+        comm = MPI_COMM_WORLD;
     pthread_mutex_lock(&rmpi_errh.lock);
-    size_t i = comm >= 0 && (size_t)comm < rmpi_errh.n ? (size_t)comm : 0;
-    bool r = rmpi_errh.n > 0 && rmpi_errh.returns[i];
+    bool r = (size_t)comm < rmpi_errh.n && rmpi_errh.returns[comm];
     pthread_mutex_unlock(&rmpi_errh.lock);
     return r;
 }
@@ -153,9 +156,8 @@ int rmpi_raise_code(MPI_Comm comm, int code, const char *call)
         fprintf(stderr, "rmp: %s on rank %d: %s\n", call, rank, text);
     else
         fprintf(stderr, "rmp: %s: %s\n", call, text);
-    fprintf(stderr, "rmp: the error handler is MPI_ERRORS_ARE_FATAL: ending the job (with "
-                    "MPI_ERRORS_RETURN set by MPI_Comm_set_errhandler, %s would return %d)\n",
-            call, code);
+    fprintf(stderr, "rmp: MPI_ERRORS_ARE_FATAL ends the job; after MPI_Comm_set_errhandler(comm, "
+                    "MPI_ERRORS_RETURN) %s returns %d instead\n", call, code);
     fflush(stderr);
     rmp_abort(RMP_COMM_WORLD, cls);
     abort(); /* rmp_abort never returns */

@@ -72,6 +72,23 @@ static void return_mode(int rank, int size)
     EXPECT_INT(sts[0].MPI_ERROR, MPI_ERR_TRUNCATE);
     EXPECT_INT(sts[1].MPI_ERROR, MPI_SUCCESS);
     CHECK(MPI_Comm_free(&dup));
+    /* Handlers belong to communicators: MPI_COMM_SELF kept the default, a split of world
+     * inherits world's, a dup of self self's (even when it reuses the freed dup's handle). */
+    CHECK(MPI_Comm_get_errhandler(MPI_COMM_SELF, &eh));
+    EXPECT_INT(eh, MPI_ERRORS_ARE_FATAL);
+    MPI_Comm split, selfdup;
+    CHECK(MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &split));
+    CHECK(MPI_Comm_get_errhandler(split, &eh));
+    EXPECT_INT(eh, MPI_ERRORS_RETURN);
+    CHECK(MPI_Comm_free(&split));
+    CHECK(MPI_Comm_dup(MPI_COMM_SELF, &selfdup));
+    CHECK(MPI_Comm_get_errhandler(selfdup, &eh));
+    EXPECT_INT(eh, MPI_ERRORS_ARE_FATAL);
+    CHECK(MPI_Comm_set_errhandler(selfdup, MPI_ERRORS_RETURN));
+    expect_code("MPI_Send to rank 1 of MPI_COMM_SELF's dup",
+                MPI_Send(x, 1, MPI_INT, 1, 0, selfdup), MPI_ERR_RANK,
+                "MPI_ERR_RANK: invalid rank");
+    CHECK(MPI_Comm_free(&selfdup));
 
     /* Codes with no class of their own keep rmp's description, of class MPI_ERR_OTHER. */
     expect_code("MPI_Init twice", MPI_Init(NULL, NULL), MPI_ERR_OTHER,
