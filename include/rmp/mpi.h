@@ -52,16 +52,20 @@ typedef int MPI_Fint;
 typedef int MPI_Info; /* only MPI_INFO_NULL exists */
 #define MPI_INFO_NULL ((MPI_Info)0)
 
-/* Layout-identical to rmp_status_t (the same object seen through MPI's field names), so that
- * arrays of statuses pass to rmp unchanged. MPI_ERROR holds an MPI error code. */
-typedef struct MPI_Status {
-    union {
-        rmp_status_t rmp_status_;
-        struct {
-            int MPI_SOURCE;
-            int MPI_TAG;
-            int MPI_ERROR;
-        };
+/* The same object as rmp_status_t (a union of the two views), so that arrays of statuses pass
+ * to rmp unchanged; MPI_SOURCE, MPI_TAG and MPI_ERROR are members as the standard requires,
+ * and MPI_ERROR holds an MPI error code. */
+#if defined(__GNUC__)
+#define RMP_MPI_ANON_ __extension__ /* anonymous members: C11, an extension before (-pedantic) */
+#else
+#define RMP_MPI_ANON_
+#endif
+typedef union MPI_Status {
+    rmp_status_t rmp_status_;
+    RMP_MPI_ANON_ struct {
+        int MPI_SOURCE;
+        int MPI_TAG;
+        int MPI_ERROR;
     };
 } MPI_Status;
 #define MPI_STATUS_IGNORE ((MPI_Status *)0)
