@@ -62,8 +62,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
 {
     rmpi_status_prep(status, 1);
     int rc = rmp_iprobe(source, tag, comm, flag, rmpi_st(status));
-    if (rc == RMP_SUCCESS && *flag)
-        rmpi_status_fix(status, 1);
+    rmpi_status_fix(status, 1);
     return rmpi_raise(comm, rc, __func__);
 }
 
@@ -84,8 +83,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     rmpi_status_prep(status, 1);
     int rc = rmp_test(request, flag, rmpi_st(status));
-    if (flag && *flag)
-        rmpi_status_fix(status, 1);
+    rmpi_status_fix(status, 1);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
@@ -93,8 +91,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
 {
     rmpi_status_prep(array_of_statuses, count);
     int rc = rmp_waitall(count, array_of_requests, rmpi_st(array_of_statuses));
-    if (rc == RMP_SUCCESS || rc == RMP_ERR_IN_STATUS)
-        rmpi_status_fix(array_of_statuses, count);
+    rmpi_status_fix(array_of_statuses, count);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
@@ -103,8 +100,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
 {
     rmpi_status_prep(array_of_statuses, count);
     int rc = rmp_testall(count, array_of_requests, flag, rmpi_st(array_of_statuses));
-    if ((rc == RMP_SUCCESS && *flag) || rc == RMP_ERR_IN_STATUS)
-        rmpi_status_fix(array_of_statuses, count);
+    rmpi_status_fix(array_of_statuses, count);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
