@@ -63,12 +63,19 @@ $(LIB_OBJ): LIB_CFLAGS := -fvisibility=hidden -include mk/visibility.h
 # All library objects with their internal symbols global: for the unit tests (and other tests
 # of internals), never installed.
 INTERNAL := build/$(VARIANT)/librmp-internal.a
+# The MPI layer (mpi/, include/rmp/mpi.h) is a library of its own over librmp, exported the
+# same way: what mpi.h declares leaves it, its helpers (rmpi_*) stay inside.
+MPI_SRC := $(wildcard mpi/*.c)
+MPI_OBJ := $(MPI_SRC:%.c=$(OBJ)/%.o)
+$(MPI_OBJ): LIB_CFLAGS := -fvisibility=hidden -include mpi/visibility.h
 MRUN_SRC := $(wildcard launcher/*.c)
 MRUN_OBJ := $(MRUN_SRC:%.c=$(OBJ)/%.o)
 EX_SRC := $(wildcard examples/*.c)
 EX_BIN := $(EX_SRC:examples/%.c=$(OUT)/bin/examples/%)
 PROG_SRC := $(wildcard tests/progs/*.c)
 PROG_BIN := $(PROG_SRC:tests/progs/%.c=build/$(VARIANT)/tests/progs/%)
+MPIPROG_SRC := $(wildcard tests/mpi/*.c)
+MPIPROG_BIN := $(MPIPROG_SRC:tests/mpi/%.c=build/$(VARIANT)/tests/mpi/%)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 INTEG_SRC := $(wildcard tests/integration/*.c)
 TESTS := build/$(VARIANT)/tests
@@ -79,12 +86,17 @@ BENCH := $(if $(BENCH_SRC),$(OUT)/bin/rmp-bench)
 STATIC := $(OUT)/lib/librmp.a
 SHARED := $(OUT)/lib/librmp.so
 MRUN := $(OUT)/bin/mrun
+MPI_STATIC := $(OUT)/lib/librmp-mpi.a
+MPI_SHARED := $(OUT)/lib/librmp-mpi.so
+RMPCC := $(OUT)/bin/rmpcc
+RMPINFO := $(OUT)/bin/rmp-info
 
-.PHONY: deps all lib check check-unit check-integration check-asan check-tsan check-vm check-soak demo \
+.PHONY: deps all lib mpi check check-unit check-integration check-asan check-tsan check-vm check-soak demo \
         install uninstall clean tests format bench
 
-all: $(STATIC) $(SHARED) $(MRUN) $(OUT)/lib/pkgconfig/rmp.pc $(EX_BIN) $(BENCH)
+all: $(STATIC) $(SHARED) $(MRUN) $(OUT)/lib/pkgconfig/rmp.pc $(EX_BIN) $(BENCH) mpi $(RMPINFO)
 lib: $(STATIC) $(SHARED)
+mpi: $(MPI_STATIC) $(MPI_SHARED) $(RMPCC) $(OUT)/bin/rmpicc $(OUT)/lib/pkgconfig/rmp-mpi.pc
 
 # Objects depend on the Makefile too: a change of flags (visibility, warnings) rebuilds them.
 $(OBJ)/%.o: %.c Makefile | need-build-deps
@@ -121,6 +133,50 @@ $(SHARED): $(SHARED).0
 $(MRUN): $(MRUN_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -Wl,--export-dynamic-symbol=accept -o $@ $^ $(PMIX_LIBS)
+
+$(OBJ)/librmp-mpi-all.o: $(MPI_OBJ)
+	$(LD) -r -o $@ $^
+
+$(MPI_STATIC): $(OBJ)/librmp-mpi-all.o
+	@mkdir -p $(dir $@)
+	objcopy --localize-hidden $< $(OBJ)/librmp-mpi.o
+	rm -f $@ && ar rcs $@ $(OBJ)/librmp-mpi.o
+
+# librmp-mpi.so.0 needs librmp.so.0, found beside it wherever both are ($ORIGIN).
+$(MPI_SHARED).0: $(MPI_OBJ) $(SHARED)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,librmp-mpi.so.0 -Wl,-rpath,'$$ORIGIN' $(LDFLAGS_ALL) -o $@ \
+	  $(MPI_OBJ) -L$(OUT)/lib -lrmp -lpthread
+
+$(MPI_SHARED): $(MPI_SHARED).0
+	ln -sf librmp-mpi.so.0 $@
+
+# rmpcc for a compiler, include directory and library directory:
+# $(call rmpcc_text,INCDIR,LIBDIR). The libraries librmp needs are baked in for static links.
+rmpcc_text = sed -e 's|@CC@|$(CC)|' -e 's|@INCDIR@|$(1)|' -e 's|@LIBDIR@|$(2)|' \
+  -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS@|$(LIBS)|' tools/rmpcc.in
+
+# The build tree's rmpcc uses the tree's headers and this variant's libraries.
+$(RMPCC): tools/rmpcc.in Makefile
+	@mkdir -p $(dir $@)
+	$(call rmpcc_text,$(abspath include),$(abspath $(OUT)/lib)) > $@.tmp
+	chmod 755 $@.tmp && mv $@.tmp $@
+$(OUT)/bin/rmpicc: $(RMPCC)
+	ln -sf rmpcc $@
+
+# rmp-info reads the knob table and the runtime's internals: it links the internal archive.
+$(RMPINFO): tools/rmp-info.c $(INTERNAL) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DRMP_INFO_CC='"$(CC)"' -DRMP_INFO_VARIANT='"$(VARIANT)"' \
+	  -DRMP_INFO_CFLAGS='"$(strip $(OPT) $(SAN) $(CFLAGS))"' $(LDFLAGS_ALL) -o $@ $< \
+	  $(INTERNAL) $(LIBS)
+
+# rmp-mpi.pc: $(call mpipc_text,PREFIX,INCLUDEDIR); librmp's flags come from Requires: rmp.
+mpipc_text = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=%s\n\nName: rmp-mpi\nDescription: the MPI-3.1 subset of rmp (rmp/mpi.h)\nVersion: %s\nRequires: rmp\nCflags: -I$${includedir}/rmp\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lrmp-mpi\nLibs.private: -lpthread\n' '$(1)' '$(2)' '$(VERSION)'
+
+$(OUT)/lib/pkgconfig/rmp-mpi.pc: Makefile
+	@mkdir -p $(dir $@)
+	$(call mpipc_text,$(abspath $(OUT)),$(abspath include)) > $@
 
 # rmp.pc for a prefix and include directory: $(call pc_text,PREFIX,INCLUDEDIR). The build tree's
 # headers stay in include/ for every variant; an installed one is $${prefix}/include.
@@ -179,20 +235,28 @@ CLASH_BIN := $(TESTS)/progs/clash-static $(TESTS)/progs/clash-shared
 # the sanitizer, because Criterion's runner cannot start under TSan (Snaipe/Criterion#274). The
 # programs it drives (mrun and the ranks) are still TSan builds.
 INTEG_SAN := $(if $(filter tsan,$(VARIANT)),,$(SAN))
-$(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h) | need-test-deps
+# runtime/knobs.c (libc only) is linked in so that the rmp-info test knows every knob.
+$(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h) runtime/knobs.c \
+                      runtime/knobs.h | need-test-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(OPT) $(INTEG_SAN) $(CFLAGS) -Itests/integration $(INTEG_SAN) $(LDFLAGS) \
 	  -DRMP_TEST_MRUN='"$(abspath $(MRUN))"' -DRMP_TEST_PROGS='"$(abspath $(TESTS)/progs)"' \
+	  -DRMP_TEST_MPIPROGS='"$(abspath $(TESTS)/mpi)"' -DRMP_TEST_BINDIR='"$(abspath $(OUT)/bin)"' \
 	  -DRMP_TEST_BENCH='"$(abspath $(OUT)/bin/rmp-bench)"' \
 	  -DRMP_TEST_SRCDIR='"$(abspath .)"' -DRMP_TEST_LIBDIR='"$(abspath $(OUT)/lib)"' \
 	  -DRMP_TEST_VARIANT='"$(VARIANT)"' -DRMP_TEST_CC='"$(CC)"' \
 	  -DRMP_TEST_LDFLAGS='"$(strip $(LDFLAGS_ALL))"' \
-	  -o $@ $(INTEG_SRC) -lcriterion
+	  -o $@ $(INTEG_SRC) runtime/knobs.c -lcriterion
 
-tests: all $(PROG_BIN) $(CLASH_BIN) $(if $(UNIT_SRC),$(TESTS)/unit) \
+# MPI-style test programs, built the way a user builds them: with rmpcc (shared librmp-mpi).
+$(TESTS)/mpi/%: tests/mpi/%.c $(wildcard tests/mpi/*.h) $(MPI_SHARED) $(MPI_STATIC) $(RMPCC)
+	@mkdir -p $(dir $@)
+	$(RMPCC) $(OPT) $(SAN) $(WARN) -std=c11 -D_GNU_SOURCE -g $(CFLAGS) $(LDFLAGS_ALL) -o $@ $<
+
+tests: all $(PROG_BIN) $(MPIPROG_BIN) $(CLASH_BIN) $(if $(UNIT_SRC),$(TESTS)/unit) \
        $(if $(INTEG_SRC),$(TESTS)/integration)
 
--include $(LIB_OBJ:.o=.d) $(MRUN_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MRUN_OBJ:.o=.d) $(MPI_OBJ:.o=.d)
 
 # ---- running tests -------------------------------------------------------------------------
 CRITERION_FLAGS ?= --jobs 2 --timeout 300
@@ -252,18 +316,30 @@ install: all
 	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SHARED).0 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf librmp.so.0 $(DESTDIR)$(PREFIX)/lib/librmp.so
-	install -m 755 $(MRUN) $(BENCH) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(MRUN) $(BENCH) $(RMPINFO) $(DESTDIR)$(PREFIX)/bin/
 	$(call pc_text,$(PREFIX),$${prefix}/include) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp.pc
+	install -d $(DESTDIR)$(PREFIX)/include/rmp
+	install -m 644 include/rmp/mpi.h $(DESTDIR)$(PREFIX)/include/rmp/
+	install -m 644 $(MPI_STATIC) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(MPI_SHARED).0 $(DESTDIR)$(PREFIX)/lib/
+	ln -sf librmp-mpi.so.0 $(DESTDIR)$(PREFIX)/lib/librmp-mpi.so
+	$(call mpipc_text,$(PREFIX),$${prefix}/include) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp-mpi.pc
+	$(call rmpcc_text,$(PREFIX)/include,$(PREFIX)/lib) > $(DESTDIR)$(PREFIX)/bin/rmpcc
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/rmpcc
+	ln -sf rmpcc $(DESTDIR)$(PREFIX)/bin/rmpicc
 
 # Removes the files install writes (the same list, rmp-bench whether or not it was built), and
 # nothing else: the directories stay, as they may hold other packages' files.
+# include/rmp/ is rmp's own directory: removed once empty.
 INSTALLED := include/rmp.h lib/librmp.a lib/librmp.so.0 lib/librmp.so lib/pkgconfig/rmp.pc \
-             bin/mrun bin/rmp-bench
+             bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h lib/librmp-mpi.a \
+             lib/librmp-mpi.so.0 lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
+	if [ -d $(DESTDIR)$(PREFIX)/include/rmp ]; then rmdir $(DESTDIR)$(PREFIX)/include/rmp; fi
 
 format:
-	clang-format -i $(LIB_SRC) $(MRUN_SRC) include/rmp.h runtime/*.h runtime/transport/*.h
+	clang-format -i $(LIB_SRC) $(MRUN_SRC) $(MPI_SRC) tools/*.c include/rmp.h include/rmp/mpi.h runtime/*.h runtime/transport/*.h
 
 clean:
 	rm -rf build lib bin

@@ -13,6 +13,7 @@ extern "C" {
 
 #define RMP_VERSION_MAJOR 0
 #define RMP_VERSION_MINOR 1
+#define RMP_VERSION_PATCH 0
 #define RMP_VERSION_STRING "0.1.0"
 
 /* ---- Error codes ------------------------------------------------------------------------ */
@@ -144,6 +145,11 @@ int rmp_query_thread(int *provided);
 int rmp_abort(rmp_comm_t comm, int code);
 /* Seconds since an arbitrary point in the past (monotonic clock). */
 double rmp_wtime(void);
+/* The resolution of rmp_wtime, in seconds. */
+double rmp_wtick(void);
+/* The version of the library the program runs with (which may differ from the
+ * RMP_VERSION_* of the header it was built with): "0.1.0"; major/minor/patch may be NULL. */
+const char *rmp_get_version(int *major, int *minor, int *patch);
 /* A static, human-readable description of an error code. */
 const char *rmp_strerror(int err);
 

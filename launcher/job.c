@@ -383,6 +383,10 @@ static void job_free(job_t *job)
     for (int r = 0; job->ranks && r < job->nprocs; r++) {
         out_close(&job->ranks[r].out);
         out_close(&job->ranks[r].err);
+        if (job->ranks[r].out.dest_fd > STDERR_FILENO) /* --output-filename's files */
+            close(job->ranks[r].out.dest_fd);
+        if (job->ranks[r].err.dest_fd > STDERR_FILENO)
+            close(job->ranks[r].err.dest_fd);
         rankstat_close(&job->ranks[r].st);
     }
     free(job->ranks);
@@ -471,6 +475,13 @@ static job_t *job_alloc(const mrun_opts_t *opts, srv_t *srv, int sig_fd)
         out_init(&job->ranks[r].out, -1, STDOUT_FILENO, r, opts->tag_output);
         out_init(&job->ranks[r].err, -1, STDERR_FILENO, r, opts->tag_output);
     }
+    for (int r = 0; opts->output_dir && r < job->nprocs; r++) {
+        if ((job->ranks[r].out.dest_fd = out_open_file(opts->output_dir, r, "stdout")) < 0 ||
+            (job->ranks[r].err.dest_fd = out_open_file(opts->output_dir, r, "stderr")) < 0) {
+            job_free(job);
+            return NULL;
+        }
+    }
     if (opts->timeout_s > 0)
         job->timeout_at = now_ms() + (int64_t)(opts->timeout_s * 1000 + 0.999);
     return job;
@@ -547,6 +558,11 @@ job_t *job_start(const mrun_opts_t *opts, srv_t *srv, int sig_fd, const sigset_t
     int started = 0;
     for (; started < opts->nprocs; started++) {
         spec.cpu = ncpus > 0 ? cpus[started % ncpus] : -1;
+        if (opts->report_bindings && spec.cpu >= 0)
+            fprintf(stderr, "mrun: rank %d bound to CPU %d\n", started, spec.cpu);
+        else if (opts->report_bindings)
+            fprintf(stderr, "mrun: rank %d not bound (%s)\n", started,
+                    opts->bind == BIND_NONE ? "--bind-to none" : "more ranks than CPUs");
         if (start_rank(job, started, &spec, base_env, devnull, tty_stdin, &kids[started]) != 0)
             break;
     }

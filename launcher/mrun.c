@@ -3,10 +3,7 @@
  * runs however the job ends (signals arrive through the job's loop, never as handlers). */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
-#include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +11,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "job.h"
 #include "mrun.h"
 #include "pmix_srv.h"
@@ -21,131 +19,7 @@
 #include "rankstat.h"
 #include "session.h"
 
-enum { MAX_PROCS = 4096, EXIT_USAGE = 2 };
-
 extern char **environ;
-
-static const char usage_text[] =
-    "Usage: mrun -n N [options] prog [args...]\n"
-    "Starts N ranks of prog on this machine as one PMIx job.\n"
-    "\n"
-    "  -n N            number of ranks (1 to 4096)\n"
-    "  --nodes K       split the ranks into K virtual nodes, in blocks (default 1)\n"
-    "  -x VAR[=VAL]    set VAR in the ranks' environment (no =VAL: mrun's value)\n"
-    "  --tag-output    prefix every output line with [rank]\n"
-    "  --bind-to core|none  pin rank i to the i-th CPU mrun may use (default: core when\n"
-    "                  the ranks fit the CPUs, none when they outnumber them)\n"
-    "  --timeout SEC   end the job after SEC seconds (fractions allowed)\n"
-    "  -h, --help      show this help\n"
-    "  -V, --version   show the version\n"
-    "\n"
-    "Exit status: 0 when every rank succeeds; otherwise the first failure's: the rank's\n"
-    "status (128+N if killed by signal N), the rmp_abort code, 1 for a rank that skipped\n"
-    "rmp_init or rmp_finalize, 128+N when mrun gets signal N, 124 on timeout, 126/127 when\n"
-    "prog cannot be executed / is not found, 2 for bad usage.\n";
-
-__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
-{
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "mrun: %s; try mrun --help\n", msg);
-    return EXIT_USAGE;
-}
-
-static bool parse_int(const char *s, int min, int max, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < min || v > max)
-        return false;
-    *out = (int)v;
-    return true;
-}
-
-/* Returns -1 to go on, else the status to exit with right away. */
-static int parse_args(int argc, char **argv, mrun_opts_t *o)
-{
-    static const struct option longopts[] = {
-        {"nodes", required_argument, NULL, 'N'},   {"tag-output", no_argument, NULL, 'T'},
-        {"timeout", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},       {"bind-to", required_argument, NULL, 'B'},
-        {NULL, 0, NULL, 0},
-    };
-    *o = (mrun_opts_t){.nnodes = 1};
-    if (!(o->exports = calloc((size_t)argc, sizeof *o->exports))) {
-        fprintf(stderr, "mrun: out of memory\n");
-        return 1;
-    }
-    opterr = 0; /* our own one-line messages instead of getopt's */
-    int c;
-    /* '+': options end at the program, whose own options are left alone */
-    while ((c = getopt_long(argc, argv, "+:n:x:hV", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'n':
-            if (!parse_int(optarg, 1, MAX_PROCS, &o->nprocs))
-                return usage_error("-n needs a number of ranks from 1 to %d, not '%s'",
-                                   MAX_PROCS, optarg);
-            break;
-        case 'N':
-            if (!parse_int(optarg, 1, MAX_PROCS, &o->nnodes))
-                return usage_error("--nodes needs a number of nodes from 1 to %d, not '%s'",
-                                   MAX_PROCS, optarg);
-            break;
-        case 'x':
-            if (optarg[0] == '\0' || optarg[0] == '=')
-                return usage_error("-x needs VAR or VAR=VALUE, not '%s'", optarg);
-            o->exports[o->nexports++] = optarg;
-            break;
-        case 'T':
-            o->tag_output = true;
-            break;
-        case 'B':
-            if (strcmp(optarg, "core") == 0)
-                o->bind = BIND_CORE;
-            else if (strcmp(optarg, "none") == 0)
-                o->bind = BIND_NONE;
-            else
-                return usage_error("--bind-to needs core or none, not '%s'", optarg);
-            break;
-        case 't': {
-            char *end;
-            errno = 0;
-            double t = strtod(optarg, &end);
-            if (errno || end == optarg || *end || !isfinite(t) || t <= 0 || t > 1e8)
-                return usage_error("--timeout needs a positive number of seconds, not '%s'",
-                                   optarg);
-            o->timeout_s = t;
-            o->timeout_arg = optarg;
-            break;
-        }
-        case 'h':
-            fputs(usage_text, stdout);
-            return 0;
-        case 'V':
-            puts("mrun (rmp) " MRUN_VERSION);
-            return 0;
-        case ':':
-            return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default:
-            if (optopt)
-                return usage_error("unknown option '-%c'", optopt);
-            return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (o->nprocs == 0)
-        return usage_error("missing -n N, the number of ranks");
-    if (optind >= argc)
-        return usage_error("missing the program to run");
-    if (o->nnodes > o->nprocs)
-        return usage_error("--nodes %d is more than the %d ranks", o->nnodes, o->nprocs);
-    o->argv = argv + optind;
-    snprintf(o->stat_env, sizeof o->stat_env, "RMP_MRUN_FD=%d:%d", RANKSTAT_FD, (int)getpid());
-    return -1;
-}
 
 static char *env_find(char **env, const char *name, size_t len)
 {
@@ -294,7 +168,7 @@ static int run(const mrun_opts_t *opts, int sig_fd, const sigset_t *ignored, con
 int main(int argc, char **argv)
 {
     mrun_opts_t opts;
-    int status = parse_args(argc, argv, &opts);
+    int status = args_parse(argc, argv, &opts);
     if (status >= 0)
         goto out;
     status = 1;
@@ -331,6 +205,6 @@ out_path:
 out_env:
     free(base_env);
 out:
-    free(opts.exports);
+    args_free(&opts);
     return status;
 }

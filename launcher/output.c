@@ -1,12 +1,15 @@
-/* output.c: forwards a rank's stdout/stderr pipe to mrun's stdout/stderr. Untagged output is
- * passed through as it arrives; tagged output is cut into whole lines, each written with its
- * "[rank] " prefix in one call so that lines of different ranks never interleave. */
+/* output.c: forwards a rank's stdout/stderr pipe to mrun's stdout/stderr, or to its files
+ * (--output-filename). Untagged output is passed through as it arrives; tagged output is cut
+ * into whole lines, each written with its "[rank] " prefix in one call so that lines of
+ * different ranks never interleave. */
 #include "output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -147,4 +150,36 @@ void out_close(out_stream_t *s)
         (void)write_tagged(s, "\n", 1);
     }
     out_drop(s);
+}
+
+/* mkdir that accepts an existing directory. */
+static int out_mkdir(const char *path)
+{
+    if (mkdir(path, 0755) == 0 || errno == EEXIST)
+        return 0;
+    fprintf(stderr, "mrun: --output-filename: cannot create directory %s: %s\n", path,
+            strerror(errno));
+    return -1;
+}
+
+int out_open_file(const char *dir, int rank, const char *name)
+{
+    char path[4096];
+    if (out_mkdir(dir) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/1", dir);
+    if (out_mkdir(path) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/1/rank.%d", dir, rank);
+    if (out_mkdir(path) != 0)
+        return -1;
+    int n = snprintf(path, sizeof path, "%s/1/rank.%d/%s", dir, rank, name);
+    if (n < 0 || (size_t)n >= sizeof path) {
+        fprintf(stderr, "mrun: --output-filename: the path under %s is too long\n", dir);
+        return -1;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        fprintf(stderr, "mrun: --output-filename: cannot open %s: %s\n", path, strerror(errno));
+    return fd;
 }

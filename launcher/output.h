@@ -22,6 +22,10 @@ void out_init(out_stream_t *s, int fd, int dest_fd, int rank, bool tag);
  * (EOF, a read error, or the destination refused the data). */
 bool out_pump(out_stream_t *s);
 
+/* Opens DIR/1/rank.R/NAME for writing, creating the directories, the layout of Open MPI's
+ * --output-filename. Returns the fd (close-on-exec), or -1 after printing why. */
+int out_open_file(const char *dir, int rank, const char *name);
+
 /* Flushes a partial last line (prefixed, with a newline added) and closes the pipe. */
 void out_close(out_stream_t *s);
 

@@ -342,6 +342,25 @@ double rmp_wtime(void)
     return mono_now();
 }
 
+double rmp_wtick(void)
+{
+    struct timespec res;
+    if (clock_getres(CLOCK_MONOTONIC, &res) != 0)
+        return 1e-9; /* cannot fail for CLOCK_MONOTONIC on Linux; the clock counts ns */
+    return (double)res.tv_sec + (double)res.tv_nsec * 1e-9;
+}
+
+const char *rmp_get_version(int *major, int *minor, int *patch)
+{
+    if (major)
+        *major = RMP_VERSION_MAJOR;
+    if (minor)
+        *minor = RMP_VERSION_MINOR;
+    if (patch)
+        *patch = RMP_VERSION_PATCH;
+    return RMP_VERSION_STRING;
+}
+
 const char *rmp_strerror(int err)
 {
     static const char *const msg[] = {

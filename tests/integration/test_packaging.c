@@ -2,6 +2,7 @@
  * program may define any name the library uses inside), pkg-config --static links librmp.a,
  * install/uninstall leave nothing of rmp behind, and make without the packages says what to
  * do. The checks themselves are the scripts in tests/packaging/. */
+#include "rmp.h"
 #include "run.h"
 
 #include <errno.h>
@@ -93,4 +94,60 @@ Test(packaging, make_without_packages_says_make_deps, .timeout = 120)
 {
     const char *argv[] = {SCRIPT("missing-deps.sh"), RMP_TEST_SRCDIR, RMP_TEST_VARIANT, NULL};
     expect_script(argv, "missing-deps: OK", 100);
+}
+
+/* librmp-mpi exports exactly the MPI_ functions mpi.h declares: nothing of its own helpers,
+ * no declared call missing (a call outside the subset has no symbol to link to). */
+Test(packaging, mpi_exports_exactly_the_declared_subset, .timeout = 60)
+{
+    const char *argv[] = {SCRIPT("check-exports.sh"), RMP_TEST_CC, RMP_TEST_LIBDIR,
+                          RMP_TEST_SRCDIR "/include/rmp/mpi.h", "rmp-mpi", "MPI_", NULL};
+    run_opts_t o = {.limit = 50};
+    run_result_t r = run_cmd(&o, argv);
+    expect_success(r);
+    expect_like(r, out, "exports: librmp-mpi.so ", "", 1);
+    run_free(&r);
+}
+
+#ifndef RMP_TEST_BINDIR
+#error "build with -DRMP_TEST_BINDIR=<the variant's bin directory> (the Makefile does)"
+#endif
+
+/* rmpcc -show / -c / -static-rmp / rmpicc, pkg-config rmp-mpi, a call outside the subset
+ * refused at link time (tests/packaging/rmpcc.sh); then the programs it built run. */
+Test(packaging, rmpcc_and_pkg_config_rmp_mpi_n2, .timeout = 200)
+{
+    char dir[] = "/tmp/rmp-rmpcc.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+    const char *argv[] = {SCRIPT("rmpcc.sh"), RMP_TEST_CC,     RMP_TEST_SRCDIR, RMP_TEST_LIBDIR,
+                          RMP_TEST_BINDIR,    dir, RMP_TEST_LDFLAGS, NULL};
+    run_result_t build = run_cmd(&(run_opts_t){.limit = 150}, argv);
+    static const char *const exes[] = {"hello-shared", "hello-static", "hello-pc"};
+    run_result_t runs[3] = {{0}};
+    char path[3][sizeof dir + 32];
+    for (int i = 0; i < 3; i++) {
+        snprintf(path[i], sizeof path[i], "%s/%s", dir, exes[i]);
+        if (build.code == 0)
+            runs[i] = run_mrun(&(run_opts_t){.limit = 20}, 2, path[i], NULL);
+    }
+    const char *junk[] = {"hello-shared", "hello-static", "hello-pc", "outside", "outside.err"};
+    for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++) {
+        char p[sizeof dir + 32];
+        snprintf(p, sizeof p, "%s/%s", dir, junk[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+    expect_success(build);
+    expect_line(build, out, "rmpcc: OK", 1);
+    for (int i = 0; i < 3; i++) {
+        expect_success(runs[i]);
+        expect_line(runs[i], out,
+                    "mpi hello from rank 0 of 2 (rmp " RMP_VERSION_STRING
+                    " (MPI 3.1 subset through rmp/mpi.h))", 1);
+        expect_line(runs[i], out,
+                    "mpi hello from rank 1 of 2 (rmp " RMP_VERSION_STRING
+                    " (MPI 3.1 subset through rmp/mpi.h))", 1);
+        run_free(&runs[i]);
+    }
+    run_free(&build);
 }

@@ -23,7 +23,8 @@ mk() {
 
 mk install
 for f in include/rmp.h lib/librmp.a lib/librmp.so.0 lib/librmp.so lib/pkgconfig/rmp.pc \
-    bin/mrun bin/rmp-bench; do
+    bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h lib/librmp-mpi.a lib/librmp-mpi.so.0 \
+    lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc; do
     if [ ! -e "$root/$f" ]; then
         echo "install-uninstall: make install did not install $prefix/$f" >&2
         exit 1
@@ -44,12 +45,33 @@ if [ "$private" != "pmix libibverbs librdmacm " ]; then
         "expected 'pmix libibverbs librdmacm '" >&2
     exit 1
 fi
+if [ "$(readlink "$root/lib/librmp-mpi.so")" != librmp-mpi.so.0 ] ||
+    [ "$(readlink "$root/bin/rmpicc")" != rmpcc ]; then
+    echo "install-uninstall: librmp-mpi.so or rmpicc is not the expected link" >&2
+    exit 1
+fi
+# The installed wrapper and .pc name the prefix, never the build tree.
+show=$(RMPCC_CC=cc "$root/bin/rmpcc" -show -o p p.c)
+want="cc -I$prefix/include/rmp -I$prefix/include -o p p.c -L$prefix/lib -Wl,-rpath,$prefix/lib -lrmp-mpi -lrmp"
+if [ "$show" != "$want" ]; then
+    echo "install-uninstall: installed rmpcc -show printed '$show', expected '$want'" >&2
+    exit 1
+fi
+cflags=$(PKG_CONFIG_PATH=$root/lib/pkgconfig pkg-config --cflags-only-I rmp-mpi)
+case "$cflags" in
+"-I$prefix/include/rmp -I$prefix/include"*) ;;
+*) echo "install-uninstall: rmp-mpi.pc gives '$cflags'" >&2; exit 1 ;;
+esac
 
 mk uninstall
 left=$(cd "$dest" && find . ! -type d | sort | tr '\n' ' ')
 if [ "$left" != "./opt/rmp/bin/other-tool ./opt/rmp/lib/libother.so.1 " ]; then
     echo "install-uninstall: after make uninstall, files in DESTDIR: $left" \
         "(expected only the two files of another package)" >&2
+    exit 1
+fi
+if [ -e "$root/include/rmp" ]; then
+    echo "install-uninstall: make uninstall left $prefix/include/rmp" >&2
     exit 1
 fi
 echo "install-uninstall: OK"

@@ -1,0 +1,131 @@
+/* test_mpi.c — MPI programs through mpi.h (tests/mpi/, built with rmpcc) under mrun at
+ * n = 1..8, each checking exact values itself (a "FAIL" line per problem, "<prog>: rank R OK"
+ * at the end); the error model: MPI_ERRORS_RETURN codes, and MPI_ERRORS_ARE_FATAL ending the
+ * job with a message that names the call and the exit status of the error class. */
+#include "run.h"
+
+#ifndef RMP_TEST_MPIPROGS
+#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
+#endif
+#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
+
+ParameterizedTestParameters(mpi, env)
+{
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* Every rank printed "<prog>: rank R OK" and nothing failed. */
+static void expect_all_ok(run_result_t *r, const char *prog, int n)
+{
+    expect_success(*r);
+    for (int i = 0; i < n; i++) {
+        char line[128];
+        snprintf(line, sizeof line, "%s: rank %d OK", prog, i);
+        expect_line(*r, out, line, 1);
+    }
+}
+
+static void run_ok(int n, const char *path, const char *prog, const char *arg)
+{
+    run_opts_t o = {.limit = 90};
+    run_result_t r = run_mrun(&o, n, path, arg, NULL);
+    expect_all_ok(&r, prog, n);
+    run_free(&r);
+}
+
+/* The thread level asked for cycles with n, so each is tried. */
+ParameterizedTest(int *n, mpi, env, .timeout = 100)
+{
+    char level[4];
+    snprintf(level, sizeof level, "%d", (*n - 1) % 4);
+    run_ok(*n, MPIPROG("mpi_env"), "mpi_env", level);
+}
+
+ParameterizedTestParameters(mpi, p2p)
+{
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi, p2p, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_p2p"), "mpi_p2p", NULL);
+}
+
+ParameterizedTestParameters(mpi, coll_blocking)
+{
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi, coll_blocking, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_coll"), "mpi_coll blocking", "blocking");
+}
+
+ParameterizedTestParameters(mpi, coll_nonblocking)
+{
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi, coll_nonblocking, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_coll"), "mpi_coll nonblocking", "nonblocking");
+}
+
+ParameterizedTestParameters(mpi, errors_return)
+{
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi, errors_return, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_errors"), "mpi_errors", "return");
+}
+
+/* The default handler: the job ends with the error class as its status, one message naming
+ * the call, the rank and the error, one saying how to get the code returned instead. */
+typedef struct fatal_case {
+    const char *call;
+    int cls;
+    const char *error;
+} fatal_case_t;
+
+static const fatal_case_t fatal_cases[] = {
+    {"MPI_Send", 6, "MPI_ERR_RANK: invalid rank"},
+    {"MPI_Sendrecv", 15, "MPI_ERR_TRUNCATE: message truncated: receive buffer too small"},
+    {"MPI_Comm_split", 13, "MPI_ERR_ARG: invalid argument"},
+};
+
+static void fatal(const fatal_case_t *c, int n)
+{
+    run_opts_t o = {.limit = 60};
+    run_result_t r = run_mrun(&o, n, MPIPROG("mpi_errors"), "fatal", c->call, NULL);
+    expect_exit(r, c->cls);
+    char line[256], how[256];
+    snprintf(line, sizeof line, "rmp: %s on rank %d: %s", c->call, n > 1 ? 1 : 0, c->error);
+    snprintf(how, sizeof how, "rmp: MPI_ERRORS_ARE_FATAL ends the job; after "
+             "MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN) %s returns %d instead",
+             c->call, c->cls);
+    expect_line(r, err, line, 1);
+    expect_line(r, err, how, 1);
+    expect_no_fail(r);
+    cr_assert_eq(count_prefix(r.out, "mpi_errors: rank"), 0, "a rank finished:\n%s", r.out);
+    expect_clean(r);
+    run_free(&r);
+}
+
+Test(mpi, errors_are_fatal_by_default_n1, .timeout = 100)
+{
+    for (size_t i = 0; i < sizeof fatal_cases / sizeof fatal_cases[0]; i++)
+        fatal(&fatal_cases[i], 1);
+}
+
+Test(mpi, errors_are_fatal_by_default_n3, .timeout = 100)
+{
+    for (size_t i = 0; i < sizeof fatal_cases / sizeof fatal_cases[0]; i++)
+        fatal(&fatal_cases[i], 3);
+}

@@ -1,0 +1,56 @@
+/* mpicheck.h — what the MPI-style test programs share: one "FAIL rank R: ..." line per
+ * problem, MPI calls that must succeed, an alarm that ends a hung program, and the exact
+ * expected values. Uses only mpi.h: these programs are built with rmpcc as a user would. */
+#ifndef RMP_TEST_MPICHECK_H
+#define RMP_TEST_MPICHECK_H
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int mc_rank = -1;
+static int mc_failures;
+
+#define FAIL(...)                                                                              \
+    do {                                                                                       \
+        printf("FAIL rank %d: ", mc_rank);                                                     \
+        printf(__VA_ARGS__);                                                                   \
+        printf("\n");                                                                          \
+        fflush(stdout);                                                                        \
+        mc_failures++;                                                                         \
+    } while (0)
+
+/* An MPI call that must return MPI_SUCCESS (under MPI_ERRORS_RETURN; the default handler
+ * would have ended the job already). */
+#define CHECK(call)                                                                            \
+    do {                                                                                       \
+        int rc_ = (call);                                                                      \
+        if (rc_ != MPI_SUCCESS)                                                                \
+            FAIL("%s:%d: %s returned %d", __FILE__, __LINE__, #call, rc_);                     \
+    } while (0)
+
+#define EXPECT_INT(got, want)                                                                  \
+    do {                                                                                       \
+        long long g_ = (long long)(got), w_ = (long long)(want);                               \
+        if (g_ != w_)                                                                          \
+            FAIL("%s:%d: %s is %lld, expected %lld", __FILE__, __LINE__, #got, g_, w_);        \
+    } while (0)
+
+/* No test program may hang: SIGALRM's default action ends it (and mrun reports it). */
+static void mc_watchdog(unsigned seconds)
+{
+    alarm(seconds);
+}
+
+/* "<prog>: rank R OK" when nothing failed; the status for main to return. */
+static int mc_done(const char *prog)
+{
+    if (mc_failures == 0)
+        printf("%s: rank %d OK\n", prog, mc_rank);
+    fflush(stdout);
+    return mc_failures ? 1 : 0;
+}
+
+#endif
