@@ -14,11 +14,12 @@ uprefix=$(echo "$prefix" | tr '[:lower:]' '[:upper:]')
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# Functions: "rmp_x(" outside static (inline) definitions; data: "extern ... name;".
+# Functions: "rmp_x(" outside static (inline) definitions and typedefs of function types;
+# data: "extern ... name;".
 # shellcheck disable=SC2086 # CC may carry flags
 $cc -E -P -x c "$header" >"$tmp/header.i"
 {
-    grep -v '\bstatic\b' "$tmp/header.i" | grep -oE "\\b${prefix}[A-Za-z0-9_]+ *\\(" |
+    grep -vE '\b(static|typedef)\b' "$tmp/header.i" | grep -oE "\\b${prefix}[A-Za-z0-9_]+ *\\(" |
         sed 's/ *($//' || true
     tr '\n' ' ' <"$tmp/header.i" | grep -oE '\bextern [^;(){}]*;' |
         sed -E 's/ *(\[[^]]*\])? *;$//; s/.*[^A-Za-z0-9_]//' |
