@@ -159,51 +159,69 @@ int coll_vbuf(const void *buf, const int *counts, const int *displs, int n, rmp_
     return RMP_SUCCESS;
 }
 
+/* The blocks of a view: block i is counts[i] elements of dts[i] at user + offs[i] bytes
+ * (copies in schedule memory: an output view unpacks from them when the schedule ends). */
+typedef struct vblocks {
+    void *user;
+    const int *counts;
+    const ptrdiff_t *offs;
+    const dtype_t **dts;
+    int n;
+} vblocks_t;
+
 typedef struct vview_out {
     vview_t v;
-    void *user;
-    const int *counts, *displs; /* copies in schedule memory */
-    const dtype_t *dt;
-    int n;
+    vblocks_t b;
 } vview_out_t;
 
-static const char *vblock_user(const void *user, const int *displs, int i, const dtype_t *dt)
+/* Fills v for the blocks; blocks of contiguous types point into user memory, the others into
+ * one packed buffer (packed from the user's blocks when fill). false: out of memory. */
+static bool vview_make(sched_t *s, const vblocks_t *b, bool fill, vview_t *v)
 {
-    return (const char *)user + (ptrdiff_t)displs[i] * (ptrdiff_t)dt->extent;
-}
-
-/* Fills v for n blocks; contiguous types point into user memory, others into one packed
- * buffer (packed from the user's blocks when fill). false: out of memory. */
-static bool vview_make(sched_t *s, const void *user, const int *counts, const int *displs, int n,
-                       const dtype_t *dt, bool fill, vview_t *v)
-{
-    v->at = sched_tmp(s, sizeof(char *) * (size_t)n);
-    v->bytes = sched_tmp(s, sizeof(size_t) * (size_t)n);
+    v->at = sched_tmp(s, sizeof(char *) * (size_t)b->n);
+    v->bytes = sched_tmp(s, sizeof(size_t) * (size_t)b->n);
     if (!v->at || !v->bytes)
         return false;
-    size_t total = 0;
-    for (int i = 0; i < n; i++)
-        total += v->bytes[i] = (size_t)counts[i] * dt->size;
-    char *p = dt->contig ? NULL : sched_tmp(s, total);
-    if (!dt->contig && !p)
+    size_t packed = 0;
+    for (int i = 0; i < b->n; i++) {
+        v->bytes[i] = (size_t)b->counts[i] * b->dts[i]->size;
+        packed += b->dts[i]->contig ? 0 : v->bytes[i];
+    }
+    char *p = packed ? sched_tmp(s, packed) : NULL;
+    if (packed && !p)
         return false;
-    for (int i = 0; i < n; i++) {
-        if (dt->contig) {
-            v->at[i] = (char *)vblock_user(user, displs, i, dt);
+    for (int i = 0; i < b->n; i++) {
+        char *u = (char *)b->user + b->offs[i];
+        if (b->dts[i]->contig) {
+            v->at[i] = u;
             continue;
         }
         v->at[i] = p;
-        if (fill && counts[i] > 0)
-            dtype_pack(dt, counts[i], vblock_user(user, displs, i, dt), p);
+        if (fill && b->counts[i] > 0)
+            dtype_pack(b->dts[i], b->counts[i], u, p);
         p += v->bytes[i];
     }
     return true;
 }
 
-bool coll_vin(sched_t *s, const void *user, const int *counts, const int *displs, int n,
-              const dtype_t *dt, vview_t *v)
+/* The blocks in schedule memory: byte offsets from displacements in extents (displs) or in
+ * bytes (bdispls), one type for all (dt) or one per block (dts). false: out of memory. */
+static bool vblocks_make(sched_t *s, void *user, const int *counts, const int *displs,
+                         const int *bdispls, const dtype_t *dt, const dtype_t *const *dts, int n,
+                         vblocks_t *b)
 {
-    return vview_make(s, user, counts, displs, n, dt, true, v);
+    int *c = sched_tmp(s, sizeof(int) * (size_t)n);
+    ptrdiff_t *o = sched_tmp(s, sizeof(ptrdiff_t) * (size_t)n);
+    const dtype_t **t = sched_tmp(s, sizeof(dtype_t *) * (size_t)n);
+    if (!c || !o || !t)
+        return false;
+    for (int i = 0; i < n; i++) {
+        c[i] = counts[i];
+        t[i] = dts ? dts[i] : dt;
+        o[i] = bdispls ? bdispls[i] : (ptrdiff_t)displs[i] * (ptrdiff_t)t[i]->extent;
+    }
+    *b = (vblocks_t){.user = user, .counts = c, .offs = o, .dts = t, .n = n};
+    return true;
 }
 
 static void vout_unpack(void *arg, int err)
@@ -211,28 +229,79 @@ static void vout_unpack(void *arg, int err)
     vview_out_t *o = arg;
     if (err != RMP_SUCCESS && err != RMP_ERR_TRUNCATE)
         return;
-    for (int i = 0; i < o->n; i++)
-        if (o->counts[i] > 0)
-            dtype_unpack(o->dt, o->counts[i], o->v.at[i], o->v.bytes[i],
-                         (char *)vblock_user(o->user, o->displs, i, o->dt));
+    for (int i = 0; i < o->b.n; i++)
+        if (o->b.counts[i] > 0 && !o->b.dts[i]->contig)
+            dtype_unpack(o->b.dts[i], o->b.counts[i], o->v.at[i], o->v.bytes[i],
+                         (char *)o->b.user + o->b.offs[i]);
+}
+
+static bool vview_in(sched_t *s, const vblocks_t *b, vview_t *v)
+{
+    return vview_make(s, b, true, v);
+}
+
+static bool vview_out(sched_t *s, const vblocks_t *b, bool fill, vview_t *v)
+{
+    if (!vview_make(s, b, fill, v))
+        return false;
+    vview_out_t *o = sched_tmp(s, sizeof(*o));
+    if (!o)
+        return false;
+    *o = (vview_out_t){.v = *v, .b = *b};
+    sched_on_done(s, vout_unpack, o);
+    return true;
+}
+
+bool coll_vin(sched_t *s, const void *user, const int *counts, const int *displs, int n,
+              const dtype_t *dt, vview_t *v)
+{
+    vblocks_t b;
+    return vblocks_make(s, (void *)user, counts, displs, NULL, dt, NULL, n, &b) &&
+           vview_in(s, &b, v);
 }
 
 bool coll_vout(sched_t *s, void *user, const int *counts, const int *displs, int n,
                const dtype_t *dt, bool fill, vview_t *v)
 {
-    if (!vview_make(s, user, counts, displs, n, dt, fill, v))
-        return false;
-    if (dt->contig)
-        return true;
-    vview_out_t *o = sched_tmp(s, sizeof(*o));
-    int *cp = sched_tmp(s, sizeof(int) * 2 * (size_t)n);
-    if (!o || !cp)
-        return false;
-    memcpy(cp, counts, sizeof(int) * (size_t)n);
-    memcpy(cp + n, displs, sizeof(int) * (size_t)n);
-    *o = (vview_out_t){.v = *v, .user = user, .counts = cp, .displs = cp + n, .dt = dt, .n = n};
-    sched_on_done(s, vout_unpack, o);
-    return true;
+    vblocks_t b;
+    return vblocks_make(s, user, counts, displs, NULL, dt, NULL, n, &b) &&
+           vview_out(s, &b, fill, v);
+}
+
+int coll_wbuf(const void *buf, const int *counts, const int *bdispls,
+              const rmp_datatype_t *types, int n, const dtype_t **dts)
+{
+    if (!counts || !bdispls || !types)
+        return RMP_ERR_ARG;
+    size_t bytes, total = 0;
+    for (int i = 0; i < n; i++) {
+        if (!(dts[i] = dtype_get(types[i], true)))
+            return RMP_ERR_TYPE;
+        if (counts[i] < 0)
+            return RMP_ERR_COUNT;
+        if (dtype_bytes(dts[i], (size_t)counts[i], &bytes) ||
+            __builtin_add_overflow(total, bytes, &total) || total > PTRDIFF_MAX)
+            return RMP_ERR_COUNT;
+        if (counts[i] > 0 && (!buf || buf == RMP_IN_PLACE))
+            return RMP_ERR_BUFFER;
+    }
+    return RMP_SUCCESS;
+}
+
+bool coll_win(sched_t *s, const void *user, const int *counts, const int *bdispls,
+              const dtype_t *const *dts, int n, vview_t *v)
+{
+    vblocks_t b;
+    return vblocks_make(s, (void *)user, counts, NULL, bdispls, NULL, dts, n, &b) &&
+           vview_in(s, &b, v);
+}
+
+bool coll_wout(sched_t *s, void *user, const int *counts, const int *bdispls,
+               const dtype_t *const *dts, int n, bool fill, vview_t *v)
+{
+    vblocks_t b;
+    return vblocks_make(s, user, counts, NULL, bdispls, NULL, dts, n, &b) &&
+           vview_out(s, &b, fill, v);
 }
 
 /* ---- algorithm choice ---- */

@@ -80,6 +80,14 @@ bool coll_vin(sched_t *s, const void *user, const int *counts, const int *displs
               const dtype_t *dt, vview_t *v);
 bool coll_vout(sched_t *s, void *user, const int *counts, const int *displs, int n,
                const dtype_t *dt, bool fill, vview_t *v);
+/* The same with a type per block and displacements in bytes (alltoallw). coll_wbuf checks
+ * them like coll_vbuf and fills dts[0..n-1]. */
+int coll_wbuf(const void *buf, const int *counts, const int *bdispls,
+              const rmp_datatype_t *types, int n, const dtype_t **dts);
+bool coll_win(sched_t *s, const void *user, const int *counts, const int *bdispls,
+              const dtype_t *const *dts, int n, vview_t *v);
+bool coll_wout(sched_t *s, void *user, const int *counts, const int *bdispls,
+               const dtype_t *const *dts, int n, bool fill, vview_t *v);
 
 /* ---- algorithm choice ---- */
 /* One collective's tunables: RMP_COLL_<NAME>=auto|<algorithm> forces an algorithm. */

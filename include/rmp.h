@@ -329,6 +329,10 @@ int rmp_allgatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
 int rmp_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                   rmp_datatype_t sendtype, void *recvbuf, const int recvcounts[],
                   const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm);
+/* alltoallv with a type per peer and displacements in bytes (sdispls[j] bytes into sendbuf). */
+int rmp_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  const rmp_datatype_t sendtypes[], void *recvbuf, const int recvcounts[],
+                  const int rdispls[], const rmp_datatype_t recvtypes[], rmp_comm_t comm);
 /* Prefix reductions: rank r gets the reduction of ranks 0..r's sendbuf (scan) or of ranks
  * 0..r-1's (exscan: rank 0's recvbuf is left untouched). sendbuf may be RMP_IN_PLACE (the
  * contribution taken from recvbuf). Operands are combined in rank order. */
@@ -374,6 +378,10 @@ int rmp_iallgatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
 int rmp_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    rmp_datatype_t sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm,
+                   rmp_request_t *req);
+int rmp_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const rmp_datatype_t sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const rmp_datatype_t recvtypes[], rmp_comm_t comm,
                    rmp_request_t *req);
 int rmp_iscan(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
               rmp_comm_t comm, rmp_request_t *req);

@@ -1,5 +1,5 @@
 /* vcoll.c — the v-collectives (gatherv, scatterv, allgatherv, alltoallv) and the prefix
- * reductions (scan, exscan), blocking and nonblocking, against a serial reference: every root,
+ * reductions (scan, exscan), and alltoallw (a type per peer), blocking and nonblocking, against a serial reference: every root,
  * block sizes that differ per rank (zeros included), blocks in reversed order with gaps, a
  * strided derived type whose gaps must stay untouched, in place, on the world and on a split
  * communicator in reversed rank order; then truncation and bad arguments. Prints "vcoll: OK"
@@ -181,6 +181,49 @@ static void t_alltoallv(const ttype_t *t, int salt, int nb, bool in_place)
     free(rb);
 }
 
+/* alltoallw: the block for peer j in the type (j + me) % 2 (int32 or the strided type), the
+ * one from peer j in type (me + j) % 2 too, displacements in bytes, reversed with gaps */
+static void t_alltoallw(int salt, int nb, bool in_place)
+{
+    int sc[64], sd[64], rcn[64], rd[64], sspan = 0, rspan = 0;
+    rmp_datatype_t st[64], rt[64];
+    for (int j = np - 1; j >= 0; j--) {
+        const ttype_t *t = &types[(j + me) % 2];
+        st[j] = rt[j] = t->t;
+        sc[j] = (me + 2 * j + salt) % 4;
+        rcn[j] = (j + 2 * me + salt) % 4;
+        sd[j] = sspan * 4;
+        sspan += (sc[j] + 1) * t->ext;
+        rd[j] = rspan * 4;
+        rspan += (rcn[j] + 1) * t->ext;
+    }
+    if (in_place)
+        for (int j = 0; j < np; j++)
+            if (sc[j] != rcn[j])
+                in_place = false;
+    int32_t *sb = sentinels(sspan), *rb = sentinels(rspan), *want = sentinels(rspan);
+    for (int j = 0; j < np; j++) {
+        const ttype_t *t = &types[(j + me) % 2];
+        put(t, in_place ? rb + rd[j] / 4 : sb + sd[j] / 4, 0, sc[j], me, j);
+        put(t, want + rd[j] / 4, 0, rcn[j], j, me);
+    }
+    rmp_request_t r;
+    const void *s = in_place ? RMP_IN_PLACE : sb;
+    int rc = nb ? rmp_ialltoallw(s, sc, sd, st, rb, rcn, rd, rt, cm, &r)
+                : rmp_alltoallw(s, sc, sd, st, rb, rcn, rd, rt, cm);
+    CHECK(rc);
+    wait_or(nb, &r, rc);
+    for (int i = 0; i < rspan; i++)
+        if (rb[i] != want[i]) {
+            FAIL("alltoallw%s on %s (n=%d): int %d is %d, expected %d", in_place ? " in place" : "",
+                 cname, np, i, rb[i], want[i]);
+            break;
+        }
+    free(sb);
+    free(rb);
+    free(want);
+}
+
 /* scan / exscan of 3 int64 per rank, SUM and MIN, against the serial prefix */
 static void t_scan(bool exclusive, int nb, bool in_place, rmp_op_t op)
 {
@@ -238,6 +281,8 @@ static void all_on(rmp_comm_t c, const char *name)
                 t_alltoallv(t, salt, nb, salt == 2);
             }
         }
+    for (int salt = 0; salt < 3; salt++)
+        t_alltoallw(salt, salt == 1, salt == 2);
     for (int nb = 0; nb < 2; nb++)
         for (int ip = 0; ip < 2; ip++) {
             t_scan(false, nb, ip, RMP_SUM);
@@ -278,6 +323,12 @@ static void t_errors(void)
     EXPECT_RC(RMP_ERR_TYPE, rmp_alltoallv(&x, c1, d1, (rmp_datatype_t)9999, &x, c1, d1,
                                          RMP_INT32, cm));
     EXPECT_RC(RMP_ERR_OP, rmp_scan(&x, &x, 1, RMP_INT32, (rmp_op_t)999, cm));
+    rmp_datatype_t tys[64];
+    for (int i = 0; i < np; i++)
+        tys[i] = RMP_INT32;
+    tys[np - 1] = (rmp_datatype_t)9999;
+    EXPECT_RC(RMP_ERR_TYPE, rmp_alltoallw(&x, c1, d1, tys, &x, c1, d1, tys, cm));
+    EXPECT_RC(RMP_ERR_ARG, rmp_alltoallw(&x, c1, d1, NULL, &x, c1, d1, tys, cm));
     EXPECT_RC(RMP_ERR_ARG, rmp_iexscan(&x, &x, 1, RMP_INT32, RMP_SUM, cm, NULL));
     EXPECT_RC(RMP_ERR_ROOT, rmp_gatherv(&x, 1, RMP_INT32, &x, c1, d1, RMP_INT32, np, cm));
     CHECK(rmp_barrier(cm)); /* still in step */
