@@ -200,7 +200,7 @@ static int members_compare(const int *a, int na, const int *b, int nb)
 {
     if (na != nb)
         return RMP_UNEQUAL;
-    if (!memcmp(a, b, sizeof(int) * (size_t)na))
+    if (na == 0 || !memcmp(a, b, sizeof(int) * (size_t)na)) /* empty: no member array */
         return RMP_IDENT;
     for (int i = 0; i < na; i++) { /* members are distinct: each of a found in b suffices */
         bool found = false;

@@ -486,7 +486,13 @@ static size_t dt_elems(const dtype_t *t, size_t count, size_t budget, size_t *el
 {
     if (t->builtin && t->nblocks == 0) {
         size_t sz = t->size, n = budget / sz < count ? budget / sz : count;
-        *elems += n * (t->base >= DT_2INT ? 2 : 1); /* a pair is two basic elements */
+        bool pair = t->base >= DT_2INT; /* two basic elements: the value, then the int */
+        *elems += n * (pair ? 2 : 1);
+        size_t vs = sz - sizeof(int32_t);
+        if (pair && n < count && budget - n * sz >= vs) { /* ends after a record's value */
+            *elems += 1;
+            return n * sz + vs;
+        }
         return n * sz;
     }
     size_t done = 0;

@@ -34,6 +34,8 @@ static void t_basics(rmp_group_t *world_g, rmp_group_t *rev_g)
     EXPECT(cmp == (ws > 1 ? RMP_SIMILAR : RMP_IDENT), "group vs reversed: %d", cmp);
     CHECK(rmp_group_compare(*world_g, RMP_GROUP_EMPTY, &cmp));
     EXPECT(cmp == RMP_UNEQUAL, "group vs empty: %d", cmp);
+    CHECK(rmp_group_compare(RMP_GROUP_EMPTY, RMP_GROUP_EMPTY, &cmp));
+    EXPECT(cmp == RMP_IDENT, "empty vs empty: %d", cmp);
 }
 
 /* The even world ranks in reversed order, as a communicator; odd ones get RMP_COMM_NULL. */

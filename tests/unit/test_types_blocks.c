@@ -191,6 +191,16 @@ Test(types_blocks, pair_types, TB)
         cr_assert_eq(op_check(RMP_MINLOC, dtype_get(want[i].h, true)->base), RMP_SUCCESS);
         cr_assert_eq(op_check(RMP_SUM, dtype_get(want[i].h, true)->base), RMP_ERR_OP);
     }
+    /* a message of 5 ints received as RMP_2INT: two whole pairs and a value */
+    rmp_status_t st5 = {.count = 20};
+    int k5;
+    cr_assert_eq(rmp_get_elements(&st5, RMP_2INT, &k5), RMP_SUCCESS);
+    cr_assert_eq(k5, 5);
+    cr_assert_eq(rmp_get_count(&st5, RMP_2INT, &k5), RMP_SUCCESS);
+    cr_assert_eq(k5, RMP_UNDEFINED);
+    st5.count = 12 + 8; /* a DOUBLE_INT record and a double: 3 */
+    cr_assert_eq(rmp_get_elements(&st5, RMP_DOUBLE_INT, &k5), RMP_SUCCESS);
+    cr_assert_eq(k5, 3);
     struct { double v; int i; } di[3] = {{1.5, 7}, {-2.0, 1}, {9.0, 4}};
     unsigned char packed[36];
     dtype_pack(dtype_get(RMP_DOUBLE_INT, true), 3, di, packed);
