@@ -343,6 +343,45 @@ static void t_user_commutative(int rank, int size)
     CHECK(MPI_Op_free(&op));
 }
 
+/* MPI_ERRORS_RETURN codes, alike on every rank (so no rank waits for another): bad arguments
+ * are refused when the call is made; a block longer than its slot is cut, and its
+ * MPI_ERR_TRUNCATE comes from the call (blocking) or from MPI_Wait (nonblocking). */
+static void t_errors(int rank, int size)
+{
+    int counts[8], displs[8], buf[40] = {0}, x = rank, y = -1;
+    MPI_Request r = MPI_REQUEST_NULL;
+    for (int i = 0; i < size; i++)
+        counts[i] = 1, displs[i] = i;
+    EXPECT_INT(MPI_Alltoallv(buf, NULL, displs, MPI_INT, buf + 10, counts, displs, MPI_INT,
+                             MPI_COMM_WORLD),
+               MPI_ERR_ARG);
+    EXPECT_INT(MPI_Ialltoallv(buf, counts, displs, MPI_INT, buf + 10, counts, NULL, MPI_INT,
+                              MPI_COMM_WORLD, &r),
+               MPI_ERR_ARG);
+    counts[size - 1] = -1;
+    EXPECT_INT(MPI_Allgatherv(&x, 1, MPI_INT, buf, counts, displs, MPI_INT, MPI_COMM_WORLD),
+               MPI_ERR_COUNT);
+    counts[size - 1] = 1;
+    EXPECT_INT(MPI_Scan(&x, &y, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP);
+    EXPECT_INT(MPI_Iexscan(&x, &y, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD, &r), MPI_ERR_OP);
+    EXPECT_INT(MPI_Scatterv(buf, counts, displs, MPI_INT, &y, 1, MPI_INT, size, MPI_COMM_WORLD),
+               MPI_ERR_ROOT);
+    /* Two ints from every rank into slots of one: each slot gets the first. */
+    int two[2] = {v(rank, 0), v(rank, 1)}, want[8];
+    for (int i = 0; i < size; i++)
+        buf[i] = GAP, want[i] = v(i, 0);
+    int rc;
+    if (nb) {
+        CHECK(MPI_Iallgatherv(two, 2, MPI_INT, buf, counts, displs, MPI_INT, MPI_COMM_WORLD,
+                              &r));
+        rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else {
+        rc = MPI_Allgatherv(two, 2, MPI_INT, buf, counts, displs, MPI_INT, MPI_COMM_WORLD);
+    }
+    EXPECT_INT(rc, MPI_ERR_TRUNCATE);
+    check_ints("allgatherv of blocks longer than their slots", buf, want, size);
+}
+
 int main(int argc, char **argv)
 {
     mc_watchdog(100);
@@ -362,6 +401,7 @@ int main(int argc, char **argv)
     t_loc(mc_rank, size);
     t_user_op(mc_rank, size);
     t_user_commutative(mc_rank, size);
+    t_errors(mc_rank, size);
     CHECK(MPI_Finalize());
     return mc_done(nb ? "mpi_vcoll nonblocking" : "mpi_vcoll blocking");
 }
