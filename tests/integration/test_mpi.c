@@ -145,6 +145,7 @@ static const fatal_case_t fatal_cases[] = {
     {"MPI_Send", 6, "MPI_ERR_RANK: invalid rank"},
     {"MPI_Sendrecv", 15, "MPI_ERR_TRUNCATE: message truncated: receive buffer too small"},
     {"MPI_Comm_split", 13, "MPI_ERR_ARG: invalid argument"},
+    {"MPI_Group_incl", 6, "MPI_ERR_RANK: invalid rank"},
 };
 
 static void fatal(const fatal_case_t *c, int n)
