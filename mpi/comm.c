@@ -1,5 +1,5 @@
-/* comm.c — MPI's communicator calls over rmp's; a new communicator inherits its parent's
- * error handler (MPI-3.1 8.3). */
+/* comm.c — MPI's communicator and group calls over rmp's; a new communicator inherits its
+ * parent's error handler (MPI-3.1 8.3). */
 #include "rmpi.h"
 
 int MPI_Comm_rank(MPI_Comm comm, int *rank)
@@ -35,4 +35,68 @@ int MPI_Comm_free(MPI_Comm *comm)
     if (rc == RMP_SUCCESS)
         rmpi_errh_forget(old); /* the handle may be reused: its next owner starts fatal */
     return rmpi_raise(old, rc, __func__);
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    int rc = rmp_comm_create(comm, group, newcomm);
+    if (rc == RMP_SUCCESS && *newcomm != MPI_COMM_NULL)
+        rmpi_errh_inherit(comm, *newcomm);
+    return rmpi_raise(comm, rc, __func__);
+}
+
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+    return rmpi_raise(comm1, rmp_comm_compare(comm1, comm2, result), __func__);
+}
+
+/* Groups have no error handler of their own: MPI-3.1 8.3 raises errors that belong to no
+ * communicator on MPI_COMM_WORLD's. */
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+    return rmpi_raise(comm, rmp_comm_group(comm, group), __func__);
+}
+
+int MPI_Group_size(MPI_Group group, int *size)
+{
+    return rmpi_raise(MPI_COMM_WORLD, rmp_group_size(group, size), __func__);
+}
+
+int MPI_Group_rank(MPI_Group group, int *rank)
+{
+    return rmpi_raise(MPI_COMM_WORLD, rmp_group_rank(group, rank), __func__);
+}
+
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    return rmpi_raise(MPI_COMM_WORLD, rmp_group_incl(group, n, ranks, newgroup), __func__);
+}
+
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    return rmpi_raise(MPI_COMM_WORLD, rmp_group_excl(group, n, ranks, newgroup), __func__);
+}
+
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                              int ranks2[])
+{
+    return rmpi_raise(MPI_COMM_WORLD, rmp_group_translate_ranks(group1, n, ranks1, group2, ranks2),
+                      __func__);
+}
+
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
+{
+    return rmpi_raise(MPI_COMM_WORLD, rmp_group_compare(group1, group2, result), __func__);
+}
+
+/* Open MPI and MPICH accept MPI_GROUP_EMPTY here (it is what Group_incl of no rank and
+ * Group_excl of every rank return, and programs free what they got); rmp's builtin is never
+ * freed, so the handle only becomes MPI_GROUP_NULL. */
+int MPI_Group_free(MPI_Group *group)
+{
+    if (group && *group == MPI_GROUP_EMPTY) {
+        *group = MPI_GROUP_NULL;
+        return MPI_SUCCESS;
+    }
+    return rmpi_raise(MPI_COMM_WORLD, rmp_group_free(group), __func__);
 }

@@ -37,6 +37,7 @@ static const int rmpi_class_of[-RMP_ERR_LAST] = {
     [-RMP_ERR_BOOTSTRAP] = MPI_ERR_OTHER,
     [-RMP_ERR_NOT_SUPPORTED] = MPI_ERR_UNSUPPORTED_OPERATION,
     [-RMP_ERR_INTERNAL] = MPI_ERR_INTERN,
+    [-RMP_ERR_GROUP] = MPI_ERR_GROUP,
 };
 
 static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {

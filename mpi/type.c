@@ -1,4 +1,5 @@
-/* type.c — MPI's datatype calls over rmp's (builtins, contiguous, vector). */
+/* type.c — MPI's datatype calls over rmp's (builtins and pairs, contiguous, vector, indexed,
+ * hindexed, struct, resized) and its user-defined reduction ops. */
 #include <limits.h>
 
 #include "rmpi.h"
@@ -15,18 +16,9 @@ int MPI_Type_size(MPI_Datatype datatype, int *size)
     return MPI_SUCCESS;
 }
 
-/* rmp's types have no negative displacements and no resizing: the lower bound is 0. */
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
-    size_t ext = 0;
-    int rc = rmp_type_extent(datatype, &ext);
-    if (rc == RMP_SUCCESS && (!lb || !extent))
-        rc = RMP_ERR_ARG;
-    if (rc != RMP_SUCCESS)
-        return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
-    *lb = 0;
-    *extent = (MPI_Aint)ext;
-    return MPI_SUCCESS;
+    return rmpi_raise(MPI_COMM_WORLD, rmp_type_get_extent(datatype, lb, extent), __func__);
 }
 
 int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -39,6 +31,43 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
 {
     return rmpi_raise(MPI_COMM_WORLD,
                       rmp_type_vector(count, blocklength, stride, oldtype, newtype), __func__);
+}
+
+int MPI_Type_indexed(int count, const int array_of_blocklengths[],
+                     const int array_of_displacements[], MPI_Datatype oldtype,
+                     MPI_Datatype *newtype)
+{
+    return rmpi_raise(
+        MPI_COMM_WORLD,
+        rmp_type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype),
+        __func__);
+}
+
+int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                             const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                             MPI_Datatype *newtype)
+{
+    return rmpi_raise(MPI_COMM_WORLD,
+                      rmp_type_create_hindexed(count, array_of_blocklengths, array_of_displacements,
+                                               oldtype, newtype),
+                      __func__);
+}
+
+int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                           const MPI_Aint array_of_displacements[],
+                           const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    return rmpi_raise(MPI_COMM_WORLD,
+                      rmp_type_create_struct(count, array_of_blocklengths, array_of_displacements,
+                                             array_of_types, newtype),
+                      __func__);
+}
+
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                            MPI_Datatype *newtype)
+{
+    return rmpi_raise(MPI_COMM_WORLD, rmp_type_create_resized(oldtype, lb, extent, newtype),
+                      __func__);
 }
 
 int MPI_Type_commit(MPI_Datatype *datatype)
@@ -56,4 +85,21 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
     return rmpi_raise(MPI_COMM_WORLD,
                       rmp_get_count(status ? &status->rmp_status_ : NULL, datatype, count),
                       __func__);
+}
+
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    return rmpi_raise(MPI_COMM_WORLD,
+                      rmp_get_elements(status ? &status->rmp_status_ : NULL, datatype, count),
+                      __func__);
+}
+
+int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    return rmpi_raise(MPI_COMM_WORLD, rmp_op_create(user_fn, commute, op), __func__);
+}
+
+int MPI_Op_free(MPI_Op *op)
+{
+    return rmpi_raise(MPI_COMM_WORLD, rmp_op_free(op), __func__);
 }

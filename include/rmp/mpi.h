@@ -10,20 +10,28 @@
  *                 Get_library_version, Alloc_mem, Free_mem
  *   errors        Comm_set_errhandler, Comm_get_errhandler, Errhandler_free, Error_string,
  *                 Error_class (MPI_ERRORS_ARE_FATAL by default, MPI_ERRORS_RETURN)
- *   communicators Comm_rank, Comm_size, Comm_dup, Comm_split, Comm_free
- *   datatypes     the C builtins below, Type_size, Type_get_extent, Type_contiguous,
- *                 Type_vector, Type_commit, Type_free, Get_count
+ *   communicators Comm_rank, Comm_size, Comm_dup, Comm_split, Comm_create, Comm_compare,
+ *                 Comm_free
+ *   groups        Comm_group, Group_size, Group_rank, Group_incl, Group_excl,
+ *                 Group_translate_ranks, Group_compare, Group_free (MPI_GROUP_EMPTY)
+ *   datatypes     the C builtins and pair types below, Type_size, Type_get_extent,
+ *                 Type_contiguous, Type_vector, Type_indexed, Type_create_hindexed,
+ *                 Type_create_struct, Type_create_resized, Type_commit, Type_free,
+ *                 Get_count, Get_elements
  *   point-to-point Send, Recv, Isend, Irecv, Sendrecv, Probe, Iprobe, Cancel,
  *                 Wait, Test, Waitall, Testall, Waitany
- *   collectives   Barrier, Bcast, Reduce, Allreduce, Gather, Scatter, Allgather, Alltoall,
- *                 Reduce_scatter, Reduce_scatter_block, and their nonblocking I* forms
- *   ops           MPI_SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR
+ *   collectives   Barrier, Bcast, Reduce, Allreduce, Gather, Gatherv, Scatter, Scatterv,
+ *                 Allgather, Allgatherv, Alltoall, Alltoallv, Reduce_scatter,
+ *                 Reduce_scatter_block, Scan, Exscan, and their nonblocking I* forms
+ *   ops           MPI_SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, MINLOC, MAXLOC;
+ *                 Op_create (commutative or not: non-commutative ops combine in rank
+ *                 order), Op_free
  *
  * Where rmp differs from the standard: MPI_Abort ends the whole job whatever the communicator;
  * errors of completion calls (MPI_Wait, Test, Waitall, Testall, Waitany) are raised on
- * MPI_COMM_WORLD's error handler, not on the handler of the request's communicator; every
- * reduction op is treated as commutative. Handles are ints (MPI_Request a pointer), so
- * MPI_INT and MPI_INT32_T, for instance, are the same handle. */
+ * MPI_COMM_WORLD's error handler, not on the handler of the request's communicator; there is
+ * no MPI_Alltoallw or MPI_Ialltoallw. Handles are ints (MPI_Request a pointer), so MPI_INT and
+ * MPI_INT32_T, for instance, are the same handle. */
 #ifndef RMP_MPI_H
 #define RMP_MPI_H
 
@@ -44,6 +52,7 @@ typedef rmp_comm_t MPI_Comm;
 typedef rmp_datatype_t MPI_Datatype;
 typedef rmp_op_t MPI_Op;
 typedef rmp_request_t MPI_Request;
+typedef rmp_group_t MPI_Group;
 typedef int MPI_Errhandler;
 typedef ptrdiff_t MPI_Aint;
 typedef long long MPI_Offset;
@@ -78,6 +87,14 @@ typedef union MPI_Status {
 #define MPI_REQUEST_NULL ((MPI_Request)RMP_REQUEST_NULL)
 #define MPI_OP_NULL ((MPI_Op)RMP_OP_NULL)
 #define MPI_DATATYPE_NULL ((MPI_Datatype)RMP_DATATYPE_NULL)
+#define MPI_GROUP_NULL ((MPI_Group)RMP_GROUP_NULL)
+#define MPI_GROUP_EMPTY ((MPI_Group)RMP_GROUP_EMPTY)
+
+/* Results of MPI_Comm_compare and MPI_Group_compare. */
+#define MPI_IDENT RMP_IDENT
+#define MPI_CONGRUENT RMP_CONGRUENT
+#define MPI_SIMILAR RMP_SIMILAR
+#define MPI_UNEQUAL RMP_UNEQUAL
 
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
 #define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)1)
@@ -135,6 +152,12 @@ typedef union MPI_Status {
 #endif
 #define MPI_OFFSET ((MPI_Datatype)RMP_INT64)
 #define MPI_COUNT ((MPI_Datatype)RMP_INT64)
+/* Value-index pairs for MPI_MINLOC and MPI_MAXLOC: the C structs {T value; int index;}. */
+#define MPI_2INT ((MPI_Datatype)RMP_2INT)
+#define MPI_FLOAT_INT ((MPI_Datatype)RMP_FLOAT_INT)
+#define MPI_DOUBLE_INT ((MPI_Datatype)RMP_DOUBLE_INT)
+#define MPI_LONG_INT ((MPI_Datatype)RMP_LONG_INT)
+#define MPI_SHORT_INT ((MPI_Datatype)RMP_SHORT_INT)
 
 #define MPI_SUM ((MPI_Op)RMP_SUM)
 #define MPI_PROD ((MPI_Op)RMP_PROD)
@@ -145,6 +168,8 @@ typedef union MPI_Status {
 #define MPI_BXOR ((MPI_Op)RMP_BXOR)
 #define MPI_LAND ((MPI_Op)RMP_LAND)
 #define MPI_LOR ((MPI_Op)RMP_LOR)
+#define MPI_MINLOC ((MPI_Op)RMP_MINLOC)
+#define MPI_MAXLOC ((MPI_Op)RMP_MAXLOC)
 
 /* ---- Error classes (MPI-3.1 section 8.4). An error code is its class, or, for an rmp error
  * with no class of its own (a failed peer, a transport failure...), a code above
@@ -240,6 +265,20 @@ int MPI_Comm_size(MPI_Comm comm, int *size);
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int MPI_Comm_free(MPI_Comm *comm);
+/* Collective over comm; the ranks outside group get MPI_COMM_NULL. */
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+
+/* ---- Groups (local objects; errors are raised on MPI_COMM_WORLD's handler) -------------- */
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Group_size(MPI_Group group, int *size);
+int MPI_Group_rank(MPI_Group group, int *rank);
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                              int ranks2[]);
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+int MPI_Group_free(MPI_Group *group); /* MPI_GROUP_EMPTY too: it only becomes MPI_GROUP_NULL */
 
 /* ---- Datatypes -------------------------------------------------------------------------- */
 int MPI_Type_size(MPI_Datatype datatype, int *size);
@@ -247,9 +286,28 @@ int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
 int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                     MPI_Datatype *newtype);
+int MPI_Type_indexed(int count, const int array_of_blocklengths[],
+                     const int array_of_displacements[], MPI_Datatype oldtype,
+                     MPI_Datatype *newtype);
+int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                             const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                           const MPI_Aint array_of_displacements[],
+                           const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                            MPI_Datatype *newtype);
 int MPI_Type_commit(MPI_Datatype *datatype);
 int MPI_Type_free(MPI_Datatype *datatype);
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+/* ---- User-defined reductions ------------------------------------------------------------ */
+/* void fn(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype): inoutvec[i] =
+ * invec[i] op inoutvec[i] for *len elements (MPI_Datatype is rmp_datatype_t). */
+typedef rmp_user_function MPI_User_function;
+int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+int MPI_Op_free(MPI_Op *op);
 
 /* ---- Point-to-point --------------------------------------------------------------------- */
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -292,6 +350,22 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm);
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm);
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm);
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm);
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm);
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
@@ -315,6 +389,23 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                               MPI_Request *request);
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Request *request);
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request);
+int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request);
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                   MPI_Request *request);
+int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm, MPI_Request *request);
+int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
 #ifdef __cplusplus
 }

@@ -86,6 +86,53 @@ ParameterizedTest(int *n, mpi, errors_return, .timeout = 100)
     run_ok(*n, MPIPROG("mpi_errors"), "mpi_errors", "return");
 }
 
+ParameterizedTestParameters(mpi, vcoll_blocking)
+{
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* v-collectives, scans, MINLOC/MAXLOC ties, a non-commutative user op (mpi_vcoll.c). */
+ParameterizedTest(int *n, mpi, vcoll_blocking, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_vcoll"), "mpi_vcoll blocking", "blocking");
+}
+
+ParameterizedTestParameters(mpi, vcoll_nonblocking)
+{
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi, vcoll_nonblocking, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_vcoll"), "mpi_vcoll nonblocking", "nonblocking");
+}
+
+ParameterizedTestParameters(mpi, groups)
+{
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* Groups, Comm_create, Comm_compare and their error codes (mpi_groups.c). */
+ParameterizedTest(int *n, mpi, groups, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_groups"), "mpi_groups", NULL);
+}
+
+ParameterizedTestParameters(mpi, types)
+{
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* Indexed, hindexed, struct and resized types, Get_count/Get_elements (mpi_types.c). */
+ParameterizedTest(int *n, mpi, types, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_types"), "mpi_types", NULL);
+}
+
 /* The default handler: the job ends with the error class as its status, one message naming
  * the call, the rank and the error, one saying how to get the code returned instead. */
 typedef struct fatal_case {
@@ -98,6 +145,7 @@ static const fatal_case_t fatal_cases[] = {
     {"MPI_Send", 6, "MPI_ERR_RANK: invalid rank"},
     {"MPI_Sendrecv", 15, "MPI_ERR_TRUNCATE: message truncated: receive buffer too small"},
     {"MPI_Comm_split", 13, "MPI_ERR_ARG: invalid argument"},
+    {"MPI_Group_incl", 6, "MPI_ERR_RANK: invalid rank"},
 };
 
 static void fatal(const fatal_case_t *c, int n)

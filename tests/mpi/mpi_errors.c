@@ -112,6 +112,11 @@ static void fatal_mode(const char *call, int size)
                      MPI_STATUS_IGNORE);
     else if (strcmp(call, "MPI_Comm_split") == 0)
         MPI_Comm_split(MPI_COMM_SELF, -7, 0, &(MPI_Comm){0});
+    else if (strcmp(call, "MPI_Group_incl") == 0) { /* a group error: world's handler */
+        MPI_Group world, g;
+        MPI_Comm_group(MPI_COMM_WORLD, &world);
+        MPI_Group_incl(world, 1, &size, &g);
+    }
     FAIL("%s returned under MPI_ERRORS_ARE_FATAL", call);
 }
 
@@ -120,7 +125,8 @@ int main(int argc, char **argv)
     mc_watchdog(60);
     int size = 0;
     if (argc < 2) {
-        fprintf(stderr, "usage: mpi_errors return | fatal MPI_Send|MPI_Sendrecv|MPI_Comm_split\n");
+        fprintf(stderr, "usage: mpi_errors return | fatal "
+                        "MPI_Send|MPI_Sendrecv|MPI_Comm_split|MPI_Group_incl\n");
         return 2;
     }
     CHECK(MPI_Init(&argc, &argv));
