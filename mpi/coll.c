@@ -177,6 +177,16 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
                       __func__);
 }
 
+int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return rmpi_raise(comm,
+                      rmp_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                    recvcounts, rdispls, recvtypes, comm),
+                      __func__);
+}
+
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm)
 {
@@ -226,6 +236,17 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     return rmpi_raise(comm,
                       rmp_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                      rdispls, recvtype, comm, request),
+                      __func__);
+}
+
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                   MPI_Request *request)
+{
+    return rmpi_raise(comm,
+                      rmp_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                     recvcounts, rdispls, recvtypes, comm, request),
                       __func__);
 }
 

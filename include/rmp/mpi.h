@@ -21,7 +21,7 @@
  *   point-to-point Send, Recv, Isend, Irecv, Sendrecv, Probe, Iprobe, Cancel,
  *                 Wait, Test, Waitall, Testall, Waitany
  *   collectives   Barrier, Bcast, Reduce, Allreduce, Gather, Gatherv, Scatter, Scatterv,
- *                 Allgather, Allgatherv, Alltoall, Alltoallv, Reduce_scatter,
+ *                 Allgather, Allgatherv, Alltoall, Alltoallv, Alltoallw, Reduce_scatter,
  *                 Reduce_scatter_block, Scan, Exscan, and their nonblocking I* forms
  *   ops           MPI_SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, MINLOC, MAXLOC;
  *                 Op_create (commutative or not: non-commutative ops combine in rank
@@ -29,8 +29,8 @@
  *
  * Where rmp differs from the standard: MPI_Abort ends the whole job whatever the communicator;
  * errors of completion calls (MPI_Wait, Test, Waitall, Testall, Waitany) are raised on
- * MPI_COMM_WORLD's error handler, not on the handler of the request's communicator; there is
- * no MPI_Alltoallw or MPI_Ialltoallw. Handles are ints (MPI_Request a pointer), so MPI_INT and
+ * MPI_COMM_WORLD's error handler, not on the handler of the request's communicator. Handles
+ * are ints (MPI_Request a pointer), so MPI_INT and
  * MPI_INT32_T, for instance, are the same handle. */
 #ifndef RMP_MPI_H
 #define RMP_MPI_H
@@ -362,6 +362,9 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm);
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -401,6 +404,10 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                   MPI_Request *request);
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                    MPI_Request *request);
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm, MPI_Request *request);

@@ -145,6 +145,40 @@ static void t_alltoallv(int rank, int size)
     check_ints("alltoallv", rbuf, want, rlen);
 }
 
+/* The same exchange as alltoallw: displacements in bytes, and every other peer's blocks as
+ * a contiguous type of one int (a type per peer). */
+static void t_alltoallw(int rank, int size)
+{
+    int scounts[8], sdispls[8], rcounts[8], rdispls[8];
+    MPI_Datatype one, stypes[8], rtypes[8];
+    MPI_Type_contiguous(1, MPI_INT, &one);
+    MPI_Type_commit(&one);
+    for (int j = 0; j < size; j++) {
+        scounts[j] = acnt(rank, j), rcounts[j] = acnt(j, rank);
+        stypes[j] = rtypes[j] = (j + rank) % 2 ? one : MPI_INT;
+    }
+    int slen = layout(size, scounts, sdispls), rlen = layout(size, rcounts, rdispls);
+    int sbuf[40], rbuf[40], want[40];
+    for (int i = 0; i < slen; i++)
+        sbuf[i] = GAP;
+    for (int j = 0; j < size; j++)
+        for (int k = 0; k < scounts[j]; k++)
+            sbuf[sdispls[j] + k] = w(rank, j, k);
+    for (int i = 0; i < rlen; i++)
+        rbuf[i] = want[i] = GAP;
+    for (int j = 0; j < size; j++)
+        for (int k = 0; k < rcounts[j]; k++)
+            want[rdispls[j] + k] = w(j, rank, k);
+    for (int j = 0; j < size; j++) { /* in bytes */
+        sdispls[j] *= (int)sizeof(int);
+        rdispls[j] *= (int)sizeof(int);
+    }
+    COLL(Alltoallw, alltoallw, sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes,
+         MPI_COMM_WORLD);
+    check_ints("alltoallw", rbuf, want, rlen);
+    MPI_Type_free(&one);
+}
+
 /* Scan and exscan of MPI_SUM over 3 ints, and of MPI_MAX in place. */
 static void t_scan(int rank, int size)
 {
@@ -397,6 +431,7 @@ int main(int argc, char **argv)
     }
     t_gatherv_scatterv(mc_rank, size);
     t_alltoallv(mc_rank, size);
+    t_alltoallw(mc_rank, size);
     t_scan(mc_rank, size);
     t_loc(mc_rank, size);
     t_user_op(mc_rank, size);
