@@ -72,7 +72,7 @@ static void park(rmp_ctx_t *c)
 static bool rearm(rmp_ctx_t *c)
 {
     for (int i = 0; i < c->ntps; i++)
-        if (c->tps[i]->ops->arm && c->tps[i]->ops->arm(c->tps[i]) != RMP_SUCCESS)
+        if (c->tps[i]->ops->arm(c->tps[i]) != RMP_SUCCESS)
             return false;
     return true;
 }
@@ -96,11 +96,9 @@ static void block(rmp_ctx_t *c)
     int nfds = 0, armed = 0;
     for (; armed < c->ntps; armed++) {
         tp_t *tp = c->tps[armed];
-        if (!tp->ops->arm)
-            continue;
         if (tp->ops->arm(tp) != RMP_SUCCESS)
             break;
-        int fd = tp->ops->wait_fd ? tp->ops->wait_fd(tp) : -1;
+        int fd = tp->ops->wait_fd(tp);
         if (fd >= 0)
             fds[nfds++] = (struct pollfd){.fd = fd, .events = POLLIN};
     }
@@ -124,8 +122,7 @@ static void block(rmp_ctx_t *c)
         c->blocker = false;
     }
     for (int i = 0; i < armed; i++)
-        if (c->tps[i]->ops->disarm)
-            c->tps[i]->ops->disarm(c->tps[i]);
+        c->tps[i]->ops->disarm(c->tps[i]);
     if (c->waiters > 0)
         pthread_cond_broadcast(&c->cond);
 }

@@ -41,7 +41,7 @@ static int send_rts(rmp_ctx_t *c, struct rmp_request *r, pkt_match_t *m)
     tp_t *tp = c->peers[r->peer_world].tp;
     pkt_rts_t h = {.m = *m, .sreq = (uint64_t)(uintptr_t)req_handle(r)}; /* checked on return */
     h.m.type = PKT_RTS;
-    if ((tp->caps & TP_CAP_GET) && tp->ops->mem_reg) {
+    if (tp->caps & TP_CAP_GET) {
         int rc = tp->ops->mem_reg(tp, r->buf, r->bytes, &h.rkey, &r->memh);
         if (rc == RMP_SUCCESS)
             h.m.flags |= PKT_F_GET;

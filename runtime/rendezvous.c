@@ -36,7 +36,7 @@ void rndv_recv_start(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_t 
     r->peer_world = src_world;
     r->remote_req = sreq;
     (void)len;
-    if (!can_get || p->no_get || !p->tp->ops->get)
+    if (!can_get || p->no_get)
         return ask_stream(c, r, src_world, xfer);
     int rc = xfer ? p->tp->ops->get(p->tp, src_world, r->buf, xfer, rkey, 0, r) : RMP_SUCCESS;
     if (rc == RMP_INPROGRESS) {
@@ -67,7 +67,7 @@ void core_get_done(rmp_ctx_t *c, void *cookie, int status)
 static void send_release(rmp_ctx_t *c, struct rmp_request *r)
 {
     tp_t *tp = c->peers[r->peer_world].tp;
-    if (r->memh && tp && tp->ops->mem_dereg)
+    if (r->memh && tp)
         tp->ops->mem_dereg(tp, r->memh);
     r->memh = NULL;
 }

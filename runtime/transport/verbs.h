@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core.h"
+#include "transport/transport.h"
 
 /* Sizes. A bounce/receive buffer holds the largest header (an RTS, 72 bytes) plus an 8 KiB
  * eager payload, rounded to a cache line. */
@@ -297,7 +297,6 @@ int verbs_peer_of_qpn(verbs_tp_t *v, uint32_t qpn);
 /* Whether qpn is one of the QPs wired to c's peer: the immediate data of a receive names its
  * sender, and only the QP it arrived on proves it (a process could write any rank there). */
 bool verbs_conn_has_qpn(const verbs_conn_t *c, uint32_t qpn);
-const char *verbs_env(const char *name);
 /* Make fd non-blocking and part of what wait_fd() reports. */
 int verbs_watch_fd(verbs_tp_t *v, int fd, const char *what);
 
