@@ -295,7 +295,12 @@ void verbs_on_read(verbs_tp_t *v, const struct ibv_wc *wc)
             char why[160];
             snprintf(why, sizeof(why), "RDMA READ from rank %d on %s: %s", g->peer, v->devname,
                      ibv_wc_status_str(wc->status));
+            /* verbs_gets_fail frees the gets with nothing in flight: g, if this was its last
+             * segment, and it is still used below. Held as one more segment meanwhile. */
+            g->segs_out++;
             verbs_peer_failed(v, g->peer, why); /* orphans g: the core fails its request */
+            g->segs_out--;
+            g->orphan = true;
         }
         if (g->segs_out == 0)
             get_free(v, c, g);
