@@ -156,9 +156,19 @@ $(TESTS)/progs/%: tests/progs/%.c $(STATIC) $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(STATIC) $(LIBS)
 
-$(TESTS)/unit: $(UNIT_SRC) $(INTERNAL) | need-test-deps
+# The transport contract cases (tests/contract) run in the unit tests (self, shm) and, as the
+# program tests/contract, in the VM (verbs: tests/vm/run-verbs-suite contract).
+CONTRACT_SRC := tests/contract/contract.c
+CONTRACT_DEPS := $(CONTRACT_SRC) tests/contract/contract.h
+$(TESTS)/unit: $(UNIT_SRC) $(CONTRACT_DEPS) $(INTERNAL) | need-test-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $(UNIT_SRC) $(INTERNAL) $(LIBS) -lcriterion
+	$(CC) $(CFLAGS_ALL) -Itests/contract $(LDFLAGS_ALL) -o $@ $(UNIT_SRC) $(CONTRACT_SRC) \
+	  $(INTERNAL) $(LIBS) -lcriterion
+
+$(TESTS)/contract: tests/contract/main.c $(CONTRACT_DEPS) $(INTERNAL)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/contract $(LDFLAGS_ALL) -o $@ tests/contract/main.c \
+	  $(CONTRACT_SRC) $(INTERNAL) $(LIBS)
 
 # A program that defines every internal name of the library (the global symbols of its
 # objects minus the exported ones, listed anew at each build), linked against librmp.a and
@@ -189,7 +199,7 @@ $(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h) | need-test
 	  -DRMP_TEST_LDFLAGS='"$(strip $(LDFLAGS_ALL))"' \
 	  -o $@ $(INTEG_SRC) -lcriterion
 
-tests: all $(PROG_BIN) $(CLASH_BIN) $(if $(UNIT_SRC),$(TESTS)/unit) \
+tests: all $(PROG_BIN) $(CLASH_BIN) $(if $(UNIT_SRC),$(TESTS)/unit) $(TESTS)/contract \
        $(if $(INTEG_SRC),$(TESTS)/integration)
 
 -include $(LIB_OBJ:.o=.d) $(MRUN_OBJ:.o=.d)
