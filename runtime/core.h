@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "knobs.h"
+#include "list.h"
 #include "log.h"
 #include "rmp.h"
 #include "transport/transport.h"
@@ -120,7 +121,8 @@ struct rmp_request {
     bool listed;           /* seen in the array being checked (wait.c, duplicates) */
     atomic_int done;
     rmp_status_t status;
-    struct rmp_request *next, *prev; /* posted queue / peer send queue / free lists */
+    struct rmp_request *next, *prev; /* posted queue (match.c) / free lists (request.c) */
+    list_t active;         /* on the context's rndv_active or coll_active list */
     uint64_t match_seq;    /* posted receive: its place in posting order (match.c); 0 if not */
 
     /* p2p */
@@ -144,7 +146,7 @@ struct rmp_request {
     size_t xfer_done;      /* bytes moved so far */
 
     /* collectives (collectives/): a schedule advanced by progress_poll while the request is
-     * on the context's coll_active list (linked through next/prev). coll_progress returns
+     * on the context's coll_active list (linked through `active`). coll_progress returns
      * the events it handled; when the schedule ends it calls progress_coll_remove and then
      * req_complete, and never touches the request again. */
     void *coll;
@@ -157,6 +159,9 @@ struct rmp_request *req_alloc(req_kind_t kind);
 void req_free(struct rmp_request *r);
 /* Mark complete with an error code (status.error); wakes waiting threads. */
 void req_complete(struct rmp_request *r, int err);
+/* A receive got all its data (or failed): unpack into the user's buffer if needed, complete
+ * (with its truncation error, if any, when err is RMP_SUCCESS). */
+void req_recv_finish(struct rmp_request *r, int err);
 
 /* Handle layout: bit 0 always set (an aligned pointer, e.g. a wild one, never has it, and
  * RMP_REQUEST_NULL is 0), the slot index above it, the generation in the high bits. */
@@ -274,8 +279,9 @@ struct rmp_ctx {
 
     peer_t *peers;           /* [size] */
     int outq_pending;        /* packets queued in all peers' outq */
-    struct rmp_request *rndv_active; /* sends waiting for FIN/CTS and gets in flight */
-    struct rmp_request *coll_active; /* collective requests with schedules in progress */
+    list_t rndv_active;      /* sends waiting for FIN/CTS, receives with data to come
+                              * (rendezvous.c; request.active) */
+    list_t coll_active;      /* collective requests with schedules in progress (progress.c) */
     tp_t *tps[RMP_MAX_TRANSPORTS];
     int ntps;
     tp_env_t tp_env[RMP_MAX_TRANSPORTS]; /* what each transport was opened with (transports.c) */

@@ -11,8 +11,6 @@
 #include "match.h"
 #include "protocol.h"
 
-rmp_ctx_t rmp_ctx;
-
 static void config_from_knobs(config_t *cfg)
 {
     const knob_val_t *eager = &cfg->knobs[KNOB_EAGER_LIMIT], *spin = &cfg->knobs[KNOB_SPIN_US];
@@ -59,11 +57,6 @@ static void verbose_knobs(rmp_ctx_t *c)
 static void warn_line(const char *line)
 {
     log_job("%s", line);
-}
-
-int ctx_check(void)
-{
-    return atomic_load(&rmp_ctx.state) == 1 ? RMP_SUCCESS : RMP_ERR_NOT_INITIALIZED;
 }
 
 static double mono_now(void)
@@ -151,6 +144,8 @@ int rmp_init_thread(int *argc, char ***argv, int required, int *provided)
     if (required < RMP_THREAD_SINGLE || required > RMP_THREAD_MULTIPLE)
         return RMP_ERR_ARG;
     memset(c, 0, sizeof(*c));
+    list_init(&c->rndv_active);
+    list_init(&c->coll_active);
     c->t0 = mono_now();
     init_sync(c, required);
     int rc = init_all(c);
@@ -174,7 +169,7 @@ int rmp_init(int *argc, char ***argv)
 static bool quiescent(void *arg)
 {
     rmp_ctx_t *c = arg;
-    return c->outq_pending == 0 && c->rndv_active == NULL;
+    return c->outq_pending == 0 && list_empty(&c->rndv_active);
 }
 
 int rmp_finalize(void)

@@ -19,8 +19,9 @@ int progress_poll(rmp_ctx_t *c)
     for (int i = 0; i < c->ntps; i++)
         n += c->tps[i]->ops->progress(c->tps[i]);
     n += outq_flush(c);
-    for (struct rmp_request *r = c->coll_active, *next; r; r = next) {
-        next = r->next; /* r may leave the list (and complete) in its coll_progress */
+    list_t *it, *nx;
+    LIST_FOR_EACH_SAFE(&c->coll_active, it, nx) { /* r may leave (and complete) in coll_progress */
+        struct rmp_request *r = LIST_ENTRY(it, struct rmp_request, active);
         n += r->coll_progress(r);
     }
     return n;
@@ -28,22 +29,12 @@ int progress_poll(rmp_ctx_t *c)
 
 void progress_coll_add(rmp_ctx_t *c, struct rmp_request *r)
 {
-    r->prev = NULL;
-    r->next = c->coll_active;
-    if (r->next)
-        r->next->prev = r;
-    c->coll_active = r;
+    list_push_front(&c->coll_active, &r->active);
 }
 
 void progress_coll_remove(rmp_ctx_t *c, struct rmp_request *r)
 {
-    if (r->prev)
-        r->prev->next = r->next;
-    else
-        c->coll_active = r->next;
-    if (r->next)
-        r->next->prev = r->prev;
-    r->next = r->prev = NULL;
+    list_remove(&r->active);
 }
 
 static double now_us(void)
