@@ -121,8 +121,9 @@ struct rmp_request {
     bool listed;           /* seen in the array being checked (wait.c, duplicates) */
     atomic_int done;
     rmp_status_t status;
-    struct rmp_request *next, *prev; /* posted queue (match.c) / free lists (request.c) */
-    list_t active;         /* on the context's rndv_active or coll_active list */
+    struct rmp_request *next; /* free lists (request.c) */
+    list_t link;           /* on one queue at a time: posted (match.c), the context's
+                            * rndv_active or coll_active */
     uint64_t match_seq;    /* posted receive: its place in posting order (match.c); 0 if not */
 
     /* p2p */
@@ -146,7 +147,7 @@ struct rmp_request {
     size_t xfer_done;      /* bytes moved so far */
 
     /* collectives (collectives/): a schedule advanced by progress_poll while the request is
-     * on the context's coll_active list (linked through `active`). coll_progress returns
+     * on the context's coll_active list (linked through `link`). coll_progress returns
      * the events it handled; when the schedule ends it calls progress_coll_remove and then
      * req_complete, and never touches the request again. */
     void *coll;
@@ -280,7 +281,7 @@ struct rmp_ctx {
     peer_t *peers;           /* [size] */
     int outq_pending;        /* packets queued in all peers' outq */
     list_t rndv_active;      /* sends waiting for FIN/CTS, receives with data to come
-                              * (rendezvous.c; request.active) */
+                              * (rendezvous.c; request.link) */
     list_t coll_active;      /* collective requests with schedules in progress (progress.c) */
     tp_t *tps[RMP_MAX_TRANSPORTS];
     int ntps;

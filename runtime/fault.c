@@ -35,10 +35,10 @@ void core_peer_failed(rmp_ctx_t *c, int peer, int status, const char *why)
     outq_fail_peer(c, peer, status);
     list_t *it, *nx;
     LIST_FOR_EACH_SAFE(&c->rndv_active, it, nx) {
-        struct rmp_request *r = LIST_ENTRY(it, struct rmp_request, active);
+        struct rmp_request *r = LIST_ENTRY(it, struct rmp_request, link);
         if (r->peer_world != peer)
             continue;
-        list_remove(&r->active); /* rendezvous.c's list: the request leaves it, failed */
+        list_remove(&r->link); /* rendezvous.c's list: the request leaves it, failed */
         if (r->kind == REQ_RECV)
             req_recv_finish(r, status);
         else

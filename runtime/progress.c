@@ -21,7 +21,7 @@ int progress_poll(rmp_ctx_t *c)
     n += outq_flush(c);
     list_t *it, *nx;
     LIST_FOR_EACH_SAFE(&c->coll_active, it, nx) { /* r may leave (and complete) in coll_progress */
-        struct rmp_request *r = LIST_ENTRY(it, struct rmp_request, active);
+        struct rmp_request *r = LIST_ENTRY(it, struct rmp_request, link);
         n += r->coll_progress(r);
     }
     return n;
@@ -29,12 +29,12 @@ int progress_poll(rmp_ctx_t *c)
 
 void progress_coll_add(rmp_ctx_t *c, struct rmp_request *r)
 {
-    list_push_front(&c->coll_active, &r->active);
+    list_push_front(&c->coll_active, &r->link);
 }
 
 void progress_coll_remove(rmp_ctx_t *c, struct rmp_request *r)
 {
-    list_remove(&r->active);
+    list_remove(&r->link);
 }
 
 static double now_us(void)

@@ -8,12 +8,12 @@
 
 void rndv_track(rmp_ctx_t *c, struct rmp_request *r)
 {
-    list_push_front(&c->rndv_active, &r->active);
+    list_push_front(&c->rndv_active, &r->link);
 }
 
 void rndv_untrack(rmp_ctx_t *c, struct rmp_request *r)
 {
-    list_remove(&r->active);
+    list_remove(&r->link);
 }
 
 static void send_ctl(rmp_ctx_t *c, int peer, uint8_t type, uint64_t sreq, uint64_t rreq,
