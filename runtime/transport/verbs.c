@@ -138,9 +138,13 @@ static int poll_events(verbs_tp_t *v)
 
 static void on_wc(verbs_tp_t *v, const struct ibv_wc *wc)
 {
+    verbs_conn_t *c;
     switch (wc->wr_id & WR_KIND_MASK) {
     case WR_RECV: verbs_on_recv(v, wc); break;
-    case WR_SEND: verbs_on_send(v, wc); break;
+    case WR_SEND:
+        if ((c = verbs_on_send(v, wc)))
+            verbs_reads_push(v, c); /* slots freed: queued read segments may go */
+        break;
     case WR_READ: verbs_on_read(v, wc); break;
     default: {
         verbs_cb_t *cb = (verbs_cb_t *)(uintptr_t)(wc->wr_id & ~(uint64_t)WR_KIND_MASK);

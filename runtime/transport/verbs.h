@@ -237,9 +237,13 @@ void verbs_eager_close(verbs_tp_t *v);
 int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *payload,
                size_t len);
 void verbs_on_recv(verbs_tp_t *v, const struct ibv_wc *wc);
-void verbs_on_send(verbs_tp_t *v, const struct ibv_wc *wc);
+/* A send completed: its buffer back; the connection whose send-queue slots it freed (queued
+ * RDMA READ segments may go now), or NULL. */
+verbs_conn_t *verbs_on_send(verbs_tp_t *v, const struct ibv_wc *wc);
 void verbs_rx_flush(verbs_tp_t *v);     /* post consumed buffers back to the SRQ */
 void verbs_srq_limit_event(verbs_tp_t *v);
+
+/* verbs_sq.c */
 /* Retire the SQ slots of a completed signaled WR on c. */
 void verbs_sq_retire(verbs_tp_t *v, verbs_conn_t *c);
 /* Post a WR on c's QP with slot accounting; signaled decides itself unless force_sig. */

@@ -45,46 +45,6 @@ static uint32_t rx_lkey(verbs_tp_t *v, uint32_t idx)
     return v->rx_chunks[idx / VERBS_SRQ_CHUNK].mr->lkey;
 }
 
-/* ---- send-queue slots -------------------------------------------------------------------- */
-
-/* Inline sends go unsignaled (no buffer to give back), except every quarter of the queue: a
- * signaled completion retires itself and the unsignaled WRs before it (an RC send queue
- * completes in order). With fewer than a quarter unsignaled at any time, a full queue always
- * holds a signaled WR whose completion frees slots. */
-int verbs_post(verbs_tp_t *v, verbs_conn_t *c, struct ibv_send_wr *wr, bool force_sig)
-{
-    bool sig = force_sig || c->unsig + 1 >= v->sq_depth / 4;
-    uint32_t saved_unsig = c->unsig;
-    if (sig) {
-        wr->send_flags |= IBV_SEND_SIGNALED;
-        c->sig_ring[c->sig_tail++ % v->sq_depth] = (uint16_t)(c->unsig + 1);
-        c->unsig = 0;
-    } else {
-        c->unsig++;
-    }
-    c->sq_free--;
-    struct ibv_send_wr *bad;
-    int rc = ibv_post_send(c->qp, wr, &bad);
-    if (rc) {
-        c->sq_free++;
-        c->unsig = saved_unsig;
-        if (sig)
-            c->sig_tail--;
-        tp_error(&v->base, "verbs: ibv_post_send to rank %d on %s: %s", c->peer,
-                 v->devname, strerror(rc));
-        return RMP_ERR_TRANSPORT;
-    }
-    return RMP_SUCCESS;
-}
-
-void verbs_sq_retire(verbs_tp_t *v, verbs_conn_t *c)
-{
-    /* sig_ring holds sq_depth entries at most: signaled WRs never outnumber slots. */
-    if (c->sig_head == c->sig_tail)
-        return;
-    c->sq_free += c->sig_ring[c->sig_head++ % v->sq_depth];
-}
-
 /* ---- sends ------------------------------------------------------------------------------- */
 
 int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *payload,
@@ -147,24 +107,24 @@ int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *p
     return rc;
 }
 
-void verbs_on_send(verbs_tp_t *v, const struct ibv_wc *wc)
+verbs_conn_t *verbs_on_send(verbs_tp_t *v, const struct ibv_wc *wc)
 {
     int peer = (int)(wc->wr_id >> 34);
     uint32_t buf1 = (uint32_t)(wc->wr_id >> 2);
     if (buf1)
         v->tx_free[v->tx_nfree++] = buf1 - 1;
     if (peer < 0 || peer >= v->base.env->size)
-        return;
+        return NULL;
     verbs_conn_t *c = &v->conns[peer];
     if (wc->status != IBV_WC_SUCCESS) {
         char why[160];
         snprintf(why, sizeof(why), "send to rank %d on %s: %s", peer, v->devname,
                  ibv_wc_status_str(wc->status));
         verbs_peer_failed(v, peer, why);
-        return;
+        return NULL;
     }
     verbs_sq_retire(v, c);
-    verbs_reads_push(v, c); /* slots freed: queued read segments may go */
+    return c;
 }
 
 /* ---- receives ---------------------------------------------------------------------------- */
