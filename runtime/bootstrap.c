@@ -103,12 +103,20 @@ static const char *foreign_launcher(char *buf, size_t len)
     return NULL;
 }
 
-static int get_u32(boot_t *b, pmix_rank_t rank, const char *key, uint32_t *out)
+/* optional: only what the client holds already (no request to the server, which could wait
+ * for a key the launcher never gives). */
+static int get_u32_how(boot_t *b, pmix_rank_t rank, const char *key, uint32_t *out,
+                       bool optional)
 {
     pmix_proc_t p;
     PMIX_LOAD_PROCID(&p, b->me.nspace, rank);
     pmix_value_t *v = NULL;
-    if (PMIx_Get(&p, key, NULL, 0, &v) != PMIX_SUCCESS || !v)
+    pmix_info_t info;
+    bool yes = true;
+    PMIX_INFO_LOAD(&info, PMIX_OPTIONAL, &yes, PMIX_BOOL);
+    pmix_status_t st = PMIx_Get(&p, key, optional ? &info : NULL, optional ? 1 : 0, &v);
+    PMIX_INFO_DESTRUCT(&info);
+    if (st != PMIX_SUCCESS || !v)
         return RMP_ERR_BOOTSTRAP;
     int rc = RMP_SUCCESS;
     if (v->type == PMIX_UINT32)
@@ -121,6 +129,11 @@ static int get_u32(boot_t *b, pmix_rank_t rank, const char *key, uint32_t *out)
         rc = RMP_ERR_BOOTSTRAP;
     PMIX_VALUE_RELEASE(v);
     return rc;
+}
+
+static int get_u32(boot_t *b, pmix_rank_t rank, const char *key, uint32_t *out)
+{
+    return get_u32_how(b, rank, key, out, false);
 }
 
 /* PMIX_LOCAL_PEERS: "0,1,2,3" — the world ranks on my node, in local-rank order. */
@@ -324,4 +337,23 @@ int core_modex_get(rmp_ctx_t *c, int peer, const char *name, const void **blob_p
     char key[64];
     snprintf(key, sizeof(key), "rmp.%s", name);
     return boot_get(c, peer, key, blob_p, len_p);
+}
+
+/* The transports' node map: node[w] is world rank w's PMIX_NODEID. A launcher that does not
+ * give it per rank leaves my node's ranks (PMIX_LOCAL_PEERS) at my id, or 0, and the others at
+ * -1 (unknown, and not mine). */
+void boot_node_map(rmp_ctx_t *c, int *node)
+{
+    boot_t *b = c->boot;
+    uint32_t mine = 0, id;
+    bool known = !c->singleton &&
+                 get_u32_how(b, b->me.rank, PMIX_NODEID, &mine, true) == RMP_SUCCESS;
+    for (int w = 0; w < c->size; w++)
+        node[w] = -1;
+    for (int i = 0; i < c->local_size; i++)
+        node[c->local_ranks[i]] = (int)mine;
+    for (int w = 0; known && w < c->size; w++)
+        if (node[w] < 0 && get_u32_how(b, (pmix_rank_t)w, PMIX_NODEID, &id, true) ==
+                               RMP_SUCCESS && id != mine && id <= INT_MAX)
+            node[w] = (int)id;
 }

@@ -11,13 +11,12 @@
 #include <stdint.h>
 
 #include "knobs.h"
+#include "list.h"
 #include "log.h"
 #include "rmp.h"
 #include "transport/transport.h"
 
-/* Internal outcomes (positive: never returned by the public API). */
-#define RMP_AGAIN 1      /* back-pressure: retry after progress */
-#define RMP_INPROGRESS 2 /* started, completes later */
+/* RMP_AGAIN and RMP_INPROGRESS, the internal outcomes, come with transport/transport.h. */
 
 #define RMP_MAX_TRANSPORTS 4
 #define RMP_MAX_COMMS 4096
@@ -148,7 +147,9 @@ struct rmp_request {
     bool listed;           /* seen in the array being checked (wait.c, duplicates) */
     atomic_int done;
     rmp_status_t status;
-    struct rmp_request *next, *prev; /* posted queue / peer send queue / free lists */
+    struct rmp_request *next; /* free lists (request.c) */
+    list_t link;           /* on one queue at a time: posted (match.c), the context's
+                            * rndv_active or coll_active */
     uint64_t match_seq;    /* posted receive: its place in posting order (match.c); 0 if not */
 
     /* p2p */
@@ -172,7 +173,7 @@ struct rmp_request {
     size_t xfer_done;      /* bytes moved so far */
 
     /* collectives (collectives/): a schedule advanced by progress_poll while the request is
-     * on the context's coll_active list (linked through next/prev). coll_progress returns
+     * on the context's coll_active list (linked through `link`). coll_progress returns
      * the events it handled; when the schedule ends it calls progress_coll_remove and then
      * req_complete, and never touches the request again. */
     void *coll;
@@ -185,6 +186,9 @@ struct rmp_request *req_alloc(req_kind_t kind);
 void req_free(struct rmp_request *r);
 /* Mark complete with an error code (status.error); wakes waiting threads. */
 void req_complete(struct rmp_request *r, int err);
+/* A receive got all its data (or failed): unpack into the user's buffer if needed, complete
+ * (with its truncation error, if any, when err is RMP_SUCCESS). */
+void req_recv_finish(struct rmp_request *r, int err);
 
 /* Handle layout: bit 0 always set (an aligned pointer, e.g. a wild one, never has it, and
  * RMP_REQUEST_NULL is 0), the slot index above it, the generation in the high bits. */
@@ -295,16 +299,20 @@ struct rmp_ctx {
     bool singleton;
     int local_rank, local_size; /* on my node */
     int *local_ranks;        /* world ranks on my node, in local-rank order */
+    int *node;               /* [size] node id of each world rank (boot_node_map) */
     int ncores;              /* online CPUs */
     bool oversubscribed;     /* more ranks on the node than cores */
     config_t cfg;
 
     peer_t *peers;           /* [size] */
     int outq_pending;        /* packets queued in all peers' outq */
-    struct rmp_request *rndv_active; /* sends waiting for FIN/CTS and gets in flight */
-    struct rmp_request *coll_active; /* collective requests with schedules in progress */
+    list_t rndv_active;      /* sends waiting for FIN/CTS, receives with data to come
+                              * (rendezvous.c; request.link) */
+    list_t coll_active;      /* collective requests with schedules in progress (progress.c) */
     tp_t *tps[RMP_MAX_TRANSPORTS];
     int ntps;
+    tp_env_t tp_env[RMP_MAX_TRANSPORTS]; /* what each transport was opened with (transports.c) */
+    bool *routes;            /* [RMP_MAX_TRANSPORTS * size]: the tp_env_t.route arrays */
 
     comm_t *comms;           /* [RMP_MAX_COMMS] */
     match_queues_t *mq;
@@ -356,5 +364,29 @@ void boot_abort(rmp_ctx_t *c, int code, int status, const char *msg);
  * failure, so that the job's failure is blamed on the peer. */
 void boot_peer_failed(rmp_ctx_t *c, int peer);
 void boot_finalize(rmp_ctx_t *c);
+/* node[w] = world rank w's node id (tp_env_t.node says what -1 means). */
+void boot_node_map(rmp_ctx_t *c, int *node);
+/* Peer's modex blob published by transport `name` (valid until rmp_finalize). */
+int core_modex_get(rmp_ctx_t *c, int peer, const char *name, const void **blob_p,
+                   size_t *len_p);
+
+/* ---- The transports (transports.c): the core's side of transport/transport.h ---- */
+/* Routes (which transport may serve which peer: decided here, once), environments, open and
+ * publish in the modex. */
+int tps_open(rmp_ctx_t *c);
+/* After the modex fence: every transport's wireup, then each peer's transport. */
+int tps_wireup(rmp_ctx_t *c);
+/* Close them all; orderly: every peer passed the rmp_finalize barrier (else abandon first). */
+void tps_close(rmp_ctx_t *c, bool orderly);
+/* rmp_abort: only what would outlive the process (tp_ops_t.abandon). */
+void tps_abandon(rmp_ctx_t *c);
+
+/* ---- Upcalls from the transports (through transports.c's tp_upcalls_t) ---- */
+/* An arrival from world rank src (protocol.c). */
+void core_deliver(rmp_ctx_t *c, int src, const void *data, size_t len);
+/* An asynchronous get() finished (rendezvous.c). */
+void core_get_done(rmp_ctx_t *c, void *cookie, int status);
+/* A peer failed: fail everything pending with it (fault.c). */
+void core_peer_failed(rmp_ctx_t *c, int peer, int status, const char *why);
 
 #endif

@@ -1,6 +1,9 @@
-/* fault.c — a peer that failed (its process died, its QP went to the error state): every
- * operation pending with it fails with the transport's reason instead of waiting forever,
- * and every later operation with it fails at once. */
+/* fault.c — a peer that failed (its process died, its QP went to the error state, it sent a
+ * packet no rmp rank sends): every operation pending with it fails with the reason instead of
+ * waiting forever, and every later operation with it fails at once. Reaches down into the
+ * queues that hold such operations (outq, rendezvous list, matching), never back up. */
+#include <stdio.h>
+
 #include "match.h"
 #include "protocol.h"
 
@@ -17,7 +20,7 @@ static void fail_posted(rmp_ctx_t *c, int peer, int status)
         for (int off = 0; off < 2; off++) {
             struct rmp_request *r;
             while ((r = match_take_posted_from(c->mq, cm->ctx_id + (uint32_t)off, cr)))
-                proto_recv_finish(c, r, status);
+                req_recv_finish(r, status);
         }
     }
 }
@@ -30,15 +33,30 @@ void core_peer_failed(rmp_ctx_t *c, int peer, int status, const char *why)
     boot_peer_failed(c, peer);
     c->peers[peer].failed = status;
     outq_fail_peer(c, peer, status);
-    for (struct rmp_request *r = c->rndv_active, *n; r; r = n) {
-        n = r->next;
+    list_t *it, *nx;
+    LIST_FOR_EACH_SAFE(&c->rndv_active, it, nx) {
+        struct rmp_request *r = LIST_ENTRY(it, struct rmp_request, link);
         if (r->peer_world != peer)
             continue;
-        rndv_untrack(c, r);
+        list_remove(&r->link); /* rendezvous.c's list: the request leaves it, failed */
         if (r->kind == REQ_RECV)
-            proto_recv_finish(c, r, status);
+            req_recv_finish(r, status);
         else
             req_complete(r, status);
     }
     fail_posted(c, peer, status);
+}
+
+/* A peer that sends what the protocol cannot produce is broken or hostile: it fails like a
+ * dead one, and nothing it sends afterwards is looked at. */
+void fault_peer_garbled(rmp_ctx_t *c, int src, const void *data, size_t len, const char *why)
+{
+    peer_t *p = &c->peers[src];
+    if (p->garbled)
+        return;
+    p->garbled = true;
+    char msg[200];
+    snprintf(msg, sizeof(msg), "corrupt packet (%s; type %u, %zu bytes): does every rank "
+             "run the same rmp build?", why, len ? *(const uint8_t *)data : 0u, len);
+    core_peer_failed(c, src, RMP_ERR_TRANSPORT, msg);
 }

@@ -1,6 +1,6 @@
 /* init.c — start-up and shut-down of the runtime context: configuration from the RMP_* knobs
- * (knobs.c), bootstrap, transports (open, modex, wire-up), per-peer transport selection;
- * finalize and abort; the small utilities (wtime, strerror). */
+ * (knobs.c), bootstrap, the transports (transports.c: open, modex, wire-up, per-peer
+ * selection); finalize and abort; the small utilities (wtime, strerror). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +10,6 @@
 #include "datatype.h"
 #include "match.h"
 #include "protocol.h"
-
-rmp_ctx_t rmp_ctx;
 
 static void config_from_knobs(config_t *cfg)
 {
@@ -59,95 +57,6 @@ static void verbose_knobs(rmp_ctx_t *c)
 static void warn_line(const char *line)
 {
     log_job("%s", line);
-}
-
-int ctx_check(void)
-{
-    return atomic_load(&rmp_ctx.state) == 1 ? RMP_SUCCESS : RMP_ERR_NOT_INITIALIZED;
-}
-
-static int open_transports(rmp_ctx_t *c)
-{
-    const tp_ops_t *all[] = {&tp_self_ops, &tp_shm_ops, &tp_verbs_ops};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-        tp_t *tp = NULL;
-        int rc = all[i]->open(c, &tp);
-        if (rc == RMP_ERR_NOT_SUPPORTED) {
-            core_verbose(c, "transport %s: not used", all[i]->name);
-            continue;
-        }
-        if (rc != RMP_SUCCESS)
-            return rc;
-        c->tps[c->ntps++] = tp;
-        const void *blob;
-        size_t len;
-        if (tp->ops->addr_pack && (rc = tp->ops->addr_pack(tp, &blob, &len)) != RMP_SUCCESS)
-            return rc;
-        char key[64];
-        snprintf(key, sizeof(key), "rmp.%s", tp->ops->name);
-        if (tp->ops->addr_pack && (rc = boot_put(c, key, blob, len)) != RMP_SUCCESS)
-            return rc;
-    }
-    return RMP_SUCCESS;
-}
-
-static tp_t *find_tp(rmp_ctx_t *c, const char *name)
-{
-    for (int i = 0; i < c->ntps; i++)
-        if (!strcmp(c->tps[i]->ops->name, name))
-            return c->tps[i];
-    return NULL;
-}
-
-static bool is_local(rmp_ctx_t *c, int w)
-{
-    for (int i = 0; i < c->local_size; i++)
-        if (c->local_ranks[i] == w)
-            return true;
-    return false;
-}
-
-/* shm for peers on my node, verbs for the rest (RMP_TRANSPORT narrows the choice). */
-static int select_transports(rmp_ctx_t *c)
-{
-    tp_t *self = find_tp(c, "self"), *shm = find_tp(c, "shm"), *verbs = find_tp(c, "verbs");
-    bool force_verbs = !strcmp(c->cfg.transport, "verbs");
-    int unreachable = -1, nunreachable = 0;
-    if (force_verbs && !verbs && c->size > 1) {
-        core_error(c, "RMP_TRANSPORT=verbs but no verbs device is usable (RMP_VERBOSE=1 says why)");
-        return RMP_ERR_NOT_SUPPORTED;
-    }
-    for (int w = 0; w < c->size; w++) {
-        peer_t *p = &c->peers[w];
-        bool local = is_local(c, w);
-        p->node = local ? 0 : 1;
-        if (w == c->rank && !force_verbs)
-            p->tp = self;
-        else if (force_verbs)
-            p->tp = verbs;
-        else if (local && shm)
-            p->tp = shm;
-        else if (!local && verbs && strcmp(c->cfg.transport, "shm"))
-            p->tp = verbs;
-        if (w != c->rank || force_verbs)
-            core_verbose(c, "rank %d (%s node): %s", w, local ? "same" : "other",
-                         p->tp ? p->tp->ops->name : "UNREACHABLE (no transport)");
-        if (!p->tp && unreachable < 0)
-            unreachable = w;
-        nunreachable += !p->tp;
-    }
-    if (unreachable < 0)
-        return RMP_SUCCESS;
-    /* Refused here rather than at the first send: a rank that only waits for an unreachable
-     * peer would otherwise wait forever. */
-    bool local = is_local(c, unreachable);
-    core_error(c, "rank %d%s on %s node: no transport reaches it: %s", unreachable,
-               nunreachable > 1 ? " and others are" : " is", local ? "this" : "another",
-               local ? "shared memory is not usable (see above; RMP_VERBOSE=1 says why)"
-               : !strcmp(c->cfg.transport, "shm")
-                   ? "RMP_TRANSPORT=shm forbids verbs (unset it, or run every rank on one node)"
-                   : "no usable RDMA device (see above; RMP_VERBOSE=1 says why)");
-    return RMP_ERR_NOT_SUPPORTED;
 }
 
 static double mono_now(void)
@@ -199,13 +108,8 @@ static int init_all(rmp_ctx_t *c)
     c->mq = match_create();
     if (!c->peers || !c->mq)
         return RMP_ERR_NO_MEM;
-    if ((rc = dtype_init(c)) || (rc = comm_init_builtin(c)) || (rc = open_transports(c)) ||
-        (rc = boot_fence(c)))
-        return rc;
-    for (int i = 0; i < c->ntps; i++)
-        if (c->tps[i]->ops->wireup && (rc = c->tps[i]->ops->wireup(c->tps[i])))
-            return rc;
-    if ((rc = select_transports(c)))
+    if ((rc = dtype_init(c)) || (rc = comm_init_builtin(c)) || (rc = tps_open(c)) ||
+        (rc = boot_fence(c)) || (rc = tps_wireup(c)))
         return rc;
     core_verbose(c, "rank %d of %d, %d on this node (%d cores%s), spin %ld us, thread level %d",
                  c->rank, c->size, c->local_size, c->ncores,
@@ -213,11 +117,10 @@ static int init_all(rmp_ctx_t *c)
     return RMP_SUCCESS;
 }
 
-static void teardown(rmp_ctx_t *c)
+/* orderly: after rmp_finalize's barrier; else a start-up that failed. */
+static void teardown(rmp_ctx_t *c, bool orderly)
 {
-    for (int i = c->ntps - 1; i >= 0; i--)
-        c->tps[i]->ops->close(c->tps[i]);
-    c->ntps = 0;
+    tps_close(c, orderly);
     match_destroy(c->mq);
     c->mq = NULL;
     comm_fini(c);
@@ -241,13 +144,15 @@ int rmp_init_thread(int *argc, char ***argv, int required, int *provided)
     if (required < RMP_THREAD_SINGLE || required > RMP_THREAD_MULTIPLE)
         return RMP_ERR_ARG;
     memset(c, 0, sizeof(*c));
+    list_init(&c->rndv_active);
+    list_init(&c->coll_active);
     c->t0 = mono_now();
     init_sync(c, required);
     int rc = init_all(c);
     if (rc != RMP_SUCCESS) {
         if (!c->cfg.explained) /* else the line that said why is enough */
             core_error(c, "rmp_init failed: %s", rmp_strerror(rc));
-        teardown(c);
+        teardown(c, false);
         return rc;
     }
     if (provided)
@@ -264,7 +169,7 @@ int rmp_init(int *argc, char ***argv)
 static bool quiescent(void *arg)
 {
     rmp_ctx_t *c = arg;
-    return c->outq_pending == 0 && c->rndv_active == NULL;
+    return c->outq_pending == 0 && list_empty(&c->rndv_active);
 }
 
 int rmp_finalize(void)
@@ -280,7 +185,7 @@ int rmp_finalize(void)
     ctx_unlock(c);
     rc = boot_barrier(c);
     atomic_store(&c->state, 2);
-    teardown(c);
+    teardown(c, true);
     return rc;
 }
 
@@ -328,9 +233,7 @@ int rmp_abort(rmp_comm_t comm, int code)
         _exit(status);
     char msg[64];
     snprintf(msg, sizeof(msg), "rank %d called rmp_abort(%d)", c->rank, code);
-    for (int i = 0; i < c->ntps; i++)
-        if (c->tps[i]->ops->abandon)
-            c->tps[i]->ops->abandon(c->tps[i]);
+    tps_abandon(c);
     /* The launcher gets the mapped status too, so that every launcher reports the same one;
      * boot_abort exits with it itself when the launcher's abort returns (Slurm's does). */
     boot_abort(c, code, status, msg);

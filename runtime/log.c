@@ -7,7 +7,7 @@
 
 #include "core.h"
 
-static void vmsg(rmp_ctx_t *c, const char *fmt, va_list ap)
+void core_vlog(rmp_ctx_t *c, const char *fmt, va_list ap)
 {
     char line[1024];
     vsnprintf(line, sizeof(line), fmt, ap);
@@ -23,7 +23,7 @@ void core_verbose(rmp_ctx_t *c, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vmsg(c, fmt, ap);
+    core_vlog(c, fmt, ap);
     va_end(ap);
 }
 
@@ -31,7 +31,7 @@ void core_error(rmp_ctx_t *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vmsg(c, fmt, ap);
+    core_vlog(c, fmt, ap);
     va_end(ap);
 }
 

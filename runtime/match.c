@@ -22,8 +22,8 @@ typedef struct match_bucket {
     uint32_t ctx;
     int src;
     bool idle;                  /* empty, but kept in the table (in mq->idle) */
-    struct rmp_request *phead, *ptail;
-    unexp_t *uhead, *utail;
+    list_t posted;              /* receives (request.link) */
+    list_t unexp;               /* messages (unexp_t.by_src, or .by_ctx in a wildcard bucket) */
 } match_bucket_t;
 
 struct match_queues {
@@ -63,9 +63,10 @@ void match_destroy(match_queues_t *mq)
         for (match_bucket_t *b = mq->table[i], *bn; b; b = bn) {
             bn = b->hnext;
             /* every message is in exactly one source bucket: free it from there */
+            list_t *it, *nx;
             if (b->src != RMP_ANY_SOURCE) {
-                for (unexp_t *u = b->uhead, *n; u; u = n) {
-                    n = u->by_src.next;
+                LIST_FOR_EACH_SAFE(&b->unexp, it, nx) {
+                    unexp_t *u = LIST_ENTRY(it, unexp_t, by_src);
                     free(u->data);
                     free(u);
                 }
@@ -143,6 +144,8 @@ static match_bucket_t *bucket_new(match_queues_t *mq, uint32_t ctx, int src)
         return NULL;
     }
     *b = (match_bucket_t){.ctx = ctx, .src = src};
+    list_init(&b->posted);
+    list_init(&b->unexp);
     if (++mq->nbuckets > mq->mask + 1)
         table_grow(mq);
     size_t s = bucket_slot(mq, ctx, src);
@@ -191,7 +194,7 @@ static void bucket_park(match_queues_t *mq, match_bucket_t *b)
     b->idle = true;
     if (old) {
         old->idle = false;
-        if (!old->phead && !old->uhead)
+        if (list_empty(&old->posted) && list_empty(&old->unexp))
             bucket_unlink(mq, old);
     }
 }
@@ -199,7 +202,7 @@ static void bucket_park(match_queues_t *mq, match_bucket_t *b)
 /* Called when one of b's lists may have emptied (inline: on every message's path). */
 static inline void bucket_release(match_queues_t *mq, match_bucket_t *b)
 {
-    if (!b->phead && !b->uhead && !b->idle)
+    if (list_empty(&b->posted) && list_empty(&b->unexp) && !b->idle)
         bucket_park(mq, b);
 }
 
@@ -211,13 +214,7 @@ bool match_post(match_queues_t *mq, struct rmp_request *r)
     if (!b)
         return false;
     r->match_seq = ++mq->post_seq;
-    r->next = NULL;
-    r->prev = b->ptail;
-    if (b->ptail)
-        b->ptail->next = r;
-    else
-        b->phead = r;
-    b->ptail = r;
+    list_push_back(&b->posted, &r->link);
     mq->nposted++;
     if (r->peer == RMP_ANY_SOURCE)
         mq->nwild++;
@@ -226,15 +223,7 @@ bool match_post(match_queues_t *mq, struct rmp_request *r)
 
 static void posted_unlink(match_queues_t *mq, match_bucket_t *b, struct rmp_request *r)
 {
-    if (r->prev)
-        r->prev->next = r->next;
-    else
-        b->phead = r->next;
-    if (r->next)
-        r->next->prev = r->prev;
-    else
-        b->ptail = r->prev;
-    r->next = r->prev = NULL;
+    list_remove(&r->link);
     r->match_seq = 0;
     mq->nposted--;
     if (b->src == RMP_ANY_SOURCE)
@@ -242,12 +231,15 @@ static void posted_unlink(match_queues_t *mq, match_bucket_t *b, struct rmp_requ
     bucket_release(mq, b);
 }
 
-/* The first receive of a posted list that takes `tag`. */
-static struct rmp_request *posted_first_tag(struct rmp_request *r, int tag)
+/* The first receive of b's posted list that takes `tag`, or NULL. */
+static struct rmp_request *posted_first_tag(match_bucket_t *b, int tag)
 {
-    while (r && r->tag != tag && r->tag != RMP_ANY_TAG)
-        r = r->next;
-    return r;
+    for (list_t *it = b->posted.next; it != &b->posted; it = it->next) {
+        struct rmp_request *r = LIST_ENTRY(it, struct rmp_request, link);
+        if (r->tag == tag || r->tag == RMP_ANY_TAG)
+            return r;
+    }
+    return NULL;
 }
 
 struct rmp_request *match_take_posted(match_queues_t *mq, uint32_t ctx, int src, int tag)
@@ -255,11 +247,11 @@ struct rmp_request *match_take_posted(match_queues_t *mq, uint32_t ctx, int src,
     if (src < 0 || !mq->nposted)
         return NULL; /* an arrival always names its sender; nothing posted: no lookup */
     match_bucket_t *b = bucket_find(mq, ctx, src);
-    struct rmp_request *r = b ? posted_first_tag(b->phead, tag) : NULL;
+    struct rmp_request *r = b ? posted_first_tag(b, tag) : NULL;
     if (mq->nwild) {
         /* a wildcard receive posted before the sender's first match takes the message */
         match_bucket_t *w = bucket_find(mq, ctx, RMP_ANY_SOURCE);
-        struct rmp_request *rw = w ? posted_first_tag(w->phead, tag) : NULL;
+        struct rmp_request *rw = w ? posted_first_tag(w, tag) : NULL;
         if (rw && (!r || rw->match_seq < r->match_seq)) {
             r = rw;
             b = w;
@@ -273,9 +265,10 @@ struct rmp_request *match_take_posted(match_queues_t *mq, uint32_t ctx, int src,
 struct rmp_request *match_take_posted_from(match_queues_t *mq, uint32_t ctx, int src)
 {
     match_bucket_t *b = src >= 0 ? bucket_find(mq, ctx, src) : NULL;
-    struct rmp_request *r = b ? b->phead : NULL;
-    if (r)
-        posted_unlink(mq, b, r);
+    if (!b || list_empty(&b->posted))
+        return NULL;
+    struct rmp_request *r = LIST_ENTRY(b->posted.next, struct rmp_request, link);
+    posted_unlink(mq, b, r);
     return r;
 }
 
@@ -284,7 +277,7 @@ bool match_remove_posted(match_queues_t *mq, struct rmp_request *r)
     if (!r->match_seq)
         return false; /* never posted, or matched/removed since */
     match_bucket_t *b = bucket_find(mq, r->ctx_id, r->peer);
-    if (!b || (!r->prev && b->phead != r))
+    if (!b || !list_linked(&r->link))
         return false;
     posted_unlink(mq, b, r);
     return true;
@@ -292,37 +285,12 @@ bool match_remove_posted(match_queues_t *mq, struct rmp_request *r)
 
 /* ---- unexpected messages ---- */
 
-/* u's links in b's list: by_ctx in a context's wildcard bucket, by_src in a source's. */
-static unexp_link_t *unexp_links(const match_bucket_t *b, unexp_t *u)
+/* The message a link of b's list belongs to: by_ctx in a context's wildcard bucket, by_src
+ * in a source's. */
+static unexp_t *unexp_of(const match_bucket_t *b, list_t *l)
 {
-    return b->src == RMP_ANY_SOURCE ? &u->by_ctx : &u->by_src;
-}
-
-static void unexp_append(match_bucket_t *b, unexp_t *u)
-{
-    unexp_link_t *l = unexp_links(b, u);
-    l->next = NULL;
-    l->prev = b->utail;
-    if (b->utail)
-        unexp_links(b, b->utail)->next = u;
-    else
-        b->uhead = u;
-    b->utail = u;
-}
-
-static void unexp_unlink(match_queues_t *mq, match_bucket_t *b, unexp_t *u)
-{
-    unexp_link_t *l = unexp_links(b, u);
-    if (l->prev)
-        unexp_links(b, l->prev)->next = l->next;
-    else
-        b->uhead = l->next;
-    if (l->next)
-        unexp_links(b, l->next)->prev = l->prev;
-    else
-        b->utail = l->prev;
-    l->next = l->prev = NULL;
-    bucket_release(mq, b);
+    return b->src == RMP_ANY_SOURCE ? LIST_ENTRY(l, unexp_t, by_ctx)
+                                    : LIST_ENTRY(l, unexp_t, by_src);
 }
 
 bool match_add_unexp(match_queues_t *mq, unexp_t *u)
@@ -339,8 +307,8 @@ bool match_add_unexp(match_queues_t *mq, unexp_t *u)
     }
     u->b_src = bs;
     u->b_ctx = bc;
-    unexp_append(bs, u);
-    unexp_append(bc, u);
+    list_push_back(&bs->unexp, &u->by_src);
+    list_push_back(&bc->unexp, &u->by_ctx);
     mq->nunexp++;
     return true;
 }
@@ -353,12 +321,17 @@ unexp_t *match_find_unexp(match_queues_t *mq, uint32_t ctx, int src, int tag, bo
     match_bucket_t *b = bucket_find(mq, ctx, src);
     if (!b)
         return NULL;
-    unexp_t *u = b->uhead;
-    while (u && tag != RMP_ANY_TAG && u->tag != tag)
-        u = unexp_links(b, u)->next;
+    unexp_t *u = NULL;
+    for (list_t *it = b->unexp.next; it != &b->unexp && !u; it = it->next)
+        if (tag == RMP_ANY_TAG || unexp_of(b, it)->tag == tag)
+            u = unexp_of(b, it);
     if (u && take) {
-        unexp_unlink(mq, u->b_src, u);
-        unexp_unlink(mq, u->b_ctx, u);
+        /* one list, then its bucket, then the other: parking an emptied bucket may evict
+         * another empty one, which must not be the one u is still in */
+        list_remove(&u->by_src);
+        bucket_release(mq, u->b_src);
+        list_remove(&u->by_ctx);
+        bucket_release(mq, u->b_ctx);
         u->b_src = u->b_ctx = NULL;
         mq->nunexp--;
     }

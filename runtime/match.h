@@ -9,20 +9,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "list.h"
 #include "transport/transport.h"
 
 struct rmp_request;
 struct match_bucket;
 
-/* Links of an unexpected message in one arrival-ordered list (match.c). */
-typedef struct unexp_link {
-    struct unexp *next, *prev;
-} unexp_link_t;
-
 /* An arrived message no receive was posted for. */
 typedef struct unexp {
-    unexp_link_t by_src;            /* in its (ctx, src) bucket */
-    unexp_link_t by_ctx;            /* in its context's list (ANY_SOURCE receives look here) */
+    list_t by_src;                  /* in its (ctx, src) bucket, in arrival order */
+    list_t by_ctx;                  /* in its context's list (ANY_SOURCE receives look here) */
     struct match_bucket *b_src, *b_ctx; /* the two buckets it is queued in */
     uint32_t ctx;
     int src;            /* comm rank of the sender */

@@ -17,11 +17,9 @@ static int peer_ready(rmp_ctx_t *c, int peer)
         return RMP_ERR_PEER;
     }
     if (!p->connected) {
-        if (p->tp->ops->connect) {
-            int rc = p->tp->ops->connect(p->tp, peer);
-            if (rc != RMP_SUCCESS)
-                return rc;
-        }
+        int rc = p->tp->ops->connect(p->tp, peer);
+        if (rc != RMP_SUCCESS)
+            return rc;
         p->connected = true;
     }
     return RMP_SUCCESS;

@@ -19,8 +19,9 @@ int progress_poll(rmp_ctx_t *c)
     for (int i = 0; i < c->ntps; i++)
         n += c->tps[i]->ops->progress(c->tps[i]);
     n += outq_flush(c);
-    for (struct rmp_request *r = c->coll_active, *next; r; r = next) {
-        next = r->next; /* r may leave the list (and complete) in its coll_progress */
+    list_t *it, *nx;
+    LIST_FOR_EACH_SAFE(&c->coll_active, it, nx) { /* r may leave (and complete) in coll_progress */
+        struct rmp_request *r = LIST_ENTRY(it, struct rmp_request, link);
         n += r->coll_progress(r);
     }
     return n;
@@ -28,22 +29,12 @@ int progress_poll(rmp_ctx_t *c)
 
 void progress_coll_add(rmp_ctx_t *c, struct rmp_request *r)
 {
-    r->prev = NULL;
-    r->next = c->coll_active;
-    if (r->next)
-        r->next->prev = r;
-    c->coll_active = r;
+    list_push_front(&c->coll_active, &r->link);
 }
 
 void progress_coll_remove(rmp_ctx_t *c, struct rmp_request *r)
 {
-    if (r->prev)
-        r->prev->next = r->next;
-    else
-        c->coll_active = r->next;
-    if (r->next)
-        r->next->prev = r->prev;
-    r->next = r->prev = NULL;
+    list_remove(&r->link);
 }
 
 static double now_us(void)
@@ -72,7 +63,7 @@ static void park(rmp_ctx_t *c)
 static bool rearm(rmp_ctx_t *c)
 {
     for (int i = 0; i < c->ntps; i++)
-        if (c->tps[i]->ops->arm && c->tps[i]->ops->arm(c->tps[i]) != RMP_SUCCESS)
+        if (c->tps[i]->ops->arm(c->tps[i]) != RMP_SUCCESS)
             return false;
     return true;
 }
@@ -96,11 +87,9 @@ static void block(rmp_ctx_t *c)
     int nfds = 0, armed = 0;
     for (; armed < c->ntps; armed++) {
         tp_t *tp = c->tps[armed];
-        if (!tp->ops->arm)
-            continue;
         if (tp->ops->arm(tp) != RMP_SUCCESS)
             break;
-        int fd = tp->ops->wait_fd ? tp->ops->wait_fd(tp) : -1;
+        int fd = tp->ops->wait_fd(tp);
         if (fd >= 0)
             fds[nfds++] = (struct pollfd){.fd = fd, .events = POLLIN};
     }
@@ -124,8 +113,7 @@ static void block(rmp_ctx_t *c)
         c->blocker = false;
     }
     for (int i = 0; i < armed; i++)
-        if (c->tps[i]->ops->disarm)
-            c->tps[i]->ops->disarm(c->tps[i]);
+        c->tps[i]->ops->disarm(c->tps[i]);
     if (c->waiters > 0)
         pthread_cond_broadcast(&c->cond);
 }

@@ -1,6 +1,5 @@
 /* protocol.c — the path of one message: eager below the limit, rendezvous above it, and the
  * dispatch of arrivals (core_deliver) to matching. Runs with the runtime lock held. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,32 +15,12 @@ size_t proto_eager_limit(rmp_ctx_t *c, int peer)
     return lim < cap ? lim : cap;
 }
 
-void rndv_track(rmp_ctx_t *c, struct rmp_request *r)
-{
-    r->prev = NULL;
-    r->next = c->rndv_active;
-    if (r->next)
-        r->next->prev = r;
-    c->rndv_active = r;
-}
-
-void rndv_untrack(rmp_ctx_t *c, struct rmp_request *r)
-{
-    if (r->prev)
-        r->prev->next = r->next;
-    else
-        c->rndv_active = r->next;
-    if (r->next)
-        r->next->prev = r->prev;
-    r->next = r->prev = NULL;
-}
-
 static int send_rts(rmp_ctx_t *c, struct rmp_request *r, pkt_match_t *m)
 {
     tp_t *tp = c->peers[r->peer_world].tp;
     pkt_rts_t h = {.m = *m, .sreq = (uint64_t)(uintptr_t)req_handle(r)}; /* checked on return */
     h.m.type = PKT_RTS;
-    if ((tp->caps & TP_CAP_GET) && tp->ops->mem_reg) {
+    if (tp->caps & TP_CAP_GET) {
         int rc = tp->ops->mem_reg(tp, r->buf, r->bytes, &h.rkey, &r->memh);
         if (rc == RMP_SUCCESS)
             h.m.flags |= PKT_F_GET;
@@ -82,18 +61,6 @@ int proto_send(rmp_ctx_t *c, struct rmp_request *r)
     return rc;
 }
 
-void proto_recv_finish(rmp_ctx_t *c, struct rmp_request *r, int err)
-{
-    if (r->user_buf && r->tmp) {
-        dtype_unpack(r->dt, r->count, r->tmp, r->status.count, r->user_buf);
-        free(r->tmp);
-        r->tmp = NULL;
-    }
-    if (err == RMP_SUCCESS)
-        err = r->status.error;
-    req_complete(r, err);
-}
-
 /* Fill the status of a matched receive; returns bytes to move. */
 static size_t recv_matched(struct rmp_request *r, int src, int tag, size_t len)
 {
@@ -115,7 +82,7 @@ int proto_recv(rmp_ctx_t *c, struct rmp_request *r)
     } else {
         if (n)
             memcpy(r->buf, u->data, n);
-        proto_recv_finish(c, r, RMP_SUCCESS);
+        req_recv_finish(r, RMP_SUCCESS);
     }
     free(u->data);
     free(u);
@@ -135,7 +102,7 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
         } else {
             if (n)
                 memcpy(r->buf, pk->payload, n);
-            proto_recv_finish(c, r, RMP_SUCCESS);
+            req_recv_finish(r, RMP_SUCCESS);
         }
         return;
     }
@@ -169,20 +136,6 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
     }
 }
 
-/* A peer that sends what the protocol cannot produce is broken or hostile: it fails like a
- * dead one, and nothing it sends afterwards is looked at. */
-void proto_peer_garbled(rmp_ctx_t *c, int src, const void *data, size_t len, const char *why)
-{
-    peer_t *p = &c->peers[src];
-    if (p->garbled)
-        return;
-    p->garbled = true;
-    char msg[200];
-    snprintf(msg, sizeof(msg), "corrupt packet (%s; type %u, %zu bytes): does every rank "
-             "run the same rmp build?", why, len ? *(const uint8_t *)data : 0u, len);
-    core_peer_failed(c, src, RMP_ERR_TRANSPORT, msg);
-}
-
 void core_deliver(rmp_ctx_t *c, int src, const void *data, size_t len)
 {
     peer_t *p = &c->peers[src];
@@ -193,7 +146,7 @@ void core_deliver(rmp_ctx_t *c, int src, const void *data, size_t len)
     if (!bad)
         bad = wire_check_seq(&pk, &p->recv_seq);
     if (bad) {
-        proto_peer_garbled(c, src, data, len, bad);
+        fault_peer_garbled(c, src, data, len, bad);
         return;
     }
     switch (pk.type) {

@@ -72,16 +72,14 @@ void outq_fail_peer(rmp_ctx_t *c, int peer, int err);
 int proto_send(rmp_ctx_t *c, struct rmp_request *r);
 /* Post a receive (lock held): matches the unexpected queue first, else queues r. */
 int proto_recv(rmp_ctx_t *c, struct rmp_request *r);
-/* A receive got all its data (or failed): unpack if needed, complete. */
-void proto_recv_finish(rmp_ctx_t *c, struct rmp_request *r, int err);
 /* Largest eager payload to peer. */
 size_t proto_eager_limit(rmp_ctx_t *c, int peer);
 
-/* Sends waiting for FIN/CTS and receives with a get in flight (for failures, finalize). */
+/* rendezvous.c */
+/* Sends waiting for FIN/CTS and receives with data to come (c->rndv_active: for failures,
+ * finalize). */
 void rndv_track(rmp_ctx_t *c, struct rmp_request *r);
 void rndv_untrack(rmp_ctx_t *c, struct rmp_request *r);
-
-/* rendezvous.c */
 /* A matched RTS: pull the data into r (get, or ask for a stream). */
 void rndv_recv_start(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_t len,
                      uint64_t sreq, const tp_rkey_t *rkey, bool can_get);
@@ -91,8 +89,9 @@ void rndv_recv_start(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_t 
 void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h);
 void rndv_on_data(rmp_ctx_t *c, int src_world, const pkt_data_t *h, const void *payload,
                   size_t len);
+/* fault.c */
 /* src sent a packet the protocol cannot produce (`why`): it fails as if dead (once), and
  * nothing it sends later is delivered. */
-void proto_peer_garbled(rmp_ctx_t *c, int src, const void *data, size_t len, const char *why);
+void fault_peer_garbled(rmp_ctx_t *c, int src, const void *data, size_t len, const char *why);
 
 #endif

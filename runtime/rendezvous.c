@@ -6,6 +6,16 @@
 #include "protocol.h"
 #include "wire.h"
 
+void rndv_track(rmp_ctx_t *c, struct rmp_request *r)
+{
+    list_push_front(&c->rndv_active, &r->link);
+}
+
+void rndv_untrack(rmp_ctx_t *c, struct rmp_request *r)
+{
+    list_remove(&r->link);
+}
+
 static void send_ctl(rmp_ctx_t *c, int peer, uint8_t type, uint64_t sreq, uint64_t rreq,
                      uint64_t xlen)
 {
@@ -25,7 +35,7 @@ static void ask_stream(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_
         rndv_track(c, r);
     send_ctl(c, src_world, PKT_CTS, r->remote_req, (uint64_t)(uintptr_t)req_handle(r), xfer);
     if (!xfer)
-        proto_recv_finish(c, r, RMP_SUCCESS);
+        req_recv_finish(r, RMP_SUCCESS);
 }
 
 void rndv_recv_start(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_t len,
@@ -36,7 +46,7 @@ void rndv_recv_start(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_t 
     r->peer_world = src_world;
     r->remote_req = sreq;
     (void)len;
-    if (!can_get || p->no_get || !p->tp->ops->get)
+    if (!can_get || p->no_get)
         return ask_stream(c, r, src_world, xfer);
     int rc = xfer ? p->tp->ops->get(p->tp, src_world, r->buf, xfer, rkey, 0, r) : RMP_SUCCESS;
     if (rc == RMP_INPROGRESS) {
@@ -53,7 +63,7 @@ void rndv_recv_start(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_t 
     if (rc == RMP_ERR_PEER) /* the sender's process is gone: fail everything else with it */
         core_peer_failed(c, src_world, rc, "its process is gone (rendezvous get)");
     send_ctl(c, src_world, PKT_FIN, sreq, 0, 0);
-    proto_recv_finish(c, r, rc);
+    req_recv_finish(r, rc);
 }
 
 void core_get_done(rmp_ctx_t *c, void *cookie, int status)
@@ -61,13 +71,13 @@ void core_get_done(rmp_ctx_t *c, void *cookie, int status)
     struct rmp_request *r = cookie;
     rndv_untrack(c, r);
     send_ctl(c, r->peer_world, PKT_FIN, r->remote_req, 0, 0);
-    proto_recv_finish(c, r, status);
+    req_recv_finish(r, status);
 }
 
 static void send_release(rmp_ctx_t *c, struct rmp_request *r)
 {
     tp_t *tp = c->peers[r->peer_world].tp;
-    if (r->memh && tp && tp->ops->mem_dereg)
+    if (r->memh && tp)
         tp->ops->mem_dereg(tp, r->memh);
     r->memh = NULL;
 }
@@ -85,7 +95,7 @@ void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h)
 {
     struct rmp_request *r = cookie_req(src_world, h->sreq, REQ_SEND, RS_RNDV_WAIT_FIN);
     if (!r) {
-        proto_peer_garbled(c, src_world, h, sizeof(*h), "CTS/FIN for no send of mine");
+        fault_peer_garbled(c, src_world, h, sizeof(*h), "CTS/FIN for no send of mine");
         return;
     }
     rndv_untrack(c, r);
@@ -109,12 +119,12 @@ void rndv_on_data(rmp_ctx_t *c, int src_world, const pkt_data_t *h, const void *
 {
     struct rmp_request *r = cookie_req(src_world, h->rreq, REQ_RECV, RS_RECV_DATA);
     if (!r) {
-        proto_peer_garbled(c, src_world, h, sizeof(*h) + len, "DATA for no receive of mine");
+        fault_peer_garbled(c, src_world, h, sizeof(*h) + len, "DATA for no receive of mine");
         return;
     }
     const char *bad = wire_data_fits(h->off, len, r->xfer_len, r->xfer_done);
     if (bad) {
-        proto_peer_garbled(c, src_world, h, sizeof(*h) + len, bad);
+        fault_peer_garbled(c, src_world, h, sizeof(*h) + len, bad);
         return;
     }
     memcpy((char *)r->buf + h->off, payload, len);
@@ -122,6 +132,6 @@ void rndv_on_data(rmp_ctx_t *c, int src_world, const pkt_data_t *h, const void *
     if (r->xfer_done == r->xfer_len) {
         rndv_untrack(c, r);
         r->state = RS_NONE;
-        proto_recv_finish(c, r, RMP_SUCCESS);
+        req_recv_finish(r, RMP_SUCCESS);
     }
 }

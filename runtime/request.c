@@ -183,3 +183,15 @@ void req_complete(struct rmp_request *r, int err)
     if (rmp_ctx.waiters > 0)
         pthread_cond_broadcast(&rmp_ctx.cond);
 }
+
+void req_recv_finish(struct rmp_request *r, int err)
+{
+    if (r->user_buf && r->tmp) {
+        dtype_unpack(r->dt, r->count, r->tmp, r->status.count, r->user_buf);
+        free(r->tmp);
+        r->tmp = NULL;
+    }
+    if (err == RMP_SUCCESS)
+        err = r->status.error;
+    req_complete(r, err);
+}

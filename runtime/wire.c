@@ -5,8 +5,6 @@
 
 #include <string.h>
 
-#include "transport/verbs.h"
-
 /* The exact header size of each packet type, 0 for an unknown type. */
 static size_t hdr_size(uint8_t type)
 {
@@ -83,35 +81,4 @@ const char *wire_data_fits(uint64_t off, size_t len, size_t xfer_len, size_t xfe
     if (off > xfer_len || len > xfer_len - off)
         return "DATA outside the receive";
     return NULL;
-}
-
-const char *wire_str_blob(const void *data, size_t len, size_t fixed, size_t max)
-{
-    if (len <= fixed)
-        return "too short";
-    if (len > max)
-        return "too long";
-    if (((const char *)data)[len - 1] != '\0')
-        return "name not terminated";
-    return NULL;
-}
-
-wire_blob_verdict_t wire_verbs_blob(const void *data, size_t len, int nranks, uint8_t wiring,
-                                    uint8_t link_layer)
-{
-    verbs_blob_t b;
-    if (len < sizeof(b))
-        return WIRE_BLOB_MALFORMED;
-    memcpy(&b, data, sizeof(b));
-    if (b.magic != VERBS_BLOB_MAGIC)
-        return WIRE_BLOB_MALFORMED;
-    if (b.wiring != wiring)
-        return WIRE_BLOB_WIRING;
-    if (b.link_layer != link_layer)
-        return WIRE_BLOB_FABRIC;
-    /* nqpn is at most 2^32 - 1: the product cannot overflow a 64-bit size_t. */
-    if (wiring == WIRE_IBV &&
-        (b.nqpn != (uint32_t)nranks || (len - sizeof(b)) / sizeof(uint32_t) < (size_t)b.nqpn))
-        return WIRE_BLOB_NQPN;
-    return WIRE_BLOB_OK;
 }

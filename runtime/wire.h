@@ -1,6 +1,6 @@
-/* wire.h — the checks of bytes that come from another process: protocol packets (whatever the
- * transport) and modex address blobs. Pure functions, bytes in and a verdict out, so that the
- * fuzz targets in tests/fuzz run exactly the checks the runtime runs. */
+/* wire.h — the checks of protocol packets that come from another process (whatever the
+ * transport; the modex blobs are checked in transport/blob.c). Pure functions, bytes in and a
+ * verdict out, so that the fuzz targets in tests/fuzz run exactly the checks the runtime runs. */
 #ifndef RMP_WIRE_H
 #define RMP_WIRE_H
 
@@ -37,20 +37,5 @@ bool wire_req_expects(const struct rmp_request *r, int src, req_kind_t kind, req
  * xfer_done arrived: NULL if it lies inside and, as fragments never overlap, fits what is
  * still missing; else a reason. */
 const char *wire_data_fits(uint64_t off, size_t len, size_t xfer_len, size_t xfer_done);
-
-/* A modex blob made of a fixed part (`fixed` bytes) and a NUL-terminated string filling the
- * rest, at most `max` bytes in all (shm): NULL if it is one, else a reason. */
-const char *wire_str_blob(const void *data, size_t len, size_t fixed, size_t max);
-
-/* The verbs modex blob (verbs_blob_t) of a job of `nranks`: what is wrong with it. */
-typedef enum {
-    WIRE_BLOB_OK = 0,
-    WIRE_BLOB_MALFORMED, /* too short or wrong magic: another rmp build */
-    WIRE_BLOB_WIRING,    /* the other wiring (RMP_CM) */
-    WIRE_BLOB_FABRIC,    /* the other link layer */
-    WIRE_BLOB_NQPN,      /* ibv wiring: not one QP number per rank of the job */
-} wire_blob_verdict_t;
-wire_blob_verdict_t wire_verbs_blob(const void *data, size_t len, int nranks, uint8_t wiring,
-                                    uint8_t link_layer);
 
 #endif

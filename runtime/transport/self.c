@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "transport/transport.h"
 
 typedef struct self_pkt {
     struct self_pkt *next;
@@ -17,12 +17,12 @@ typedef struct tp_self {
     self_pkt_t *head, *tail;
 } tp_self_t;
 
-static int self_open(rmp_ctx_t *c, tp_t **tp_p)
+static int self_open(const tp_env_t *env, tp_t **tp_p)
 {
     tp_self_t *s = calloc(1, sizeof(*s));
     if (!s)
         return RMP_ERR_NO_MEM;
-    s->base = (tp_t){.ops = &tp_self_ops, .ctx = c, .caps = TP_CAP_GET,
+    s->base = (tp_t){.ops = &tp_self_ops, .env = env, .caps = TP_CAP_GET,
                      .max_send = (size_t)1 << 62, .eager_limit = 16384};
     *tp_p = &s->base;
     return RMP_SUCCESS;
@@ -57,7 +57,7 @@ static int self_progress(tp_t *tp)
     s->head = s->tail = NULL;
     while (p) {
         self_pkt_t *next = p->next;
-        core_deliver(tp->ctx, tp->ctx->rank, p->data, p->len);
+        tp_deliver(tp, tp->env->rank, p->data, p->len);
         free(p);
         p = next;
         n++;
@@ -102,11 +102,17 @@ static void self_close(tp_t *tp)
 const tp_ops_t tp_self_ops = {
     .name = "self",
     .open = self_open,
+    .addr_pack = tp_no_addr,
+    .wireup = tp_no_wireup,
+    .connect = tp_no_connect,
     .send = self_send,
     .mem_reg = self_mem_reg,
     .mem_dereg = self_mem_dereg,
     .get = self_get,
     .progress = self_progress,
+    .wait_fd = tp_no_wait_fd, /* arm() says when it has work: the core never sleeps then */
     .arm = self_arm,
+    .disarm = tp_no_disarm,
     .close = self_close,
+    .abandon = tp_no_abandon,
 };

@@ -17,10 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core.h"
+#include "transport/blob.h"
 #include "transport/shm_bell.h"
 #include "transport/shm_ring.h"
-#include "wire.h"
+#include "transport/transport.h"
 
 #define SHM_MAGIC 0x31306d6873706d72ull /* "rmpshm01" */
 #define SHM_RING_DEFAULT (256u << 10)
@@ -86,6 +86,7 @@ typedef struct shm_tp {
     unsigned rr;          /* first ring polled next time */
     bool in_progress;     /* inside shm_progress */
     bool wired;           /* shm_wireup mapped every local segment */
+    struct shm_tp *next_live; /* shm_live: the instances open in this process */
     char tag[SHM_TAG_MAX + 24];
     shm_blob_t blob;
     size_t blob_len;
@@ -98,7 +99,7 @@ static shm_ring_ctl_t *seg_ring(shm_seg_hdr_t *seg, int i)
 
 static shm_peer_t *peer_of(shm_tp_t *s, int world)
 {
-    if (world < 0 || world >= s->base.ctx->size || s->local_of[world] < 0)
+    if (world < 0 || world >= s->base.env->size || s->local_of[world] < 0)
         return NULL;
     return &s->peers[s->local_of[world]];
 }
@@ -133,7 +134,7 @@ static void prefault(shm_tp_t *s, void *addr, size_t len)
 {
 #ifdef MADV_POPULATE_WRITE
     if (madvise(addr, len, MADV_POPULATE_WRITE) && errno != EINVAL)
-        core_verbose(s->base.ctx, "shm: prefaulting %zu bytes: %s", len, strerror(errno));
+        tp_verbose(&s->base, "shm: prefaulting %zu bytes: %s", len, strerror(errno));
 #else
     (void)s, (void)addr, (void)len;
 #endif
@@ -141,25 +142,25 @@ static void prefault(shm_tp_t *s, void *addr, size_t len)
 
 static int seg_create(shm_tp_t *s)
 {
-    rmp_ctx_t *ctx = s->base.ctx;
+    const tp_env_t *env = s->base.env;
     char *name = s->blob.name, rnd[17];
     /* The random part: in a sticky, world-writable /dev/shm, a predictable name is one that
      * another user can create first (O_EXCL then refuses the job). The job prefix stays for
      * mrun's sweep after a crash; peers learn the whole name from the modex. */
     int re = shm_bell_random_hex(rnd, sizeof(rnd) - 1);
     if (re) {
-        core_error(ctx, "shm: getrandom: %s", strerror(re));
+        tp_error(&s->base, "shm: getrandom: %s", strerror(re));
         return RMP_ERR_TRANSPORT;
     }
-    snprintf(name, SHM_NAME_MAX, "/rmp.%s-r%d.%s", s->tag, ctx->rank, rnd);
+    snprintf(name, SHM_NAME_MAX, "/rmp.%s-r%d.%s", s->tag, env->rank, rnd);
     size_t stride = shm_ring_footprint(s->ring_cap);
     s->seg_bytes = SHM_HDR_BYTES + (size_t)s->nlocal * stride;
 
     int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
     if (fd < 0) {
         int e = errno;
-        core_error(ctx, "shm_open %s: %s (%s)", name, strerror(e),
-                   "is /dev/shm mounted and writable?");
+        tp_error(&s->base, "shm_open %s: %s (%s)", name, strerror(e),
+                 "is /dev/shm mounted and writable?");
         return RMP_ERR_TRANSPORT;
     }
     /* Reserve the pages now: on a full tmpfs, a lazily backed mapping would SIGBUS at first
@@ -172,15 +173,15 @@ static int seg_create(shm_tp_t *s)
         e = e == EOPNOTSUPP || e == EINVAL ? 0 : e; /* cannot reserve: go on lazily */
     }
     if (e) {
-        core_error(ctx, "%s %s: %s (is /dev/shm mounted and large enough? %zu bytes needed; "
-                   "a smaller RMP_SHM_RING_KB lowers it)", what, name, strerror(e),
-                   s->seg_bytes);
+        tp_error(&s->base, "%s %s: %s (is /dev/shm mounted and large enough? %zu bytes needed; "
+                 "a smaller RMP_SHM_RING_KB lowers it)", what, name, strerror(e),
+                 s->seg_bytes);
         goto fail;
     }
     s->seg = mmap(NULL, s->seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (s->seg == MAP_FAILED) {
         s->seg = NULL;
-        core_error(ctx, "mmap %s (%zu bytes): %s", name, s->seg_bytes, strerror(errno));
+        tp_error(&s->base, "mmap %s (%zu bytes): %s", name, s->seg_bytes, strerror(errno));
         goto fail;
     }
     close(fd);
@@ -213,22 +214,21 @@ fail:
  * mapped, so that an abandoned start can unlink them all (shm_abandon). */
 static int peer_learn(shm_tp_t *s, int i, shm_blob_t *b)
 {
-    rmp_ctx_t *ctx = s->base.ctx;
     shm_peer_t *p = &s->peers[i];
     const void *data;
     size_t len;
     memset(b, 0, sizeof(*b));
-    if (core_modex_get(ctx, p->world, "shm", &data, &len) != RMP_SUCCESS ||
-        wire_str_blob(data, len, offsetof(shm_blob_t, name), sizeof(*b))) {
-        core_error(ctx, "shm: no valid address from local rank %d in the modex (is it running "
-                   "the same rmp?)", p->world);
+    if (tp_modex_get(&s->base, p->world, &data, &len) != RMP_SUCCESS ||
+        blob_str_check(data, len, offsetof(shm_blob_t, name), sizeof(*b))) {
+        tp_error(&s->base, "shm: no valid address from local rank %d in the modex (is it running "
+                 "the same rmp?)", p->world);
         return RMP_ERR_TRANSPORT;
     }
     memcpy(b, data, len);
     if (!shm_bell_name_valid(b->bell, sizeof(b->bell)) || strncmp(b->name, "/rmp.", 5) ||
         strchr(b->name + 1, '/')) {
-        core_error(ctx, "shm: malformed address from local rank %d in the modex (is it running "
-                   "the same rmp?)", p->world);
+        tp_error(&s->base, "shm: malformed address from local rank %d in the modex (is it running "
+                 "the same rmp?)", p->world);
         return RMP_ERR_TRANSPORT;
     }
     memcpy(p->seg_name, b->name, sizeof(p->seg_name));
@@ -239,24 +239,23 @@ static int peer_learn(shm_tp_t *s, int i, shm_blob_t *b)
 /* Map local peer i's segment, attach my outgoing ring in it, count myself as a mapper. */
 static int seg_map_peer(shm_tp_t *s, int i, const shm_blob_t *b)
 {
-    rmp_ctx_t *ctx = s->base.ctx;
     shm_peer_t *p = &s->peers[i];
     int fd = shm_open(b->name, O_RDWR, 0);
     if (fd < 0) {
-        core_error(ctx, "shm_open %s (rank %d's segment): %s", b->name, p->world,
-                   strerror(errno));
+        tp_error(&s->base, "shm_open %s (rank %d's segment): %s", b->name, p->world,
+                 strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
     struct stat st;
     if (fstat(fd, &st) || (uint64_t)st.st_size != b->seg_bytes || b->seg_bytes != s->seg_bytes) {
-        core_error(ctx, "shm: segment %s of rank %d has the wrong size", b->name, p->world);
+        tp_error(&s->base, "shm: segment %s of rank %d has the wrong size", b->name, p->world);
         close(fd);
         return RMP_ERR_TRANSPORT;
     }
     void *m = mmap(NULL, b->seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (m == MAP_FAILED) {
-        core_error(ctx, "mmap %s (rank %d's segment): %s", b->name, p->world, strerror(errno));
+        tp_error(&s->base, "mmap %s (rank %d's segment): %s", b->name, p->world, strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
     p->seg = m;
@@ -265,8 +264,8 @@ static int seg_map_peer(shm_tp_t *s, int i, const shm_blob_t *b)
     if (p->seg->magic != SHM_MAGIC || p->seg->nrings != (uint32_t)s->nlocal ||
         p->seg->ring_cap != s->ring_cap || p->seg->ring_stride != s->seg->ring_stride ||
         shm_ring_attach(&p->out, seg_ring(p->seg, s->me), s->ring_cap, true)) {
-        core_error(ctx, "shm: segment %s of rank %d does not match mine (same rmp build and "
-                   "RMP_SHM_RING_KB on every rank?)", b->name, p->world);
+        tp_error(&s->base, "shm: segment %s of rank %d does not match mine (same rmp build and "
+                 "RMP_SHM_RING_KB on every rank?)", b->name, p->world);
         return RMP_ERR_TRANSPORT;
     }
     p->pid = p->seg->pid;
@@ -277,7 +276,7 @@ static int seg_map_peer(shm_tp_t *s, int i, const shm_blob_t *b)
      * whoever crashes later; the mappings keep the memory alive. */
     if (atomic_fetch_add(&p->seg->mapped, 1) + 1 == s->nlocal && shm_unlink(b->name) &&
         errno != ENOENT)
-        core_verbose(ctx, "shm: shm_unlink %s: %s", b->name, strerror(errno));
+        tp_verbose(&s->base, "shm: shm_unlink %s: %s", b->name, strerror(errno));
     return RMP_SUCCESS;
 }
 
@@ -290,8 +289,8 @@ static int bell_open(shm_tp_t *s)
     const char *what = "";
     int e = shm_bell_open(&s->bell, &what);
     if (e) {
-        core_error(s->base.ctx, "shm: doorbell: %s: %s (out of file descriptors? see ulimit -n)",
-                   what, strerror(e));
+        tp_error(&s->base, "shm: doorbell: %s: %s (out of file descriptors? see ulimit -n)",
+                 what, strerror(e));
         return RMP_ERR_TRANSPORT;
     }
     memcpy(s->blob.bell, s->bell.name, sizeof(s->blob.bell));
@@ -346,11 +345,11 @@ static void cma_probe(shm_tp_t *s, shm_peer_t *p)
     int e = n < 0 ? errno : 0;
     p->cma_ok = n == (ssize_t)sizeof(seen) && seen == p->pid;
     if (p->cma_ok)
-        core_verbose(s->base.ctx, "shm: CMA to rank %d works", p->world);
+        tp_verbose(&s->base, "shm: CMA to rank %d works", p->world);
     else
-        core_verbose(s->base.ctx, "shm: CMA to rank %d refused (%s%s); rendezvous copies "
-                     "through the rings", p->world, e ? strerror(e) : "read back wrong data",
-                     cma_hint(e));
+        tp_verbose(&s->base, "shm: CMA to rank %d refused (%s%s); rendezvous copies "
+                   "through the rings", p->world, e ? strerror(e) : "read back wrong data",
+                   cma_hint(e));
 }
 
 static int shm_mem_reg(tp_t *tp, void *buf, size_t len, tp_rkey_t *rkey, void **memh_p)
@@ -380,8 +379,8 @@ static int shm_get(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *r
     if (!s->cma || !p->cma_ok)
         return RMP_ERR_NOT_SUPPORTED;
     if (off > rkey->key[1] || len > rkey->key[1] - off) {
-        core_error(tp->ctx, "shm: get of %zu bytes at offset %zu from rank %d is outside its "
-                   "%llu-byte buffer", len, off, peer, (unsigned long long)rkey->key[1]);
+        tp_error(tp, "shm: get of %zu bytes at offset %zu from rank %d is outside its "
+                 "%llu-byte buffer", len, off, peer, (unsigned long long)rkey->key[1]);
         return RMP_ERR_INTERNAL;
     }
     char *d = dst;
@@ -400,13 +399,13 @@ static int shm_get(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *r
         if (e == EINTR)
             continue;
         if (e == ESRCH) {
-            core_error(tp->ctx, "shm: get from rank %d: process %d is gone", peer,
-                       (int)rkey->key[0]);
+            tp_error(tp, "shm: get from rank %d: process %d is gone", peer,
+                     (int)rkey->key[0]);
             return RMP_ERR_PEER;
         }
         p->cma_ok = false; /* later gets fall back at once */
-        core_verbose(tp->ctx, "shm: CMA from rank %d refused: %s%s; copying through the rings "
-                     "from now on", peer, strerror(e), cma_hint(e));
+        tp_verbose(tp, "shm: CMA from rank %d refused: %s%s; copying through the rings "
+                   "from now on", peer, strerror(e), cma_hint(e));
         return RMP_ERR_NOT_SUPPORTED;
     }
     return RMP_SUCCESS;
@@ -425,8 +424,8 @@ static int shm_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const vo
     if (rc == SHM_RING_AGAIN)
         return RMP_AGAIN;
     if (rc != SHM_RING_OK) {
-        core_error(tp->ctx, "shm: send of %zu bytes to rank %d exceeds max_send %zu",
-                   hdrlen + len, peer, tp->max_send);
+        tp_error(tp, "shm: send of %zu bytes to rank %d exceeds max_send %zu",
+                 hdrlen + len, peer, tp->max_send);
         return RMP_ERR_INTERNAL;
     }
     bell_ring(s, p);
@@ -437,7 +436,7 @@ static int shm_progress(tp_t *tp)
 {
     shm_tp_t *s = (shm_tp_t *)tp;
     int events = 0;
-    /* A nested call (core_deliver reaching progress) would deliver the record being
+    /* A nested call (tp_deliver reaching progress) would deliver the record being
      * delivered a second time: it gets nothing instead. */
     if (s->in_progress)
         return 0;
@@ -453,13 +452,13 @@ static int shm_progress(tp_t *tp)
                 break;
             if (rc == SHM_RING_CORRUPT) {
                 p->broken = true;
-                core_error(tp->ctx, "shm: garbage in the ring from rank %d (memory corruption "
-                           "in that process?)", p->world);
-                core_peer_failed(tp->ctx, p->world, RMP_ERR_TRANSPORT, "corrupt shm ring");
+                tp_error(tp, "shm: garbage in the ring from rank %d (memory corruption "
+                         "in that process?)", p->world);
+                tp_peer_failed(tp, p->world, RMP_ERR_TRANSPORT, "corrupt shm ring");
                 break;
             }
             /* Zero copy: the core copies out before returning; release frees the space. */
-            core_deliver(tp->ctx, p->world, data, len);
+            tp_deliver(tp, p->world, data, len);
             shm_ring_release(&p->in);
             events++;
         }
@@ -498,9 +497,9 @@ static void shm_disarm(tp_t *tp)
     int n = shm_bell_drain(&s->bell, s->pids, s->nlocal, &who);
     if (n > 0 && !s->stranger_said) {
         s->stranger_said = true;
-        core_error(tp->ctx, "shm: ignoring datagrams on my doorbell from pid %d (uid %u): not a "
-                   "rank of this job (said once; they cannot alter data, only wake me)",
-                   (int)who.pid, (unsigned)who.uid);
+        tp_error(tp, "shm: ignoring datagrams on my doorbell from pid %d (uid %u): not a "
+                 "rank of this job (said once; they cannot alter data, only wake me)",
+                 (int)who.pid, (unsigned)who.uid);
     }
 }
 
@@ -540,20 +539,29 @@ static void shm_abandon(tp_t *tp)
     for (int i = 0; i < s->nlocal; i++) {
         char *name = s->peers[i].seg_name;
         if (name[0] && shm_unlink(name) && errno != ENOENT)
-            core_verbose(tp->ctx, "shm: shm_unlink %s: %s", name, strerror(errno));
+            tp_verbose(tp, "shm: shm_unlink %s: %s", name, strerror(errno));
         name[0] = '\0';
     }
+}
+
+/* The instances between open and close (rmp_init and rmp_finalize run on one thread, and
+ * atexit handlers after every other thread's last rmp call). */
+static shm_tp_t *shm_live;
+
+static void live_remove(shm_tp_t *s)
+{
+    for (shm_tp_t **pp = &shm_live; *pp; pp = &(*pp)->next_live)
+        if (*pp == s) {
+            *pp = s->next_live;
+            return;
+        }
 }
 
 /* exit() without rmp_finalize: the names must not outlive the process either. */
 static void shm_atexit(void)
 {
-    rmp_ctx_t *c = &rmp_ctx;
-    if (atomic_load(&c->state) != 1)
-        return;
-    for (int i = 0; i < c->ntps; i++)
-        if (c->tps[i]->ops == &tp_shm_ops)
-            shm_abandon(c->tps[i]);
+    for (shm_tp_t *s = shm_live; s; s = s->next_live)
+        shm_abandon(&s->base);
 }
 
 static void shm_atexit_register(void)
@@ -566,9 +574,7 @@ static void shm_atexit_register(void)
 static void shm_close(tp_t *tp)
 {
     shm_tp_t *s = (shm_tp_t *)tp;
-    /* Finalize sets state 2 first; any other close ends a start-up that failed. */
-    if (atomic_load(&tp->ctx->state) != 2)
-        shm_abandon(tp);
+    live_remove(s);
     for (int i = 0; s->peers && i < s->nlocal; i++)
         if (i != s->me && s->peers[i].seg)
             munmap(s->peers[i].seg, s->peers[i].seg_bytes);
@@ -576,7 +582,7 @@ static void shm_close(tp_t *tp)
         /* Still linked if some peer never mapped it (it failed before wireup). */
         if (atomic_load(&s->seg->mapped) < s->nlocal && shm_unlink(s->blob.name) &&
             errno != ENOENT)
-            core_verbose(tp->ctx, "shm: shm_unlink %s: %s", s->blob.name, strerror(errno));
+            tp_verbose(tp, "shm: shm_unlink %s: %s", s->blob.name, strerror(errno));
         munmap(s->seg, s->seg_bytes);
     }
     shm_bell_close(&s->bell);
@@ -607,7 +613,7 @@ static uint64_t mem_available(void)
  * reads the same figures (a moment apart). */
 static int shm_fits(shm_tp_t *s, size_t stride)
 {
-    rmp_ctx_t *ctx = s->base.ctx;
+    const tp_env_t *env = s->base.env;
     uint64_t n = (uint64_t)s->nlocal, seg = SHM_HDR_BYTES + n * (uint64_t)stride;
     uint64_t need = n * seg; /* n <= 2^31, stride <= 2^31: no overflow */
     struct statvfs v;
@@ -622,45 +628,46 @@ static int shm_fits(shm_tp_t *s, size_t stride)
              "(%" PRIu64 " MiB %s); lower RMP_SHM_RING_KB (now %zu) or start fewer ranks per "
              "node", s->nlocal, need >> 20, s->nlocal, s->nlocal, s->ring_cap >> 10,
              shm_ok ? "memory holds" : "/dev/shm holds", (shm_ok ? mem : shm_free) >> 20,
-             shm_ok ? "MemAvailable" : "free", ctx->cfg.shm_ring_bytes >> 10);
+             shm_ok ? "MemAvailable" : "free", env->shm_ring_bytes >> 10);
     /* Every rank says it: the launcher ends the job at the first rank's exit, and the rank
      * that exits first may be any of them (local rank 0 may not even have started). */
-    core_error(ctx, "%s", msg);
-    ctx->cfg.explained = true;
+    tp_explain(&s->base, "%s", msg);
     return RMP_ERR_NO_MEM;
 }
 
-static int shm_open_tp(rmp_ctx_t *ctx, tp_t **tp_p)
+static int shm_open_tp(const tp_env_t *env, tp_t **tp_p)
 {
-    if (ctx->local_size < 2) {
-        core_verbose(ctx, "shm: not used: no other rank on this node");
-        return RMP_ERR_NOT_SUPPORTED;
-    }
     shm_tp_t *s = calloc(1, sizeof(*s));
     if (!s)
         return RMP_ERR_NO_MEM;
     s->base.ops = &tp_shm_ops;
-    s->base.ctx = ctx;
+    s->base.env = env;
+    if (env->local_size < 2) {
+        tp_verbose(&s->base, "shm: not used: no other rank on this node");
+        free(s);
+        return RMP_ERR_NOT_SUPPORTED;
+    }
     s->bell.fd = -1;
-    s->me = ctx->local_rank;
-    s->nlocal = ctx->local_size;
-    s->cma = ctx->cfg.use_cma != 0;
-    s->fence = ctx->oversubscribed;
-    s->ring_cap = shm_ring_capacity(ctx->cfg.shm_ring_bytes ? ctx->cfg.shm_ring_bytes
-                                                            : SHM_RING_DEFAULT);
-    job_tag(ctx->nspace, s->tag);
-    s->local_of = malloc((size_t)ctx->size * sizeof(int));
+    s->me = env->local_rank;
+    s->nlocal = env->local_size;
+    s->cma = env->use_cma;
+    s->fence = env->oversubscribed;
+    s->ring_cap = shm_ring_capacity(env->shm_ring_bytes ? env->shm_ring_bytes : SHM_RING_DEFAULT);
+    job_tag(env->nspace, s->tag);
+    s->next_live = shm_live;
+    shm_live = s;
+    s->local_of = malloc((size_t)env->size * sizeof(int));
     s->peers = calloc((size_t)s->nlocal, sizeof(shm_peer_t));
     s->pids = calloc((size_t)s->nlocal, sizeof(int32_t));
     if (!s->local_of || !s->peers || !s->pids) {
         shm_close(&s->base);
         return RMP_ERR_NO_MEM;
     }
-    for (int w = 0; w < ctx->size; w++)
+    for (int w = 0; w < env->size; w++)
         s->local_of[w] = -1;
     for (int i = 0; i < s->nlocal; i++) {
-        s->peers[i].world = ctx->local_ranks[i];
-        s->local_of[ctx->local_ranks[i]] = i;
+        s->peers[i].world = env->local_ranks[i];
+        s->local_of[env->local_ranks[i]] = i;
     }
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     int rc = pthread_once(&once, shm_atexit_register) ? RMP_ERR_INTERNAL : RMP_SUCCESS;
@@ -671,6 +678,7 @@ static int shm_open_tp(rmp_ctx_t *ctx, tp_t **tp_p)
     if (rc == RMP_SUCCESS)
         rc = bell_open(s);
     if (rc != RMP_SUCCESS) {
+        shm_abandon(&s->base); /* names created so far: the job does not start */
         shm_close(&s->base);
         return rc;
     }
@@ -690,11 +698,11 @@ static int shm_open_tp(rmp_ctx_t *ctx, tp_t **tp_p)
     s->base.eager_limit = SHM_EAGER_DEFAULT < s->base.max_send / 2 ? SHM_EAGER_DEFAULT
                                                                    : s->base.max_send / 2;
     s->base.caps = s->cma ? TP_CAP_GET : 0;
-    core_verbose(ctx, "shm: segment %s (%zu bytes: %d rings of %zu bytes), doorbell @%s, max "
-                 "send %zu, eager limit %zu", s->blob.name, s->seg_bytes, s->nlocal,
-                 s->ring_cap, s->bell.name, s->base.max_send, s->base.eager_limit);
+    tp_verbose(&s->base, "shm: segment %s (%zu bytes: %d rings of %zu bytes), doorbell @%s, max "
+               "send %zu, eager limit %zu", s->blob.name, s->seg_bytes, s->nlocal,
+               s->ring_cap, s->bell.name, s->base.max_send, s->base.eager_limit);
     if (!s->cma)
-        core_verbose(ctx, "shm: CMA disabled by RMP_CMA=0; rendezvous copies through the rings");
+        tp_verbose(&s->base, "shm: CMA disabled by RMP_CMA=0; rendezvous copies through the rings");
     *tp_p = &s->base;
     return RMP_SUCCESS;
 }
@@ -734,7 +742,7 @@ const tp_ops_t tp_shm_ops = {
     .open = shm_open_tp,
     .addr_pack = shm_addr_pack,
     .wireup = shm_wireup,
-    .connect = NULL,
+    .connect = tp_no_connect,
     .send = shm_send,
     .mem_reg = shm_mem_reg,
     .mem_dereg = shm_mem_dereg,

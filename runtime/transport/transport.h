@@ -1,15 +1,23 @@
 /* transport.h — the one interface every transport (self, shm, verbs) implements; read this
- * first. A transport fills a tp_ops_t; an operation it cannot do is NULL and the core never
- * calls it. Transports see only bytes and world ranks; matching and protocols live above. */
+ * first. Self-contained: a transport includes this (and the public include/rmp.h for status
+ * codes), never a header of runtime/ above it. What it knows of the job comes in a tp_env_t at
+ * open; what it tells the core goes through the env's callbacks. Transports see only bytes and
+ * world ranks; matching and protocols live above. */
 #ifndef RMP_TRANSPORT_H
 #define RMP_TRANSPORT_H
 
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "offload.h"
+#include "rmp.h"
 
-struct rmp_ctx;
+/* Internal outcomes (positive: never returned by the public API). */
+#define RMP_AGAIN 1      /* back-pressure: retry after progress */
+#define RMP_INPROGRESS 2 /* started, completes later */
+
 typedef struct tp tp_t;
 
 /* Opaque description of registered memory that a peer can read from (RDMA key, pid+address,
@@ -27,18 +35,69 @@ enum {
     TP_CAP_XCHANNEL = 1u << 3,  /* cross-channel / CORE-Direct */
 };
 
+/* ---- What the core gives a transport at open ---- */
+typedef enum {
+    TP_LOG_ERROR,   /* always printed */
+    TP_LOG_VERBOSE, /* printed under RMP_VERBOSE */
+    TP_LOG_EXPLAIN, /* an error line that says why rmp_init fails: no generic line follows */
+} tp_log_t;
+
+/* Calls into the core. `core` is tp_env_t.core, passed back untouched. */
+typedef struct tp_upcalls {
+    /* An arrival from world rank src: the bytes one send() gave, valid only during the call. */
+    void (*deliver)(void *core, int src, const void *data, size_t len);
+    /* An asynchronous get() finished (status RMP_SUCCESS or an error). */
+    void (*get_done)(void *core, void *cookie, int status);
+    /* A peer failed (QP error, process gone): the core fails everything pending with it. */
+    void (*peer_failed)(void *core, int peer, int status, const char *why);
+    /* Peer's modex blob published by transport `name` (valid until the transport closes). */
+    int (*modex_get)(void *core, int peer, const char *name, const void **blob_p,
+                     size_t *len_p);
+    /* One line on stderr, prefixed with the rank ("rmp[3]: "). */
+    void (*vlog)(void *core, tp_log_t level, const char *fmt, va_list ap);
+    /* The text of RMP_* knob `name` as validated at rmp_init (runtime/knobs.c refused the job
+     * on a bad value already), NULL when unset. For the settings only one transport reads. */
+    const char *(*knob)(void *core, const char *name);
+} tp_upcalls_t;
+
+/* The job as a transport sees it. Owned by the core, valid from open to close. */
+typedef struct tp_env {
+    int rank, size;            /* world */
+    int local_rank, local_size; /* on my node */
+    const int *local_ranks;    /* [local_size] world ranks on my node, in local-rank order */
+    const int *node;           /* [size] node id of each world rank (PMIX_NODEID); -1 when the
+                                * launcher does not say (then never my node) */
+    const char *nspace;        /* PMIx namespace: unique per job ("singleton-<pid>" alone) */
+    bool oversubscribed;       /* more ranks on this node than cores */
+    /* RMP_* values the transports share (validated): */
+    bool verbose;              /* RMP_VERBOSE: tp_verbose prints (skip work for a line) */
+    bool use_cma;              /* RMP_CMA (shm) */
+    size_t shm_ring_bytes;     /* RMP_SHM_RING_KB * 1024 (shm) */
+    /* [size] route[w]: the core may pick this transport for world rank w (the core decides
+     * which transport serves which peer, once, from RMP_TRANSPORT and the node map; a
+     * transport opens connections for those peers only, and need not open at all when no
+     * peer is routed to it). */
+    const bool *route;
+    int nroute;                /* how many are true */
+    const char *no_route;      /* nroute == 0: why, for the transport's RMP_VERBOSE line */
+    const tp_upcalls_t *up;
+    void *core;
+} tp_env_t;
+
 typedef struct tp_ops {
     const char *name; /* "self", "shm", "verbs": also the modex key suffix */
 
-    /* Create the instance. RMP_ERR_NOT_SUPPORTED means "not usable here" (the reason is
-     * printed under RMP_VERBOSE); other errors are fatal to rmp_init. */
-    int (*open)(struct rmp_ctx *ctx, tp_t **tp_p);
+    /* Every operation is filled (tp.c has the shared defaults). */
+
+    /* Create the instance; env stays valid until close. RMP_ERR_NOT_SUPPORTED means "not usable
+     * here" (the reason is printed under RMP_VERBOSE); other errors are fatal to rmp_init. */
+    int (*open)(const tp_env_t *env, tp_t **tp_p);
     /* Address blob that peers need; published in the modex as "rmp.<name>". The blob stays
-     * owned by the transport. NULL if the transport publishes nothing. */
+     * owned by the transport. *blob_p NULL (tp_no_addr) if the transport publishes nothing. */
     int (*addr_pack)(tp_t *tp, const void **blob_p, size_t *len_p);
-    /* Called once after the modex fence; peers' blobs are read with core_modex_get(). */
+    /* Called once after the modex fence; peers' blobs are read with tp_modex_get(). */
     int (*wireup)(tp_t *tp);
-    /* Called on first use of a peer (lazy connection); NULL if wireup did everything. */
+    /* Called on first use of a peer (lazy connection); RMP_SUCCESS if wireup did everything. */
     int (*connect)(tp_t *tp, int peer);
 
     /* Send hdr+payload (hdrlen + len <= tp->max_send) to world rank `peer` as one unit that
@@ -48,17 +107,18 @@ typedef struct tp_ops {
     int (*send)(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *payload,
                 size_t len);
 
-    /* Make [buf, buf+len) readable by peers' get(); *memh is passed back to mem_dereg. */
+    /* Make [buf, buf+len) readable by peers' get(); *memh is passed back to mem_dereg. Called
+     * only when caps has TP_CAP_GET. */
     int (*mem_reg)(tp_t *tp, void *buf, size_t len, tp_rkey_t *rkey, void **memh_p);
     int (*mem_dereg)(tp_t *tp, void *memh);
     /* Copy len bytes at offset `off` of peer's registered memory `rkey` into dst.
-     * RMP_SUCCESS: done now. RMP_INPROGRESS: core_get_done(cookie) follows from progress.
+     * RMP_SUCCESS: done now. RMP_INPROGRESS: tp_get_done(cookie) follows from progress.
      * RMP_ERR_NOT_SUPPORTED: not possible for this peer (e.g. CMA refused): the core falls
      * back to copying through send(). */
     int (*get)(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *rkey, size_t off,
                void *cookie);
 
-    /* Deliver arrivals (core_deliver) and completions; returns the number of events. */
+    /* Deliver arrivals (tp_deliver) and completions; returns the number of events. */
     int (*progress)(tp_t *tp);
     /* File descriptor that becomes readable when an event may be pending, or -1. */
     int (*wait_fd)(tp_t *tp);
@@ -68,17 +128,19 @@ typedef struct tp_ops {
     int (*arm)(tp_t *tp);
     void (*disarm)(tp_t *tp);
 
+    /* Release everything. The core calls abandon() first unless the job reached the
+     * rmp_finalize barrier (every peer done with this transport). */
     void (*close)(tp_t *tp);
-    /* The process is about to end without rmp_finalize (rmp_abort): remove what would outlive
-     * it (names in /dev/shm). No locks, no frees, a bounded wait at most; close() is not
-     * called after it. NULL if nothing outlives the process. */
+    /* The process is about to end without rmp_finalize (rmp_abort, a failed rmp_init): remove
+     * what would outlive it (names in /dev/shm). No locks, no frees, a bounded wait at most;
+     * after rmp_abort close() is not called. */
     void (*abandon)(tp_t *tp);
 } tp_ops_t;
 
 /* Every transport's instance struct starts with this. */
 struct tp {
     const tp_ops_t *ops;
-    struct rmp_ctx *ctx;
+    const tp_env_t *env;
     unsigned caps;      /* TP_CAP_* */
     size_t max_send;    /* largest hdrlen + len accepted by send() */
     size_t eager_limit; /* default payload size above which the core uses rendezvous */
@@ -87,21 +149,40 @@ struct tp {
     const ofl_ops_t *offload;
 };
 
-/* ---- Upcalls into the core, for transports ---- */
-/* An arrival from world rank src: the bytes one send() gave, valid only during the call. */
-void core_deliver(struct rmp_ctx *ctx, int src, const void *data, size_t len);
-/* An asynchronous get() finished (status RMP_SUCCESS or an error). */
-void core_get_done(struct rmp_ctx *ctx, void *cookie, int status);
-/* A peer failed (QP error, process gone): fail everything pending with it. */
-void core_peer_failed(struct rmp_ctx *ctx, int peer, int status, const char *why);
-/* Peer's modex blob published by transport `name` (valid until rmp_finalize). */
-int core_modex_get(struct rmp_ctx *ctx, int peer, const char *name, const void **blob_p,
-                   size_t *len_p);
-/* Print one line to stderr prefixed "rmp[rank]: " if RMP_VERBOSE is set. */
-void core_verbose(struct rmp_ctx *ctx, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* Print one error line to stderr prefixed "rmp[rank]: " (always). */
-void core_error(struct rmp_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ---- For transports: the env's callbacks, and logging (tp.c) ---- */
+static inline void tp_deliver(tp_t *tp, int src, const void *data, size_t len)
+{
+    tp->env->up->deliver(tp->env->core, src, data, len);
+}
+static inline void tp_get_done(tp_t *tp, void *cookie, int status)
+{
+    tp->env->up->get_done(tp->env->core, cookie, status);
+}
+static inline void tp_peer_failed(tp_t *tp, int peer, int status, const char *why)
+{
+    tp->env->up->peer_failed(tp->env->core, peer, status, why);
+}
+static inline int tp_modex_get(tp_t *tp, int peer, const void **blob_p, size_t *len_p)
+{
+    return tp->env->up->modex_get(tp->env->core, peer, tp->ops->name, blob_p, len_p);
+}
+static inline const char *tp_knob(const tp_t *tp, const char *name)
+{
+    return tp->env->up->knob(tp->env->core, name);
+}
+/* One error line (always), one line under RMP_VERBOSE, one line that explains a failed
+ * rmp_init (the core then prints no generic "rmp_init failed" after it). */
+void tp_error(const tp_t *tp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tp_verbose(const tp_t *tp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tp_explain(const tp_t *tp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Shared defaults for the operations a transport has nothing to do in (tp.c). */
+int tp_no_addr(tp_t *tp, const void **blob_p, size_t *len_p); /* publishes nothing */
+int tp_no_wireup(tp_t *tp);                                   /* RMP_SUCCESS */
+int tp_no_connect(tp_t *tp, int peer);                        /* RMP_SUCCESS */
+int tp_no_wait_fd(tp_t *tp);                                  /* -1: nothing to poll */
+void tp_no_disarm(tp_t *tp);
+void tp_no_abandon(tp_t *tp);                                 /* nothing outlives it */
 
 extern const tp_ops_t tp_self_ops;
 extern const tp_ops_t tp_shm_ops;

@@ -18,13 +18,6 @@
 #define CQ_ACK_BATCH 64      /* ibv_ack_cq_events takes a lock: ack in batches */
 #define EVENT_POLL_EVERY 64  /* progress calls between looks at async/rdmacm events */
 
-/* The validated text of knob `name` (runtime/knobs.c), NULL when unset. */
-const char *verbs_env(const char *name)
-{
-    const knob_val_t *v = knob_lookup(rmp_ctx.cfg.knobs, name);
-    return v && v->set ? v->text : NULL;
-}
-
 int tp_verbs_check_device(const char *want, char *why, size_t len)
 {
     char name[64];
@@ -58,7 +51,7 @@ bool verbs_conn_has_qpn(const verbs_conn_t *c, uint32_t qpn)
 
 int verbs_peer_of_qpn(verbs_tp_t *v, uint32_t qpn)
 {
-    for (int p = 0; p < v->base.ctx->size; p++)
+    for (int p = 0; p < v->base.env->size; p++)
         if (verbs_conn_has_qpn(&v->conns[p], qpn))
             return p;
     return -1;
@@ -76,7 +69,7 @@ void verbs_peer_failed(verbs_tp_t *v, int peer, const char *why)
         return;
     c->state = VC_FAILED;
     verbs_gets_fail(v, c);
-    core_peer_failed(v->base.ctx, peer, RMP_ERR_PEER, why);
+    tp_peer_failed(&v->base, peer, RMP_ERR_PEER, why);
 }
 
 /* ---- events ------------------------------------------------------------------------------ */
@@ -89,7 +82,6 @@ static int set_nonblock(int fd)
 
 static void on_async(verbs_tp_t *v, struct ibv_async_event *e)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
     int peer;
     char why[160];
     switch (e->event_type) {
@@ -105,26 +97,26 @@ static void on_async(verbs_tp_t *v, struct ibv_async_event *e)
         if (peer >= 0)
             verbs_peer_failed(v, peer, why);
         else
-            core_error(ctx, "verbs: %s", why);
+            tp_error(&v->base, "verbs: %s", why);
         break;
     case IBV_EVENT_CQ_ERR:
-        core_error(ctx, "verbs: completion queue overrun on %s (an rmp bug: please report)",
-                   v->devname);
+        tp_error(&v->base, "verbs: completion queue overrun on %s (an rmp bug: please report)",
+                 v->devname);
         break;
     case IBV_EVENT_PORT_ERR:
-        core_error(ctx, "verbs: port %u of %s went down: traffic stops until it is ACTIVE again "
-                   "(`ibv_devinfo`, check the link)", v->port, v->devname);
+        tp_error(&v->base, "verbs: port %u of %s went down: traffic stops until it is ACTIVE again "
+                 "(`ibv_devinfo`, check the link)", v->port, v->devname);
         break;
     case IBV_EVENT_DEVICE_FATAL:
-        core_error(ctx, "verbs: device %s reported a fatal error: every peer over it is lost",
-                   v->devname);
+        tp_error(&v->base, "verbs: device %s reported a fatal error: every peer over it is lost",
+                 v->devname);
         break;
     case IBV_EVENT_SRQ_ERR:
-        core_error(ctx, "verbs: the shared receive queue on %s failed", v->devname);
+        tp_error(&v->base, "verbs: the shared receive queue on %s failed", v->devname);
         break;
     default: /* COMM_EST, LAST_WQE_REACHED, PORT_ACTIVE, GID/LID changes: informative */
-        core_verbose(ctx, "verbs: async event on %s: %s", v->devname,
-                     ibv_event_type_str(e->event_type));
+        tp_verbose(&v->base, "verbs: async event on %s: %s", v->devname,
+                   ibv_event_type_str(e->event_type));
     }
 }
 
@@ -146,9 +138,13 @@ static int poll_events(verbs_tp_t *v)
 
 static void on_wc(verbs_tp_t *v, const struct ibv_wc *wc)
 {
+    verbs_conn_t *c;
     switch (wc->wr_id & WR_KIND_MASK) {
     case WR_RECV: verbs_on_recv(v, wc); break;
-    case WR_SEND: verbs_on_send(v, wc); break;
+    case WR_SEND:
+        if ((c = verbs_on_send(v, wc)))
+            verbs_reads_push(v, c); /* slots freed: queued read segments may go */
+        break;
     case WR_READ: verbs_on_read(v, wc); break;
     default: {
         verbs_cb_t *cb = (verbs_cb_t *)(uintptr_t)(wc->wr_id & ~(uint64_t)WR_KIND_MASK);
@@ -161,7 +157,7 @@ static void on_wc(verbs_tp_t *v, const struct ibv_wc *wc)
 static int verbs_progress(tp_t *tp)
 {
     verbs_tp_t *v = (verbs_tp_t *)tp;
-    /* A nested call (core_deliver reaching progress) would reorder arrivals: nothing then. */
+    /* A nested call (tp_deliver reaching progress) would reorder arrivals: nothing then. */
     if (v->in_progress)
         return 0;
     v->in_progress = true;
@@ -173,7 +169,7 @@ static int verbs_progress(tp_t *tp)
     for (int round = 0; round < 2; round++) { /* bounded: the caller has other work too */
         int k = ibv_poll_cq(v->cq, CQ_POLL_BATCH, wc);
         if (k < 0) {
-            core_error(tp->ctx, "verbs: ibv_poll_cq on %s failed", v->devname);
+            tp_error(tp, "verbs: ibv_poll_cq on %s failed", v->devname);
             break;
         }
         for (int i = 0; i < k; i++)
@@ -207,8 +203,8 @@ static int verbs_arm(tp_t *tp)
         return RMP_AGAIN;
     int rc = ibv_req_notify_cq(v->cq, 0);
     if (rc) {
-        core_error(tp->ctx, "verbs: ibv_req_notify_cq on %s: %s (polling instead of sleeping)",
-                   v->devname, strerror(rc));
+        tp_error(tp, "verbs: ibv_req_notify_cq on %s: %s (polling instead of sleeping)",
+                 v->devname, strerror(rc));
         return RMP_AGAIN;
     }
     int k = ibv_poll_cq(v->cq, (int)(sizeof(v->stash) / sizeof(v->stash[0])), v->stash);
@@ -238,33 +234,33 @@ static void verbs_disarm(tp_t *tp)
 /* What the verbs path did, for RMP_VERBOSE: the QPs used, the SRQ, how gets were split. */
 static void report_usage(verbs_tp_t *v)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
-    if (!ctx->cfg.verbose || !v->conns)
+    const tp_env_t *env = v->base.env;
+    if (!env->verbose || !v->conns)
         return;
     int nqp = 0;
-    for (int p = 0; p < ctx->size; p++)
+    for (int p = 0; p < env->size; p++)
         nqp += v->conns[p].state == VC_READY;
-    core_verbose(ctx, "verbs: used %d RC QPs on one CQ; %llu sends (%llu inline); %llu arrivals "
-                 "through the SRQ (%u buffers, %llu limit events); %llu gets in %llu RDMA READs, "
-                 "the largest %zu bytes in %u READs of <= %u bytes (max_msg_sz %u)", nqp,
-                 (unsigned long long)v->st_sends, (unsigned long long)v->st_inline,
-                 (unsigned long long)v->st_recvs, v->rx_bufs,
-                 (unsigned long long)v->st_srq_events, (unsigned long long)v->st_gets,
-                 (unsigned long long)v->st_reads, v->st_get_max, v->st_get_max_reads,
-                 v->max_msg < VERBS_READ_SEG ? v->max_msg : VERBS_READ_SEG, v->max_msg);
+    tp_verbose(&v->base, "verbs: used %d RC QPs on one CQ; %llu sends (%llu inline); %llu arrivals "
+               "through the SRQ (%u buffers, %llu limit events); %llu gets in %llu RDMA READs, "
+               "the largest %zu bytes in %u READs of <= %u bytes (max_msg_sz %u)", nqp,
+               (unsigned long long)v->st_sends, (unsigned long long)v->st_inline,
+               (unsigned long long)v->st_recvs, v->rx_bufs,
+               (unsigned long long)v->st_srq_events, (unsigned long long)v->st_gets,
+               (unsigned long long)v->st_reads, v->st_get_max, v->st_get_max_reads,
+               v->max_msg < VERBS_READ_SEG ? v->max_msg : VERBS_READ_SEG, v->max_msg);
 }
 
 static void verbs_close(tp_t *tp)
 {
     verbs_tp_t *v = (verbs_tp_t *)tp;
-    rmp_ctx_t *ctx = tp->ctx;
+    const tp_env_t *env = tp->env;
     report_usage(v);
     if (v->wiring == WIRE_RDMACM) {
         verbs_cm_close(v);
     } else {
-        for (int p = 0; v->conns && p < ctx->size; p++)
+        for (int p = 0; v->conns && p < env->size; p++)
             if (v->conns[p].qp && ibv_destroy_qp(v->conns[p].qp))
-                core_verbose(ctx, "verbs: ibv_destroy_qp (rank %d): %s", p, strerror(errno));
+                tp_verbose(tp, "verbs: ibv_destroy_qp (rank %d): %s", p, strerror(errno));
     }
     verbs_offload_close(v); /* its UD QP and registrations, before the CQ and PD go */
     verbs_rdma_close(v);
@@ -273,12 +269,12 @@ static void verbs_close(tp_t *tp)
         if (v->cq_events_unacked)
             ibv_ack_cq_events(v->cq, v->cq_events_unacked);
         if (ibv_destroy_cq(v->cq))
-            core_verbose(ctx, "verbs: ibv_destroy_cq: %s", strerror(errno));
+            tp_verbose(tp, "verbs: ibv_destroy_cq: %s", strerror(errno));
     }
     if (v->chan && ibv_destroy_comp_channel(v->chan))
-        core_verbose(ctx, "verbs: ibv_destroy_comp_channel: %s", strerror(errno));
+        tp_verbose(tp, "verbs: ibv_destroy_comp_channel: %s", strerror(errno));
     if (v->pd && ibv_dealloc_pd(v->pd))
-        core_verbose(ctx, "verbs: ibv_dealloc_pd: %s", strerror(errno));
+        tp_verbose(tp, "verbs: ibv_dealloc_pd: %s", strerror(errno));
     if (v->epfd >= 0)
         close(v->epfd);
     if (v->cm_devs)
@@ -296,8 +292,8 @@ int verbs_watch_fd(verbs_tp_t *v, int fd, const char *what)
 {
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
     if (set_nonblock(fd) || epoll_ctl(v->epfd, EPOLL_CTL_ADD, fd, &ev)) {
-        core_error(v->base.ctx, "verbs: watching the %s fd of %s: %s", what, v->devname,
-                   strerror(errno));
+        tp_error(&v->base, "verbs: watching the %s fd of %s: %s", what, v->devname,
+                 strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
     return RMP_SUCCESS;
@@ -308,19 +304,19 @@ int verbs_watch_fd(verbs_tp_t *v, int fd, const char *what)
  * WRs). Past the device's CQ size, send queues shrink rather than risk an overrun. */
 static int size_queues(verbs_tp_t *v)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
+    const tp_env_t *env = v->base.env;
     struct ibv_device_attr *a = &v->dattr;
     uint32_t srq_max = VERBS_SRQ_MAX < (uint32_t)a->max_srq_wr ? VERBS_SRQ_MAX
                                                                : (uint32_t)a->max_srq_wr;
-    uint32_t nqp = (uint32_t)ctx->size + 1; /* rdmacm's loopback has two QPs */
+    uint32_t nqp = (uint32_t)env->size + 1; /* rdmacm's loopback has two QPs */
     v->sq_depth = VERBS_SQ_DEPTH < (uint32_t)a->max_qp_wr ? VERBS_SQ_DEPTH : (uint32_t)a->max_qp_wr;
     uint64_t want = (uint64_t)srq_max + (uint64_t)nqp * v->sq_depth + 64;
     if (want > (uint64_t)a->max_cqe) {
         uint64_t room = (uint64_t)a->max_cqe > srq_max + 64 ? a->max_cqe - srq_max - 64 : 0;
         if (room / nqp < 8) {
-            core_error(ctx, "verbs: %s's largest CQ (%d entries) cannot serve %d ranks: use "
-                       "fewer ranks per node or another device (RMP_DEVICE=)", v->devname,
-                       a->max_cqe, ctx->size);
+            tp_error(&v->base, "verbs: %s's largest CQ (%d entries) cannot serve %d ranks: use "
+                     "fewer ranks per node or another device (RMP_DEVICE=)", v->devname,
+                     a->max_cqe, env->size);
             return RMP_ERR_NOT_SUPPORTED;
         }
         v->sq_depth = (uint32_t)(room / nqp);
@@ -338,23 +334,22 @@ static int size_queues(verbs_tp_t *v)
 
 static int create_shared(verbs_tp_t *v)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
     if (!(v->pd = ibv_alloc_pd(v->dev))) {
-        core_error(ctx, "verbs: ibv_alloc_pd on %s: %s", v->devname, strerror(errno));
+        tp_error(&v->base, "verbs: ibv_alloc_pd on %s: %s", v->devname, strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
     if (!(v->chan = ibv_create_comp_channel(v->dev))) {
-        core_error(ctx, "verbs: ibv_create_comp_channel on %s: %s", v->devname, strerror(errno));
+        tp_error(&v->base, "verbs: ibv_create_comp_channel on %s: %s", v->devname, strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
     if (!(v->cq = ibv_create_cq(v->dev, v->cq_size, NULL, v->chan, 0))) {
         int err = errno;
-        core_error(ctx, "verbs: ibv_create_cq (%d entries) on %s: %s%s", v->cq_size, v->devname,
-                   strerror(err), verbs_memlock_hint(err));
+        tp_error(&v->base, "verbs: ibv_create_cq (%d entries) on %s: %s%s", v->cq_size, v->devname,
+                 strerror(err), verbs_memlock_hint(err));
         return RMP_ERR_TRANSPORT;
     }
     if ((v->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
-        core_error(ctx, "verbs: epoll_create1: %s", strerror(errno));
+        tp_error(&v->base, "verbs: epoll_create1: %s", strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
     int rc = verbs_watch_fd(v, v->chan->fd, "completion channel");
@@ -365,15 +360,14 @@ static int create_shared(verbs_tp_t *v)
 
 static int read_settings(verbs_tp_t *v)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
-    const char *cm = verbs_env("RMP_CM"), *conn = verbs_env("RMP_CONNECT");
+    const char *cm = tp_knob(&v->base, "RMP_CM"), *conn = tp_knob(&v->base, "RMP_CONNECT");
     if (cm && strcmp(cm, "ibv") && strcmp(cm, "rdmacm")) {
-        core_error(ctx, "verbs: RMP_CM=%s: expected ibv (wiring through the modex, default) or "
-                   "rdmacm", cm);
+        tp_error(&v->base, "verbs: RMP_CM=%s: expected ibv (wiring through the modex, default) or "
+                 "rdmacm", cm);
         return RMP_ERR_ARG;
     }
     if (conn && strcmp(conn, "lazy") && strcmp(conn, "eager")) {
-        core_error(ctx, "verbs: RMP_CONNECT=%s: expected lazy (default) or eager", conn);
+        tp_error(&v->base, "verbs: RMP_CONNECT=%s: expected lazy (default) or eager", conn);
         return RMP_ERR_ARG;
     }
     v->wiring = cm && !strcmp(cm, "rdmacm") ? WIRE_RDMACM : WIRE_IBV;
@@ -386,7 +380,7 @@ static int read_settings(verbs_tp_t *v)
 
 static int open_all(verbs_tp_t *v)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
+    const tp_env_t *env = v->base.env;
     int rc;
     if ((rc = read_settings(v)) || (rc = verbs_dev_open(v)))
         return rc;
@@ -400,13 +394,13 @@ static int open_all(verbs_tp_t *v)
     }
     if ((rc = size_queues(v)))
         return rc;
-    v->conns = calloc((size_t)ctx->size, sizeof(verbs_conn_t));
-    uint16_t *rings = calloc((size_t)ctx->size * v->sq_depth, sizeof(uint16_t));
+    v->conns = calloc((size_t)env->size, sizeof(verbs_conn_t));
+    uint16_t *rings = calloc((size_t)env->size * v->sq_depth, sizeof(uint16_t));
     if (!v->conns || !rings) {
         free(rings);
         return RMP_ERR_NO_MEM;
     }
-    for (int p = 0; p < ctx->size; p++) {
+    for (int p = 0; p < env->size; p++) {
         v->conns[p].peer = p;
         v->conns[p].sig_ring = rings + (size_t)p * v->sq_depth;
     }
@@ -419,29 +413,21 @@ static int open_all(verbs_tp_t *v)
     return rc;
 }
 
-/* Whether any peer may go over verbs (see verbs_needs_qp). A job on one node does not even
- * open the device: no queues, no pinned buffers, no memlock needs, faster start-up. */
-static const char *not_needed(rmp_ctx_t *ctx)
+/* Opened only when the core may route some peer to verbs (env->route): a job on one node
+ * does not even open the device: no queues, no pinned buffers, no memlock needs, faster
+ * start-up. */
+static int verbs_open(const tp_env_t *env, tp_t **tp_p)
 {
-    if (!strcmp(ctx->cfg.transport, "shm"))
-        return "RMP_TRANSPORT=shm";
-    if (strcmp(ctx->cfg.transport, "verbs") && ctx->local_size >= ctx->size)
-        return "every rank is on this node (RMP_TRANSPORT=verbs forces it)";
-    return NULL;
-}
-
-static int verbs_open(rmp_ctx_t *ctx, tp_t **tp_p)
-{
-    const char *why = not_needed(ctx);
-    if (why) {
-        core_verbose(ctx, "verbs: not opened: %s", why);
-        return RMP_ERR_NOT_SUPPORTED;
-    }
     verbs_tp_t *v = calloc(1, sizeof(*v));
     if (!v)
         return RMP_ERR_NO_MEM;
-    v->base = (tp_t){.ops = &tp_verbs_ops, .ctx = ctx, .max_send = VERBS_BUF_SIZE,
+    v->base = (tp_t){.ops = &tp_verbs_ops, .env = env, .max_send = VERBS_BUF_SIZE,
                      .eager_limit = VERBS_EAGER_DEFAULT};
+    if (env->nroute == 0) {
+        tp_verbose(&v->base, "verbs: not opened: %s", env->no_route);
+        free(v);
+        return RMP_ERR_NOT_SUPPORTED;
+    }
     v->epfd = -1;
     int rc = open_all(v);
     if (rc != RMP_SUCCESS) {
@@ -449,12 +435,12 @@ static int verbs_open(rmp_ctx_t *ctx, tp_t **tp_p)
         return rc;
     }
     v->base.caps = v->rd_atomic ? TP_CAP_GET : 0;
-    core_verbose(ctx, "verbs: eager limit %zu, max send %zu, inline up to %u bytes; SRQ %u "
-                 "buffers (grows to %u), send queue %u per QP, CQ %d; RDMA READ: %u in flight "
-                 "per QP, %u KiB segments%s", v->base.eager_limit, v->base.max_send,
-                 v->max_inline, v->rx_bufs, v->rx_max, v->sq_depth, v->cq_size, v->rd_atomic,
-                 (v->max_msg < VERBS_READ_SEG ? v->max_msg : VERBS_READ_SEG) >> 10,
-                 v->rd_atomic ? "" : " (device has no RDMA READ: rendezvous copies through sends)");
+    tp_verbose(&v->base, "verbs: eager limit %zu, max send %zu, inline up to %u bytes; SRQ %u "
+               "buffers (grows to %u), send queue %u per QP, CQ %d; RDMA READ: %u in flight "
+               "per QP, %u KiB segments%s", v->base.eager_limit, v->base.max_send,
+               v->max_inline, v->rx_bufs, v->rx_max, v->sq_depth, v->cq_size, v->rd_atomic,
+               (v->max_msg < VERBS_READ_SEG ? v->max_msg : VERBS_READ_SEG) >> 10,
+               v->rd_atomic ? "" : " (device has no RDMA READ: rendezvous copies through sends)");
     *tp_p = &v->base;
     return RMP_SUCCESS;
 }
@@ -499,4 +485,5 @@ const tp_ops_t tp_verbs_ops = {
     .arm = verbs_arm,
     .disarm = verbs_disarm,
     .close = verbs_close,
+    .abandon = tp_no_abandon, /* nothing of verbs outlives the process */
 };

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core.h"
+#include "transport/transport.h"
 
 /* Sizes. A bounce/receive buffer holds the largest header (an RTS, 72 bytes) plus an 8 KiB
  * eager payload, rounded to a cache line. */
@@ -237,9 +237,13 @@ void verbs_eager_close(verbs_tp_t *v);
 int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *payload,
                size_t len);
 void verbs_on_recv(verbs_tp_t *v, const struct ibv_wc *wc);
-void verbs_on_send(verbs_tp_t *v, const struct ibv_wc *wc);
+/* A send completed: its buffer back; the connection whose send-queue slots it freed (queued
+ * RDMA READ segments may go now), or NULL. */
+verbs_conn_t *verbs_on_send(verbs_tp_t *v, const struct ibv_wc *wc);
 void verbs_rx_flush(verbs_tp_t *v);     /* post consumed buffers back to the SRQ */
 void verbs_srq_limit_event(verbs_tp_t *v);
+
+/* verbs_sq.c */
 /* Retire the SQ slots of a completed signaled WR on c. */
 void verbs_sq_retire(verbs_tp_t *v, verbs_conn_t *c);
 /* Post a WR on c's QP with slot accounting; signaled decides itself unless force_sig. */
@@ -297,7 +301,6 @@ int verbs_peer_of_qpn(verbs_tp_t *v, uint32_t qpn);
 /* Whether qpn is one of the QPs wired to c's peer: the immediate data of a receive names its
  * sender, and only the QP it arrived on proves it (a process could write any rank there). */
 bool verbs_conn_has_qpn(const verbs_conn_t *c, uint32_t qpn);
-const char *verbs_env(const char *name);
 /* Make fd non-blocking and part of what wait_fd() reports. */
 int verbs_watch_fd(verbs_tp_t *v, int fd, const char *what);
 

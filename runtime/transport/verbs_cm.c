@@ -29,10 +29,10 @@ typedef struct cm_priv {
     uint32_t collision; /* reject: "my own attempt wins, wait for it" */
 } cm_priv_t;
 
-static uint32_t job_hash(rmp_ctx_t *ctx)
+static uint32_t job_hash(const tp_env_t *env)
 {
     uint32_t h = 2166136261u; /* FNV-1a */
-    for (const char *s = ctx->nspace; *s; s++)
+    for (const char *s = env->nspace; *s; s++)
         h = (h ^ (uint8_t)*s) * 16777619u;
     return h;
 }
@@ -44,8 +44,8 @@ struct ibv_context *verbs_cm_context(verbs_tp_t *v, const char *name)
     for (int i = 0; v->cm_devs && i < n; i++)
         if (!strcmp(ibv_get_device_name(v->cm_devs[i]->device), name))
             return v->cm_devs[i];
-    core_error(v->base.ctx, "verbs: librdmacm does not offer device %s (rdma_get_devices: %d "
-               "devices; is the rdma_ucm module loaded?)", name, n);
+    tp_error(&v->base, "verbs: librdmacm does not offer device %s (rdma_get_devices: %d "
+             "devices; is the rdma_ucm module loaded?)", name, n);
     return NULL;
 }
 
@@ -126,9 +126,9 @@ static int local_addr(verbs_tp_t *v, uint8_t a16[16])
     }
     if (d)
         closedir(d);
-    core_error(v->base.ctx, "verbs: RMP_CM=rdmacm needs an IP address on %s's network "
-               "interface (IPoIB on InfiniBand); none found: configure one, or use the default "
-               "wiring (RMP_CM=ibv)", v->devname);
+    tp_error(&v->base, "verbs: RMP_CM=rdmacm needs an IP address on %s's network "
+             "interface (IPoIB on InfiniBand); none found: configure one, or use the default "
+             "wiring (RMP_CM=ibv)", v->devname);
     return RMP_ERR_NOT_SUPPORTED;
 }
 
@@ -137,10 +137,10 @@ static int local_addr(verbs_tp_t *v, uint8_t a16[16])
 static int cm_create_qp(verbs_tp_t *v, struct rdma_cm_id *id, int peer)
 {
     if (id->verbs != v->dev) {
-        core_error(v->base.ctx, "verbs: rdmacm routed rank %d through %s, not %s (is the IP "
-                   "published by that rank on %s's network?)", peer,
-                   id->verbs ? ibv_get_device_name(id->verbs->device) : "no device", v->devname,
-                   v->devname);
+        tp_error(&v->base, "verbs: rdmacm routed rank %d through %s, not %s (is the IP "
+                 "published by that rank on %s's network?)", peer,
+                 id->verbs ? ibv_get_device_name(id->verbs->device) : "no device", v->devname,
+                 v->devname);
         return RMP_ERR_TRANSPORT;
     }
     struct ibv_qp_init_attr a;
@@ -153,8 +153,8 @@ static int cm_create_qp(verbs_tp_t *v, struct rdma_cm_id *id, int peer)
         }
         if (errno != EINVAL || v->max_inline == 0) {
             int err = errno;
-            core_error(v->base.ctx, "verbs: rdma_create_qp (for rank %d) on %s: %s%s", peer,
-                       v->devname, strerror(err), verbs_memlock_hint(err));
+            tp_error(&v->base, "verbs: rdma_create_qp (for rank %d) on %s: %s%s", peer,
+                     v->devname, strerror(err), verbs_memlock_hint(err));
             return RMP_ERR_TRANSPORT;
         }
         v->max_inline = v->max_inline / 2 < 32 ? 0 : v->max_inline / 2;
@@ -185,13 +185,13 @@ static void set_timeout(verbs_tp_t *v, struct rdma_cm_id *id)
 {
     uint8_t t = VERBS_TIMEOUT;
     if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &t, sizeof(t)))
-        core_verbose(v->base.ctx, "verbs: rdmacm ack timeout not settable: %s", strerror(errno));
+        tp_verbose(&v->base, "verbs: rdmacm ack timeout not settable: %s", strerror(errno));
 }
 
 static void recount_pending(verbs_tp_t *v)
 {
     int n = 0;
-    for (int p = 0; p < v->base.ctx->size; p++)
+    for (int p = 0; p < v->base.env->size; p++)
         n += v->conns[p].state == VC_CONNECTING || v->conns[p].state == VC_WAIT_PEER;
     v->cm_pending = n;
 }
@@ -222,14 +222,14 @@ int verbs_cm_connect(verbs_tp_t *v, int peer)
     to_sockaddr(b->cm_addr, b->cm_port, &dst);
     struct rdma_cm_id *id;
     if (rdma_create_id(v->cm_chan, &id, c, RDMA_PS_TCP)) {
-        core_error(v->base.ctx, "verbs: rdma_create_id (to rank %d): %s", peer, strerror(errno));
+        tp_error(&v->base, "verbs: rdma_create_id (to rank %d): %s", peer, strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
     if (rdma_resolve_addr(id, (struct sockaddr *)&src, (struct sockaddr *)&dst, CM_TIMEOUT_MS)) {
         char a[64];
         addr_str(b->cm_addr, b->cm_port, a, sizeof(a));
-        core_error(v->base.ctx, "verbs: rdma_resolve_addr to rank %d at %s: %s", peer, a,
-                   strerror(errno));
+        tp_error(&v->base, "verbs: rdma_resolve_addr to rank %d at %s: %s", peer, a,
+                 strerror(errno));
         rdma_destroy_id(id);
         return RMP_ERR_TRANSPORT;
     }
@@ -250,10 +250,10 @@ static int cm_accept(verbs_tp_t *v, verbs_conn_t *c, struct rdma_cm_id *id, bool
     if (rc != RMP_SUCCESS)
         return rc;
     set_timeout(v, id);
-    cm_priv_t priv = {.magic = CM_MAGIC, .job = job_hash(v->base.ctx), .rank = v->base.ctx->rank};
+    cm_priv_t priv = {.magic = CM_MAGIC, .job = job_hash(v->base.env), .rank = v->base.env->rank};
     struct rdma_conn_param p = conn_param(v, &priv);
     if (rdma_accept(id, &p)) {
-        core_error(v->base.ctx, "verbs: rdma_accept (rank %d): %s", c->peer, strerror(errno));
+        tp_error(&v->base, "verbs: rdma_accept (rank %d): %s", c->peer, strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
     if (as_aux) {
@@ -271,21 +271,21 @@ static int cm_accept(verbs_tp_t *v, verbs_conn_t *c, struct rdma_cm_id *id, bool
 /* A peer connects. Returns an id to destroy once the event is acked, or NULL. */
 static struct rdma_cm_id *on_request(verbs_tp_t *v, struct rdma_cm_event *ev)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
+    const tp_env_t *env = v->base.env;
     struct rdma_cm_id *id = ev->id;
     cm_priv_t priv = {0};
     if (ev->param.conn.private_data && ev->param.conn.private_data_len >= sizeof(priv))
         memcpy(&priv, ev->param.conn.private_data, sizeof(priv));
     int peer = priv.rank;
-    cm_priv_t rej = {.magic = CM_MAGIC, .job = job_hash(ctx), .rank = ctx->rank};
-    if (priv.magic != CM_MAGIC || priv.job != job_hash(ctx) || peer < 0 || peer >= ctx->size) {
-        core_verbose(ctx, "verbs: rdmacm: refused a connection from outside this job");
+    cm_priv_t rej = {.magic = CM_MAGIC, .job = job_hash(env), .rank = env->rank};
+    if (priv.magic != CM_MAGIC || priv.job != job_hash(env) || peer < 0 || peer >= env->size) {
+        tp_verbose(&v->base, "verbs: rdmacm: refused a connection from outside this job");
         rdma_reject(id, NULL, 0);
         return id;
     }
     verbs_conn_t *c = &v->conns[peer];
     bool accept, aux = false;
-    if (peer == ctx->rank) {
+    if (peer == env->rank) {
         accept = aux = true;                      /* loopback: my own attempt's other end */
     } else if (c->state == VC_FAILED || c->state == VC_READY) {
         accept = false;
@@ -293,7 +293,7 @@ static struct rdma_cm_id *on_request(verbs_tp_t *v, struct rdma_cm_event *ev)
         accept = true;                            /* nothing from my side: take it */
     } else if (c->active && c->state == VC_CONNECTING) {
         /* Both connect at once: the lower rank's attempt wins on both sides. */
-        accept = peer < ctx->rank;
+        accept = peer < env->rank;
         if (accept) {
             c->aux = c->id; /* mine lost: destroyed when its reject (or next event) comes */
             c->id = NULL;
@@ -326,8 +326,8 @@ static void set_rnr_timer(verbs_tp_t *v, struct ibv_qp *qp)
     struct ibv_qp_attr a = {.min_rnr_timer = VERBS_MIN_RNR_TIMER};
     int rc = ibv_modify_qp(qp, &a, IBV_QP_MIN_RNR_TIMER);
     if (rc)
-        core_verbose(v->base.ctx, "verbs: setting the RNR timer on QP 0x%x: %s", qp->qp_num,
-                     strerror(rc));
+        tp_verbose(&v->base, "verbs: setting the RNR timer on QP 0x%x: %s", qp->qp_num,
+                   strerror(rc));
 }
 
 static void on_established(verbs_tp_t *v, verbs_conn_t *c, struct rdma_cm_id *id)
@@ -337,8 +337,8 @@ static void on_established(verbs_tp_t *v, verbs_conn_t *c, struct rdma_cm_id *id
     if (id != c->id)
         return; /* the loopback's passive side */
     c->state = VC_READY;
-    core_verbose(v->base.ctx, "verbs: rank %d: connected by rdmacm (%s), QP 0x%x", c->peer,
-                 c->active ? "I connected" : "it connected", id->qp->qp_num);
+    tp_verbose(&v->base, "verbs: rank %d: connected by rdmacm (%s), QP 0x%x", c->peer,
+               c->active ? "I connected" : "it connected", id->qp->qp_num);
     verbs_reads_push(v, c);
 }
 
@@ -366,17 +366,17 @@ static struct rdma_cm_id *on_rejected(verbs_tp_t *v, verbs_conn_t *c, struct rdm
 
 static struct rdma_cm_id *on_event(verbs_tp_t *v, struct rdma_cm_event *ev)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
+    const tp_env_t *env = v->base.env;
     if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
         return on_request(v, ev);
     struct rdma_cm_id *id = ev->id;
     verbs_conn_t *c = id ? id->context : NULL;
     if (!c) {
-        core_verbose(ctx, "verbs: rdmacm event %s on the listening id",
-                     rdma_event_str(ev->event));
+        tp_verbose(&v->base, "verbs: rdmacm event %s on the listening id",
+                   rdma_event_str(ev->event));
         return NULL;
     }
-    bool loser = id == c->aux && c->peer != ctx->rank;
+    bool loser = id == c->aux && c->peer != env->rank;
     switch (ev->event) {
     case RDMA_CM_EVENT_ADDR_RESOLVED:
         if (loser) {
@@ -398,7 +398,7 @@ static struct rdma_cm_id *on_event(verbs_tp_t *v, struct rdma_cm_event *ev)
         }
         c->qp = id->qp;
         verbs_conn_init_tx(v, c);
-        cm_priv_t priv = {.magic = CM_MAGIC, .job = job_hash(ctx), .rank = ctx->rank};
+        cm_priv_t priv = {.magic = CM_MAGIC, .job = job_hash(env), .rank = env->rank};
         struct rdma_conn_param p = conn_param(v, &priv);
         if (rdma_connect(id, &p))
             cm_fail(v, c, "rdma_connect failed", errno);
@@ -430,7 +430,7 @@ static struct rdma_cm_id *on_event(verbs_tp_t *v, struct rdma_cm_event *ev)
             verbs_peer_failed(v, c->peer, "disconnected (its process ended?)");
         return NULL;
     case RDMA_CM_EVENT_DEVICE_REMOVAL:
-        core_error(ctx, "verbs: device %s was removed", v->devname);
+        tp_error(&v->base, "verbs: device %s was removed", v->devname);
         return NULL;
     default:
         return NULL;
@@ -457,18 +457,17 @@ int verbs_cm_progress(verbs_tp_t *v)
 
 int verbs_cm_open(verbs_tp_t *v)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
     uint8_t a16[16];
     int rc = local_addr(v, a16);
     if (rc != RMP_SUCCESS)
         return rc;
     if (!(v->cm_chan = rdma_create_event_channel())) {
-        core_error(ctx, "verbs: rdma_create_event_channel: %s (is /dev/infiniband/rdma_cm "
-                   "there? modprobe rdma_ucm)", strerror(errno));
+        tp_error(&v->base, "verbs: rdma_create_event_channel: %s (is /dev/infiniband/rdma_cm "
+                 "there? modprobe rdma_ucm)", strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
     if (rdma_create_id(v->cm_chan, &v->listen_id, NULL, RDMA_PS_TCP)) {
-        core_error(ctx, "verbs: rdma_create_id: %s", strerror(errno));
+        tp_error(&v->base, "verbs: rdma_create_id: %s", strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
     struct sockaddr_storage ss;
@@ -476,17 +475,17 @@ int verbs_cm_open(verbs_tp_t *v)
     char as[64];
     addr_str(a16, 0, as, sizeof(as));
     if (rdma_bind_addr(v->listen_id, (struct sockaddr *)&ss)) {
-        core_error(ctx, "verbs: rdma_bind_addr(%s) for %s: %s", as, v->devname, strerror(errno));
+        tp_error(&v->base, "verbs: rdma_bind_addr(%s) for %s: %s", as, v->devname, strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
     if (v->listen_id->verbs != v->dev) {
-        core_error(ctx, "verbs: address %s belongs to device %s, not %s (RMP_DEVICE=)", as,
-                   v->listen_id->verbs ? ibv_get_device_name(v->listen_id->verbs->device)
+        tp_error(&v->base, "verbs: address %s belongs to device %s, not %s (RMP_DEVICE=)", as,
+                 v->listen_id->verbs ? ibv_get_device_name(v->listen_id->verbs->device)
                                        : "none", v->devname);
         return RMP_ERR_TRANSPORT;
     }
     if (rdma_listen(v->listen_id, 128)) {
-        core_error(ctx, "verbs: rdma_listen on %s: %s", as, strerror(errno));
+        tp_error(&v->base, "verbs: rdma_listen on %s: %s", as, strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
     v->blob_len = sizeof(verbs_blob_t);
@@ -503,8 +502,8 @@ int verbs_cm_open(verbs_tp_t *v)
     memcpy(b->cm_addr, a16, 16);
     b->cm_port = rdma_get_src_port(v->listen_id);
     addr_str(a16, b->cm_port, as, sizeof(as));
-    core_verbose(ctx, "verbs: wiring by rdmacm: listening on %s, %s", as,
-                 v->eager_connect ? "connecting to all at init (RMP_CONNECT=eager)"
+    tp_verbose(&v->base, "verbs: wiring by rdmacm: listening on %s, %s", as,
+               v->eager_connect ? "connecting to all at init (RMP_CONNECT=eager)"
                                   : "connecting on first use");
     return verbs_watch_fd(v, v->cm_chan->fd, "rdmacm event channel");
 }
@@ -513,8 +512,8 @@ int verbs_cm_open(verbs_tp_t *v)
  * until all are up (every rank is here at once, right after the modex fence). */
 int verbs_cm_wireup(verbs_tp_t *v)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
-    for (int p = ctx->rank; p < ctx->size; p++) {
+    const tp_env_t *env = v->base.env;
+    for (int p = env->rank; p < env->size; p++) {
         if (!verbs_needs_qp(v, p))
             continue;
         int rc = verbs_cm_connect(v, p);
@@ -524,7 +523,7 @@ int verbs_cm_wireup(verbs_tp_t *v)
     time_t deadline = time(NULL) + CM_EAGER_DEADLINE_S;
     for (;;) {
         int missing = -1;
-        for (int p = 0; p < ctx->size && missing < 0; p++) {
+        for (int p = 0; p < env->size && missing < 0; p++) {
             if (v->conns[p].state == VC_FAILED)
                 return RMP_ERR_PEER;
             if (verbs_needs_qp(v, p) && v->conns[p].state != VC_READY)
@@ -533,9 +532,9 @@ int verbs_cm_wireup(verbs_tp_t *v)
         if (missing < 0)
             return RMP_SUCCESS;
         if (time(NULL) > deadline) {
-            core_error(ctx, "verbs: rdmacm: rank %d not connected after %d s (is it running "
-                       "with RMP_CM=rdmacm and RMP_CONNECT=eager too?)", missing,
-                       CM_EAGER_DEADLINE_S);
+            tp_error(&v->base, "verbs: rdmacm: rank %d not connected after %d s (is it running "
+                     "with RMP_CM=rdmacm and RMP_CONNECT=eager too?)", missing,
+                     CM_EAGER_DEADLINE_S);
             return RMP_ERR_TRANSPORT;
         }
         struct pollfd pfd = {.fd = v->cm_chan->fd, .events = POLLIN};
@@ -546,7 +545,7 @@ int verbs_cm_wireup(verbs_tp_t *v)
 
 void verbs_cm_close(verbs_tp_t *v)
 {
-    for (int p = 0; v->conns && p < v->base.ctx->size; p++) {
+    for (int p = 0; v->conns && p < v->base.env->size; p++) {
         verbs_conn_t *c = &v->conns[p];
         if (c->id)
             cm_destroy(c->id);

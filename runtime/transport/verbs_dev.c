@@ -40,9 +40,9 @@ static const char *state_str(enum ibv_port_state s)
     return ibv_port_state_str(s);
 }
 
-/* Device problems are errors on stderr: verbs_open (verbs.c, not_needed) only gets here when
- * some peer needs verbs (RMP_TRANSPORT=verbs, or ranks on other nodes). */
-#define DEV_FAIL(v, ...) core_error((v)->base.ctx, __VA_ARGS__)
+/* Device problems are errors on stderr: verbs_open (verbs.c) only gets here when the core
+ * routes some peer to verbs (RMP_TRANSPORT=verbs, or ranks on other nodes: tp_env_t.route). */
+#define DEV_FAIL(v, ...) tp_error(&(v)->base, __VA_ARGS__)
 
 static bool gid_is_zero(const union ibv_gid *g)
 {
@@ -70,15 +70,14 @@ static int gid_rank(const struct ibv_gid_entry *e)
 
 static int pick_gid(verbs_tp_t *v)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
-    const char *s = verbs_env("RMP_GID_INDEX");
+    const char *s = tp_knob(&v->base, "RMP_GID_INDEX");
     if (s) {
         char *end;
         long i = strtol(s, &end, 10);
         if (*end || i < 0 || i >= v->pattr.gid_tbl_len) {
-            core_error(ctx, "verbs: RMP_GID_INDEX=%s is not an index of %s port %u's GID table "
-                       "(0..%d; `show_gids` or `ibv_devinfo -v` lists them)", s, v->devname,
-                       v->port, v->pattr.gid_tbl_len - 1);
+            tp_error(&v->base, "verbs: RMP_GID_INDEX=%s is not an index of %s port %u's GID table "
+                     "(0..%d; `show_gids` or `ibv_devinfo -v` lists them)", s, v->devname,
+                     v->port, v->pattr.gid_tbl_len - 1);
             return RMP_ERR_ARG;
         }
         v->gid_index = (int)i;
@@ -103,13 +102,13 @@ static int pick_gid(verbs_tp_t *v)
     }
     int rc = ibv_query_gid(v->dev, v->port, v->gid_index, &v->gid);
     if (rc) {
-        core_error(ctx, "verbs: ibv_query_gid(%s port %u index %d): %s", v->devname, v->port,
-                   v->gid_index, strerror(rc > 0 ? rc : errno));
+        tp_error(&v->base, "verbs: ibv_query_gid(%s port %u index %d): %s", v->devname, v->port,
+                 v->gid_index, strerror(rc > 0 ? rc : errno));
         return RMP_ERR_TRANSPORT;
     }
     if (v->roce && gid_is_zero(&v->gid)) {
-        core_error(ctx, "verbs: GID index %d of %s port %u is empty (pick another with "
-                   "RMP_GID_INDEX)", v->gid_index, v->devname, v->port);
+        tp_error(&v->base, "verbs: GID index %d of %s port %u is empty (pick another with "
+                 "RMP_GID_INDEX)", v->gid_index, v->devname, v->port);
         return RMP_ERR_ARG;
     }
     return RMP_SUCCESS;
@@ -163,7 +162,7 @@ static int check_caps(verbs_tp_t *v)
 
 static int select_device(verbs_tp_t *v, struct ibv_device **list, int n)
 {
-    const char *want = verbs_env("RMP_DEVICE");
+    const char *want = tp_knob(&v->base, "RMP_DEVICE");
     char name[64] = "";
     long want_port = 0;
     if (want) {
@@ -174,8 +173,8 @@ static int select_device(verbs_tp_t *v, struct ibv_device **list, int n)
             char *end;
             want_port = strtol(colon + 1, &end, 10);
             if (*end || want_port < 1 || want_port > 255) {
-                core_error(v->base.ctx, "verbs: RMP_DEVICE=%s: the port after ':' must be a "
-                           "number from 1 (e.g. RMP_DEVICE=mlx5_0:1)", want);
+                tp_error(&v->base, "verbs: RMP_DEVICE=%s: the port after ':' must be a "
+                         "number from 1 (e.g. RMP_DEVICE=mlx5_0:1)", want);
                 return RMP_ERR_ARG;
             }
         }
@@ -256,10 +255,10 @@ int verbs_dev_open(verbs_tp_t *v)
     }
     char g[64];
     verbs_gid_str(&v->gid, g, sizeof(g));
-    core_verbose(v->base.ctx, "verbs: device %s port %u (%s), %s %d GID %s, active MTU %s, "
-                 "max_msg_sz %u", v->devname, v->port, v->roce ? "RoCE" : "InfiniBand",
-                 v->roce ? "GID index" : "LID", v->roce ? v->gid_index : v->pattr.lid, g,
-                 verbs_mtu_str(v->pattr.active_mtu), v->max_msg);
+    tp_verbose(&v->base, "verbs: device %s port %u (%s), %s %d GID %s, active MTU %s, "
+               "max_msg_sz %u", v->devname, v->port, v->roce ? "RoCE" : "InfiniBand",
+               v->roce ? "GID index" : "LID", v->roce ? v->gid_index : v->pattr.lid, g,
+               verbs_mtu_str(v->pattr.active_mtu), v->max_msg);
     return RMP_SUCCESS;
 }
 
@@ -283,7 +282,6 @@ const char *verbs_memlock_hint(int err)
 
 void verbs_reg_error(verbs_tp_t *v, const char *what, size_t len, int err)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
     struct rlimit rl;
     bool memlock = (err == ENOMEM || err == EPERM || err == EAGAIN) &&
                    !getrlimit(RLIMIT_MEMLOCK, &rl);
@@ -293,13 +291,13 @@ void verbs_reg_error(verbs_tp_t *v, const char *what, size_t len, int err)
         if (v->memlock_reported)
             return;
         v->memlock_reported = true;
-        core_error(ctx, "verbs: ibv_reg_mr of %zu bytes (%s) on %s failed: %s. The locked-memory "
-                   "limit is %s: raise it (`ulimit -l unlimited`; memlock in "
-                   "/etc/security/limits.conf; LimitMEMLOCK= for systemd services; "
-                   "--ulimit memlock=-1 for containers)", len, what, v->devname, strerror(err),
-                   cur);
+        tp_error(&v->base, "verbs: ibv_reg_mr of %zu bytes (%s) on %s failed: %s. The locked-memory "
+                 "limit is %s: raise it (`ulimit -l unlimited`; memlock in "
+                 "/etc/security/limits.conf; LimitMEMLOCK= for systemd services; "
+                 "--ulimit memlock=-1 for containers)", len, what, v->devname, strerror(err),
+                 cur);
         return;
     }
-    core_error(ctx, "verbs: ibv_reg_mr of %zu bytes (%s) on %s failed: %s", len, what,
-               v->devname, strerror(err));
+    tp_error(&v->base, "verbs: ibv_reg_mr of %zu bytes (%s) on %s failed: %s", len, what,
+             v->devname, strerror(err));
 }

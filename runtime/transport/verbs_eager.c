@@ -45,46 +45,6 @@ static uint32_t rx_lkey(verbs_tp_t *v, uint32_t idx)
     return v->rx_chunks[idx / VERBS_SRQ_CHUNK].mr->lkey;
 }
 
-/* ---- send-queue slots -------------------------------------------------------------------- */
-
-/* Inline sends go unsignaled (no buffer to give back), except every quarter of the queue: a
- * signaled completion retires itself and the unsignaled WRs before it (an RC send queue
- * completes in order). With fewer than a quarter unsignaled at any time, a full queue always
- * holds a signaled WR whose completion frees slots. */
-int verbs_post(verbs_tp_t *v, verbs_conn_t *c, struct ibv_send_wr *wr, bool force_sig)
-{
-    bool sig = force_sig || c->unsig + 1 >= v->sq_depth / 4;
-    uint32_t saved_unsig = c->unsig;
-    if (sig) {
-        wr->send_flags |= IBV_SEND_SIGNALED;
-        c->sig_ring[c->sig_tail++ % v->sq_depth] = (uint16_t)(c->unsig + 1);
-        c->unsig = 0;
-    } else {
-        c->unsig++;
-    }
-    c->sq_free--;
-    struct ibv_send_wr *bad;
-    int rc = ibv_post_send(c->qp, wr, &bad);
-    if (rc) {
-        c->sq_free++;
-        c->unsig = saved_unsig;
-        if (sig)
-            c->sig_tail--;
-        core_error(v->base.ctx, "verbs: ibv_post_send to rank %d on %s: %s", c->peer,
-                   v->devname, strerror(rc));
-        return RMP_ERR_TRANSPORT;
-    }
-    return RMP_SUCCESS;
-}
-
-void verbs_sq_retire(verbs_tp_t *v, verbs_conn_t *c)
-{
-    /* sig_ring holds sq_depth entries at most: signaled WRs never outnumber slots. */
-    if (c->sig_head == c->sig_tail)
-        return;
-    c->sq_free += c->sig_ring[c->sig_head++ % v->sq_depth];
-}
-
 /* ---- sends ------------------------------------------------------------------------------- */
 
 int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *payload,
@@ -97,13 +57,13 @@ int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *p
             return RMP_ERR_PEER;
         if (c->state == VC_CONNECTING || c->state == VC_WAIT_PEER)
             return RMP_AGAIN; /* rdmacm handshake under way: progress finishes it */
-        core_error(tp->ctx, "verbs: send to rank %d before it was connected", peer);
+        tp_error(tp, "verbs: send to rank %d before it was connected", peer);
         return RMP_ERR_INTERNAL;
     }
     size_t total = hdrlen + len;
     if (total > tp->max_send) {
-        core_error(tp->ctx, "verbs: send of %zu bytes to rank %d exceeds max_send %zu", total,
-                   peer, tp->max_send);
+        tp_error(tp, "verbs: send of %zu bytes to rank %d exceeds max_send %zu", total,
+                 peer, tp->max_send);
         return RMP_ERR_INTERNAL;
     }
     if (c->sq_free == 0)
@@ -112,7 +72,7 @@ int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *p
     struct ibv_send_wr wr = {
         .sg_list = sge,
         .opcode = IBV_WR_SEND_WITH_IMM,
-        .imm_data = htobe32((uint32_t)tp->ctx->rank), /* who sent it: the SRQ does not say */
+        .imm_data = htobe32((uint32_t)tp->env->rank), /* who sent it: the SRQ does not say */
     };
     if (total <= v->max_inline) {
         /* The HCA copies the bytes at post time: no bounce buffer, no lkey. */
@@ -147,24 +107,24 @@ int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *p
     return rc;
 }
 
-void verbs_on_send(verbs_tp_t *v, const struct ibv_wc *wc)
+verbs_conn_t *verbs_on_send(verbs_tp_t *v, const struct ibv_wc *wc)
 {
     int peer = (int)(wc->wr_id >> 34);
     uint32_t buf1 = (uint32_t)(wc->wr_id >> 2);
     if (buf1)
         v->tx_free[v->tx_nfree++] = buf1 - 1;
-    if (peer < 0 || peer >= v->base.ctx->size)
-        return;
+    if (peer < 0 || peer >= v->base.env->size)
+        return NULL;
     verbs_conn_t *c = &v->conns[peer];
     if (wc->status != IBV_WC_SUCCESS) {
         char why[160];
         snprintf(why, sizeof(why), "send to rank %d on %s: %s", peer, v->devname,
                  ibv_wc_status_str(wc->status));
         verbs_peer_failed(v, peer, why);
-        return;
+        return NULL;
     }
     verbs_sq_retire(v, c);
-    verbs_reads_push(v, c); /* slots freed: queued read segments may go */
+    return c;
 }
 
 /* ---- receives ---------------------------------------------------------------------------- */
@@ -186,8 +146,8 @@ void verbs_rx_flush(verbs_tp_t *v)
         int rc = ibv_post_srq_recv(v->srq, wr, &bad);
         if (rc) {
             /* Only a broken SRQ refuses buffers: report once; senders see RNR, then time out. */
-            core_error(v->base.ctx, "verbs: ibv_post_srq_recv on %s: %s (receive buffers lost)",
-                       v->devname, strerror(rc));
+            tp_error(&v->base, "verbs: ibv_post_srq_recv on %s: %s (receive buffers lost)",
+                     v->devname, strerror(rc));
             v->rx_nrepost = 0;
             return;
         }
@@ -206,22 +166,22 @@ static void on_impostor(verbs_tp_t *v, int claimed, uint32_t qpn)
     if (real >= 0)
         verbs_peer_failed(v, real, why);
     else
-        core_error(v->base.ctx, "verbs: %s, and the QP is no peer's: dropped", why);
+        tp_error(&v->base, "verbs: %s, and the QP is no peer's: dropped", why);
 }
 
 void verbs_on_recv(verbs_tp_t *v, const struct ibv_wc *wc)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
+    const tp_env_t *env = v->base.env;
     uint32_t idx = (uint32_t)(wc->wr_id >> 2);
     if (wc->status == IBV_WC_SUCCESS) {
         int src = (wc->wc_flags & IBV_WC_WITH_IMM) ? (int)be32toh(wc->imm_data) : -1;
-        if (src < 0 || src >= ctx->size)
-            core_error(ctx, "verbs: message without a valid sender rank (QP 0x%x) dropped",
-                       wc->qp_num);
+        if (src < 0 || src >= env->size)
+            tp_error(&v->base, "verbs: message without a valid sender rank (QP 0x%x) dropped",
+                     wc->qp_num);
         else if (!verbs_conn_has_qpn(&v->conns[src], wc->qp_num)) /* the QP proves the sender */
             on_impostor(v, src, wc->qp_num);
         else if (v->conns[src].state != VC_FAILED)
-            core_deliver(ctx, src, rx_buf(v, idx), wc->byte_len);
+            tp_deliver(&v->base, src, rx_buf(v, idx), wc->byte_len);
         v->st_recvs++;
     } else if (wc->status != IBV_WC_WR_FLUSH_ERR) {
         int peer = verbs_peer_of_qpn(v, wc->qp_num);
@@ -231,7 +191,7 @@ void verbs_on_recv(verbs_tp_t *v, const struct ibv_wc *wc)
         if (peer >= 0)
             verbs_peer_failed(v, peer, why);
         else
-            core_error(ctx, "verbs: %s", why);
+            tp_error(&v->base, "verbs: %s", why);
     }
     v->rx_repost[v->rx_nrepost++] = idx;
 }
@@ -244,8 +204,8 @@ static int srq_arm(verbs_tp_t *v)
     int rc = ibv_modify_srq(v->srq, &a, IBV_SRQ_LIMIT);
     if (rc) {
         /* Not fatal: growth just stops, RNR still protects the receiver. */
-        core_verbose(v->base.ctx, "verbs: arming the SRQ limit on %s: %s (the SRQ stays at %u "
-                     "buffers)", v->devname, strerror(rc), v->rx_bufs);
+        tp_verbose(&v->base, "verbs: arming the SRQ limit on %s: %s (the SRQ stays at %u "
+                   "buffers)", v->devname, strerror(rc), v->rx_bufs);
         v->srq_limit = 0;
     }
     return RMP_SUCCESS;
@@ -277,23 +237,23 @@ void verbs_srq_limit_event(verbs_tp_t *v)
 {
     v->st_srq_events++;
     if (v->rx_bufs >= v->rx_max) {
-        core_verbose(v->base.ctx, "verbs: SRQ low again at its maximum of %u buffers: senders "
-                     "now wait on RNR until this rank polls", v->rx_bufs);
+        tp_verbose(&v->base, "verbs: SRQ low again at its maximum of %u buffers: senders "
+                   "now wait on RNR until this rank polls", v->rx_bufs);
         return; /* not re-armed: no event storm while a slow receiver catches up */
     }
     if (rx_add_chunk(v) != RMP_SUCCESS)
         return;
     v->srq_limit = v->rx_bufs / 4;
-    core_verbose(v->base.ctx, "verbs: SRQ ran low (arrivals outran polling): grown to %u "
-                 "buffers", v->rx_bufs);
+    tp_verbose(&v->base, "verbs: SRQ ran low (arrivals outran polling): grown to %u "
+               "buffers", v->rx_bufs);
     srq_arm(v);
 }
 
 /* ---- life cycle -------------------------------------------------------------------------- */
 
-static long env_count(const char *name, long dflt, long min, long max)
+static long env_count(verbs_tp_t *v, const char *name, long dflt, long min, long max)
 {
-    const char *s = verbs_env(name);
+    const char *s = tp_knob(&v->base, name);
     if (!s)
         return dflt;
     char *end;
@@ -305,7 +265,6 @@ static long env_count(const char *name, long dflt, long min, long max)
 
 int verbs_eager_open(verbs_tp_t *v)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
     /* Send side: one region of bounce buffers, registered once. */
     size_t bytes = (size_t)VERBS_TX_BUFS * VERBS_BUF_SIZE;
     if (posix_memalign((void **)&v->tx_mem, 4096, bytes) ||
@@ -324,15 +283,15 @@ int verbs_eager_open(verbs_tp_t *v)
     uint32_t dev_max = (uint32_t)v->dattr.max_srq_wr - 1;
     v->rx_max = VERBS_SRQ_MAX < dev_max ? VERBS_SRQ_MAX
                                         : dev_max / VERBS_SRQ_CHUNK * VERBS_SRQ_CHUNK;
-    uint32_t init = (uint32_t)env_count("RMP_VERBS_SRQ", VERBS_SRQ_INIT, VERBS_SRQ_CHUNK,
+    uint32_t init = (uint32_t)env_count(v, "RMP_VERBS_SRQ", VERBS_SRQ_INIT, VERBS_SRQ_CHUNK,
                                         v->rx_max);
     init = (init + VERBS_SRQ_CHUNK - 1) / VERBS_SRQ_CHUNK * VERBS_SRQ_CHUNK;
     struct ibv_srq_init_attr sa = {.attr = {.max_wr = v->rx_max, .max_sge = 1}};
     v->srq = ibv_create_srq(v->pd, &sa);
     if (!v->srq) {
         int err = errno;
-        core_error(ctx, "verbs: ibv_create_srq (%u buffers) on %s: %s%s", v->rx_max, v->devname,
-                   strerror(err), verbs_memlock_hint(err));
+        tp_error(&v->base, "verbs: ibv_create_srq (%u buffers) on %s: %s%s", v->rx_max, v->devname,
+                 strerror(err), verbs_memlock_hint(err));
         return RMP_ERR_TRANSPORT;
     }
     v->rx_chunks = calloc(v->rx_max / VERBS_SRQ_CHUNK, sizeof(verbs_chunk_t));
@@ -351,7 +310,7 @@ int verbs_eager_open(verbs_tp_t *v)
 void verbs_eager_close(verbs_tp_t *v)
 {
     if (v->srq && ibv_destroy_srq(v->srq))
-        core_verbose(v->base.ctx, "verbs: ibv_destroy_srq: %s", strerror(errno));
+        tp_verbose(&v->base, "verbs: ibv_destroy_srq: %s", strerror(errno));
     for (uint32_t i = 0; v->rx_chunks && i < v->rx_nchunks; i++) {
         if (v->rx_chunks[i].mr)
             ibv_dereg_mr(v->rx_chunks[i].mr);

@@ -96,17 +96,16 @@ const ofl_ops_t verbs_offload_ops = {
 
 /* ---- the control region ------------------------------------------------------------------ */
 
-static bool knob_off(const char *name)
+static bool knob_off(verbs_tp_t *v, const char *name)
 {
-    const char *s = verbs_env(name);
+    const char *s = tp_knob(&v->base, name);
     return s && !strcmp(s, "off");
 }
 
 int verbs_offload_open(verbs_tp_t *v)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
-    if (knob_off("RMP_MCAST") && knob_off("RMP_COLL_OFFLOAD")) {
-        core_verbose(ctx, "verbs: offload off (RMP_MCAST=off, RMP_COLL_OFFLOAD=off)");
+    if (knob_off(v, "RMP_MCAST") && knob_off(v, "RMP_COLL_OFFLOAD")) {
+        tp_verbose(&v->base, "verbs: offload off (RMP_MCAST=off, RMP_COLL_OFFLOAD=off)");
         return RMP_SUCCESS;
     }
     if (posix_memalign((void **)&v->ctrl, 4096, VERBS_CTRL_BYTES))
@@ -159,7 +158,7 @@ void verbs_offload_close(verbs_tp_t *v)
         verbs_atomic_backend.close(v);
     }
     if (v->ctrl_mr && ibv_dereg_mr(v->ctrl_mr))
-        core_verbose(v->base.ctx, "verbs: ibv_dereg_mr (control region): %s", strerror(errno));
+        tp_verbose(&v->base, "verbs: ibv_dereg_mr (control region): %s", strerror(errno));
     v->ctrl_mr = NULL;
     free(v->ctrl);
     v->ctrl = NULL;

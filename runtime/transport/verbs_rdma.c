@@ -63,7 +63,7 @@ static void mr_destroy(verbs_tp_t *v, verbs_mr_t *m)
     }
     int rc = ibv_dereg_mr(m->mr);
     if (rc)
-        core_error(v->base.ctx, "verbs: ibv_dereg_mr on %s: %s", v->devname, strerror(rc));
+        tp_error(&v->base, "verbs: ibv_dereg_mr on %s: %s", v->devname, strerror(rc));
     free(m);
 }
 
@@ -241,8 +241,8 @@ int verbs_get(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *rkey, 
     if (c->state == VC_FAILED)
         return RMP_ERR_PEER;
     if (off > rkey->key[1] || len > rkey->key[1] - off) {
-        core_error(tp->ctx, "verbs: get of %zu bytes at offset %zu from rank %d is outside its "
-                   "%llu-byte buffer", len, off, peer, (unsigned long long)rkey->key[1]);
+        tp_error(tp, "verbs: get of %zu bytes at offset %zu from rank %d is outside its "
+                 "%llu-byte buffer", len, off, peer, (unsigned long long)rkey->key[1]);
         return RMP_ERR_INTERNAL;
     }
     if (len == 0)
@@ -295,7 +295,12 @@ void verbs_on_read(verbs_tp_t *v, const struct ibv_wc *wc)
             char why[160];
             snprintf(why, sizeof(why), "RDMA READ from rank %d on %s: %s", g->peer, v->devname,
                      ibv_wc_status_str(wc->status));
+            /* verbs_gets_fail frees the gets with nothing in flight: g, if this was its last
+             * segment, and it is still used below. Held as one more segment meanwhile. */
+            g->segs_out++;
             verbs_peer_failed(v, g->peer, why); /* orphans g: the core fails its request */
+            g->segs_out--;
+            g->orphan = true;
         }
         if (g->segs_out == 0)
             get_free(v, c, g);
@@ -310,7 +315,7 @@ void verbs_on_read(verbs_tp_t *v, const struct ibv_wc *wc)
     if (++g->segs_done == g->segs_total) {
         void *cookie = g->cookie;
         get_free(v, c, g);
-        core_get_done(v->base.ctx, cookie, RMP_SUCCESS); /* may start another get on c */
+        tp_get_done(&v->base, cookie, RMP_SUCCESS); /* may start another get on c */
     }
     verbs_reads_push(v, c);
 }
@@ -354,32 +359,31 @@ static uintptr_t heap_start(void)
 
 int verbs_rdma_open(verbs_tp_t *v)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
-    const char *s = verbs_env("RMP_REG_CACHE");
+    const char *s = tp_knob(&v->base, "RMP_REG_CACHE");
     if (!s || strcmp(s, "1")) {
-        core_verbose(ctx, "verbs: registration cache off (RMP_REG_CACHE=1 enables it)");
+        tp_verbose(&v->base, "verbs: registration cache off (RMP_REG_CACHE=1 enables it)");
         return RMP_SUCCESS;
     }
     v->heap_start = heap_start();
     if (!v->heap_start) {
-        core_verbose(ctx, "verbs: registration cache off: the heap's start is unknown "
-                     "(/proc/self/stat unreadable)");
+        tp_verbose(&v->base, "verbs: registration cache off: the heap's start is unknown "
+                   "(/proc/self/stat unreadable)");
         return RMP_SUCCESS;
     }
     if (!mallopt(M_MMAP_MAX, 0) || !mallopt(M_TRIM_THRESHOLD, -1)) {
-        core_verbose(ctx, "verbs: registration cache off: mallopt refused");
+        tp_verbose(&v->base, "verbs: registration cache off: mallopt refused");
         return RMP_SUCCESS;
     }
     v->reg_cache = true;
-    core_verbose(ctx, "verbs: registration cache on for the malloc heap (malloc keeps freed "
-                 "memory mapped; up to %d entries / %zu MiB)", CACHE_MAX_ENTRIES,
-                 CACHE_MAX_BYTES >> 20);
+    tp_verbose(&v->base, "verbs: registration cache on for the malloc heap (malloc keeps freed "
+               "memory mapped; up to %d entries / %zu MiB)", CACHE_MAX_ENTRIES,
+               CACHE_MAX_BYTES >> 20);
     return RMP_SUCCESS;
 }
 
 void verbs_rdma_close(verbs_tp_t *v)
 {
-    for (int p = 0; v->conns && p < v->base.ctx->size; p++) {
+    for (int p = 0; v->conns && p < v->base.env->size; p++) {
         verbs_conn_t *c = &v->conns[p];
         while (c->gets_head)
             get_free(v, c, c->gets_head);

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "transport/blob.h"
 #include "transport/verbs.h"
-#include "wire.h"
 
 /* QP capabilities shared by both wirings; fills a for an RC QP on the shared CQ and SRQ. */
 int verbs_qp_caps(verbs_tp_t *v, struct ibv_qp_init_attr *a)
@@ -47,8 +47,8 @@ static struct ibv_qp *create_qp(verbs_tp_t *v, int peer)
         }
         if (errno != EINVAL || v->max_inline == 0) {
             int err = errno;
-            core_error(v->base.ctx, "verbs: ibv_create_qp (RC, for rank %d) on %s: %s%s", peer,
-                       v->devname, strerror(err), verbs_memlock_hint(err));
+            tp_error(&v->base, "verbs: ibv_create_qp (RC, for rank %d) on %s: %s%s", peer,
+                     v->devname, strerror(err), verbs_memlock_hint(err));
             return NULL;
         }
         v->max_inline /= 2;
@@ -57,21 +57,13 @@ static struct ibv_qp *create_qp(verbs_tp_t *v, int peer)
     }
 }
 
-/* A QP toward `peer` is needed when the core may pick verbs for it: every peer when
- * RMP_TRANSPORT=verbs (me included: loopback through the device), else peers on other nodes;
- * and every peer, me included, when the offload backends may run (verbs_offload.c): they
- * reach each member of a communicator, on this node too, through the device. */
+/* A QP toward `peer` is needed when the core may pick verbs for it (env->route: the core's
+ * one rule), and toward every peer, me included, when the offload backends may run
+ * (verbs_offload.c): they reach each member of a communicator, on this node too, through the
+ * device. */
 bool verbs_needs_qp(verbs_tp_t *v, int peer)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
-    if (!strcmp(ctx->cfg.transport, "verbs") || v->ofl_qps) /* offload reaches every member */
-        return true;
-    if (!strcmp(ctx->cfg.transport, "shm"))
-        return false;
-    for (int i = 0; i < ctx->local_size; i++)
-        if (ctx->local_ranks[i] == peer)
-            return false;
-    return true;
+    return v->ofl_qps || v->base.env->route[peer];
 }
 
 static int qp_to_init(verbs_tp_t *v, verbs_conn_t *c)
@@ -86,8 +78,8 @@ static int qp_to_init(verbs_tp_t *v, verbs_conn_t *c)
     int rc = ibv_modify_qp(c->qp, &a,
                            IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
     if (rc) {
-        core_error(v->base.ctx, "verbs: QP for rank %d to INIT on %s: %s", c->peer, v->devname,
-                   strerror(rc));
+        tp_error(&v->base, "verbs: QP for rank %d to INIT on %s: %s", c->peer, v->devname,
+                 strerror(rc));
         return RMP_ERR_TRANSPORT;
     }
     c->state = VC_INIT;
@@ -96,13 +88,13 @@ static int qp_to_init(verbs_tp_t *v, verbs_conn_t *c)
 
 int verbs_wire_open(verbs_tp_t *v)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
-    v->blob_len = sizeof(verbs_blob_t) + (size_t)ctx->size * sizeof(uint32_t);
+    const tp_env_t *env = v->base.env;
+    v->blob_len = sizeof(verbs_blob_t) + (size_t)env->size * sizeof(uint32_t);
     v->blob = calloc(1, v->blob_len);
     if (!v->blob)
         return RMP_ERR_NO_MEM;
     int nqp = 0;
-    for (int p = 0; p < ctx->size; p++) {
+    for (int p = 0; p < env->size; p++) {
         verbs_conn_t *c = &v->conns[p];
         if (!verbs_needs_qp(v, p))
             continue;
@@ -122,10 +114,10 @@ int verbs_wire_open(verbs_tp_t *v)
     b->mtu = (uint8_t)v->pattr.active_mtu;
     b->lid = v->pattr.lid;
     b->psn = v->psn;
-    b->nqpn = (uint32_t)ctx->size;
+    b->nqpn = (uint32_t)env->size;
     memcpy(b->gid, v->gid.raw, 16);
-    core_verbose(ctx, "verbs: wiring by modex: %d RC QPs created, %s", nqp,
-                 v->eager_connect ? "all connected at init (RMP_CONNECT=eager)"
+    tp_verbose(&v->base, "verbs: wiring by modex: %d RC QPs created, %s", nqp,
+               v->eager_connect ? "all connected at init (RMP_CONNECT=eager)"
                                   : "receive-ready at init, send-ready on first use");
     return RMP_SUCCESS;
 }
@@ -133,52 +125,52 @@ int verbs_wire_open(verbs_tp_t *v)
 /* The peer's blob, checked. */
 const verbs_blob_t *verbs_peer_blob(verbs_tp_t *v, int peer)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
+    const tp_env_t *env = v->base.env;
     const void *data;
     size_t len;
-    if (peer == ctx->rank) {
+    if (peer == env->rank) {
         /* Loopback needs no modex: a singleton (no launcher) has none. */
         data = v->blob;
         len = v->blob_len;
-    } else if (core_modex_get(ctx, peer, "verbs", &data, &len) != RMP_SUCCESS) {
-        core_error(ctx, "verbs: no address of rank %d in the modex", peer);
+    } else if (tp_modex_get(&v->base, peer, &data, &len) != RMP_SUCCESS) {
+        tp_error(&v->base, "verbs: no address of rank %d in the modex", peer);
         return NULL;
     }
     const verbs_blob_t *b = data;
-    switch (wire_verbs_blob(data, len, ctx->size, (uint8_t)v->wiring, v->pattr.link_layer)) {
-    case WIRE_BLOB_OK:
+    switch (blob_verbs_check(data, len, env->size, (uint8_t)v->wiring, v->pattr.link_layer)) {
+    case BLOB_OK:
         return b;
-    case WIRE_BLOB_MALFORMED:
-        core_error(ctx, "verbs: rank %d published a malformed address (a different rmp build?)",
-                   peer);
+    case BLOB_MALFORMED:
+        tp_error(&v->base, "verbs: rank %d published a malformed address (a different rmp build?)",
+                 peer);
         return NULL;
-    case WIRE_BLOB_WIRING:
-        core_error(ctx, "verbs: rank %d wires with %s but I use %s: set the same RMP_CM on "
-                   "every rank", peer, b->wiring == WIRE_RDMACM ? "rdmacm" : "ibv",
-                   v->wiring == WIRE_RDMACM ? "rdmacm" : "ibv");
+    case BLOB_WIRING:
+        tp_error(&v->base, "verbs: rank %d wires with %s but I use %s: set the same RMP_CM on "
+                 "every rank", peer, b->wiring == WIRE_RDMACM ? "rdmacm" : "ibv",
+                 v->wiring == WIRE_RDMACM ? "rdmacm" : "ibv");
         return NULL;
-    case WIRE_BLOB_FABRIC:
-        core_error(ctx, "verbs: rank %d is on %s but I am on %s: pick devices of one fabric "
-                   "with RMP_DEVICE", peer,
-                   b->link_layer == IBV_LINK_LAYER_ETHERNET ? "RoCE" : "InfiniBand",
-                   v->roce ? "RoCE" : "InfiniBand");
+    case BLOB_FABRIC:
+        tp_error(&v->base, "verbs: rank %d is on %s but I am on %s: pick devices of one fabric "
+                 "with RMP_DEVICE", peer,
+                 b->link_layer == IBV_LINK_LAYER_ETHERNET ? "RoCE" : "InfiniBand",
+                 v->roce ? "RoCE" : "InfiniBand");
         return NULL;
-    case WIRE_BLOB_NQPN:
+    case BLOB_NQPN:
     default:
-        core_error(ctx, "verbs: rank %d published QP numbers for %u ranks, the job has %d",
-                   peer, b->nqpn, ctx->size);
+        tp_error(&v->base, "verbs: rank %d published QP numbers for %u ranks, the job has %d",
+                 peer, b->nqpn, env->size);
         return NULL;
     }
 }
 
 static int qp_to_rtr(verbs_tp_t *v, verbs_conn_t *c, const verbs_blob_t *b)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
+    const tp_env_t *env = v->base.env;
     enum ibv_mtu mtu = b->mtu < v->pattr.active_mtu ? (enum ibv_mtu)b->mtu : v->pattr.active_mtu;
     struct ibv_qp_attr a = {
         .qp_state = IBV_QPS_RTR,
         .path_mtu = mtu,
-        .dest_qp_num = b->qpn[ctx->rank],
+        .dest_qp_num = b->qpn[env->rank],
         .rq_psn = b->psn,
         .max_dest_rd_atomic = (uint8_t)v->rd_atomic,
         .min_rnr_timer = VERBS_MIN_RNR_TIMER,
@@ -198,16 +190,16 @@ static int qp_to_rtr(verbs_tp_t *v, verbs_conn_t *c, const verbs_blob_t *b)
     if (rc) {
         char g[64];
         verbs_gid_str((const union ibv_gid *)b->gid, g, sizeof(g));
-        core_error(ctx, "verbs: QP for rank %d to RTR on %s (remote QPN 0x%x, %s %s): %s%s",
-                   c->peer, v->devname, a.dest_qp_num, v->roce ? "GID" : "LID",
-                   v->roce ? g : "", strerror(rc),
-                   v->roce ? " (is the peer's GID reachable? RMP_GID_INDEX picks another)" : "");
+        tp_error(&v->base, "verbs: QP for rank %d to RTR on %s (remote QPN 0x%x, %s %s): %s%s",
+                 c->peer, v->devname, a.dest_qp_num, v->roce ? "GID" : "LID",
+                 v->roce ? g : "", strerror(rc),
+                 v->roce ? " (is the peer's GID reachable? RMP_GID_INDEX picks another)" : "");
         return RMP_ERR_TRANSPORT;
     }
     c->remote_qpn = a.dest_qp_num;
     c->state = VC_RTR;
-    core_verbose(ctx, "verbs: rank %d: QP 0x%x <-> 0x%x, path MTU %s", c->peer, c->qp->qp_num,
-                 c->remote_qpn, verbs_mtu_str(mtu));
+    tp_verbose(&v->base, "verbs: rank %d: QP 0x%x <-> 0x%x, path MTU %s", c->peer, c->qp->qp_num,
+               c->remote_qpn, verbs_mtu_str(mtu));
     return RMP_SUCCESS;
 }
 
@@ -225,8 +217,8 @@ static int qp_to_rts(verbs_tp_t *v, verbs_conn_t *c)
                            IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
                                IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
     if (rc) {
-        core_error(v->base.ctx, "verbs: QP for rank %d to RTS on %s: %s", c->peer, v->devname,
-                   strerror(rc));
+        tp_error(&v->base, "verbs: QP for rank %d to RTS on %s: %s", c->peer, v->devname,
+                 strerror(rc));
         return RMP_ERR_TRANSPORT;
     }
     c->state = VC_READY;
@@ -238,19 +230,19 @@ static int qp_to_rts(verbs_tp_t *v, verbs_conn_t *c)
  * first use unless RMP_CONNECT=eager. */
 int verbs_wire_wireup(verbs_tp_t *v)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
-    for (int p = 0; p < ctx->size; p++) {
+    const tp_env_t *env = v->base.env;
+    for (int p = 0; p < env->size; p++) {
         verbs_conn_t *c = &v->conns[p];
         if (!c->qp)
             continue;
         const verbs_blob_t *b = verbs_peer_blob(v, p);
         if (!b)
             return RMP_ERR_TRANSPORT;
-        if (b->qpn[ctx->rank] == 0) {
+        if (b->qpn[env->rank] == 0) {
             /* Its selection disagrees with mine (e.g. different RMP_TRANSPORT): it has no QP
              * for me, so verbs cannot reach it. */
-            core_error(ctx, "verbs: rank %d has no QP for me: is RMP_TRANSPORT the same on "
-                       "every rank?", p);
+            tp_error(&v->base, "verbs: rank %d has no QP for me: is RMP_TRANSPORT the same on "
+                     "every rank?", p);
             return RMP_ERR_TRANSPORT;
         }
         int rc = qp_to_rtr(v, c, b);
@@ -270,13 +262,13 @@ int verbs_wire_connect(verbs_tp_t *v, int peer)
     if (c->state == VC_FAILED)
         return RMP_ERR_PEER;
     if (c->state != VC_RTR) {
-        core_error(v->base.ctx, "verbs: no QP toward rank %d (it is on my node: is "
-                   "RMP_TRANSPORT the same on every rank?)", peer);
+        tp_error(&v->base, "verbs: no QP toward rank %d (it is on my node: is "
+                 "RMP_TRANSPORT the same on every rank?)", peer);
         return RMP_ERR_TRANSPORT;
     }
     int rc = qp_to_rts(v, c);
     if (rc == RMP_SUCCESS)
-        core_verbose(v->base.ctx, "verbs: rank %d: RC QP 0x%x ready to send (RTS) on first use",
-                     peer, c->qp->qp_num);
+        tp_verbose(&v->base, "verbs: rank %d: RC QP 0x%x ready to send (RTS) on first use",
+                   peer, c->qp->qp_num);
     return rc;
 }

@@ -1,14 +1,14 @@
-/* fuzz-sources: runtime/wire.c runtime/transport/shm_bell.c */
+/* fuzz-sources: runtime/transport/blob.c runtime/transport/shm_bell.c */
 /* fuzz_modex.c — libFuzzer target for the address blobs peers publish in the PMIx modex and
- * a rank reads with boot_get: the verbs blob (verbs_peer_blob: wire_verbs_blob) and the shm
- * blob (seg_map_peer: wire_str_blob). Input: one selector byte, then the blob. An accepted
+ * a rank reads with boot_get: the verbs blob (verbs_peer_blob: blob_verbs_check) and the shm
+ * blob (peer_learn: blob_str_check). Input: one selector byte, then the blob. An accepted
  * blob is then read the way the transports read it; ASan catches any byte outside it. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "transport/blob.h"
 #include "transport/shm_bell.h"
 #include "transport/verbs.h"
-#include "wire.h"
 
 /* shm.c's blob: its layout (two u64, the doorbell name, the segment name), as the target must
  * build the same bounds (fixed part, maximum). */
@@ -20,7 +20,7 @@ static void verbs_case(uint8_t sel, const uint8_t *blob, size_t len)
     int nranks = 1 + (sel >> 2 & 15);
     uint8_t wiring = sel & 1 ? WIRE_RDMACM : WIRE_IBV;
     uint8_t link = sel & 2 ? IBV_LINK_LAYER_ETHERNET : IBV_LINK_LAYER_INFINIBAND;
-    if (wire_verbs_blob(blob, len, nranks, wiring, link) != WIRE_BLOB_OK)
+    if (blob_verbs_check(blob, len, nranks, wiring, link) != BLOB_OK)
         return;
     verbs_blob_t b;
     memcpy(&b, blob, sizeof(b));
@@ -39,11 +39,11 @@ static void verbs_case(uint8_t sel, const uint8_t *blob, size_t len)
 
 static void shm_case(const uint8_t *blob, size_t len)
 {
-    if (wire_str_blob(blob, len, SHM_FIXED, SHM_FIXED + SHM_NAME_MAX))
+    if (blob_str_check(blob, len, SHM_FIXED, SHM_FIXED + SHM_NAME_MAX))
         return;
     char b[SHM_FIXED + SHM_NAME_MAX];
     memset(b, 0, sizeof(b));
-    memcpy(b, blob, len);                      /* seg_map_peer copies it into its shm_blob_t */
+    memcpy(b, blob, len);                      /* peer_learn copies it into its shm_blob_t */
     if (strlen(b + SHM_FIXED) >= SHM_NAME_MAX) /* the name, handed to shm_open */
         abort();
     /* peer_learn then checks the doorbell name, read from the peer's bytes */

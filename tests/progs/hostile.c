@@ -32,6 +32,8 @@ static void send_bad(const char *mode)
         p.m = (pkt_match_t){.type = PKT_EAGER, .seq = rmp_ctx.peers[0].send_seq};
         len = sizeof(p.m);
         rmp_ctx.rank = 2;
+        /* the transport's own copy (its tp_env_t, which the core owns) names the sender */
+        rmp_ctx.tp_env[tp->env - rmp_ctx.tp_env].rank = 2;
     } else { /* seq: a message that skips five sequence numbers */
         p.m = (pkt_match_t){.type = PKT_EAGER, .seq = rmp_ctx.peers[0].send_seq + 5};
         len = sizeof(p.m);

@@ -1,0 +1,67 @@
+/* tp.c — what every transport shares: its logging (through the core's vlog callback, so that
+ * lines carry the rank and obey RMP_VERBOSE) and the default operations a transport with
+ * nothing to do there puts in its ops table (transport.h: no operation is ever NULL). */
+#include <stdarg.h>
+
+#include "transport/transport.h"
+
+static void tp_vlog(const tp_t *tp, tp_log_t level, const char *fmt, va_list ap)
+{
+    tp->env->up->vlog(tp->env->core, level, fmt, ap);
+}
+
+void tp_error(const tp_t *tp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tp_vlog(tp, TP_LOG_ERROR, fmt, ap);
+    va_end(ap);
+}
+
+void tp_verbose(const tp_t *tp, const char *fmt, ...)
+{
+    if (!tp->env->verbose)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    tp_vlog(tp, TP_LOG_VERBOSE, fmt, ap);
+    va_end(ap);
+}
+
+void tp_explain(const tp_t *tp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tp_vlog(tp, TP_LOG_EXPLAIN, fmt, ap);
+    va_end(ap);
+}
+
+int tp_no_addr(tp_t *tp, const void **blob_p, size_t *len_p)
+{
+    *blob_p = NULL;
+    *len_p = 0;
+    return RMP_SUCCESS;
+}
+
+int tp_no_wireup(tp_t *tp)
+{
+    return RMP_SUCCESS;
+}
+
+int tp_no_connect(tp_t *tp, int peer)
+{
+    return RMP_SUCCESS;
+}
+
+int tp_no_wait_fd(tp_t *tp)
+{
+    return -1;
+}
+
+void tp_no_disarm(tp_t *tp)
+{
+}
+
+void tp_no_abandon(tp_t *tp)
+{
+}

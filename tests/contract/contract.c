@@ -1,0 +1,860 @@
+/* contract.c — the transport contract cases and the harness that runs them. A transport is
+ * opened through its ops table exactly as the core opens it, with a tp_env_t whose callbacks
+ * are the harness's own (arrivals are logged, completions and failures recorded, the modex is
+ * a shared board the harness owns); every rank is a forked process. Nothing of the transport is
+ * mocked: the code under test is the library's. */
+#include "contract.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CT_MAXR 8
+#define CT_BLOB_MAX 4096
+#define CT_WAIT_S 30      /* one wait inside a case (an arrival, a barrier, a failure) */
+#define CT_RUN_S 120      /* a whole run, all ranks */
+#define CT_MAGIC 0x43544d31u
+
+/* What the ranks share: the modex board, a barrier, the verdicts. */
+typedef struct ct_board {
+    atomic_int arrived;          /* barrier arrivals so far */
+    atomic_int abort;            /* a rank failed: the others stop waiting */
+    atomic_int dying[CT_MAXR];   /* the rank ends itself on purpose (peer_failed case) */
+    atomic_int gone[CT_MAXR];    /* ... and the harness has reaped it */
+    atomic_long count;           /* a number one rank tells the others */
+    size_t bloblen[CT_MAXR];
+    unsigned char blob[CT_MAXR][CT_BLOB_MAX];
+    char why[CT_MAXR][512];
+} ct_board_t;
+
+typedef struct ct_hdr {
+    uint32_t magic, type; /* CT_T_* */
+    uint32_t src, seq;    /* the sender's own rank and its per-case sequence number */
+    uint64_t len;         /* payload bytes after the header */
+} ct_hdr_t;
+
+enum { CT_T_DATA = 1, CT_T_RKEY, CT_T_DONE };
+
+typedef struct ct_msg {
+    int src;
+    size_t len;
+    unsigned char *data;
+    bool taken;
+} ct_msg_t;
+
+struct ct {
+    const tp_ops_t *ops;
+    tp_t *tp;
+    tp_env_t env;
+    int rank, size, nbar;
+    ct_board_t *board;
+    int local_ranks[CT_MAXR], node[CT_MAXR];
+    bool route[CT_MAXR], connected[CT_MAXR];
+    char nspace[96];
+    ct_msg_t *msgs;
+    size_t nmsgs, capmsgs;
+    void *done_cookie[16];
+    int done_status[16], ndone;
+    int failed_peer, failed_status;
+    bool orderly; /* every rank reaches the closing barrier */
+};
+
+/* ---- failing ---------------------------------------------------------------------------- */
+
+__attribute__((format(printf, 2, 3))) static int ct_fail(ct_t *t, const char *fmt, ...)
+{
+    char *w = t->board->why[t->rank];
+    if (!w[0]) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(w, sizeof(t->board->why[0]), fmt, ap);
+        va_end(ap);
+    }
+    atomic_store(&t->board->abort, 1);
+    return -1;
+}
+
+#define CT_CHECK(t, cond, ...)                                                                  \
+    do {                                                                                        \
+        if (!(cond))                                                                            \
+            return ct_fail((t), __VA_ARGS__);                                                   \
+    } while (0)
+
+static double ct_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- the environment's callbacks -------------------------------------------------------- */
+
+static void up_deliver(void *core, int src, const void *data, size_t len)
+{
+    ct_t *t = core;
+    if (t->nmsgs == t->capmsgs) {
+        size_t cap = t->capmsgs ? 2 * t->capmsgs : 256;
+        ct_msg_t *m = realloc(t->msgs, cap * sizeof(*m));
+        if (!m) {
+            ct_fail(t, "out of memory logging arrivals");
+            return;
+        }
+        t->msgs = m;
+        t->capmsgs = cap;
+    }
+    unsigned char *copy = malloc(len ? len : 1);
+    if (!copy) {
+        ct_fail(t, "out of memory logging arrivals");
+        return;
+    }
+    memcpy(copy, data, len);
+    t->msgs[t->nmsgs++] = (ct_msg_t){.src = src, .len = len, .data = copy};
+}
+
+static void up_get_done(void *core, void *cookie, int status)
+{
+    ct_t *t = core;
+    if (t->ndone < 16) {
+        t->done_cookie[t->ndone] = cookie;
+        t->done_status[t->ndone++] = status;
+    }
+}
+
+static void up_peer_failed(void *core, int peer, int status, const char *why)
+{
+    ct_t *t = core;
+    if (t->failed_peer < 0) {
+        t->failed_peer = peer;
+        t->failed_status = status;
+    }
+}
+
+static int up_modex_get(void *core, int peer, const char *name, const void **blob_p,
+                        size_t *len_p)
+{
+    ct_t *t = core;
+    if (peer < 0 || peer >= t->size || !t->board->bloblen[peer])
+        return RMP_ERR_BOOTSTRAP;
+    *blob_p = t->board->blob[peer];
+    *len_p = t->board->bloblen[peer];
+    return RMP_SUCCESS;
+}
+
+static void up_vlog(void *core, tp_log_t level, const char *fmt, va_list ap)
+{
+    ct_t *t = core;
+    char line[1024];
+    vsnprintf(line, sizeof(line), fmt, ap);
+    fprintf(stderr, "contract[%d]: %s\n", t->rank, line);
+}
+
+/* The harness's RMP_* values are the test's inputs (RMP_DEVICE, RMP_GID_INDEX in the VM). */
+static const char *up_knob(void *core, const char *name)
+{
+    const char *v = getenv(name);
+    return v && v[0] ? v : NULL;
+}
+
+static const tp_upcalls_t ct_upcalls = {
+    .deliver = up_deliver, .get_done = up_get_done, .peer_failed = up_peer_failed,
+    .modex_get = up_modex_get, .vlog = up_vlog, .knob = up_knob,
+};
+
+/* ---- helpers for the cases -------------------------------------------------------------- */
+
+static int ct_barrier(ct_t *t)
+{
+    int want = ++t->nbar * t->size;
+    atomic_fetch_add(&t->board->arrived, 1);
+    double end = ct_now() + CT_WAIT_S;
+    struct timespec nap = {0, 100000};
+    while (atomic_load(&t->board->arrived) < want) {
+        if (atomic_load(&t->board->abort))
+            return ct_fail(t, "stopped: another rank failed");
+        if (ct_now() > end)
+            return ct_fail(t, "barrier %d: the other ranks did not come within %d s", t->nbar,
+                           CT_WAIT_S);
+        nanosleep(&nap, NULL);
+    }
+    return 0;
+}
+
+/* Send as the core does: connect on first use, RMP_AGAIN means progress and retry. */
+static int ct_send(ct_t *t, int dst, const ct_hdr_t *h, const void *payload)
+{
+    if (!t->connected[dst]) {
+        int rc = t->ops->connect(t->tp, dst);
+        CT_CHECK(t, rc == RMP_SUCCESS, "connect(%d): %s", dst, rmp_strerror(rc));
+        t->connected[dst] = true;
+    }
+    double end = ct_now() + CT_WAIT_S;
+    for (;;) {
+        int rc = t->ops->send(t->tp, dst, h, sizeof(*h), payload, h->len);
+        if (rc == RMP_SUCCESS)
+            return 0;
+        CT_CHECK(t, rc == RMP_AGAIN, "send of %zu bytes to %d: %s (%d)",
+                 sizeof(*h) + (size_t)h->len, dst, rc < 0 ? rmp_strerror(rc) : "?", rc);
+        CT_CHECK(t, ct_now() < end, "send to %d: RMP_AGAIN for %d s, progress never drained it",
+                 dst, CT_WAIT_S);
+        t->ops->progress(t->tp);
+    }
+}
+
+static unsigned char ct_byte(uint32_t src, uint32_t seq, size_t i)
+{
+    return (unsigned char)(src * 31u + seq * 131u + (uint32_t)i * 7u + (uint32_t)(i >> 8));
+}
+
+static void ct_fill(unsigned char *p, uint32_t src, uint32_t seq, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        p[i] = ct_byte(src, seq, i);
+}
+
+static int ct_send_data(ct_t *t, int dst, uint32_t seq, size_t len, unsigned char *scratch)
+{
+    ct_hdr_t h = {.magic = CT_MAGIC, .type = CT_T_DATA, .src = (uint32_t)t->rank, .seq = seq,
+                  .len = len};
+    ct_fill(scratch, h.src, seq, len);
+    return ct_send(t, dst, &h, scratch);
+}
+
+/* Progress until n arrivals are logged. */
+static int ct_wait_msgs(ct_t *t, size_t n)
+{
+    double end = ct_now() + CT_WAIT_S;
+    while (t->nmsgs < n) {
+        if (atomic_load(&t->board->abort))
+            return ct_fail(t, "stopped: another rank failed");
+        CT_CHECK(t, ct_now() < end, "%zu of %zu arrivals after %d s", t->nmsgs, n, CT_WAIT_S);
+        t->ops->progress(t->tp);
+    }
+    return 0;
+}
+
+/* The first arrival of type `type` not taken yet (waiting for it), or NULL (failed). */
+static const ct_msg_t *ct_take(ct_t *t, uint32_t type)
+{
+    for (size_t seen = 0;;) {
+        for (size_t i = seen; i < t->nmsgs; i++) {
+            ct_hdr_t h;
+            if (t->msgs[i].taken || t->msgs[i].len < sizeof(h))
+                continue;
+            memcpy(&h, t->msgs[i].data, sizeof(h));
+            if (h.type == type) {
+                t->msgs[i].taken = true;
+                return &t->msgs[i];
+            }
+        }
+        seen = t->nmsgs;
+        if (ct_wait_msgs(t, seen + 1))
+            return NULL;
+    }
+}
+
+/* Check arrival m: from src, a DATA of exactly len payload bytes numbered seq, bytes intact. */
+static int ct_check_data(ct_t *t, const ct_msg_t *m, int src, uint32_t seq, size_t len)
+{
+    ct_hdr_t h;
+    CT_CHECK(t, m->len == sizeof(h) + len, "arrival from %d (seq %u): %zu bytes, expected %zu",
+             m->src, seq, m->len, sizeof(h) + len);
+    memcpy(&h, m->data, sizeof(h));
+    CT_CHECK(t, m->src == src && h.src == (uint32_t)src,
+             "arrival delivered as from rank %d, sent by rank %u, expected %d", m->src, h.src, src);
+    CT_CHECK(t, h.magic == CT_MAGIC && h.type == CT_T_DATA && h.len == len, "arrival header "
+             "garbled (magic %x type %u len %llu)", h.magic, h.type, (unsigned long long)h.len);
+    CT_CHECK(t, h.seq == seq, "from rank %d: message %u arrived where %u was due", src, h.seq,
+             seq);
+    for (size_t i = 0; i < len; i++)
+        CT_CHECK(t, m->data[sizeof(h) + i] == ct_byte((uint32_t)src, seq, i),
+                 "from rank %d, message %u: byte %zu of %zu differs", src, seq, i, len);
+    return 0;
+}
+
+/* The rank that receives in the cases: the last one (myself alone). */
+static int ct_receiver(const ct_t *t)
+{
+    return t->size - 1;
+}
+
+static bool ct_is_sender(const ct_t *t)
+{
+    return t->size == 1 || t->rank != ct_receiver(t);
+}
+
+static size_t ct_max_payload(const ct_t *t, size_t cap)
+{
+    size_t m = t->tp->max_send - sizeof(ct_hdr_t);
+    return m < cap ? m : cap;
+}
+
+/* ---- the cases -------------------------------------------------------------------------- */
+
+#define ORDER_N 1000
+
+/* A send arrives whole, in order after everything sent before to that peer, from the right
+ * source: every other rank sends ORDER_N messages of mixed sizes to one receiver. */
+static int case_order(ct_t *t)
+{
+    size_t sizes[] = {0, 1, 7, 64, 1000, 4096, ct_max_payload(t, 65536)};
+    size_t nsizes = sizeof(sizes) / sizeof(sizes[0]);
+    int r = ct_receiver(t);
+    if (ct_is_sender(t)) {
+        unsigned char *buf = malloc(sizes[nsizes - 1] + 1);
+        CT_CHECK(t, buf, "out of memory");
+        int rc = 0;
+        for (uint32_t i = 0; i < ORDER_N && !rc; i++)
+            rc = ct_send_data(t, r, i, sizes[i % nsizes], buf);
+        free(buf);
+        if (rc)
+            return rc;
+    }
+    if (t->rank != r)
+        return 0;
+    int nsend = t->size == 1 ? 1 : t->size - 1;
+    if (ct_wait_msgs(t, (size_t)nsend * ORDER_N))
+        return -1;
+    uint32_t next[CT_MAXR] = {0};
+    for (size_t k = 0; k < t->nmsgs; k++) {
+        const ct_msg_t *m = &t->msgs[k];
+        CT_CHECK(t, m->src >= 0 && m->src < t->size && (t->size == 1 || m->src != r),
+                 "arrival %zu names source %d, which sent nothing", k, m->src);
+        uint32_t seq = next[m->src]++;
+        if (ct_check_data(t, m, m->src, seq, sizes[seq % nsizes]))
+            return -1;
+    }
+    for (int i = 0; i < 100; i++)
+        t->ops->progress(t->tp);
+    CT_CHECK(t, t->nmsgs == (size_t)nsend * ORDER_N, "%zu arrivals, %d sent", t->nmsgs,
+             nsend * ORDER_N);
+    return 0;
+}
+
+/* max_send is honoured: a send of exactly max_send bytes (header included) arrives whole, and
+ * so does one of the header alone. The default eager size fits under it. */
+static int case_max_send(ct_t *t)
+{
+    CT_CHECK(t, t->tp->eager_limit < t->tp->max_send, "eager limit %zu >= max_send %zu",
+             t->tp->eager_limit, t->tp->max_send);
+    size_t big = ct_max_payload(t, (size_t)8 << 20);
+    int r = ct_receiver(t);
+    if (t->rank == 0) {
+        unsigned char *buf = malloc(big);
+        CT_CHECK(t, buf, "out of memory");
+        int rc = ct_send_data(t, r, 0, big, buf);
+        if (!rc)
+            rc = ct_send_data(t, r, 1, 0, buf);
+        free(buf);
+        if (rc)
+            return rc;
+    }
+    if (t->rank != r)
+        return 0;
+    if (ct_wait_msgs(t, 2) || ct_check_data(t, &t->msgs[0], 0, 0, big))
+        return -1;
+    return ct_check_data(t, &t->msgs[1], 0, 1, 0);
+}
+
+#define AGAIN_LIMIT 100000 /* sends without the receiver's progress before giving up */
+#define AGAIN_MORE 200     /* sent after the receiver starts draining */
+
+/* Back-pressure: while the receiver does not progress, a transport with bounded buffers says
+ * RMP_AGAIN (self queues without bound); once it progresses, every message arrives, in order,
+ * and sending goes on. */
+static int case_again(ct_t *t)
+{
+    int r = ct_receiver(t);
+    unsigned char buf[1024];
+    long sent = 0;
+    bool bounded = t->ops != &tp_self_ops;
+    if (t->rank == 0) {
+        ct_hdr_t h = {.magic = CT_MAGIC, .type = CT_T_DATA, .src = 0, .len = sizeof(buf)};
+        int rc = t->ops->connect(t->tp, r);
+        CT_CHECK(t, rc == RMP_SUCCESS, "connect(%d): %s", r, rmp_strerror(rc));
+        t->connected[r] = true;
+        long limit = bounded ? AGAIN_LIMIT : 2000;
+        for (rc = RMP_SUCCESS; rc == RMP_SUCCESS && sent < limit; sent += rc == RMP_SUCCESS) {
+            h.seq = (uint32_t)sent;
+            ct_fill(buf, 0, h.seq, sizeof(buf));
+            rc = t->ops->send(t->tp, r, &h, sizeof(h), buf, sizeof(buf));
+            CT_CHECK(t, rc == RMP_SUCCESS || rc == RMP_AGAIN, "send %ld: %s", sent,
+                     rmp_strerror(rc));
+        }
+        CT_CHECK(t, !bounded || rc == RMP_AGAIN, "%ld sends of 1 KiB to a rank that does not "
+                 "progress, and no RMP_AGAIN", sent);
+        atomic_store(&t->board->count, sent + AGAIN_MORE);
+    }
+    if (ct_barrier(t))
+        return -1;
+    if (t->rank == 0) /* the one refused first, then more, retrying through progress */
+        for (long i = sent; i < sent + AGAIN_MORE; i++)
+            if (ct_send_data(t, r, (uint32_t)i, sizeof(buf), buf))
+                return -1;
+    if (t->rank != r)
+        return 0;
+    long total = atomic_load(&t->board->count);
+    if (ct_wait_msgs(t, (size_t)total))
+        return -1;
+    for (long i = 0; i < total; i++)
+        if (ct_check_data(t, &t->msgs[i], 0, (uint32_t)i, sizeof(buf)))
+            return -1;
+    return 0;
+}
+
+#define GET_LEN ((size_t)3 << 20 | 123)
+
+/* Wait for the get_done of cookie; its status. */
+static int ct_get_wait(ct_t *t, void *cookie, int *status)
+{
+    double end = ct_now() + CT_WAIT_S;
+    for (;;) {
+        for (int i = 0; i < t->ndone; i++)
+            if (t->done_cookie[i] == cookie) {
+                *status = t->done_status[i];
+                t->done_cookie[i] = NULL;
+                return 0;
+            }
+        CT_CHECK(t, ct_now() < end, "get: no get_done within %d s", CT_WAIT_S);
+        t->ops->progress(t->tp);
+    }
+}
+
+/* One get of len bytes at off into a buffer with guards: the bytes exactly, nothing around. */
+static int ct_get_one(ct_t *t, int owner, const tp_rkey_t *rkey, size_t off, size_t len)
+{
+    unsigned char *buf = malloc(len + 64);
+    CT_CHECK(t, buf, "out of memory");
+    memset(buf, 0xa5, len + 64);
+    int cookie, status = RMP_SUCCESS;
+    int rc = t->ops->get(t->tp, owner, buf + 32, len, rkey, off, &cookie);
+    if (rc == RMP_INPROGRESS && ct_get_wait(t, &cookie, &status)) {
+        free(buf);
+        return -1;
+    }
+    int bad = rc != RMP_SUCCESS && rc != RMP_INPROGRESS ? ct_fail(t, "get(%zu at %zu): %s", len,
+                                                                 off, rmp_strerror(rc))
+              : status != RMP_SUCCESS ? ct_fail(t, "get_done(%zu at %zu): %s", len, off,
+                                                rmp_strerror(status))
+                                      : 0;
+    for (size_t i = 0; !bad && i < 32; i++)
+        if (buf[i] != 0xa5 || buf[32 + len + i] != 0xa5)
+            bad = ct_fail(t, "get(%zu at %zu) wrote outside its destination", len, off);
+    for (size_t i = 0; !bad && i < len; i++)
+        if (buf[32 + i] != ct_byte((uint32_t)owner, 0, off + i))
+            bad = ct_fail(t, "get(%zu at %zu): byte %zu differs", len, off, i);
+    free(buf);
+    return bad;
+}
+
+/* mem_reg + get + get_done move the bytes exactly: the last rank registers a buffer and sends
+ * its key; rank 0 reads pieces of it (the whole, single bytes at both ends, an unaligned
+ * middle), tells it so, and the owner deregisters. */
+static int case_get(ct_t *t)
+{
+    int owner = ct_receiver(t);
+    CT_CHECK(t, t->tp->caps & TP_CAP_GET, "no TP_CAP_GET");
+    unsigned char *mem = NULL;
+    void *memh = NULL;
+    if (t->rank == owner) {
+        mem = malloc(GET_LEN);
+        CT_CHECK(t, mem, "out of memory");
+        ct_fill(mem, (uint32_t)owner, 0, GET_LEN);
+        tp_rkey_t rkey;
+        int rc = t->ops->mem_reg(t->tp, mem, GET_LEN, &rkey, &memh);
+        ct_hdr_t h = {.magic = CT_MAGIC, .type = CT_T_RKEY, .src = (uint32_t)t->rank,
+                      .len = sizeof(rkey)};
+        if (rc != RMP_SUCCESS || ct_send(t, 0, &h, &rkey)) {
+            free(mem);
+            return rc != RMP_SUCCESS ? ct_fail(t, "mem_reg: %s", rmp_strerror(rc)) : -1;
+        }
+    }
+    if (t->rank == 0) {
+        const ct_msg_t *m = ct_take(t, CT_T_RKEY);
+        if (!m)
+            return -1;
+        tp_rkey_t rkey;
+        CT_CHECK(t, m->len == sizeof(ct_hdr_t) + sizeof(rkey), "key message of %zu bytes",
+                 m->len);
+        memcpy(&rkey, m->data + sizeof(ct_hdr_t), sizeof(rkey));
+        size_t pieces[][2] = {{0, GET_LEN}, {0, 1}, {GET_LEN - 1, 1}, {4095, 70001}};
+        for (size_t i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++)
+            if (ct_get_one(t, owner, &rkey, pieces[i][0], pieces[i][1]))
+                return -1;
+        ct_hdr_t h = {.magic = CT_MAGIC, .type = CT_T_DONE, .src = 0};
+        if (ct_send(t, owner, &h, NULL))
+            return -1;
+    }
+    if (t->rank == owner) {
+        int bad = ct_take(t, CT_T_DONE) ? 0 : -1;
+        int rc = t->ops->mem_dereg(t->tp, memh);
+        free(mem);
+        if (!bad)
+            CT_CHECK(t, rc == RMP_SUCCESS, "mem_dereg: %s", rmp_strerror(rc));
+        return bad;
+    }
+    return 0;
+}
+
+/* Progress until it reports nothing several times in a row. */
+static void ct_settle(ct_t *t)
+{
+    for (int idle = 0; idle < 50;)
+        idle = t->ops->progress(t->tp) ? 0 : idle + 1;
+}
+
+/* Blocking: idle, arm() says sleeping is safe; an arrival makes wait_fd readable (a transport
+ * with something to wait for has one) and arm() then says RMP_AGAIN until progress took it. */
+static int case_arm(ct_t *t)
+{
+    int r = ct_receiver(t);
+    int fd = t->ops->wait_fd(t->tp);
+    if (t->rank == r) {
+        ct_settle(t);
+        int rc = t->ops->arm(t->tp);
+        CT_CHECK(t, rc == RMP_SUCCESS, "arm() with nothing pending: %d", rc);
+        CT_CHECK(t, fd >= 0 || t->ops == &tp_self_ops, "no wait_fd: a peer's send could not "
+                 "wake this rank");
+    }
+    if (ct_barrier(t))
+        return -1;
+    if (t->rank == 0) {
+        unsigned char b[64];
+        if (ct_send_data(t, r, 0, sizeof(b), b))
+            return -1;
+    }
+    if (t->rank != r)
+        return 0;
+    if (fd >= 0) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int n = poll(&p, 1, CT_WAIT_S * 1000);
+        CT_CHECK(t, n == 1, "wait_fd not readable %d s after a send to me (poll: %d)",
+                 CT_WAIT_S, n);
+    }
+    double end = ct_now() + CT_WAIT_S;
+    int rc;
+    while ((rc = t->ops->arm(t->tp)) == RMP_SUCCESS && fd < 0 && ct_now() < end)
+        ;
+    CT_CHECK(t, rc == RMP_AGAIN, "arm() with an arrival pending: %d, not RMP_AGAIN", rc);
+    t->ops->disarm(t->tp);
+    if (ct_wait_msgs(t, 1) || ct_check_data(t, &t->msgs[0], 0, 0, 64))
+        return -1;
+    ct_settle(t);
+    rc = t->ops->arm(t->tp);
+    t->ops->disarm(t->tp);
+    CT_CHECK(t, rc == RMP_SUCCESS, "arm() after the arrival was delivered: %d", rc);
+    return 0;
+}
+
+/* A peer dies (rank 1 ends itself right after handing out a key): rank 0 hears of it, as
+ * tp_peer_failed or as RMP_ERR_PEER from a get, within the wait. */
+static int case_peer_failed(ct_t *t)
+{
+    t->orderly = false;
+    if (t->rank == 1) {
+        static unsigned char mem[4096];
+        void *memh;
+        tp_rkey_t rkey;
+        int rc = t->ops->mem_reg(t->tp, mem, sizeof(mem), &rkey, &memh);
+        CT_CHECK(t, rc == RMP_SUCCESS, "mem_reg: %s", rmp_strerror(rc));
+        ct_hdr_t h = {.magic = CT_MAGIC, .type = CT_T_RKEY, .src = 1, .len = sizeof(rkey)};
+        if (ct_send(t, 0, &h, &rkey) || !ct_take(t, CT_T_DONE))
+            return -1;
+        atomic_store(&t->board->dying[1], 1);
+        _exit(0); /* as a crash: no close, nothing released */
+    }
+    if (t->rank != 0)
+        return 0;
+    const ct_msg_t *m = ct_take(t, CT_T_RKEY);
+    if (!m)
+        return -1;
+    tp_rkey_t rkey;
+    memcpy(&rkey, m->data + sizeof(ct_hdr_t), sizeof(rkey));
+    ct_hdr_t h = {.magic = CT_MAGIC, .type = CT_T_DONE, .src = 0};
+    if (ct_send(t, 1, &h, NULL))
+        return -1;
+    double end = ct_now() + CT_WAIT_S;
+    while (!atomic_load(&t->board->gone[1])) {
+        CT_CHECK(t, ct_now() < end, "rank 1 did not end");
+        t->ops->progress(t->tp);
+    }
+    unsigned char buf[4096];
+    int cookie, rc = t->ops->get(t->tp, 1, buf, sizeof(buf), &rkey, 0, &cookie);
+    bool told = rc == RMP_ERR_PEER;
+    CT_CHECK(t, told || rc == RMP_INPROGRESS || rc == RMP_SUCCESS,
+             "get from a dead peer: %s (expected RMP_ERR_PEER or a tp_peer_failed)",
+             rmp_strerror(rc));
+    for (uint32_t seq = 0; !told && t->failed_peer < 0; seq++) {
+        CT_CHECK(t, ct_now() < end, "no tp_peer_failed for the dead rank 1 within %d s",
+                 CT_WAIT_S);
+        if (seq < 64 && t->ops->send(t->tp, 1, &h, sizeof(h), NULL, 0) < 0)
+            break; /* refused: the transport knows, the upcall follows from progress */
+        t->ops->progress(t->tp);
+    }
+    while (!told && t->failed_peer < 0 && ct_now() < end)
+        t->ops->progress(t->tp);
+    CT_CHECK(t, told || (t->failed_peer == 1 && t->failed_status < 0),
+             "no failure reported for the dead rank 1 (peer_failed: rank %d, status %d)",
+             t->failed_peer, t->failed_status);
+    return 0;
+}
+
+/* Open, wire up, close: nothing else (the checks every case ends with do the rest). */
+static int case_idle(ct_t *t)
+{
+    return 0;
+}
+
+const ct_case_t ct_cases[] = {
+    {"idle", case_idle, 1},         {"order", case_order, 1},
+    {"max_send", case_max_send, 1}, {"again", case_again, 1},
+    {"get", case_get, 1},           {"arm", case_arm, 1},
+    {"peer_failed", case_peer_failed, 2},
+};
+const int ct_ncases = (int)(sizeof(ct_cases) / sizeof(ct_cases[0]));
+
+const ct_case_t *ct_find(const char *name)
+{
+    for (int i = 0; i < ct_ncases; i++)
+        if (!strcmp(ct_cases[i].name, name))
+            return &ct_cases[i];
+    return NULL;
+}
+
+/* ---- one rank ---------------------------------------------------------------------------- */
+
+static int count_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static void ct_env(ct_t *t)
+{
+    for (int w = 0; w < t->size; w++) {
+        t->local_ranks[w] = w; /* one node */
+        t->node[w] = 0;
+        /* What the core would route: self only me, shm every other rank of the node, verbs
+         * (as under RMP_TRANSPORT=verbs) everyone. */
+        t->route[w] = t->ops == &tp_self_ops ? w == t->rank
+                      : t->ops == &tp_shm_ops ? w != t->rank : true;
+    }
+    int n = 0;
+    for (int w = 0; w < t->size; w++)
+        n += t->route[w];
+    t->env = (tp_env_t){
+        .rank = t->rank, .size = t->size, .local_rank = t->rank, .local_size = t->size,
+        .local_ranks = t->local_ranks, .node = t->node, .nspace = t->nspace,
+        .verbose = getenv("CT_VERBOSE") != NULL, .use_cma = true, .shm_ring_bytes = 64 << 10,
+        .route = t->route, .nroute = n, .no_route = n ? NULL : "no peer", .up = &ct_upcalls,
+        .core = t,
+    };
+}
+
+static int rank_body(ct_t *t, const ct_case_t *c)
+{
+    int rc = t->ops->open(&t->env, &t->tp);
+    CT_CHECK(t, rc == RMP_SUCCESS, "open: %s", rmp_strerror(rc));
+    const void *blob;
+    size_t len;
+    rc = t->ops->addr_pack(t->tp, &blob, &len);
+    CT_CHECK(t, rc == RMP_SUCCESS, "addr_pack: %s", rmp_strerror(rc));
+    CT_CHECK(t, !blob || len <= CT_BLOB_MAX, "address blob of %zu bytes", len);
+    if (blob)
+        memcpy(t->board->blob[t->rank], blob, len);
+    t->board->bloblen[t->rank] = blob ? len : 0;
+    if (ct_barrier(t))
+        return -1;
+    rc = t->ops->wireup(t->tp);
+    CT_CHECK(t, rc == RMP_SUCCESS, "wireup: %s", rmp_strerror(rc));
+    if (ct_barrier(t))
+        return -1;
+    return c->run(t);
+}
+
+static int rank_main(const tp_ops_t *ops, ct_board_t *b, int rank, int n, const char *nspace,
+                     const ct_case_t *c)
+{
+    ct_t t = {.ops = ops, .rank = rank, .size = n, .board = b, .failed_peer = -1,
+              .orderly = true};
+    snprintf(t.nspace, sizeof(t.nspace), "%s", nspace);
+    ct_env(&t);
+    int fds = count_fds();
+    int rc = rank_body(&t, c);
+    if (t.tp) {
+        /* As the core: a barrier before an orderly close (rmp_finalize's), else abandon. */
+        if (t.orderly && !rc)
+            rc = ct_barrier(&t);
+        if (!t.orderly || rc)
+            ops->abandon(t.tp);
+        ops->close(t.tp);
+    }
+    int after = count_fds();
+    if (!rc && after != fds)
+        rc = ct_fail(&t, "close left %d file descriptors open (%d before open, %d after close)",
+                     after - fds, fds, after);
+    for (size_t i = 0; i < t.nmsgs; i++)
+        free(t.msgs[i].data);
+    free(t.msgs);
+    return rc;
+}
+
+/* ---- the run ----------------------------------------------------------------------------- */
+
+/* Under ASan, the leak check exit() would run (a rank's close must free everything). */
+extern void __lsan_do_leak_check(void) __attribute__((weak));
+
+/* A rank ends with _exit: a forked copy of a test runner must not run the runner's atexit
+ * handlers (Criterion's would report on behalf of the parent). */
+static _Noreturn void rank_exit(int rc)
+{
+    fflush(NULL);
+    if (__lsan_do_leak_check)
+        __lsan_do_leak_check();
+    _exit(rc ? 1 : 0);
+}
+
+int ct_default_ranks(const tp_ops_t *ops, const ct_case_t *c)
+{
+    if (ops == &tp_self_ops)
+        return 1;
+    return c->run == case_order ? 3 : 2; /* order: two senders, so sources can be mixed up */
+}
+
+/* Names the transport left in /dev/shm for this run (removed; counted). */
+static int sweep_shm(const char *nspace, char *first, size_t len)
+{
+    char prefix[128];
+    snprintf(prefix, sizeof(prefix), "rmp.%s-", nspace);
+    DIR *d = opendir("/dev/shm");
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (strncmp(e->d_name, prefix, strlen(prefix)))
+            continue;
+        if (!n++)
+            snprintf(first, len, "%s", e->d_name);
+        char path[512];
+        snprintf(path, sizeof(path), "/dev/shm/%s", e->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void describe_exit(char *why, size_t len, int rank, int status, const char *said)
+{
+    if (said[0])
+        snprintf(why, len, "rank %d: %s", rank, said);
+    else if (WIFSIGNALED(status))
+        snprintf(why, len, "rank %d: killed by signal %d", rank, WTERMSIG(status));
+    else
+        snprintf(why, len, "rank %d: exit status %d", rank, WEXITSTATUS(status));
+}
+
+/* Wait for every rank (the run's time limit), reaping those that end on purpose at once. The
+ * failure reported is the first rank's own (not "another rank failed"). */
+static int reap_all(ct_board_t *b, pid_t *pids, int n, char *why, size_t len)
+{
+    int left = n, bad = 0, status[CT_MAXR] = {0};
+    bool failed[CT_MAXR] = {false};
+    double end = ct_now() + CT_RUN_S;
+    struct timespec nap = {0, 2000000};
+    while (left > 0) {
+        int st;
+        pid_t p = waitpid(-1, &st, WNOHANG);
+        if (p < 0 && errno != EINTR)
+            break;
+        int r = -1;
+        for (int i = 0; p > 0 && i < n; i++)
+            r = pids[i] == p ? i : r;
+        if (r >= 0) {
+            left--;
+            pids[r] = 0;
+            failed[r] = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+            status[r] = st;
+            atomic_store(&b->gone[r], 1);
+            if (failed[r])
+                atomic_store(&b->abort, 1);
+            continue;
+        }
+        if (ct_now() > end) {
+            if (!bad)
+                snprintf(why, len, "the run did not end within %d s", CT_RUN_S);
+            bad = 1;
+            for (int i = 0; i < n; i++)
+                if (pids[i] > 0)
+                    kill(pids[i], SIGKILL);
+            end = ct_now() + 10;
+        }
+        nanosleep(&nap, NULL);
+    }
+    int blame = -1;
+    for (int r = 0; r < n; r++)
+        if (failed[r] && (blame < 0 || !strncmp(b->why[blame], "stopped", 7)))
+            blame = r;
+    if (blame >= 0 && !bad)
+        describe_exit(why, len, blame, status[blame], b->why[blame]);
+    return bad || blame >= 0 ? -1 : 0;
+}
+
+int ct_run(const tp_ops_t *ops, int n, const ct_case_t *c, char *why, size_t len)
+{
+    if (n < 1 || n > CT_MAXR || n < c->min_ranks) {
+        snprintf(why, len, "%s needs %d to %d ranks, not %d", c->name, c->min_ranks, CT_MAXR, n);
+        return -1;
+    }
+    ct_board_t *b = mmap(NULL, sizeof(*b), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                         -1, 0);
+    if (b == MAP_FAILED) {
+        snprintf(why, len, "mmap: %s", strerror(errno));
+        return -1;
+    }
+    char nspace[96];
+    snprintf(nspace, sizeof(nspace), "ct-%d-%s-%s", (int)getpid(), ops->name, c->name);
+    pid_t pids[CT_MAXR] = {0};
+    int bad = 0;
+    fflush(NULL);
+    for (int r = 0; r < n && !bad; r++) {
+        pids[r] = fork();
+        if (pids[r] == 0)
+            rank_exit(rank_main(ops, b, r, n, nspace, c));
+        if (pids[r] < 0) {
+            snprintf(why, len, "fork: %s", strerror(errno));
+            atomic_store(&b->abort, 1); /* the ranks forked so far stop at their barrier */
+            pids[r] = 0;
+            bad = 1;
+        }
+    }
+    char scratch[512];
+    int rc = reap_all(b, pids, n, bad ? scratch : why, bad ? sizeof(scratch) : len);
+    for (int r = 0; r < n && !rc && !bad; r++)
+        if (atomic_load(&b->dying[r]) != (c->run == case_peer_failed && r == 1)) {
+            snprintf(why, len, "rank %d ended unexpectedly", r);
+            rc = -1;
+        }
+    char left[256];
+    int nleft = sweep_shm(nspace, left, sizeof(left));
+    if (!rc && !bad && nleft) {
+        snprintf(why, len, "%d name(s) left in /dev/shm after close, e.g. %s", nleft, left);
+        rc = -1;
+    }
+    munmap(b, sizeof(*b));
+    return rc || bad ? -1 : 0;
+}
