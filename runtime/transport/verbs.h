@@ -121,7 +121,8 @@ typedef struct verbs_chunk {
 #define VERBS_BLOB_MAGIC 0x524d5631u /* "RMV1" */
 typedef struct verbs_blob {
     uint32_t magic;
-    uint8_t wiring, link_layer, mtu, pad;
+    uint8_t wiring, link_layer, mtu;
+    uint8_t mcast;              /* 1: joined the job's multicast group (verbs_mcast.c) */
     uint16_t lid;
     uint16_t cm_port;           /* rdmacm: listening port, network order */
     uint32_t psn;
@@ -259,7 +260,7 @@ void verbs_gets_fail(verbs_tp_t *v, verbs_conn_t *c);  /* orphan a failed peer's
 /* verbs_offload.c: the offload table (offload.h) dispatching to two backends, and the control
  * region: VERBS_CTRL_BYTES of registered memory per process (remote read, write and atomics),
  * the multicast backend's part first, then the atomics backend's. */
-#define VERBS_CTRL_MCAST_BYTES 4096u
+#define VERBS_CTRL_MCAST_BYTES 32768u /* 8 slots of a page: see verbs_mcast.h */
 #define VERBS_CTRL_ATOMIC_BYTES 4096u
 #define VERBS_CTRL_BYTES (VERBS_CTRL_MCAST_BYTES + VERBS_CTRL_ATOMIC_BYTES)
 typedef struct verbs_ofl_backend {
@@ -280,6 +281,9 @@ struct ofl_req {
     const verbs_ofl_backend_t *be;
 };
 extern const verbs_ofl_backend_t verbs_mcast_backend, verbs_atomic_backend;
+/* ---- verbs_mcast.c (UD multicast bcast): what the rest of verbs asks of it ---- */
+/* 1 when this process joined the job's group: published in the blob (verbs_blob_t.mcast). */
+uint8_t verbs_mcast_usable(const verbs_tp_t *v);
 extern const ofl_ops_t verbs_offload_ops;
 int verbs_offload_open(verbs_tp_t *v);    /* before the wiring opens (it reads ofl_qps) */
 void verbs_offload_publish(verbs_tp_t *v); /* after: the region into the blob */

@@ -1,0 +1,119 @@
+/* verbs_mcast.h — internal to the UD multicast broadcast backend: verbs_mcast.c (the job's
+ * group, the UD QP, datagram intake, the choice per call) and verbs_mcast_call.c (one bcast:
+ * the root's windowed sends, the receivers' repair by RDMA READ and their progress reports). */
+#ifndef RMP_VERBS_MCAST_H
+#define RMP_VERBS_MCAST_H
+
+#include <netinet/in.h>
+
+#include "transport/verbs.h"
+
+#define MC_GRH 40u              /* a UD receive buffer starts with the GRH */
+#define MC_RQ 512u              /* UD receive buffers */
+#define MC_SQ 128u              /* UD send queue slots */
+#define MC_WINDOW 256u          /* fragments the root may send beyond the slowest receiver */
+#define MC_REPORT (MC_WINDOW / 4u) /* a receiver reports its progress every this many */
+#define MC_STASH_MAX 128u       /* early datagrams kept for a call not started here yet */
+#define MC_NSLOT 8u             /* calls in flight per root (slot = context id % MC_NSLOT) */
+#define MC_SLOT_BYTES 4096u
+#define MC_SLOT_HEAD 64u
+#define MC_SLOT_RANKS ((MC_SLOT_BYTES - MC_SLOT_HEAD) / 4u) /* largest communicator */
+#define MC_REPAIR_MAX (256u << 10) /* bytes per repair READ */
+#define MC_STALL_US 2000.0      /* no datagram for this long: ask the root where it is */
+#define MC_STALL_MAX_US 64000.0 /* ... backing off to this */
+#define MC_PROBE_US 1000000.0   /* root: a receiver silent this long is probed */
+#define MC_JOIN_MS 5000         /* bound on the join at start-up */
+/* RMP_MCAST=auto: multicast when the communicator spans at least MC_AUTO_NODES nodes and the
+ * message has at least MC_AUTO_MIN_BYTES (measured in the VM: bench/README.md). */
+#define MC_AUTO_NODES 2
+#define MC_AUTO_MIN_BYTES (64u << 10)
+
+/* Every datagram: which call, which fragment, and where the root's copy is (for repair). */
+typedef struct mc_hdr {
+    uint32_t ctx, seq, frag, root; /* root: world rank */
+    uint64_t total, raddr;
+    uint32_t rkey, job;            /* job: hash of the namespace */
+} mc_hdr_t;
+#define MC_HDR_BYTES ((uint32_t)sizeof(mc_hdr_t))
+
+/* A root's call in its control region, one slot per call in flight. Receivers RDMA READ the
+ * head (a receiver that got no datagram learns everything there) and RDMA WRITE how many
+ * fragments they hold in order into prog[their comm rank]. */
+typedef struct mc_slot {
+    volatile uint64_t tag;     /* ctx << 32 | seq of the call, 0: free; written last */
+    uint64_t addr, total;      /* the root's registered buffer */
+    uint32_t rkey, fbytes;
+    volatile uint32_t sent;    /* fragments sent so far */
+    int32_t status;            /* 0, or the root's error: receivers fail with it */
+    volatile uint64_t tag2;    /* = tag once the fields between are valid */
+    uint8_t pad[MC_SLOT_HEAD - 48];
+    volatile uint32_t prog[MC_SLOT_RANKS];
+} mc_slot_t;
+_Static_assert(sizeof(mc_slot_t) == MC_SLOT_BYTES, "a slot is one page");
+_Static_assert(MC_NSLOT * MC_SLOT_BYTES == VERBS_CTRL_MCAST_BYTES, "slots fill the region");
+
+typedef struct mc_call mc_call_t;
+
+/* Per process: the group, the UD QP and its buffers, the calls in flight. */
+typedef struct mc_state {
+    bool usable;
+    /* the group (librdmacm) */
+    struct rdma_event_channel *ech;
+    struct rdma_cm_id *id;
+    struct sockaddr_in maddr;
+    bool joined, attached;
+    union ibv_gid mgid;
+    uint16_t mlid;
+    uint32_t qkey, remote_qpn;
+    struct ibv_ah *ah;
+    /* the UD QP on the transport's PD, with its own CQ (polled by progress_tp) */
+    struct ibv_cq *cq;
+    struct ibv_qp *qp;
+    uint32_t mtu;              /* bytes */
+    char *rx;                  /* MC_RQ buffers of rx_bytes */
+    struct ibv_mr *rx_mr;
+    uint32_t rx_bytes;
+    uint32_t stash[MC_STASH_MAX], stash_len[MC_STASH_MAX], stash_head, stash_n;
+    uint32_t repost[MC_RQ], nrepost;
+    mc_hdr_t *tx_hdr;          /* MC_SQ headers, one per send slot */
+    struct ibv_mr *tx_mr;
+    uint32_t tx_next, sq_out;
+    /* calls */
+    mc_call_t *calls;          /* in flight here, root or receiver */
+    mc_call_t *slot_owner[MC_NSLOT];
+    /* settings */
+    uint32_t job;
+    double drop;               /* RMP_MCAST_DROP */
+    uint64_t rng;
+    /* counters for the RMP_VERBOSE line at close */
+    uint64_t st_calls, st_sent, st_recv, st_dropped, st_foreign, st_reads, st_read_bytes;
+} mc_state_t;
+
+/* What a communicator's members published, read once per communicator. */
+typedef struct mc_comm {
+    int unusable;              /* first comm rank without a group, or -1 */
+    int nodes;                 /* nodes the communicator spans */
+    uint32_t fbytes;           /* payload per datagram: smallest MTU of the members - header */
+} mc_comm_t;
+
+/* verbs_mcast_call.c */
+int mc_call_start(verbs_tp_t *v, const ofl_comm_t *comm, const mc_comm_t *cc,
+                  const ofl_args_t *a, ofl_req_t **req);
+int mc_call_progress(ofl_req_t *req);
+void mc_call_finish(ofl_req_t *req);
+mc_call_t *mc_call_find(mc_state_t *mc, uint32_t ctx, uint32_t seq);
+/* A datagram for call k (payload after the header). */
+void mc_call_datagram(mc_call_t *k, const mc_hdr_t *h, const char *payload, uint32_t len);
+/* A UD send of call k completed. */
+void mc_call_sent(mc_call_t *k, const struct ibv_wc *wc);
+bool mc_call_is_root(const mc_call_t *k);
+
+/* verbs_mcast.c */
+double mc_now_us(void);
+/* Feed the stashed datagrams of (ctx, seq) to k. */
+void mc_stash_feed(verbs_tp_t *v, mc_call_t *k, uint32_t ctx, uint32_t seq);
+/* Post one UD send of [hdr, payload) to the group; wr_id is the call. */
+int mc_post_send(verbs_tp_t *v, mc_call_t *k, const mc_hdr_t *h, const void *payload,
+                 uint32_t len, uint32_t lkey);
+
+#endif
