@@ -289,28 +289,39 @@ static void mcast_close(verbs_tp_t *v)
 
 /* ---- sends and the datagram intake ---------------------------------------------------------- */
 
-int mc_post_send(verbs_tp_t *v, mc_call_t *k, const mc_hdr_t *h, const void *payload,
-                 uint32_t len, uint32_t lkey)
+/* Fragments [h->frag, h->frag + n) of k's buffer to the group, in one post (one doorbell: on
+ * soft-RoCE every post is a system call). Returns how many were posted, -1 on an error. */
+int mc_post_frags(verbs_tp_t *v, mc_call_t *k, const mc_hdr_t *h, const char *buf,
+                  uint32_t fbytes, uint32_t lkey, uint32_t n)
 {
     mc_state_t *mc = v->mcast;
-    mc_hdr_t *slot = &mc->tx_hdr[mc->tx_next++ % MC_SQ];
-    *slot = *h;
-    struct ibv_sge sg[2] = {{.addr = (uintptr_t)slot, .length = MC_HDR_BYTES,
-                             .lkey = mc->tx_mr->lkey},
-                            {.addr = (uintptr_t)payload, .length = len, .lkey = lkey}};
-    struct ibv_send_wr wr = {.wr_id = (uintptr_t)k, .sg_list = sg, .num_sge = len ? 2 : 1,
-                             .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
-                             .wr.ud = {.ah = mc->ah, .remote_qpn = mc->remote_qpn,
-                                       .remote_qkey = mc->qkey}},
-                       *bad;
-    int rc = ibv_post_send(mc->qp, &wr, &bad);
+    struct ibv_sge sg[MC_SEND_BATCH][2];
+    struct ibv_send_wr wr[MC_SEND_BATCH], *bad = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        mc_hdr_t *slot = &mc->tx_hdr[(mc->tx_next + i) % MC_SQ];
+        *slot = *h;
+        slot->frag = h->frag + i;
+        uint64_t off = (uint64_t)slot->frag * fbytes;
+        uint32_t len = (uint32_t)(h->total - off < fbytes ? h->total - off : fbytes);
+        sg[i][0] = (struct ibv_sge){.addr = (uintptr_t)slot, .length = MC_HDR_BYTES,
+                                    .lkey = mc->tx_mr->lkey};
+        sg[i][1] = (struct ibv_sge){.addr = (uintptr_t)(buf + off), .length = len, .lkey = lkey};
+        wr[i] = (struct ibv_send_wr){.wr_id = (uintptr_t)k, .sg_list = sg[i], .num_sge = 2,
+                                     .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+                                     .next = i + 1 < n ? &wr[i + 1] : NULL,
+                                     .wr.ud = {.ah = mc->ah, .remote_qpn = mc->remote_qpn,
+                                               .remote_qkey = mc->qkey}};
+    }
+    int rc = ibv_post_send(mc->qp, wr, &bad);
+    uint32_t posted = rc ? (uint32_t)(bad - wr) : n;
+    mc->tx_next += posted;
+    mc->sq_out += posted;
+    mc->st_sent += posted;
     if (rc) {
         core_error(v->base.ctx, "verbs: mcast: ibv_post_send on the UD QP: %s", strerror(rc));
-        return RMP_ERR_TRANSPORT;
+        return -1;
     }
-    mc->sq_out++;
-    mc->st_sent++;
-    return RMP_SUCCESS;
+    return (int)posted;
 }
 
 static bool mc_drop_one(mc_state_t *mc)
@@ -379,16 +390,18 @@ static void mc_on_recv(verbs_tp_t *v, mc_state_t *mc, uint32_t b, uint32_t len)
     mc->stash_len[at] = len;
 }
 
-void mc_stash_feed(verbs_tp_t *v, mc_call_t *k, uint32_t ctx, uint32_t seq)
+/* Take the stashed datagrams of (ctx, seq) out (all seqs when any_seq): to k, or dropped. */
+static void mc_stash_take(verbs_tp_t *v, mc_state_t *mc, mc_call_t *k, uint32_t ctx,
+                          uint32_t seq, bool any_seq)
 {
-    mc_state_t *mc = v->mcast;
     uint32_t keep = 0, n = mc->stash_n;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t at = (mc->stash_head + i) % MC_STASH_MAX, b = mc->stash[at];
         mc_hdr_t h;
         memcpy(&h, mc->rx + (size_t)b * mc->rx_bytes + MC_GRH, sizeof(h));
-        if (h.ctx == ctx && h.seq == seq) {
-            mc_deliver(v, mc, k, b, mc->stash_len[at], &h);
+        if (h.ctx == ctx && (any_seq || h.seq == seq)) {
+            if (k)
+                mc_deliver(v, mc, k, b, mc->stash_len[at], &h);
             mc_repost(mc, b);
             continue;
         }
@@ -397,6 +410,16 @@ void mc_stash_feed(verbs_tp_t *v, mc_call_t *k, uint32_t ctx, uint32_t seq)
         mc->stash_len[to] = mc->stash_len[at];
     }
     mc->stash_n = keep;
+}
+
+void mc_stash_feed(verbs_tp_t *v, mc_call_t *k, uint32_t ctx, uint32_t seq)
+{
+    mc_stash_take(v, v->mcast, k, ctx, seq, false);
+}
+
+void mc_stash_drop(mc_state_t *mc, uint32_t ctx)
+{
+    mc_stash_take(NULL, mc, NULL, ctx, 0, true);
 }
 
 static int mcast_progress_tp(verbs_tp_t *v)
@@ -512,9 +535,13 @@ static int mcast_start(verbs_tp_t *v, const ofl_comm_t *comm, const ofl_args_t *
     return rc;
 }
 
+/* Its context id may be reused by a new communicator: datagrams kept for it must not reach
+ * that one's calls. */
 static void mcast_comm_free(verbs_tp_t *v, const ofl_comm_t *comm)
 {
-    (void)v;
+    mc_state_t *mc = v->mcast;
+    if (mc && mc->usable)
+        mc_stash_drop(mc, comm->ctx_id);
     free(*comm->state);
     *comm->state = NULL;
 }

@@ -11,6 +11,7 @@
 #define MC_GRH 40u              /* a UD receive buffer starts with the GRH */
 #define MC_RQ 512u              /* UD receive buffers */
 #define MC_SQ 128u              /* UD send queue slots */
+#define MC_SEND_BATCH 32u       /* sends per post */
 #define MC_WINDOW 256u          /* fragments the root may send beyond the slowest receiver */
 #define MC_REPORT (MC_WINDOW / 4u) /* a receiver reports its progress every this many */
 #define MC_STASH_MAX 128u       /* early datagrams kept for a call not started here yet */
@@ -112,8 +113,11 @@ bool mc_call_is_root(const mc_call_t *k);
 double mc_now_us(void);
 /* Feed the stashed datagrams of (ctx, seq) to k. */
 void mc_stash_feed(verbs_tp_t *v, mc_call_t *k, uint32_t ctx, uint32_t seq);
-/* Post one UD send of [hdr, payload) to the group; wr_id is the call. */
-int mc_post_send(verbs_tp_t *v, mc_call_t *k, const mc_hdr_t *h, const void *payload,
-                 uint32_t len, uint32_t lkey);
+/* Drop the stashed datagrams of context ctx (its communicator is freed). */
+void mc_stash_drop(mc_state_t *mc, uint32_t ctx);
+/* Post fragments [h->frag, h->frag + n) of buf (n <= MC_SEND_BATCH) to the group; wr_id is
+ * the call. How many were posted, -1 on an error (reported). */
+int mc_post_frags(verbs_tp_t *v, mc_call_t *k, const mc_hdr_t *h, const char *buf,
+                  uint32_t fbytes, uint32_t lkey, uint32_t n);
 
 #endif

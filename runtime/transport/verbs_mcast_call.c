@@ -47,8 +47,10 @@ struct mc_call {
     uint64_t raddr;
     uint32_t rkey;
     uint8_t *have;             /* bitmap of fragments in place */
-    uint32_t prefix, hi, need, sent_seen, reported, wval;
-    double last_event, stall_us;
+    uint32_t prefix, hi, need, reported, wval;
+    uint32_t sent_seen;        /* fragments the root had sent, and that had time to arrive */
+    uint32_t sent_pending;     /* ... sent at the last look at the slot (desc_at) */
+    double last_event, desc_at, stall_us;
 };
 
 bool mc_call_is_root(const mc_call_t *k)
@@ -230,8 +232,9 @@ static void recv_desc_done(mc_call_t *k)
     int rc = recv_learn(k, head.total, head.addr, head.rkey);
     if (rc)
         fail(k, rc);
-    else if (head.sent > k->sent_seen)
-        k->sent_seen = head.sent;
+    else if (head.sent > k->sent_pending)
+        k->sent_pending = head.sent;
+    k->desc_at = mc_now_us();
 }
 
 static void recv_data_done(mc_call_t *k)
@@ -331,10 +334,16 @@ static void recv_repair(mc_call_t *k)
                   (size_t)((end < k->total ? end : k->total) - (uint64_t)a * k->fbytes));
         return;
     }
+    /* Nothing new for a while: what the root had sent at my last look and still has not come
+     * is lost (a datagram takes far less than stall_us); else look at the slot again. */
     double now = mc_now_us();
-    if (now - k->last_event < k->stall_us)
+    if (now - k->last_event < k->stall_us || now - k->desc_at < k->stall_us)
         return;
-    k->last_event = now;
+    if (k->sent_pending > k->sent_seen) {
+        k->sent_seen = k->sent_pending;
+        return; /* the next step READs them */
+    }
+    k->desc_at = now;
     k->stall_us = k->stall_us * 2 < MC_STALL_MAX_US ? k->stall_us * 2 : MC_STALL_MAX_US;
     post_read(k, k->root_world, RD_DESC, addr + (uint64_t)k->slot * MC_SLOT_BYTES, rkey,
               MC_SLOT_HEAD);
@@ -386,17 +395,22 @@ static void root_send(mc_call_t *k, mc_state_t *mc, uint32_t min)
     mc_hdr_t h = {.ctx = k->ctx, .seq = k->seq, .root = (uint32_t)k->root_world,
                   .total = k->total, .raddr = (uintptr_t)k->buf, .rkey = k->mr->rkey,
                   .job = mc->job};
-    while (k->next_frag < k->nfrags && (uint64_t)k->next_frag < (uint64_t)min + MC_WINDOW &&
-           mc->sq_out < MC_SQ) {
-        uint64_t off = (uint64_t)k->next_frag * k->fbytes;
-        uint32_t len = (uint32_t)(k->total - off < k->fbytes ? k->total - off : k->fbytes);
+    for (;;) {
+        uint64_t room = (uint64_t)min + MC_WINDOW - k->next_frag;
+        uint32_t n = k->nfrags - k->next_frag;
+        if ((uint64_t)min + MC_WINDOW <= k->next_frag || !n || mc->sq_out >= MC_SQ)
+            break;
+        n = n < room ? n : (uint32_t)room;
+        n = n < MC_SQ - mc->sq_out ? n : MC_SQ - mc->sq_out;
+        n = n < MC_SEND_BATCH ? n : MC_SEND_BATCH;
         h.frag = k->next_frag;
-        if (mc_post_send(k->v, k, &h, k->buf + off, len, k->mr->lkey)) {
+        int posted = mc_post_frags(k->v, k, &h, k->buf, k->fbytes, k->mr->lkey, n);
+        if (posted < 0) {
             fail(k, RMP_ERR_TRANSPORT);
             return;
         }
-        k->sends_out++;
-        k->next_frag++;
+        k->sends_out += (uint32_t)posted;
+        k->next_frag += (uint32_t)posted;
     }
     root_slot(k)->sent = k->next_frag;
 }

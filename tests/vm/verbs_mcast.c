@@ -1,7 +1,8 @@
 /* verbs_mcast: bcast over UD multicast (RMP_MCAST=on), byte-exact. For every size given and
  * every root, the root fills a pattern that depends on (size, root, round) and every rank
  * checks it byte by byte, plus guard bytes after the buffer. Modes:
- *   verbs_mcast [-r ROUNDS] SIZE...   sizes in bytes (suffix k/m for KiB/MiB)
+ *   verbs_mcast [-r ROUNDS] [-R ROOT] SIZE...   sizes in bytes (suffix k/m: KiB/MiB); every
+ *                                     root, or only ROOT
  *   verbs_mcast -t SIZE               truncation: receivers pass half the root's count and
  *                                     must get RMP_ERR_TRUNCATE with the half exact
  *   verbs_mcast -k SIZE               rank 1 is SIGKILLed in the middle of an ibcast
@@ -97,16 +98,18 @@ int main(int argc, char **argv)
         return 1;
     rmp_comm_rank(RMP_COMM_WORLD, &rank);
     rmp_comm_size(RMP_COMM_WORLD, &n);
-    int rounds = 1, opt, bad = 0;
+    int rounds = 1, opt, bad = 0, only = -1;
     char mode = 0;
-    while ((opt = getopt(argc, argv, "r:tk")) != -1) {
+    while ((opt = getopt(argc, argv, "r:R:tk")) != -1) {
         if (opt == 'r')
             rounds = atoi(optarg);
+        else if (opt == 'R')
+            only = atoi(optarg);
         else
             mode = (char)opt;
     }
     if (optind >= argc) {
-        fprintf(stderr, "usage: verbs_mcast [-r ROUNDS] [-t|-k] SIZE...\n");
+        fprintf(stderr, "usage: verbs_mcast [-r ROUNDS] [-R ROOT] [-t|-k] SIZE...\n");
         return 2;
     }
     if (mode == 'k')
@@ -122,7 +125,7 @@ int main(int argc, char **argv)
     for (int i = optind; i < argc && !bad; i++) {
         size_t size = parse_size(argv[i]);
         for (int root = 0; root < n && !bad; root++)
-            for (int r = 0; r < rounds && !bad; r++, cases++) {
+            for (int r = 0; r < rounds && !bad && (only < 0 || root == only); r++, cases++) {
                 bool trunc = mode == 't' && rank != root;
                 bad = one(buf, size, trunc ? size / 2 : size, root, r,
                           trunc ? RMP_ERR_TRUNCATE : RMP_SUCCESS);
@@ -133,7 +136,8 @@ int main(int argc, char **argv)
         all = 1;
     if (rank == 0 && !all)
         printf("verbs_mcast: %d ranks, %d bcasts (%d sizes x %d roots x %d rounds)%s: ok\n", n,
-               cases, argc - optind, n, rounds, mode == 't' ? ", receivers truncating" : "");
+               cases, argc - optind, only >= 0 ? 1 : n, rounds,
+               mode == 't' ? ", receivers truncating" : "");
     free(buf);
     rmp_finalize();
     return all ? 1 : 0;
