@@ -121,8 +121,7 @@ typedef struct verbs_chunk {
 #define VERBS_BLOB_MAGIC 0x524d5631u /* "RMV1" */
 typedef struct verbs_blob {
     uint32_t magic;
-    uint8_t wiring, link_layer, mtu;
-    uint8_t mcast;              /* 1: joined the job's multicast group (verbs_mcast.c) */
+    uint8_t wiring, link_layer, mtu, pad;
     uint16_t lid;
     uint16_t cm_port;           /* rdmacm: listening port, network order */
     uint32_t psn;
@@ -131,6 +130,7 @@ typedef struct verbs_blob {
     uint8_t cm_addr[16];        /* rdmacm: IPv4-mapped or IPv6 address */
     uint64_t ctrl_addr;         /* the offload control region (verbs_offload.c), 0: none */
     uint32_t ctrl_rkey, ctrl_len;
+    uint32_t mcast_qpn, pad2;   /* the UD QP in the job's multicast group (verbs_mcast.c), 0: none */
     uint32_t qpn[];
 } verbs_blob_t;
 
@@ -282,8 +282,8 @@ struct ofl_req {
 };
 extern const verbs_ofl_backend_t verbs_mcast_backend, verbs_atomic_backend;
 /* ---- verbs_mcast.c (UD multicast bcast): what the rest of verbs asks of it ---- */
-/* 1 when this process joined the job's group: published in the blob (verbs_blob_t.mcast). */
-uint8_t verbs_mcast_usable(const verbs_tp_t *v);
+/* The UD QP number in the job's group, 0 without one: published as verbs_blob_t.mcast_qpn. */
+uint32_t verbs_mcast_qpn(const verbs_tp_t *v);
 extern const ofl_ops_t verbs_offload_ops;
 int verbs_offload_open(verbs_tp_t *v);    /* before the wiring opens (it reads ofl_qps) */
 void verbs_offload_publish(verbs_tp_t *v); /* after: the region into the blob */

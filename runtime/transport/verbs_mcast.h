@@ -20,14 +20,16 @@
 #define MC_SLOT_HEAD 64u
 #define MC_SLOT_RANKS ((MC_SLOT_BYTES - MC_SLOT_HEAD) / 4u) /* largest communicator */
 #define MC_REPAIR_MAX (256u << 10) /* bytes per repair READ */
-#define MC_STALL_US 2000.0      /* no datagram for this long: ask the root where it is */
+#define MC_STALL_US 10000.0     /* no datagram for this long: ask the root where it is */
 #define MC_STALL_MAX_US 64000.0 /* ... backing off to this */
 #define MC_PROBE_US 1000000.0   /* root: a receiver silent this long is probed */
 #define MC_JOIN_MS 5000         /* bound on the join at start-up */
-/* RMP_MCAST=auto: multicast when the communicator spans at least MC_AUTO_NODES nodes and the
- * message has at least MC_AUTO_MIN_BYTES (measured in the VM: bench/README.md). */
+/* RMP_MCAST=auto: never on one node (the shm schedules win there); across MC_AUTO_NODES or
+ * more it would be where multicast wins, but on the one device measured (soft-RoCE under TCG,
+ * bench/README.md) it won at no size, so auto keeps the software schedule: RMP_MCAST=on. */
 #define MC_AUTO_NODES 2
-#define MC_AUTO_MIN_BYTES (64u << 10)
+
+#define MC_NUDGE UINT32_MAX    /* frag of a datagram that only wakes its receiver */
 
 /* Every datagram: which call, which fragment, and where the root's copy is (for repair). */
 typedef struct mc_hdr {
@@ -67,8 +69,15 @@ typedef struct mc_state {
     uint16_t mlid;
     uint32_t qkey, remote_qpn;
     struct ibv_ah *ah;
-    /* the UD QP on the transport's PD, with its own CQ (polled by progress_tp) */
+    /* the UD QP on the transport's PD, with its own CQ (polled by progress_tp) and completion
+     * channel, and a timer for the stall checks: both in the transport's epoll set, so that a
+     * rank in a call can sleep */
+    struct ibv_comp_channel *chan;
     struct ibv_cq *cq;
+    bool armed;
+    int tfd;
+    double tfd_at;
+    struct ibv_ah **peer_ah;   /* [world size]: to peers' UD QPs, for nudges */
     struct ibv_qp *qp;
     uint32_t mtu;              /* bytes */
     char *rx;                  /* MC_RQ buffers of rx_bytes */
@@ -87,7 +96,8 @@ typedef struct mc_state {
     double drop;               /* RMP_MCAST_DROP */
     uint64_t rng;
     /* counters for the RMP_VERBOSE line at close */
-    uint64_t st_calls, st_sent, st_recv, st_dropped, st_foreign, st_reads, st_read_bytes;
+    uint64_t st_calls, st_sent, st_recv, st_dropped, st_foreign, st_reads, st_read_bytes,
+        st_nudges;
 } mc_state_t;
 
 /* What a communicator's members published, read once per communicator. */
@@ -103,16 +113,30 @@ int mc_call_start(verbs_tp_t *v, const ofl_comm_t *comm, const mc_comm_t *cc,
 int mc_call_progress(ofl_req_t *req);
 void mc_call_finish(ofl_req_t *req);
 mc_call_t *mc_call_find(mc_state_t *mc, uint32_t ctx, uint32_t seq);
+mc_call_t *mc_call_next(const mc_call_t *k); /* the list of calls in flight */
 /* A datagram for call k (payload after the header). */
 void mc_call_datagram(mc_call_t *k, const mc_hdr_t *h, const char *payload, uint32_t len);
 /* A UD send of call k completed. */
 void mc_call_sent(mc_call_t *k, const struct ibv_wc *wc);
 bool mc_call_is_root(const mc_call_t *k);
+/* When k wants to look again without any completion (a stall check), 0: never. */
+double mc_call_deadline(const mc_call_t *k);
+
+/* verbs_mcast_group.c */
+const char *mc_mode(void);     /* RMP_MCAST: auto, on or off */
+int mc_open(verbs_tp_t *v);
+int mc_wireup(verbs_tp_t *v);
+void mc_close(verbs_tp_t *v);
+int mc_post_recvs(verbs_tp_t *v, mc_state_t *mc, const uint32_t *idx, uint32_t n);
+int mc_arm(verbs_tp_t *v, mc_state_t *mc);
+void mc_timer(verbs_tp_t *v, mc_state_t *mc, double at);
 
 /* verbs_mcast.c */
 double mc_now_us(void);
 /* Feed the stashed datagrams of (ctx, seq) to k. */
 void mc_stash_feed(verbs_tp_t *v, mc_call_t *k, uint32_t ctx, uint32_t seq);
+/* Wake the rank w's process (a datagram to its UD QP): its memory changed under it. */
+void mc_nudge(verbs_tp_t *v, int w);
 /* Drop the stashed datagrams of context ctx (its communicator is freed). */
 void mc_stash_drop(mc_state_t *mc, uint32_t ctx);
 /* Post fragments [h->frag, h->frag + n) of buf (n <= MC_SEND_BATCH) to the group; wr_id is

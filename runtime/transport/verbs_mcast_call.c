@@ -58,6 +58,11 @@ bool mc_call_is_root(const mc_call_t *k)
     return k->rank == k->root;
 }
 
+mc_call_t *mc_call_next(const mc_call_t *k)
+{
+    return k->next;
+}
+
 mc_call_t *mc_call_find(mc_state_t *mc, uint32_t ctx, uint32_t seq)
 {
     for (mc_call_t *k = mc->calls; k; k = k->next)
@@ -267,6 +272,8 @@ static void write_done(verbs_tp_t *v, verbs_cb_t *cb, const struct ibv_wc *wc)
     k->rc_out--;
     if (wc->status != IBV_WC_SUCCESS)
         rc_failed(k, k->root_world, "RDMA WRITE", wc);
+    else
+        mc_nudge(v, k->root_world); /* the report is in its memory now: look */
 }
 
 /* Tell the root how far I hold the message in order, every MC_REPORT fragments (its window
@@ -347,6 +354,14 @@ static void recv_repair(mc_call_t *k)
     k->stall_us = k->stall_us * 2 < MC_STALL_MAX_US ? k->stall_us * 2 : MC_STALL_MAX_US;
     post_read(k, k->root_world, RD_DESC, addr + (uint64_t)k->slot * MC_SLOT_BYTES, rkey,
               MC_SLOT_HEAD);
+}
+
+double mc_call_deadline(const mc_call_t *k)
+{
+    if (mc_call_is_root(k) || k->status || k->rd_kind != RD_NONE ||
+        (k->known && k->prefix >= k->need))
+        return 0;
+    return (k->last_event > k->desc_at ? k->last_event : k->desc_at) + k->stall_us;
 }
 
 static int recv_step(mc_call_t *k)
