@@ -1,6 +1,7 @@
-/* verbs_mcast.h — internal to the UD multicast broadcast backend: verbs_mcast.c (the job's
- * group, the UD QP, datagram intake, the choice per call) and verbs_mcast_call.c (one bcast:
- * the root's windowed sends, the receivers' repair by RDMA READ and their progress reports). */
+/* verbs_mcast.h — internal to the UD multicast broadcast backend: verbs_mcast_group.c (the
+ * job's group, the UD QP, sleeping), verbs_mcast.c (datagram intake, the choice per call),
+ * verbs_mcast_call.c (one call: its life and the root's side) and verbs_mcast_recv.c (the
+ * receivers' side: placement, repair by RDMA READ, progress reports). */
 #ifndef RMP_VERBS_MCAST_H
 #define RMP_VERBS_MCAST_H
 
@@ -107,7 +108,63 @@ typedef struct mc_comm {
     uint32_t fbytes;           /* payload per datagram: smallest MTU of the members - header */
 } mc_comm_t;
 
-/* verbs_mcast_call.c */
+/* ---- one call (verbs_mcast_call.c, verbs_mcast_recv.c) ---- */
+/* What the one READ in flight of a call is for. */
+enum { RD_NONE = 0, RD_DESC, RD_DATA, RD_PROBE };
+
+struct mc_call {
+    ofl_req_t base;            /* first: what verbs_offload.c dispatches on */
+    mc_call_t *next;
+    verbs_tp_t *v;
+    uint32_t ctx, seq, slot;
+    uint64_t tag;              /* ctx << 32 | seq */
+    int rank, size, root, root_world;
+    int *world;                /* comm rank -> world rank (a copy) */
+    char *buf;
+    size_t count;              /* my bytes */
+    uint64_t total;            /* the root's bytes */
+    uint32_t fbytes, nfrags;
+    int status;                /* first error: reported once every work request is back */
+    int rc_out;                /* RC work requests in flight: their callbacks point here */
+    verbs_cb_t rcb, wcb;       /* READ (one at a time), WRITE completions */
+    int rd_kind, rd_peer;
+    uint32_t rd_a, rd_b;       /* RD_DATA: fragments [a, b) */
+    char *bounce;              /* registered landing area of READs */
+    struct ibv_mr *bmr;
+    size_t bounce_len;
+    /* root */
+    struct ibv_mr *mr;
+    bool holds_slot;
+    uint32_t next_frag, sends_out, last_min;
+    double min_since;
+    int probe_next;
+    /* receiver */
+    bool known;
+    uint64_t raddr;
+    uint32_t rkey;
+    uint8_t *have;             /* bitmap of fragments in place */
+    uint32_t prefix, hi, need, reported, wval;
+    uint32_t sent_seen;        /* fragments the root had sent, and that had time to arrive */
+    uint32_t sent_pending;     /* ... sent at the last look at the slot (desc_at) */
+    double last_event, desc_at, stall_us;
+};
+
+/* verbs_mcast_call.c: shared by root and receivers */
+bool mc_have(const mc_call_t *k, uint32_t f);
+void mc_fail(mc_call_t *k, int status); /* the first error sticks */
+bool mc_peer_gone(mc_call_t *k, int w);
+/* The peer's RC QP, connected on first use; NULL when not ready yet (or failed: k->status). */
+verbs_conn_t *mc_conn_ready(mc_call_t *k, int w);
+void mc_rc_failed(mc_call_t *k, int w, const char *what, const struct ibv_wc *wc);
+int mc_bounce_get(mc_call_t *k, size_t want);
+/* One READ of len bytes at (addr, rkey) of rank w into the bounce buffer. */
+void mc_post_read(mc_call_t *k, int w, int kind, uint64_t addr, uint32_t rkey, size_t len);
+/* verbs_mcast_recv.c */
+void mc_recv_desc_done(mc_call_t *k);
+void mc_recv_data_done(mc_call_t *k);
+int mc_recv_step(mc_call_t *k);
+
+/* verbs_mcast_call.c and verbs_mcast_recv.c: the call as verbs_mcast.c sees it */
 int mc_call_start(verbs_tp_t *v, const ofl_comm_t *comm, const mc_comm_t *cc,
                   const ofl_args_t *a, ofl_req_t **req);
 int mc_call_progress(ofl_req_t *req);
