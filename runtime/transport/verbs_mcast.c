@@ -254,16 +254,6 @@ static int mcast_start(verbs_tp_t *v, const ofl_comm_t *comm, const ofl_args_t *
     int rc = mc_comm_facts(v, comm, &cc);
     if (rc)
         return rc;
-    if (cc->unusable >= 0) {
-        snprintf(why, len, "mcast: rank %d of the communicator has no multicast group (its "
-                 "RMP_VERBOSE says why)", cc->unusable);
-        return RMP_ERR_NOT_SUPPORTED;
-    }
-    if (comm->size > (int)MC_SLOT_RANKS) {
-        snprintf(why, len, "mcast: %d ranks, more than the %u it serves", comm->size,
-                 MC_SLOT_RANKS);
-        return RMP_ERR_NOT_SUPPORTED;
-    }
     if (!strcmp(mode, "auto") && cc->nodes < MC_AUTO_NODES) {
         snprintf(why, len, "mcast (RMP_MCAST=auto): the communicator spans %d node%s, fewer "
                  "than %d", cc->nodes, cc->nodes == 1 ? "" : "s", MC_AUTO_NODES);
@@ -272,6 +262,16 @@ static int mcast_start(verbs_tp_t *v, const ofl_comm_t *comm, const ofl_args_t *
     if (!strcmp(mode, "auto")) {
         snprintf(why, len, "mcast (RMP_MCAST=auto): slower than the software schedule at every "
                  "size measured (soft-RoCE, see bench/README.md); RMP_MCAST=on forces it");
+        return RMP_ERR_NOT_SUPPORTED;
+    }
+    if (cc->unusable >= 0) {
+        snprintf(why, len, "mcast: rank %d of the communicator has no multicast group (its "
+                 "RMP_VERBOSE says why)", cc->unusable);
+        return RMP_ERR_NOT_SUPPORTED;
+    }
+    if (comm->size > (int)MC_SLOT_RANKS) {
+        snprintf(why, len, "mcast: %d ranks, more than the %u it serves", comm->size,
+                 MC_SLOT_RANKS);
         return RMP_ERR_NOT_SUPPORTED;
     }
     rc = mc_call_start(v, comm, cc, a, req);

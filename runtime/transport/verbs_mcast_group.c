@@ -246,8 +246,14 @@ static void mc_teardown(verbs_tp_t *v, mc_state_t *mc)
 int mc_open(verbs_tp_t *v)
 {
     rmp_ctx_t *ctx = v->base.ctx;
-    if (!strcmp(mc_mode(), "off"))
+    if (strcmp(mc_mode(), "on")) {
+        /* auto has no window where multicast wins (verbs_mcast.h): no group, no pinned
+         * buffers, no join at start-up until it has one. */
+        core_verbose(ctx, "verbs: mcast: no group joined (RMP_MCAST=%s%s)", mc_mode(),
+                     strcmp(mc_mode(), "off") ? ": multicast won at no size measured, see "
+                                                "bench/README.md; RMP_MCAST=on joins" : "");
         return RMP_SUCCESS;
+    }
     mc_state_t *mc = calloc(1, sizeof(*mc));
     if (!mc)
         return RMP_ERR_NO_MEM;
