@@ -130,6 +130,7 @@ typedef struct verbs_blob {
     uint8_t cm_addr[16];        /* rdmacm: IPv4-mapped or IPv6 address */
     uint64_t ctrl_addr;         /* the offload control region (verbs_offload.c), 0: none */
     uint32_t ctrl_rkey, ctrl_len;
+    uint32_t mcast_qpn, pad2;   /* the UD QP in the job's multicast group (verbs_mcast.c), 0: none */
     uint32_t qpn[];
 } verbs_blob_t;
 
@@ -263,7 +264,7 @@ void verbs_gets_fail(verbs_tp_t *v, verbs_conn_t *c);  /* orphan a failed peer's
 /* verbs_offload.c: the offload table (offload.h) dispatching to two backends, and the control
  * region: VERBS_CTRL_BYTES of registered memory per process (remote read, write and atomics),
  * the multicast backend's part first, then the atomics backend's. */
-#define VERBS_CTRL_MCAST_BYTES 4096u
+#define VERBS_CTRL_MCAST_BYTES 32768u /* 8 slots of a page: see verbs_mcast.h */
 #define VERBS_CTRL_ATOMIC_BYTES 4096u
 #define VERBS_CTRL_BYTES (VERBS_CTRL_MCAST_BYTES + VERBS_CTRL_ATOMIC_BYTES)
 typedef struct verbs_ofl_backend {
@@ -284,6 +285,9 @@ struct ofl_req {
     const verbs_ofl_backend_t *be;
 };
 extern const verbs_ofl_backend_t verbs_mcast_backend, verbs_atomic_backend;
+/* ---- verbs_mcast.c (UD multicast bcast): what the rest of verbs asks of it ---- */
+/* The UD QP number in the job's group, 0 without one: published as verbs_blob_t.mcast_qpn. */
+uint32_t verbs_mcast_qpn(const verbs_tp_t *v);
 extern const ofl_ops_t verbs_offload_ops;
 int verbs_offload_open(verbs_tp_t *v);    /* before the wiring opens (it reads ofl_qps) */
 void verbs_offload_publish(verbs_tp_t *v); /* after: the region into the blob */
