@@ -52,6 +52,12 @@ static const char *up_knob(void *core, const char *name)
     return v && v->set ? v->text : NULL;
 }
 
+static int up_peer_error(void *core, int peer)
+{
+    rmp_ctx_t *c = core;
+    return peer >= 0 && peer < c->size ? c->peers[peer].failed : RMP_ERR_RANK;
+}
+
 static const tp_upcalls_t tp_upcalls = {
     .deliver = up_deliver,
     .get_done = up_get_done,
@@ -59,6 +65,7 @@ static const tp_upcalls_t tp_upcalls = {
     .modex_get = up_modex_get,
     .vlog = up_vlog,
     .knob = up_knob,
+    .peer_error = up_peer_error,
 };
 
 /* ---- routes: the one rule ----------------------------------------------------------------- */

@@ -58,6 +58,9 @@ typedef struct tp_upcalls {
     /* The text of RMP_* knob `name` as validated at rmp_init (runtime/knobs.c refused the job
      * on a bad value already), NULL when unset. For the settings only one transport reads. */
     const char *(*knob)(void *core, const char *name);
+    /* 0, or the error every operation with world rank peer gets: the core already knows it
+     * failed (however it learnt it: another transport, the launcher). */
+    int (*peer_error)(void *core, int peer);
 } tp_upcalls_t;
 
 /* The job as a transport sees it. Owned by the core, valid from open to close. */
@@ -169,6 +172,10 @@ static inline int tp_modex_get(tp_t *tp, int peer, const void **blob_p, size_t *
 static inline const char *tp_knob(const tp_t *tp, const char *name)
 {
     return tp->env->up->knob(tp->env->core, name);
+}
+static inline int tp_peer_error(const tp_t *tp, int peer)
+{
+    return tp->env->up->peer_error(tp->env->core, peer);
 }
 /* One error line (always), one line under RMP_VERBOSE, one line that explains a failed
  * rmp_init (the core then prints no generic "rmp_init failed" after it). */

@@ -49,7 +49,7 @@ int mc_post_frags(verbs_tp_t *v, mc_call_t *k, const mc_hdr_t *h, const char *bu
     mc->sq_out += posted;
     mc->st_sent += posted;
     if (rc) {
-        core_error(v->base.ctx, "verbs: mcast: ibv_post_send on the UD QP: %s", strerror(rc));
+        tp_error(&v->base, "verbs: mcast: ibv_post_send on the UD QP: %s", strerror(rc));
         return -1;
     }
     return (int)posted;
@@ -80,7 +80,7 @@ static bool mc_parse(verbs_tp_t *v, mc_state_t *mc, uint32_t b, uint32_t len, mc
         mc->st_foreign++;
         return false;
     }
-    return h->root != (uint32_t)v->base.ctx->rank; /* our own, looped back */
+    return h->root != (uint32_t)v->base.env->rank; /* our own, looped back */
 }
 
 static void mc_deliver(verbs_tp_t *v, mc_state_t *mc, mc_call_t *k, uint32_t b, uint32_t len,
@@ -166,7 +166,7 @@ static int mcast_progress_tp(verbs_tp_t *v)
     struct ibv_wc wc[32];
     int k = ibv_poll_cq(mc->cq, 32, wc);
     if (k < 0) {
-        core_error(v->base.ctx, "verbs: mcast: ibv_poll_cq on the UD CQ failed");
+        tp_error(&v->base, "verbs: mcast: ibv_poll_cq on the UD CQ failed");
         k = 0;
     }
     if (k > 0)
@@ -227,7 +227,7 @@ static int mc_comm_facts(verbs_tp_t *v, const ofl_comm_t *comm, mc_comm_t **cc_p
         } else if ((128u << b->mtu) < mtu) {
             mtu = 128u << b->mtu;
         }
-        int node = v->base.ctx->peers[w].node, j = 0;
+        int node = v->base.env->node[w], j = 0;
         while (j < cc->nodes && nodes[j] != node)
             j++;
         if (j == cc->nodes)
@@ -245,7 +245,7 @@ static int mc_comm_facts(verbs_tp_t *v, const ofl_comm_t *comm, mc_comm_t **cc_p
 static int mcast_start(verbs_tp_t *v, const ofl_comm_t *comm, const ofl_args_t *a,
                        ofl_req_t **req, char *why, size_t len)
 {
-    const char *mode = mc_mode();
+    const char *mode = mc_mode(v);
     mc_comm_t *cc;
     if (!strcmp(mode, "off")) {
         snprintf(why, len, "RMP_MCAST=off");

@@ -180,7 +180,7 @@ bool mc_call_is_root(const mc_call_t *k);
 double mc_call_deadline(const mc_call_t *k);
 
 /* verbs_mcast_group.c */
-const char *mc_mode(void);     /* RMP_MCAST: auto, on or off */
+const char *mc_mode(const verbs_tp_t *v);     /* RMP_MCAST: auto, on or off */
 int mc_open(verbs_tp_t *v);
 int mc_wireup(verbs_tp_t *v);
 void mc_close(verbs_tp_t *v);

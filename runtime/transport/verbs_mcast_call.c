@@ -49,7 +49,7 @@ void mc_fail(mc_call_t *k, int status)
 
 bool mc_peer_gone(mc_call_t *k, int w)
 {
-    return k->v->base.ctx->peers[w].failed || k->v->conns[w].state == VC_FAILED;
+    return tp_peer_error(&k->v->base, w) || k->v->conns[w].state == VC_FAILED;
 }
 
 /* ---- RC work requests toward a peer ------------------------------------------------------- */
@@ -257,8 +257,8 @@ void mc_call_sent(mc_call_t *k, const struct ibv_wc *wc)
 {
     k->sends_out--;
     if (wc->status != IBV_WC_SUCCESS && !k->status) {
-        core_error(k->v->base.ctx, "verbs: mcast: a datagram of bcast %u (context %u) failed "
-                   "on %s: %s", k->seq, k->ctx, k->v->devname, ibv_wc_status_str(wc->status));
+        tp_error(&k->v->base, "verbs: mcast: a datagram of bcast %u (context %u) failed "
+                 "on %s: %s", k->seq, k->ctx, k->v->devname, ibv_wc_status_str(wc->status));
         mc_fail(k, RMP_ERR_TRANSPORT);
     }
 }
@@ -317,11 +317,11 @@ void mc_call_finish(ofl_req_t *req)
             break;
         }
     if (k->mr && ibv_dereg_mr(k->mr))
-        core_verbose(k->v->base.ctx, "verbs: mcast: ibv_dereg_mr (bcast buffer): %s",
-                     strerror(errno));
+        tp_verbose(&k->v->base, "verbs: mcast: ibv_dereg_mr (bcast buffer): %s",
+                   strerror(errno));
     if (k->bmr && ibv_dereg_mr(k->bmr))
-        core_verbose(k->v->base.ctx, "verbs: mcast: ibv_dereg_mr (repair buffer): %s",
-                     strerror(errno));
+        tp_verbose(&k->v->base, "verbs: mcast: ibv_dereg_mr (repair buffer): %s",
+                   strerror(errno));
     free(k->bounce);
     free(k->have);
     free(k->world);

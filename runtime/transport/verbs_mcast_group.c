@@ -21,9 +21,9 @@ static uint32_t fnv1a(const char *s)
     return h;
 }
 
-const char *mc_mode(void)
+const char *mc_mode(const verbs_tp_t *v)
 {
-    const char *s = verbs_env("RMP_MCAST");
+    const char *s = tp_knob(&v->base, "RMP_MCAST");
     return s ? s : "auto";
 }
 
@@ -115,8 +115,8 @@ int mc_post_recvs(verbs_tp_t *v, mc_state_t *mc, const uint32_t *idx, uint32_t n
         }
         int rc = ibv_post_recv(mc->qp, wr, &bad);
         if (rc) {
-            core_error(v->base.ctx, "verbs: mcast: ibv_post_recv on the UD QP: %s",
-                       strerror(rc));
+            tp_error(&v->base, "verbs: mcast: ibv_post_recv on the UD QP: %s",
+                     strerror(rc));
             return RMP_ERR_TRANSPORT;
         }
         done += k;
@@ -198,7 +198,7 @@ static int mc_setup(verbs_tp_t *v, mc_state_t *mc, char *why, size_t len)
         snprintf(why, len, "no wake-ups for the UD QP");
         return RMP_ERR_TRANSPORT;
     }
-    if (!(mc->peer_ah = calloc((size_t)v->base.ctx->size, sizeof(*mc->peer_ah)))) {
+    if (!(mc->peer_ah = calloc((size_t)v->base.env->size, sizeof(*mc->peer_ah)))) {
         snprintf(why, len, "out of memory");
         return RMP_ERR_NO_MEM;
     }
@@ -209,33 +209,33 @@ static int mc_setup(verbs_tp_t *v, mc_state_t *mc, char *why, size_t len)
 
 static void mc_teardown(verbs_tp_t *v, mc_state_t *mc)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
+    const tp_env_t *env = v->base.env;
     if (mc->attached && ibv_detach_mcast(mc->qp, &mc->mgid, mc->mlid))
-        core_verbose(ctx, "verbs: mcast: ibv_detach_mcast failed");
+        tp_verbose(&v->base, "verbs: mcast: ibv_detach_mcast failed");
     if (mc->qp && ibv_destroy_qp(mc->qp))
-        core_verbose(ctx, "verbs: mcast: ibv_destroy_qp (UD): %s", strerror(errno));
+        tp_verbose(&v->base, "verbs: mcast: ibv_destroy_qp (UD): %s", strerror(errno));
     if (mc->ah && ibv_destroy_ah(mc->ah))
-        core_verbose(ctx, "verbs: mcast: ibv_destroy_ah: %s", strerror(errno));
-    for (int p = 0; mc->peer_ah && p < ctx->size; p++)
+        tp_verbose(&v->base, "verbs: mcast: ibv_destroy_ah: %s", strerror(errno));
+    for (int p = 0; mc->peer_ah && p < env->size; p++)
         if (mc->peer_ah[p] && ibv_destroy_ah(mc->peer_ah[p]))
-            core_verbose(ctx, "verbs: mcast: ibv_destroy_ah (rank %d): %s", p, strerror(errno));
+            tp_verbose(&v->base, "verbs: mcast: ibv_destroy_ah (rank %d): %s", p, strerror(errno));
     free(mc->peer_ah);
     if (mc->cq && ibv_destroy_cq(mc->cq)) /* events were acknowledged as they were taken */
-        core_verbose(ctx, "verbs: mcast: ibv_destroy_cq: %s", strerror(errno));
+        tp_verbose(&v->base, "verbs: mcast: ibv_destroy_cq: %s", strerror(errno));
     if (mc->chan && ibv_destroy_comp_channel(mc->chan))
-        core_verbose(ctx, "verbs: mcast: ibv_destroy_comp_channel: %s", strerror(errno));
+        tp_verbose(&v->base, "verbs: mcast: ibv_destroy_comp_channel: %s", strerror(errno));
     if (mc->tfd >= 0)
         close(mc->tfd);
     if (mc->rx_mr && ibv_dereg_mr(mc->rx_mr))
-        core_verbose(ctx, "verbs: mcast: ibv_dereg_mr (receive buffers): %s", strerror(errno));
+        tp_verbose(&v->base, "verbs: mcast: ibv_dereg_mr (receive buffers): %s", strerror(errno));
     if (mc->tx_mr && ibv_dereg_mr(mc->tx_mr))
-        core_verbose(ctx, "verbs: mcast: ibv_dereg_mr (headers): %s", strerror(errno));
+        tp_verbose(&v->base, "verbs: mcast: ibv_dereg_mr (headers): %s", strerror(errno));
     free(mc->rx);
     free(mc->tx_hdr);
     if (mc->joined && rdma_leave_multicast(mc->id, (struct sockaddr *)&mc->maddr))
-        core_verbose(ctx, "verbs: mcast: rdma_leave_multicast: %s", strerror(errno));
+        tp_verbose(&v->base, "verbs: mcast: rdma_leave_multicast: %s", strerror(errno));
     if (mc->id && rdma_destroy_id(mc->id))
-        core_verbose(ctx, "verbs: mcast: rdma_destroy_id: %s", strerror(errno));
+        tp_verbose(&v->base, "verbs: mcast: rdma_destroy_id: %s", strerror(errno));
     if (mc->ech)
         rdma_destroy_event_channel(mc->ech);
     *mc = (mc_state_t){.job = mc->job, .tfd = -1};
@@ -245,12 +245,12 @@ static void mc_teardown(verbs_tp_t *v, mc_state_t *mc)
  * (the blob tells every peer this rank has no group, so all of them choose alike). */
 int mc_open(verbs_tp_t *v)
 {
-    rmp_ctx_t *ctx = v->base.ctx;
-    if (strcmp(mc_mode(), "on")) {
+    const tp_env_t *env = v->base.env;
+    if (strcmp(mc_mode(v), "on")) {
         /* auto has no window where multicast wins (verbs_mcast.h): no group, no pinned
          * buffers, no join at start-up until it has one. */
-        core_verbose(ctx, "verbs: mcast: no group joined (RMP_MCAST=%s%s)", mc_mode(),
-                     strcmp(mc_mode(), "off") ? ": multicast won at no size measured, see "
+        tp_verbose(&v->base, "verbs: mcast: no group joined (RMP_MCAST=%s%s)", mc_mode(v),
+                   strcmp(mc_mode(v), "off") ? ": multicast won at no size measured, see "
                                                 "bench/README.md; RMP_MCAST=on joins" : "");
         return RMP_SUCCESS;
     }
@@ -259,28 +259,28 @@ int mc_open(verbs_tp_t *v)
         return RMP_ERR_NO_MEM;
     v->mcast = mc;
     mc->tfd = -1;
-    mc->job = fnv1a(ctx->nspace);
-    mc->rng = ((uint64_t)mc->job << 32 | (uint32_t)ctx->rank) ^ (uint64_t)mc_now_us();
-    const char *d = verbs_env("RMP_MCAST_DROP");
+    mc->job = fnv1a(env->nspace);
+    mc->rng = ((uint64_t)mc->job << 32 | (uint32_t)env->rank) ^ (uint64_t)mc_now_us();
+    const char *d = tp_knob(&v->base, "RMP_MCAST_DROP");
     mc->drop = d ? strtod(d, NULL) : 0.0; /* checked by the knob table */
     char why[200];
     if (mc_setup(v, mc, why, sizeof(why))) {
         mc_teardown(v, mc);
-        if (!strcmp(mc_mode(), "on"))
-            core_error(ctx, "verbs: mcast: RMP_MCAST=on but %s on %s: bcast runs in software",
-                       why, v->devname);
+        if (!strcmp(mc_mode(v), "on"))
+            tp_error(&v->base, "verbs: mcast: RMP_MCAST=on but %s on %s: bcast runs in software",
+                     why, v->devname);
         else
-            core_verbose(ctx, "verbs: mcast: not available: %s on %s", why, v->devname);
+            tp_verbose(&v->base, "verbs: mcast: not available: %s on %s", why, v->devname);
         return RMP_SUCCESS;
     }
     mc->usable = true;
     char gid[64];
     verbs_gid_str(&mc->mgid, gid, sizeof(gid));
-    core_verbose(ctx, "verbs: mcast: joined group %s (MGID %s) on %s; UD QP 0x%x, MTU %u "
-                 "(%u-byte fragments), %u receive buffers, window %u fragments%s",
-                 inet_ntoa(mc->maddr.sin_addr), gid, v->devname, mc->qp->qp_num, mc->mtu,
-                 mc->mtu - MC_HDR_BYTES, MC_RQ, MC_WINDOW,
-                 mc->drop > 0 ? " (RMP_MCAST_DROP: dropping datagrams for testing)" : "");
+    tp_verbose(&v->base, "verbs: mcast: joined group %s (MGID %s) on %s; UD QP 0x%x, MTU %u "
+               "(%u-byte fragments), %u receive buffers, window %u fragments%s",
+               inet_ntoa(mc->maddr.sin_addr), gid, v->devname, mc->qp->qp_num, mc->mtu,
+               mc->mtu - MC_HDR_BYTES, MC_RQ, MC_WINDOW,
+               mc->drop > 0 ? " (RMP_MCAST_DROP: dropping datagrams for testing)" : "");
     return RMP_SUCCESS;
 }
 
@@ -296,13 +296,13 @@ void mc_close(verbs_tp_t *v)
     if (!mc)
         return;
     if (mc->usable && mc->st_calls)
-        core_verbose(v->base.ctx, "verbs: mcast: %llu bcasts; %llu datagrams sent, %llu "
-                     "received, %llu dropped on purpose (RMP_MCAST_DROP), %llu of other jobs; "
-                     "repaired by %llu RDMA READs of %llu bytes; %llu wake-ups",
-                     (unsigned long long)mc->st_calls, (unsigned long long)mc->st_sent,
-                     (unsigned long long)mc->st_recv, (unsigned long long)mc->st_dropped,
-                     (unsigned long long)mc->st_foreign, (unsigned long long)mc->st_reads,
-                     (unsigned long long)mc->st_read_bytes, (unsigned long long)mc->st_nudges);
+        tp_verbose(&v->base, "verbs: mcast: %llu bcasts; %llu datagrams sent, %llu "
+                   "received, %llu dropped on purpose (RMP_MCAST_DROP), %llu of other jobs; "
+                   "repaired by %llu RDMA READs of %llu bytes; %llu wake-ups",
+                   (unsigned long long)mc->st_calls, (unsigned long long)mc->st_sent,
+                   (unsigned long long)mc->st_recv, (unsigned long long)mc->st_dropped,
+                   (unsigned long long)mc->st_foreign, (unsigned long long)mc->st_reads,
+                   (unsigned long long)mc->st_read_bytes, (unsigned long long)mc->st_nudges);
     mc_teardown(v, mc);
     free(mc);
     v->mcast = NULL;
@@ -327,8 +327,8 @@ static struct ibv_ah *mc_peer_ah(verbs_tp_t *v, mc_state_t *mc, int w, uint32_t 
         memcpy(a.grh.dgid.raw, b->gid, sizeof(b->gid));
     }
     if (!(mc->peer_ah[w] = ibv_create_ah(v->pd, &a)))
-        core_verbose(v->base.ctx, "verbs: mcast: ibv_create_ah toward rank %d: %s (it will "
-                     "wake up late)", w, strerror(errno));
+        tp_verbose(&v->base, "verbs: mcast: ibv_create_ah toward rank %d: %s (it will "
+                   "wake up late)", w, strerror(errno));
     return mc->peer_ah[w];
 }
 
@@ -340,7 +340,7 @@ void mc_nudge(verbs_tp_t *v, int w)
     if (!ah)
         return; /* it wakes up at its block timeout instead */
     mc_hdr_t *h = &mc->tx_hdr[mc->tx_next % MC_SQ];
-    *h = (mc_hdr_t){.frag = MC_NUDGE, .root = (uint32_t)v->base.ctx->rank, .job = mc->job};
+    *h = (mc_hdr_t){.frag = MC_NUDGE, .root = (uint32_t)v->base.env->rank, .job = mc->job};
     struct ibv_sge sg = {.addr = (uintptr_t)h, .length = MC_HDR_BYTES, .lkey = mc->tx_mr->lkey};
     struct ibv_send_wr wr = {.wr_id = 0, .sg_list = &sg, .num_sge = 1, .opcode = IBV_WR_SEND,
                              .send_flags = IBV_SEND_SIGNALED,
@@ -348,8 +348,8 @@ void mc_nudge(verbs_tp_t *v, int w)
                        *bad;
     int rc = ibv_post_send(mc->qp, &wr, &bad);
     if (rc) {
-        core_verbose(v->base.ctx, "verbs: mcast: a wake-up datagram to rank %d: %s", w,
-                     strerror(rc));
+        tp_verbose(&v->base, "verbs: mcast: a wake-up datagram to rank %d: %s", w,
+                   strerror(rc));
         return;
     }
     mc->tx_next++;
@@ -368,8 +368,8 @@ int mc_arm(verbs_tp_t *v, mc_state_t *mc)
         ibv_ack_cq_events(cq, 1);
     int rc = ibv_req_notify_cq(mc->cq, 0);
     if (rc) {
-        core_error(v->base.ctx, "verbs: mcast: ibv_req_notify_cq: %s (polling instead)",
-                   strerror(rc));
+        tp_error(&v->base, "verbs: mcast: ibv_req_notify_cq: %s (polling instead)",
+                 strerror(rc));
         return 1;
     }
     mc->armed = true;
@@ -389,7 +389,7 @@ void mc_timer(verbs_tp_t *v, mc_state_t *mc, double at)
             its.it_value.tv_nsec = 1;
     }
     if (timerfd_settime(mc->tfd, TFD_TIMER_ABSTIME, &its, NULL)) {
-        core_error(v->base.ctx, "verbs: mcast: timerfd_settime: %s", strerror(errno));
+        tp_error(&v->base, "verbs: mcast: timerfd_settime: %s", strerror(errno));
         return;
     }
     mc->tfd_at = at;

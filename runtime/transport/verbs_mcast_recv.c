@@ -48,9 +48,9 @@ void mc_call_datagram(mc_call_t *k, const mc_hdr_t *h, const char *payload, uint
         return;
     int rc = recv_learn(k, h->total, h->raddr, h->rkey);
     if (rc) {
-        core_error(k->v->base.ctx, "verbs: mcast: a datagram of bcast %u on context %u "
-                   "disagrees with the call (%llu bytes from rank %d)", k->seq, k->ctx,
-                   (unsigned long long)h->total, k->root);
+        tp_error(&k->v->base, "verbs: mcast: a datagram of bcast %u on context %u "
+                 "disagrees with the call (%llu bytes from rank %d)", k->seq, k->ctx,
+                 (unsigned long long)h->total, k->root);
         mc_fail(k, rc);
         return;
     }

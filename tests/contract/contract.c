@@ -166,9 +166,16 @@ static const char *up_knob(void *core, const char *name)
     return v && v[0] ? v : NULL;
 }
 
+/* What the transport itself reported is all the harness knows of failed peers. */
+static int up_peer_error(void *core, int peer)
+{
+    ct_t *t = core;
+    return t->failed_peer == peer ? t->failed_status : 0;
+}
+
 static const tp_upcalls_t ct_upcalls = {
     .deliver = up_deliver, .get_done = up_get_done, .peer_failed = up_peer_failed,
-    .modex_get = up_modex_get, .vlog = up_vlog, .knob = up_knob,
+    .modex_get = up_modex_get, .vlog = up_vlog, .knob = up_knob, .peer_error = up_peer_error,
 };
 
 /* ---- helpers for the cases -------------------------------------------------------------- */
