@@ -42,9 +42,14 @@ _Static_assert(sizeof(atom_slot_t) <= ATOM_SLOT_BYTES, "an atomics slot outgrew 
 
 typedef enum { ATOM_AUTO, ATOM_ON, ATOM_OFF } atom_mode_t;
 
+/* The last arriver's writes (accumulator reset, releases) run in the background: its call
+ * ends when they are posted. Until they complete, the slot's out[] must not change: bg_out
+ * counts them per slot, and the next release from the slot waits for zero. */
 typedef struct atom_tp {
     atom_mode_t mode;            /* RMP_COLL_OFFLOAD */
     verbs_probe_t probe;
+    verbs_cb_t bg_cb[ATOM_NSLOTS];
+    uint32_t bg_out[ATOM_NSLOTS];
 } atom_tp_t;
 
 typedef struct atom_req atom_req_t;
@@ -71,7 +76,7 @@ typedef struct atom_wr {
 
 enum { W_TODO, W_POSTED, W_DONE };
 enum { S_QUEUED, S_CONNECT, S_CONTRIB, S_ARRIVE, S_READ, S_RELEASE, S_WAIT, S_DRAIN, S_DONE };
-enum { AW_ARRIVE = ATOM_MAXW, AW_READ, AW_ZERO, AW_N }; /* r->wr[] past the words */
+enum { AW_ARRIVE = ATOM_MAXW, AW_READ, AW_N }; /* r->wr[] past the words */
 
 struct atom_req {
     ofl_req_t base;
@@ -90,7 +95,6 @@ struct atom_req {
     int state, inflight, err, next_rel;
     bool arrive_posted, read_posted, zero_posted;
     atom_wr_t wr[AW_N];
-    atom_wr_t rel[ATOM_MAXN];    /* releases, by comm rank */
 };
 
 static atom_slot_t *atom_my_slot(verbs_tp_t *v, int slot)
@@ -190,20 +194,43 @@ static void atom_done(verbs_tp_t *v, verbs_cb_t *cb, const struct ibv_wc *wc)
     }
 }
 
-/* Post wr toward world rank peer, signaled. RMP_AGAIN: no send queue slot now, retry later. */
+static void atom_bg_done(verbs_tp_t *v, verbs_cb_t *cb, const struct ibv_wc *wc)
+{
+    atom_tp_t *t = v->atomic;
+    int peer = verbs_peer_of_qpn(v, wc->qp_num);
+    t->bg_out[cb - t->bg_cb]--;
+    if (peer >= 0)
+        verbs_sq_retire(v, &v->conns[peer]);
+    if (wc->status != IBV_WC_SUCCESS && wc->status != IBV_WC_WR_FLUSH_ERR && peer >= 0) {
+        char why[160];
+        snprintf(why, sizeof(why), "RDMA WRITE of an atomics collective's release to rank %d "
+                 "on %s: %s", peer, v->devname, ibv_wc_status_str(wc->status));
+        verbs_peer_failed(v, peer, why);
+    }
+}
+
+/* Post wr toward world rank peer, signaled: its completion goes to w (the call waits for it)
+ * or, w NULL, to the slot's background count. RMP_AGAIN: no send queue slot now. */
 static int atom_post(atom_req_t *r, atom_wr_t *w, int peer, struct ibv_send_wr *wr)
 {
     verbs_tp_t *v = r->v;
+    atom_tp_t *t = v->atomic;
     verbs_conn_t *c = &v->conns[peer];
     if (c->state == VC_FAILED)
         return RMP_ERR_PEER;
     if (c->sq_free == 0)
         return RMP_AGAIN;
-    *w = (atom_wr_t){.cb.done = atom_done, .r = r, .peer = peer};
-    wr->wr_id = verbs_cb_wrid(&w->cb);
+    if (w) {
+        *w = (atom_wr_t){.cb.done = atom_done, .r = r, .peer = peer};
+        wr->wr_id = verbs_cb_wrid(&w->cb);
+    } else {
+        wr->wr_id = verbs_cb_wrid(&t->bg_cb[r->ac->slot]);
+    }
     int rc = verbs_post(v, c, wr, true);
-    if (rc == RMP_SUCCESS)
+    if (rc == RMP_SUCCESS && w)
         r->inflight++;
+    else if (rc == RMP_SUCCESS)
+        t->bg_out[r->ac->slot]++;
     return rc;
 }
 
@@ -222,7 +249,7 @@ static int atom_atomic(atom_req_t *r, atom_wr_t *w, enum ibv_wr_opcode opc, size
 }
 
 /* RDMA READ or WRITE (with immediate: it wakes a sleeping member) of len bytes between local
- * and member j's slot at offset off. */
+ * and member j's slot at offset off; w as in atom_post. */
 static int atom_rdma(atom_req_t *r, atom_wr_t *w, enum ibv_wr_opcode opc, int j, size_t off,
                      void *local, size_t len)
 {
@@ -356,11 +383,16 @@ static int atom_read(atom_req_t *r)
     return r->wr[AW_READ].done ? RMP_SUCCESS : RMP_AGAIN;
 }
 
-/* The last arriver: reset this call's accumulators, then result + flag to every member. */
+/* The last arriver: reset this call's accumulators, then result + flag to every member, all
+ * in the background. The reset reaches rank 0 before its release and before my next arrival
+ * (one QP, executed in order), and call e + 2 needs my arrival at e + 1. */
 static int atom_release(atom_req_t *r)
 {
     atom_comm_t *ac = r->ac;
     atom_slot_t *s = atom_my_slot(r->v, ac->slot);
+    atom_tp_t *t = r->v->atomic;
+    if (!r->zero_posted && r->next_rel == 0 && t->bg_out[ac->slot])
+        return RMP_AGAIN; /* my previous release may still read out[] */
     size_t acc = offsetof(atom_slot_t, acc) + (size_t)(r->epoch % 2) * ATOM_MAXW * 8;
     size_t res = offsetof(atom_slot_t, res) + 8 * (size_t)(ATOM_MAXW - r->nw);
     s->out[ATOM_MAXW] = atom_flag(r->epoch, ac->ctx_id);
@@ -368,7 +400,7 @@ static int atom_release(atom_req_t *r)
         if (ac->rank == 0) { /* no atomics run on this buffer until call e + 2 */
             memset((char *)s + acc, 0, 8 * (size_t)r->nw);
         } else {
-            int rc = atom_rdma(r, &r->wr[AW_ZERO], IBV_WR_RDMA_WRITE, 0, acc, s->zero,
+            int rc = atom_rdma(r, NULL, IBV_WR_RDMA_WRITE, 0, acc, s->zero,
                                8 * (size_t)r->nw);
             if (rc != RMP_SUCCESS)
                 return rc;
@@ -382,7 +414,7 @@ static int atom_release(atom_req_t *r)
             __atomic_store_n(&s->flag, s->out[ATOM_MAXW], __ATOMIC_RELEASE);
             continue;
         }
-        int rc = atom_rdma(r, &r->rel[j], IBV_WR_RDMA_WRITE_WITH_IMM, j, res,
+        int rc = atom_rdma(r, NULL, IBV_WR_RDMA_WRITE_WITH_IMM, j, res,
                            &s->out[ATOM_MAXW - r->nw], 8 * (size_t)(r->nw + 1));
         if (rc != RMP_SUCCESS)
             return rc;
@@ -596,8 +628,8 @@ static int atomic_start(verbs_tp_t *v, const ofl_comm_t *comm, const ofl_args_t 
  * clean it for the next communicator that gets this context id. */
 static void atom_comm_drop(verbs_tp_t *v, atom_comm_t *ac)
 {
-    if (ac->slot < ATOM_NSLOTS && v->ctrl)
-        memset(atom_my_slot(v, ac->slot), 0, sizeof(atom_slot_t));
+    if (ac->slot < ATOM_NSLOTS && v->ctrl) /* out[] may still feed a background write */
+        memset(atom_my_slot(v, ac->slot), 0, offsetof(atom_slot_t, fetched));
     free(ac->world);
     free(ac->raddr);
     free(ac->rkey);
@@ -623,6 +655,8 @@ static int atomic_open(verbs_tp_t *v)
         return RMP_ERR_NO_MEM;
     const char *m = verbs_env("RMP_COLL_OFFLOAD");
     t->mode = !m || !strcmp(m, "auto") ? ATOM_AUTO : !strcmp(m, "on") ? ATOM_ON : ATOM_OFF;
+    for (int i = 0; i < ATOM_NSLOTS; i++)
+        t->bg_cb[i].done = atom_bg_done;
     verbs_probe_offload(v, &t->probe);
     v->atomic = t;
     return RMP_SUCCESS;
