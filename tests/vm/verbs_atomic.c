@@ -109,6 +109,11 @@ static int run_check(long iters, int me, int n)
         bad += check_one(n, i, out, "world");
         if (i % 7 == 6)
             MUST(rmp_barrier(RMP_COMM_WORLD));
+        if (me == 0 && i % 20000 == 19999) {
+            printf("rank 0: %ld allreduces so far, %.0f us per call\n", i + 1,
+                   (rmp_wtime() - t0) / (double)(i + 1 + (i + 1) / 7) * 1e6);
+            fflush(stdout);
+        }
     }
     double dt = rmp_wtime() - t0;
     if (me == 0)
