@@ -10,7 +10,9 @@
  * double-buffered by e % 2: the last arriver of call e zeroes buffer e % 2 (on the same QP as,
  * hence before, rank 0's release) and finishes only when that is done, and call e + 2 cannot
  * start before it arrives at e + 1. The calls of one communicator run one at a time, in order,
- * on each rank; other communicators use other slots and other traffic does not touch them. */
+ * on each rank; other communicators use other slots and other traffic does not touch them.
+ * A member's failure (an error completion, or the core marking it failed while this rank waits
+ * for its release) fails the call, and every later call on the communicator. */
 #include <endian.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -63,6 +65,7 @@ typedef struct atom_comm {
     uint64_t epoch;              /* offloaded calls started */
     char bad[160];               /* non-empty: why no call of this communicator is offloaded */
     bool connected, freed;
+    int broken;                  /* a call failed (error code): the counters are out of step */
     atom_req_t *head, *tail;     /* calls in order; the head runs */
 } atom_comm_t;
 
@@ -445,7 +448,9 @@ static int atom_step(atom_req_t *r)
 {
     switch (r->state) {
     case S_QUEUED:
-        return r->ac->head == r ? RMP_SUCCESS : RMP_AGAIN;
+        if (r->ac->head != r)
+            return RMP_AGAIN;
+        return r->ac->broken ? r->ac->broken : RMP_SUCCESS;
     case S_CONNECT: return atom_connect(r);
     case S_CONTRIB: return atom_contrib(r);
     case S_ARRIVE: return atom_arrive(r);
@@ -510,6 +515,8 @@ static int atomic_progress(ofl_req_t *req)
             break;
         }
     }
+    if (r->err && !r->ac->broken)
+        r->ac->broken = r->err;
     atom_dequeue(r);
     return r->err;
 }
