@@ -120,6 +120,7 @@ size_t pattern_check_float_sum(const float *v, size_t count, unsigned seed, int 
 
 /* p2p.c and coll.c: the kernels. */
 extern const bench_kernel_t bench_latency, bench_bw, bench_bibw, bench_msgrate;
+extern const bench_kernel_t bench_allreduce_int; /* int sum: what RMP_COLL_OFFLOAD runs */
 extern const bench_kernel_t bench_barrier, bench_bcast, bench_reduce, bench_allreduce,
     bench_allgather, bench_alltoall;
 

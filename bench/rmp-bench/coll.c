@@ -110,6 +110,37 @@ const bench_kernel_t bench_allreduce = {
     .fill = sum_fill, .run = allreduce_run, .check = sum_check,
 };
 
+/* allreduce-int: a sum of ints, the reduction the adapter can run (RMP_COLL_OFFLOAD: a few
+ * 8-byte words on RDMA atomics); default sizes up to 8 ints. */
+static void isum_fill(bench_ctx_t *c, size_t bytes)
+{
+    int *v = (int *)(void *)c->sbuf;
+    for (size_t i = 0; i < bytes / sizeof(int); i++)
+        v[i] = (int)(i * 131u) - c->rank * 7;
+    memset(c->rbuf, 0, bytes);
+}
+
+static size_t isum_check(bench_ctx_t *c, size_t bytes)
+{
+    const int *v = (const int *)(const void *)c->rbuf;
+    size_t bad = 0;
+    for (size_t i = 0; i < bytes / sizeof(int); i++)
+        bad += v[i] != (int)(i * 131u) * c->size - 7 * (c->size * (c->size - 1) / 2);
+    return bad;
+}
+
+static void iallreduce_run(bench_ctx_t *c, size_t bytes)
+{
+    B_OK(b_allreduce(c->sbuf, c->rbuf, (int)(bytes / sizeof(int)), B_INT, B_SUM));
+}
+
+const bench_kernel_t bench_allreduce_int = {
+    .unit = "us", .sized = true, .def_min = 4, .def_max = 32, .sync_each = true,
+    .iters_small = 1000, .warmup_small = 200, .iters_large = 100, .warmup_large = 10,
+    .unusable = any_ranks, .name = "allreduce-int", .align = sizeof(int),
+    .fill = isum_fill, .run = iallreduce_run, .check = isum_check,
+};
+
 /* ---- allgather and alltoall: `bytes` per block, one block per rank ------------------------- */
 
 static void allgather_fill(bench_ctx_t *c, size_t bytes)

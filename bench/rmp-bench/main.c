@@ -9,6 +9,7 @@
 static const bench_kernel_t *const all_kernels[] = {
     &bench_latency, &bench_bw,     &bench_bibw,      &bench_msgrate,   &bench_barrier,
     &bench_bcast,   &bench_reduce, &bench_allreduce, &bench_allgather, &bench_alltoall,
+    &bench_allreduce_int,
 };
 static const bench_kernel_t *const collectives[] = {
     &bench_barrier,   &bench_bcast,     &bench_reduce,

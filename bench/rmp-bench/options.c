@@ -20,6 +20,8 @@ void opts_usage(FILE *f)
                "  bibw         bidirectional bandwidth (2 ranks)                       [MB/s]\n"
                "  msgrate      message rate per pair, rank i -> i+N/2 (even N)         [msg/s]\n"
                "  barrier bcast reduce allreduce allgather alltoall                    [us/call]\n"
+               "  allreduce-int  allreduce of ints (sum; 4 to 32 bytes: what RMP_COLL_OFFLOAD\n"
+               "               runs on RDMA atomics)                                   [us/call]\n"
                "  collectives  all six collectives, one after the other\n"
                "\n"
                "Options:\n"

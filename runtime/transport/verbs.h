@@ -121,7 +121,7 @@ typedef struct verbs_chunk {
 #define VERBS_BLOB_MAGIC 0x524d5631u /* "RMV1" */
 typedef struct verbs_blob {
     uint32_t magic;
-    uint8_t wiring, link_layer, mtu, pad;
+    uint8_t wiring, link_layer, mtu, ofl_caps; /* ofl_caps: VERBS_OFL_* */
     uint16_t lid;
     uint16_t cm_port;           /* rdmacm: listening port, network order */
     uint32_t psn;
@@ -265,7 +265,7 @@ void verbs_gets_fail(verbs_tp_t *v, verbs_conn_t *c);  /* orphan a failed peer's
  * region: VERBS_CTRL_BYTES of registered memory per process (remote read, write and atomics),
  * the multicast backend's part first, then the atomics backend's. */
 #define VERBS_CTRL_MCAST_BYTES 32768u /* 8 slots of a page: see verbs_mcast.h */
-#define VERBS_CTRL_ATOMIC_BYTES 4096u
+#define VERBS_CTRL_ATOMIC_BYTES 32768u /* 64 slots of 512 bytes: see verbs_atomic.c */
 #define VERBS_CTRL_BYTES (VERBS_CTRL_MCAST_BYTES + VERBS_CTRL_ATOMIC_BYTES)
 typedef struct verbs_ofl_backend {
     const char *name;
@@ -296,6 +296,17 @@ int verbs_offload_progress(verbs_tp_t *v);
 void verbs_offload_close(verbs_tp_t *v);
 /* Peer's control region (address, rkey); RMP_ERR_NOT_SUPPORTED if it published none. */
 int verbs_ctrl_remote(verbs_tp_t *v, int peer, uint64_t *addr, uint32_t *rkey);
+
+/* ---- verbs_atomic.c, verbs_probe.c: the RDMA-atomics backend and the capability probes ---- */
+typedef struct verbs_probe {
+    bool atomic_hca;            /* fetch-add / compare-swap, atomic among the HCA's atomics */
+    bool mlx5;                  /* the device is mlx5 (cross-channel, masked atomics: DevX only) */
+} verbs_probe_t;
+/* Probe the device and print one RMP_VERBOSE line per capability. */
+void verbs_probe_offload(verbs_tp_t *v, verbs_probe_t *p);
+#define VERBS_OFL_ATOMIC 1u     /* verbs_blob_t.ofl_caps: this rank runs the atomics backend */
+/* What this rank publishes in ofl_caps (after verbs_atomic_backend.open). */
+uint8_t verbs_atomic_caps(verbs_tp_t *v);
 
 /* verbs.c */
 /* A QP error or a lost connection: report once, fail everything pending with the peer. */

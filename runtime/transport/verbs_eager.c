@@ -173,6 +173,12 @@ void verbs_on_recv(verbs_tp_t *v, const struct ibv_wc *wc)
 {
     const tp_env_t *env = v->base.env;
     uint32_t idx = (uint32_t)(wc->wr_id >> 2);
+    if (wc->status == IBV_WC_SUCCESS && wc->opcode == IBV_WC_RECV_RDMA_WITH_IMM) {
+        /* An offload release (verbs_atomic.c): its data is in place, the completion only
+         * wakes a rank asleep on the CQ. Nothing to deliver. */
+        v->rx_repost[v->rx_nrepost++] = idx;
+        return;
+    }
     if (wc->status == IBV_WC_SUCCESS) {
         int src = (wc->wc_flags & IBV_WC_WITH_IMM) ? (int)be32toh(wc->imm_data) : -1;
         if (src < 0 || src >= env->size)

@@ -132,6 +132,7 @@ void verbs_offload_publish(verbs_tp_t *v)
         v->blob->ctrl_rkey = v->ctrl_mr->rkey;
         v->blob->ctrl_len = VERBS_CTRL_BYTES;
         v->blob->mcast_qpn = verbs_mcast_qpn(v);
+        v->blob->ofl_caps = verbs_atomic_caps(v);
     }
 }
 

@@ -76,6 +76,12 @@ Test(bench, allreduce_n2, .timeout = 90)
     bench_one("allreduce", "us", 4);
 }
 
+/* Sums of ints, exact (what RMP_COLL_OFFLOAD runs on RDMA atomics over verbs). */
+Test(bench, allreduce_int_n2, .timeout = 90)
+{
+    bench_one("allreduce-int", "us", 4);
+}
+
 Test(bench, allgather_n2, .timeout = 90)
 {
     bench_one("allgather", "us", 1);
