@@ -24,6 +24,20 @@ int coll_root(const coll_t *cl, int root)
     return root < 0 || root >= cl->size ? RMP_ERR_ROOT : RMP_SUCCESS;
 }
 
+int coll_rooted(rmp_comm_t h, const rmp_request_t *req, int root, bool in_place, coll_t *cl,
+                bool *am_root)
+{
+    int err = coll_comm(h, cl);
+    if (!err && !req)
+        err = RMP_ERR_ARG;
+    if (!err)
+        err = coll_root(cl, root);
+    *am_root = !err && cl->rank == root;
+    if (!err && in_place && !*am_root)
+        err = RMP_ERR_BUFFER; /* RMP_IN_PLACE is for the root only */
+    return err;
+}
+
 int coll_buf(const void *buf, int count, rmp_datatype_t type, int nblk, const dtype_t **dt_p,
              size_t *bytes_p)
 {

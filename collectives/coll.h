@@ -24,6 +24,11 @@ typedef struct coll {
 int coll_comm(rmp_comm_t h, coll_t *cl);
 /* RMP_ERR_ROOT unless 0 <= root < size. */
 int coll_root(const coll_t *cl, int root);
+/* The checks of a rooted collective (gather, scatter and their v-forms): coll_comm, a request
+ * pointer (RMP_ERR_ARG), the root, and RMP_IN_PLACE at the root only (RMP_ERR_BUFFER).
+ * *am_root is false on an error. */
+int coll_rooted(rmp_comm_t h, const rmp_request_t *req, int root, bool in_place, coll_t *cl,
+                bool *am_root);
 /* A buffer of nblk blocks of `count` elements of a committed type: RMP_ERR_COUNT,
  * RMP_ERR_TYPE or RMP_ERR_BUFFER (NULL or RMP_IN_PLACE with count > 0). *dt_p gets the
  * type and *bytes_p the packed bytes of one block. */

@@ -79,16 +79,10 @@ int rmp_igather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, voi
     const dtype_t *sdt = NULL, *rdt = NULL;
     size_t sbytes = 0, rbytes = 0;
     bool in_place = sendbuf == RMP_IN_PLACE;
-    int alg, err = coll_comm(comm, &cl);
-    if (!err && !req)
-        err = RMP_ERR_ARG;
-    if (!err)
-        err = coll_root(&cl, root);
-    bool am_root = !err && cl.rank == root;
+    bool am_root;
+    int alg, err = coll_rooted(comm, req, root, in_place, &cl, &am_root);
     /* The send side everywhere (unless in place at the root), the receive side only at the
      * root, where it is significant. */
-    if (!err && in_place && !am_root)
-        err = RMP_ERR_BUFFER;
     if (!err && !in_place)
         err = coll_buf(sendbuf, sendcount, sendtype, 1, &sdt, &sbytes);
     if (!err && am_root)

@@ -14,14 +14,8 @@ int rmp_igatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, vo
     const dtype_t *sdt = NULL, *rdt = NULL;
     size_t sbytes = 0;
     bool in_place = sendbuf == RMP_IN_PLACE;
-    int err = coll_comm(comm, &cl);
-    if (!err && !req)
-        err = RMP_ERR_ARG;
-    if (!err)
-        err = coll_root(&cl, root);
-    bool am_root = !err && cl.rank == root;
-    if (!err && in_place && !am_root)
-        err = RMP_ERR_BUFFER;
+    bool am_root;
+    int err = coll_rooted(comm, req, root, in_place, &cl, &am_root);
     if (!err && !in_place)
         err = coll_buf(sendbuf, sendcount, sendtype, 1, &sdt, &sbytes);
     if (!err && am_root)
@@ -68,14 +62,8 @@ int rmp_iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
     const dtype_t *sdt = NULL, *rdt = NULL;
     size_t rbytes = 0;
     bool in_place = recvbuf == RMP_IN_PLACE;
-    int err = coll_comm(comm, &cl);
-    if (!err && !req)
-        err = RMP_ERR_ARG;
-    if (!err)
-        err = coll_root(&cl, root);
-    bool am_root = !err && cl.rank == root;
-    if (!err && in_place && !am_root)
-        err = RMP_ERR_BUFFER;
+    bool am_root;
+    int err = coll_rooted(comm, req, root, in_place, &cl, &am_root);
     if (!err && am_root)
         err = coll_vbuf(sendbuf, sendcounts, displs, cl.size, sendtype, &sdt);
     if (!err && !in_place)

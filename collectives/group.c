@@ -91,32 +91,29 @@ int rmp_comm_group(rmp_comm_t comm, rmp_group_t *group)
     return err;
 }
 
-int rmp_group_size(rmp_group_t group, int *size)
+/* Size (rank false) or my rank (rank true, RMP_UNDEFINED if not a member) of a group. */
+static int group_query(rmp_group_t group, int *out, bool rank)
 {
     int err = lock_checked();
     if (err)
         return err;
     group_t *g = group_get(group);
-    if (!g || !size)
+    if (!g || !out)
         err = g ? RMP_ERR_ARG : RMP_ERR_GROUP;
     else
-        *size = g->n;
+        *out = rank ? group_pos(g, rmp_ctx.rank) : g->n;
     ctx_unlock(&rmp_ctx);
     return err;
 }
 
+int rmp_group_size(rmp_group_t group, int *size)
+{
+    return group_query(group, size, false);
+}
+
 int rmp_group_rank(rmp_group_t group, int *rank)
 {
-    int err = lock_checked();
-    if (err)
-        return err;
-    group_t *g = group_get(group);
-    if (!g || !rank)
-        err = g ? RMP_ERR_ARG : RMP_ERR_GROUP;
-    else
-        *rank = group_pos(g, rmp_ctx.rank);
-    ctx_unlock(&rmp_ctx);
-    return err;
+    return group_query(group, rank, true);
 }
 
 /* ranks[0..n-1]: each in [0, g->n) and listed once (RMP_ERR_RANK), marked in seen[g->n]. */

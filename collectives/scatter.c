@@ -85,16 +85,10 @@ int rmp_iscatter(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, vo
     const dtype_t *sdt = NULL, *rdt = NULL;
     size_t sbytes = 0, rbytes = 0;
     bool in_place = recvbuf == RMP_IN_PLACE;
-    int alg, err = coll_comm(comm, &cl);
-    if (!err && !req)
-        err = RMP_ERR_ARG;
-    if (!err)
-        err = coll_root(&cl, root);
-    bool am_root = !err && cl.rank == root;
+    bool am_root;
+    int alg, err = coll_rooted(comm, req, root, in_place, &cl, &am_root);
     /* The receive side everywhere (unless in place at the root), the send side only at the
      * root, where it is significant. */
-    if (!err && in_place && !am_root)
-        err = RMP_ERR_BUFFER;
     if (!err && am_root)
         err = coll_buf(sendbuf, sendcount, sendtype, cl.size, &sdt, &sbytes);
     if (!err && !in_place)

@@ -421,17 +421,25 @@ int rmp_type_free(rmp_datatype_t *type)
     return err;
 }
 
-/* Size and extent may be asked of uncommitted types (as in MPI). */
-static int dt_query(rmp_datatype_t type, size_t *out, bool extent)
+/* The checks of the queries: initialized, outputs given (args_ok), a type that exists
+ * (committed or not: size and extent may be asked of uncommitted types, as in MPI). */
+static int dt_lookup(rmp_datatype_t type, bool args_ok, const dtype_t **t)
 {
     int err = ctx_check();
     if (err)
         return err;
-    if (!out)
+    if (!args_ok)
         return RMP_ERR_ARG;
-    const dtype_t *t = dtype_get(type, false);
-    if (!t)
-        return RMP_ERR_TYPE;
+    *t = dtype_get(type, false);
+    return *t ? RMP_SUCCESS : RMP_ERR_TYPE;
+}
+
+static int dt_query(rmp_datatype_t type, size_t *out, bool extent)
+{
+    const dtype_t *t;
+    int err = dt_lookup(type, out != NULL, &t);
+    if (err)
+        return err;
     *out = extent ? t->extent : t->size;
     return RMP_SUCCESS;
 }
@@ -448,14 +456,10 @@ int rmp_type_extent(rmp_datatype_t type, size_t *extent)
 
 int rmp_get_count(const rmp_status_t *status, rmp_datatype_t type, int *count)
 {
-    int err = ctx_check();
+    const dtype_t *t;
+    int err = dt_lookup(type, status && count, &t);
     if (err)
         return err;
-    if (!status || !count)
-        return RMP_ERR_ARG;
-    const dtype_t *t = dtype_get(type, false);
-    if (!t)
-        return RMP_ERR_TYPE;
     if (t->size == 0)
         *count = 0;
     else if (status->count % t->size || status->count / t->size > INT_MAX)
@@ -467,14 +471,10 @@ int rmp_get_count(const rmp_status_t *status, rmp_datatype_t type, int *count)
 
 int rmp_type_get_extent(rmp_datatype_t type, ptrdiff_t *lb, ptrdiff_t *extent)
 {
-    int err = ctx_check();
+    const dtype_t *t;
+    int err = dt_lookup(type, lb && extent, &t);
     if (err)
         return err;
-    if (!lb || !extent)
-        return RMP_ERR_ARG;
-    const dtype_t *t = dtype_get(type, false);
-    if (!t)
-        return RMP_ERR_TYPE;
     *lb = t->lb;
     *extent = (ptrdiff_t)t->extent;
     return RMP_SUCCESS;
@@ -521,14 +521,10 @@ static size_t dt_elems(const dtype_t *t, size_t count, size_t budget, size_t *el
 
 int rmp_get_elements(const rmp_status_t *status, rmp_datatype_t type, int *count)
 {
-    int err = ctx_check();
+    const dtype_t *t;
+    int err = dt_lookup(type, status && count, &t);
     if (err)
         return err;
-    if (!status || !count)
-        return RMP_ERR_ARG;
-    const dtype_t *t = dtype_get(type, false);
-    if (!t)
-        return RMP_ERR_TYPE;
     size_t per = 0, whole = t->size ? status->count / t->size : 0;
     dt_elems(t, 1, t->size, &per); /* the basic elements of one whole element */
     size_t rest = t->size ? status->count % t->size : 0, part = 0;
