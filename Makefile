@@ -279,6 +279,7 @@ check-unit: tests
 	$(TESTS)/contract self && $(TESTS)/contract shm
 	@if grep -Hn '^#include "' runtime/transport/*.[ch] | grep -v '"transport/\|"offload.h"\|"rmp.h"'; \
 	then echo "check-unit: runtime/transport/ includes the runtime above it (lines above)"; exit 1; fi
+	tests/check-layers.sh $(OBJ)
 
 check-integration: tests
 	$(TESTS)/integration $(CRITERION_FLAGS)

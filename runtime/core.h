@@ -81,7 +81,8 @@ void dtype_unpack(const dtype_t *t, int count, const void *src, size_t bytes, vo
 
 /* ---- Reduction ops (op.c) ---- */
 /* RMP_SUCCESS, RMP_ERR_OP (bad op or op undefined for the base type). */
-int op_check(rmp_op_t op, dt_base_t base); /* user ops (op_user.c) fit every type */
+int op_check(rmp_op_t op, dt_base_t base); /* op_user.c: user ops fit every type */
+int op_builtin_check(rmp_op_t op, dt_base_t base); /* op.c: the builtin ops' table */
 /* inout[i] = in[i] (op) inout[i] for n base elements. */
 void op_reduce(rmp_op_t op, dt_base_t base, const void *in, void *inout, size_t n);
 /* out = in op in2, elementwise; out must not overlap either input. */

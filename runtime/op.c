@@ -105,8 +105,14 @@ OP_KERNEL(bxor_byte, uint8_t, a ^ b)
             memmove((char *)out + i * rs, w, rs);                                                  \
         }                                                                                          \
     }                                                                                              \
-    static void minloc_##SFX(const void *in, void *io, size_t n) { loc_##SFX(in, io, io, n, true); } \
-    static void maxloc_##SFX(const void *in, void *io, size_t n) { loc_##SFX(in, io, io, n, false); } \
+    static void minloc_##SFX(const void *in, void *io, size_t n)                                \
+    {                                                                                              \
+        loc_##SFX(in, io, io, n, true);                                                            \
+    }                                                                                              \
+    static void maxloc_##SFX(const void *in, void *io, size_t n)                                \
+    {                                                                                              \
+        loc_##SFX(in, io, io, n, false);                                                           \
+    }                                                                                              \
     static void minloc_##SFX##3(const void *in, const void *in2, void *out, size_t n)             \
     {                                                                                              \
         loc_##SFX(in, in2, out, n, true);                                                          \
@@ -155,9 +161,9 @@ static const op_pair_t *op_lookup(rmp_op_t op, dt_base_t base)
     return op_table[op][base].two ? &op_table[op][base] : NULL;
 }
 
-int op_check(rmp_op_t op, dt_base_t base)
+int op_builtin_check(rmp_op_t op, dt_base_t base)
 {
-    return op_lookup(op, base) || op_is_user(op) ? RMP_SUCCESS : RMP_ERR_OP;
+    return op_lookup(op, base) ? RMP_SUCCESS : RMP_ERR_OP;
 }
 
 void op_reduce(rmp_op_t op, dt_base_t base, const void *in, void *inout, size_t n)

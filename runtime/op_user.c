@@ -32,6 +32,11 @@ bool op_is_user(rmp_op_t op)
     return user_get(op) != NULL;
 }
 
+int op_check(rmp_op_t op, dt_base_t base)
+{
+    return user_get(op) ? RMP_SUCCESS : op_builtin_check(op, base);
+}
+
 bool op_commutes(rmp_op_t op)
 {
     const user_op_t *u = user_get(op);

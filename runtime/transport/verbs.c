@@ -44,41 +44,12 @@ int tp_verbs_check_device(const char *want, char *why, size_t len)
     return -1;
 }
 
-bool verbs_conn_has_qpn(const verbs_conn_t *c, uint32_t qpn)
-{
-    return (c->qp && c->qp->qp_num == qpn) || (c->aux && c->aux->qp && c->aux->qp->qp_num == qpn);
-}
-
-int verbs_peer_of_qpn(verbs_tp_t *v, uint32_t qpn)
-{
-    for (int p = 0; p < v->base.env->size; p++)
-        if (verbs_conn_has_qpn(&v->conns[p], qpn))
-            return p;
-    return -1;
-}
-
 static int peer_of_qp(verbs_tp_t *v, struct ibv_qp *qp)
 {
     return qp ? verbs_peer_of_qpn(v, qp->qp_num) : -1;
 }
 
-void verbs_peer_failed(verbs_tp_t *v, int peer, const char *why)
-{
-    verbs_conn_t *c = &v->conns[peer];
-    if (c->state == VC_FAILED)
-        return;
-    c->state = VC_FAILED;
-    verbs_gets_fail(v, c);
-    tp_peer_failed(&v->base, peer, RMP_ERR_PEER, why);
-}
-
 /* ---- events ------------------------------------------------------------------------------ */
-
-static int set_nonblock(int fd)
-{
-    int fl = fcntl(fd, F_GETFL);
-    return fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0 ? -1 : 0;
-}
 
 static void on_async(verbs_tp_t *v, struct ibv_async_event *e)
 {
@@ -286,17 +257,6 @@ static void verbs_close(tp_t *tp)
     free(v->conns);
     free(v->blob);
     free(v);
-}
-
-int verbs_watch_fd(verbs_tp_t *v, int fd, const char *what)
-{
-    struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
-    if (set_nonblock(fd) || epoll_ctl(v->epfd, EPOLL_CTL_ADD, fd, &ev)) {
-        tp_error(&v->base, "verbs: watching the %s fd of %s: %s", what, v->devname,
-                 strerror(errno));
-        return RMP_ERR_TRANSPORT;
-    }
-    return RMP_SUCCESS;
 }
 
 /* Queue sizes. The CQ must hold every completion that can be outstanding at once: one per

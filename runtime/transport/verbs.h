@@ -1,7 +1,10 @@
 /* verbs.h — internal types of the RDMA verbs transport, shared by its files: verbs.c (ops
  * table, life cycle, progress and blocking), verbs_dev.c (device, port, GID), verbs_wire.c (QPs
  * wired by hand through the modex), verbs_cm.c (QPs wired by librdmacm), verbs_eager.c (bounce
- * buffers, SRQ, send/receive completions), verbs_rdma.c (registration, cache, RDMA READ).
+ * buffers, SRQ, send/receive completions), verbs_rdma.c (registration, cache, RDMA READ, a
+ * failed peer's gets), verbs_sq.c (send-queue slots), verbs_peer.c (lookups by QP number, the
+ * fds waited on, peers' control regions), verbs_offload.c and the offload backends
+ * (verbs_mcast*.c, verbs_atomic.c, verbs_probe.c).
  *
  * Environment: RMP_DEVICE=name[:port], RMP_GID_INDEX=n, RMP_CONNECT=lazy|eager,
  * RMP_CM=ibv|rdmacm, RMP_REG_CACHE=0|1, RMP_VERBS_SRQ=n (initial receive buffers). */
@@ -294,7 +297,8 @@ void verbs_offload_publish(verbs_tp_t *v); /* after: the region into the blob */
 int verbs_offload_wireup(verbs_tp_t *v);
 int verbs_offload_progress(verbs_tp_t *v);
 void verbs_offload_close(verbs_tp_t *v);
-/* Peer's control region (address, rkey); RMP_ERR_NOT_SUPPORTED if it published none. */
+/* verbs_peer.c: peer's control region (address, rkey); RMP_ERR_NOT_SUPPORTED if it
+ * published none. */
 int verbs_ctrl_remote(verbs_tp_t *v, int peer, uint64_t *addr, uint32_t *rkey);
 
 /* ---- verbs_atomic.c, verbs_probe.c: the RDMA-atomics backend and the capability probes ---- */
@@ -308,9 +312,10 @@ void verbs_probe_offload(verbs_tp_t *v, verbs_probe_t *p);
 /* What this rank publishes in ofl_caps (after verbs_atomic_backend.open). */
 uint8_t verbs_atomic_caps(verbs_tp_t *v);
 
-/* verbs.c */
+/* verbs_rdma.c (where the gets it orphans live) */
 /* A QP error or a lost connection: report once, fail everything pending with the peer. */
 void verbs_peer_failed(verbs_tp_t *v, int peer, const char *why);
+/* verbs_peer.c: lookups that call nothing of the other files back */
 /* The peer whose QP number is qpn (error completions carry no immediate data), or -1. */
 int verbs_peer_of_qpn(verbs_tp_t *v, uint32_t qpn);
 /* Whether qpn is one of the QPs wired to c's peer: the immediate data of a receive names its

@@ -128,6 +128,7 @@ struct mc_call {
     int rc_out;                /* RC work requests in flight: their callbacks point here */
     verbs_cb_t rcb, wcb;       /* READ (one at a time), WRITE completions */
     int rd_kind, rd_peer;
+    void (*rd_then)(struct mc_call *k); /* what a successful READ continues with */
     uint32_t rd_a, rd_b;       /* RD_DATA: fragments [a, b) */
     char *bounce;              /* registered landing area of READs */
     struct ibv_mr *bmr;
@@ -157,8 +158,12 @@ bool mc_peer_gone(mc_call_t *k, int w);
 verbs_conn_t *mc_conn_ready(mc_call_t *k, int w);
 void mc_rc_failed(mc_call_t *k, int w, const char *what, const struct ibv_wc *wc);
 int mc_bounce_get(mc_call_t *k, size_t want);
-/* One READ of len bytes at (addr, rkey) of rank w into the bounce buffer. */
-void mc_post_read(mc_call_t *k, int w, int kind, uint64_t addr, uint32_t rkey, size_t len);
+/* One READ of len bytes at (addr, rkey) of rank w into the bounce buffer; then(k) when it
+ * completes without error (NULL: nothing). */
+void mc_post_read(mc_call_t *k, int w, int kind, uint64_t addr, uint32_t rkey, size_t len,
+                  void (*then)(mc_call_t *k));
+/* The root's side of a call: sends in its window, waits for the reports. */
+int mc_root_step(mc_call_t *k);
 /* verbs_mcast_recv.c */
 void mc_recv_desc_done(mc_call_t *k);
 void mc_recv_data_done(mc_call_t *k);
@@ -167,7 +172,6 @@ int mc_recv_step(mc_call_t *k);
 /* verbs_mcast_call.c and verbs_mcast_recv.c: the call as verbs_mcast.c sees it */
 int mc_call_start(verbs_tp_t *v, const ofl_comm_t *comm, const mc_comm_t *cc,
                   const ofl_args_t *a, ofl_req_t **req);
-int mc_call_progress(ofl_req_t *req);
 void mc_call_finish(ofl_req_t *req);
 mc_call_t *mc_call_find(mc_state_t *mc, uint32_t ctx, uint32_t seq);
 mc_call_t *mc_call_next(const mc_call_t *k); /* the list of calls in flight */
@@ -179,7 +183,8 @@ bool mc_call_is_root(const mc_call_t *k);
 /* When k wants to look again without any completion (a stall check), 0: never. */
 double mc_call_deadline(const mc_call_t *k);
 
-/* verbs_mcast_group.c */
+/* verbs_mcast_group.c: the lowest layer (group, UD QP, timers, sends); calls none of the
+ * other multicast files */
 const char *mc_mode(const verbs_tp_t *v);     /* RMP_MCAST: auto, on or off */
 int mc_open(verbs_tp_t *v);
 int mc_wireup(verbs_tp_t *v);
@@ -187,18 +192,18 @@ void mc_close(verbs_tp_t *v);
 int mc_post_recvs(verbs_tp_t *v, mc_state_t *mc, const uint32_t *idx, uint32_t n);
 int mc_arm(verbs_tp_t *v, mc_state_t *mc);
 void mc_timer(verbs_tp_t *v, mc_state_t *mc, double at);
-
-/* verbs_mcast.c */
 double mc_now_us(void);
-/* Feed the stashed datagrams of (ctx, seq) to k. */
-void mc_stash_feed(verbs_tp_t *v, mc_call_t *k, uint32_t ctx, uint32_t seq);
 /* Wake the rank w's process (a datagram to its UD QP): its memory changed under it. */
 void mc_nudge(verbs_tp_t *v, int w);
-/* Drop the stashed datagrams of context ctx (its communicator is freed). */
-void mc_stash_drop(mc_state_t *mc, uint32_t ctx);
 /* Post fragments [h->frag, h->frag + n) of buf (n <= MC_SEND_BATCH) to the group; wr_id is
  * the call. How many were posted, -1 on an error (reported). */
 int mc_post_frags(verbs_tp_t *v, mc_call_t *k, const mc_hdr_t *h, const char *buf,
                   uint32_t fbytes, uint32_t lkey, uint32_t n);
+
+/* verbs_mcast.c: the backend's entry points and the datagram intake (the top layer) */
+/* Feed the stashed datagrams of (ctx, seq) to k. */
+void mc_stash_feed(verbs_tp_t *v, mc_call_t *k, uint32_t ctx, uint32_t seq);
+/* Drop the stashed datagrams of context ctx (its communicator is freed). */
+void mc_stash_drop(mc_state_t *mc, uint32_t ctx);
 
 #endif

@@ -101,7 +101,8 @@ int mc_bounce_get(mc_call_t *k, size_t want)
 static void read_done(verbs_tp_t *v, verbs_cb_t *cb, const struct ibv_wc *wc);
 
 /* One READ of len bytes at offset off of peer w's memory (addr, rkey) into the bounce. */
-void mc_post_read(mc_call_t *k, int w, int kind, uint64_t addr, uint32_t rkey, size_t len)
+void mc_post_read(mc_call_t *k, int w, int kind, uint64_t addr, uint32_t rkey, size_t len,
+                  void (*then)(mc_call_t *k))
 {
     verbs_conn_t *c = mc_conn_ready(k, w);
     if (!c)
@@ -118,6 +119,7 @@ void mc_post_read(mc_call_t *k, int w, int kind, uint64_t addr, uint32_t rkey, s
     }
     k->rc_out++;
     k->rd_kind = kind;
+    k->rd_then = then;
     k->rd_peer = w;
     mc_state_t *mc = k->v->mcast;
     mc->st_reads += kind == RD_DATA;
@@ -133,10 +135,8 @@ static void read_done(verbs_tp_t *v, verbs_cb_t *cb, const struct ibv_wc *wc)
     k->rd_kind = RD_NONE;
     if (wc->status != IBV_WC_SUCCESS)
         mc_rc_failed(k, k->rd_peer, kind == RD_PROBE ? "probe READ" : "RDMA READ", wc);
-    else if (kind == RD_DESC)
-        mc_recv_desc_done(k);
-    else if (kind == RD_DATA)
-        mc_recv_data_done(k);
+    else if (k->rd_then)
+        k->rd_then(k);
 }
 
 /* ---- root ------------------------------------------------------------------------------- */
@@ -204,12 +204,12 @@ static void root_probe(mc_call_t *k, const mc_slot_t *s)
             mc_fail(k, RMP_ERR_TRANSPORT);
             return;
         }
-        mc_post_read(k, k->world[r], RD_PROBE, addr, rkey, 8);
+        mc_post_read(k, k->world[r], RD_PROBE, addr, rkey, 8, NULL);
         return;
     }
 }
 
-static int root_step(mc_call_t *k)
+int mc_root_step(mc_call_t *k)
 {
     mc_state_t *mc = k->v->mcast;
     if (!k->holds_slot) {
@@ -277,7 +277,7 @@ int mc_call_start(verbs_tp_t *v, const ofl_comm_t *comm, const mc_comm_t *cc,
         return RMP_ERR_NO_MEM;
     }
     memcpy(world, comm->world, (size_t)comm->size * sizeof(int));
-    *k = (mc_call_t){.base.be = &verbs_mcast_backend, .v = v, .ctx = comm->ctx_id,
+    *k = (mc_call_t){.v = v, .ctx = comm->ctx_id,
                      .seq = a->seq, .slot = comm->ctx_id % MC_NSLOT,
                      .tag = (uint64_t)comm->ctx_id << 32 | a->seq, .rank = comm->rank,
                      .size = comm->size, .root = a->root, .root_world = world[a->root],
@@ -295,16 +295,8 @@ int mc_call_start(verbs_tp_t *v, const ofl_comm_t *comm, const mc_comm_t *cc,
     k->next = mc->calls;
     mc->calls = k;
     mc->st_calls++;
-    if (!mc_call_is_root(k))
-        mc_stash_feed(v, k, k->ctx, k->seq);
     *req = &k->base;
     return RMP_SUCCESS;
-}
-
-int mc_call_progress(ofl_req_t *req)
-{
-    mc_call_t *k = (mc_call_t *)req;
-    return mc_call_is_root(k) ? root_step(k) : mc_recv_step(k);
 }
 
 void mc_call_finish(ofl_req_t *req)

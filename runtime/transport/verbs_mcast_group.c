@@ -394,3 +394,45 @@ void mc_timer(verbs_tp_t *v, mc_state_t *mc, double at)
     }
     mc->tfd_at = at;
 }
+
+double mc_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* Fragments [h->frag, h->frag + n) of k's buffer to the group, in one post (one doorbell: on
+ * soft-RoCE every post is a system call). Returns how many were posted, -1 on an error. */
+int mc_post_frags(verbs_tp_t *v, mc_call_t *k, const mc_hdr_t *h, const char *buf,
+                  uint32_t fbytes, uint32_t lkey, uint32_t n)
+{
+    mc_state_t *mc = v->mcast;
+    struct ibv_sge sg[MC_SEND_BATCH][2];
+    struct ibv_send_wr wr[MC_SEND_BATCH], *bad = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        mc_hdr_t *slot = &mc->tx_hdr[(mc->tx_next + i) % MC_SQ];
+        *slot = *h;
+        slot->frag = h->frag + i;
+        uint64_t off = (uint64_t)slot->frag * fbytes;
+        uint32_t len = (uint32_t)(h->total - off < fbytes ? h->total - off : fbytes);
+        sg[i][0] = (struct ibv_sge){.addr = (uintptr_t)slot, .length = MC_HDR_BYTES,
+                                    .lkey = mc->tx_mr->lkey};
+        sg[i][1] = (struct ibv_sge){.addr = (uintptr_t)(buf + off), .length = len, .lkey = lkey};
+        wr[i] = (struct ibv_send_wr){.wr_id = (uintptr_t)k, .sg_list = sg[i], .num_sge = 2,
+                                     .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+                                     .next = i + 1 < n ? &wr[i + 1] : NULL,
+                                     .wr.ud = {.ah = mc->ah, .remote_qpn = mc->remote_qpn,
+                                               .remote_qkey = mc->qkey}};
+    }
+    int rc = ibv_post_send(mc->qp, wr, &bad);
+    uint32_t posted = rc ? (uint32_t)(bad - wr) : n;
+    mc->tx_next += posted;
+    mc->sq_out += posted;
+    mc->st_sent += posted;
+    if (rc) {
+        tp_error(&v->base, "verbs: mcast: ibv_post_send on the UD QP: %s", strerror(rc));
+        return -1;
+    }
+    return (int)posted;
+}

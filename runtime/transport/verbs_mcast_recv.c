@@ -168,7 +168,8 @@ static void recv_repair(mc_call_t *k)
         k->rd_b = last + 1;
         uint64_t end = (uint64_t)k->rd_b * k->fbytes;
         mc_post_read(k, k->root_world, RD_DATA, k->raddr + (uint64_t)a * k->fbytes, k->rkey,
-                  (size_t)((end < k->total ? end : k->total) - (uint64_t)a * k->fbytes));
+                     (size_t)((end < k->total ? end : k->total) - (uint64_t)a * k->fbytes),
+                     mc_recv_data_done);
         return;
     }
     /* Nothing new for a while: what the root had sent at my last look and still has not come
@@ -183,7 +184,7 @@ static void recv_repair(mc_call_t *k)
     k->desc_at = now;
     k->stall_us = k->stall_us * 2 < MC_STALL_MAX_US ? k->stall_us * 2 : MC_STALL_MAX_US;
     mc_post_read(k, k->root_world, RD_DESC, addr + (uint64_t)k->slot * MC_SLOT_BYTES, rkey,
-              MC_SLOT_HEAD);
+                 MC_SLOT_HEAD, mc_recv_desc_done);
 }
 
 double mc_call_deadline(const mc_call_t *k)

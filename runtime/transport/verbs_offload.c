@@ -165,13 +165,3 @@ void verbs_offload_close(verbs_tp_t *v)
     free(v->ctrl);
     v->ctrl = NULL;
 }
-
-int verbs_ctrl_remote(verbs_tp_t *v, int peer, uint64_t *addr, uint32_t *rkey)
-{
-    const verbs_blob_t *b = verbs_peer_blob(v, peer);
-    if (!b || !b->ctrl_addr || b->ctrl_len < VERBS_CTRL_BYTES)
-        return RMP_ERR_NOT_SUPPORTED;
-    *addr = b->ctrl_addr;
-    *rkey = b->ctrl_rkey;
-    return RMP_SUCCESS;
-}

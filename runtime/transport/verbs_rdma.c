@@ -391,3 +391,15 @@ void verbs_rdma_close(verbs_tp_t *v)
     while (v->mrs)
         mr_destroy(v, v->mrs);
 }
+
+/* A QP error or a lost connection (reported by any verbs file): the peer's READs are orphaned
+ * here, where the gets live, before the core fails everything pending with it. */
+void verbs_peer_failed(verbs_tp_t *v, int peer, const char *why)
+{
+    verbs_conn_t *c = &v->conns[peer];
+    if (c->state == VC_FAILED)
+        return;
+    c->state = VC_FAILED;
+    verbs_gets_fail(v, c);
+    tp_peer_failed(&v->base, peer, RMP_ERR_PEER, why);
+}
