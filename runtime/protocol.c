@@ -74,6 +74,12 @@ static size_t recv_matched(struct rmp_request *r, int src, int tag, size_t len)
 int proto_recv(rmp_ctx_t *c, struct rmp_request *r)
 {
     unexp_t *u = match_find_unexp(c->mq, r->ctx_id, r->peer, r->tag, true);
+    int w = r->peer >= 0 ? r->comm->world[r->peer] : -1; /* -1: RMP_ANY_SOURCE */
+    if (!u && w >= 0 && c->peers[w].failed) {
+        /* What the peer sent before it failed has matched above; nothing more will come. */
+        req_recv_finish(r, c->peers[w].failed);
+        return RMP_SUCCESS;
+    }
     if (!u)
         return match_post(c->mq, r) ? RMP_SUCCESS : RMP_ERR_NO_MEM;
     size_t n = recv_matched(r, u->src, u->tag, u->len);

@@ -4,10 +4,10 @@
  * this are fuzzed in tests/fuzz. */
 #include "run.h"
 
-static void bad_packet(const char *mode, const char *why)
+static void bad_packet_when(const char *mode, const char *when, const char *why)
 {
     run_opts_t o = {.limit = 20};
-    run_result_t r = run_mrun(&o, 2, PROG("hostile"), mode, NULL);
+    run_result_t r = run_mrun(&o, 2, PROG("hostile"), mode, when, NULL);
     expect_exit(r, 3);
     expect_line(r, out, "rank 0: receive from rank 1: transport failure", 1);
     char want[160];
@@ -17,6 +17,11 @@ static void bad_packet(const char *mode, const char *why)
     expect_no_fail(r);
     expect_clean(r);
     run_free(&r);
+}
+
+static void bad_packet(const char *mode, const char *why)
+{
+    bad_packet_when(mode, NULL, why);
 }
 
 Test(hostile, eager_longer_than_its_packet, .timeout = 30)
@@ -37,4 +42,11 @@ Test(hostile, data_for_no_request, .timeout = 30)
 Test(hostile, message_out_of_order, .timeout = 30)
 {
     bad_packet("seq", "message out of order");
+}
+
+/* The receive is posted after the bad packet failed the peer (it hung before: a receive
+ * from a failed peer was posted and waited for ever). */
+Test(hostile, receive_posted_after_the_failure, .timeout = 30)
+{
+    bad_packet_when("seq", "late", "message out of order");
 }

@@ -3,7 +3,8 @@
  * must see that receive fail with RMP_ERR_TRANSPORT (rank 1 failed: corrupt packet) and exits
  * 3, which ends the job. With "impostor" (verbs, 3 ranks), rank 1 sends a well-formed message
  * that claims to come from rank 2 (the verbs immediate data carries the sender's rank): rank 0
- * must fail rank 1, whose QP it came on. Ranks above 1 wait to be ended. Uses the runtime's
+ * must fail rank 1, whose QP it came on. With a second argument "late", rank 0 polls for 1.5 s
+ * before it posts its receive: a receive from a peer already failed must fail at once. Ranks above 1 wait to be ended. Uses the runtime's
  * internal headers: it plays a broken peer. */
 #include "progs.h"
 #include "protocol.h"
@@ -71,6 +72,12 @@ int main(int argc, char **argv)
         return 1;
     }
     phase("rank 0 waits for rank 1's bad packet", 60);
+    if (argc > 2 && !strcmp(argv[2], "late")) { /* take the bad packet before receiving */
+        double t0 = rmp_wtime();
+        int flag = 0;
+        while (rmp_wtime() - t0 < 1.5)
+            rmp_iprobe(RMP_ANY_SOURCE, 99, RMP_COMM_WORLD, &flag, RMP_STATUS_IGNORE);
+    }
     int rc = rmp_recv(&x, 1, RMP_INT, 1, 0, RMP_COMM_WORLD, RMP_STATUS_IGNORE);
     printf("rank 0: receive from rank 1: %s\n", rmp_strerror(rc));
     fflush(stdout);
