@@ -267,7 +267,9 @@ int rmp_waitall(int count, rmp_request_t reqs[], rmp_status_t statuses[]);
 int rmp_testall(int count, rmp_request_t reqs[], int *flag, rmp_status_t statuses[]);
 /* *index = the completed request's index, or RMP_UNDEFINED if all are NULL. */
 int rmp_waitany(int count, rmp_request_t reqs[], int *index, rmp_status_t *status);
-/* Block until a matching message can be received; it is not received. */
+/* Block until a matching message can be received; it is not received. A probe naming a
+ * source that failed, with nothing of it left to receive, returns the failure (RMP_ERR_PEER or
+ * RMP_ERR_TRANSPORT) instead of waiting. */
 int rmp_probe(int source, int tag, rmp_comm_t comm, rmp_status_t *status);
 int rmp_iprobe(int source, int tag, rmp_comm_t comm, int *flag, rmp_status_t *status);
 /* Cancel a posted receive that has not matched yet; still wait on it afterwards (its status

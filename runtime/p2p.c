@@ -328,14 +328,17 @@ typedef struct probe_arg {
     rmp_ctx_t *ctx;
     uint32_t cid;
     int src, tag;
+    int src_world;  /* -1: any source */
     unexp_t *found;
+    int failed;     /* the source failed and nothing of it matches: its error */
 } probe_arg_t;
 
 static bool probe_found(void *arg)
 {
     probe_arg_t *a = arg;
     a->found = match_find_unexp(a->ctx->mq, a->cid, a->src, a->tag, false);
-    return a->found != NULL;
+    a->failed = !a->found && a->src_world >= 0 ? a->ctx->peers[a->src_world].failed : 0;
+    return a->found != NULL || a->failed;
 }
 
 static int probe(int source, int tag, rmp_comm_t comm, bool block, int *flag,
@@ -355,7 +358,8 @@ static int probe(int source, int tag, rmp_comm_t comm, bool block, int *flag,
         return RMP_SUCCESS;
     }
     rmp_ctx_t *ctx = &rmp_ctx;
-    probe_arg_t a = {.ctx = ctx, .cid = pa.c->ctx_id, .src = source, .tag = tag};
+    probe_arg_t a = {.ctx = ctx, .cid = pa.c->ctx_id, .src = source, .tag = tag,
+                     .src_world = source >= 0 ? pa.c->world[source] : -1};
     ctx_lock(ctx);
     if (block) {
         progress_wait_until(ctx, probe_found, &a);
@@ -369,7 +373,7 @@ static int probe(int source, int tag, rmp_comm_t comm, bool block, int *flag,
     ctx_unlock(ctx);
     if (flag)
         *flag = a.found != NULL;
-    return RMP_SUCCESS;
+    return a.failed; /* a probe of a failed peer (nothing of it left) fails, as a receive does */
 }
 
 int rmp_probe(int source, int tag, rmp_comm_t comm, rmp_status_t *status)

@@ -50,3 +50,13 @@ Test(hostile, receive_posted_after_the_failure, .timeout = 30)
 {
     bad_packet_when("seq", "late", "message out of order");
 }
+
+/* The same for a blocking probe of the failed peer. */
+Test(hostile, probe_after_the_failure, .timeout = 30)
+{
+    run_opts_t o = {.limit = 20};
+    run_result_t r = run_mrun(&o, 2, PROG("hostile"), "seq", "late", NULL);
+    expect_exit(r, 3);
+    expect_line(r, out, "rank 0: probe of rank 1: transport failure", 1);
+    run_free(&r);
+}

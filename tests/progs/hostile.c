@@ -77,6 +77,8 @@ int main(int argc, char **argv)
         int flag = 0;
         while (rmp_wtime() - t0 < 1.5)
             rmp_iprobe(RMP_ANY_SOURCE, 99, RMP_COMM_WORLD, &flag, RMP_STATUS_IGNORE);
+        printf("rank 0: probe of rank 1: %s\n",
+               rmp_strerror(rmp_probe(1, 0, RMP_COMM_WORLD, RMP_STATUS_IGNORE)));
     }
     int rc = rmp_recv(&x, 1, RMP_INT, 1, 0, RMP_COMM_WORLD, RMP_STATUS_IGNORE);
     printf("rank 0: receive from rank 1: %s\n", rmp_strerror(rc));
