@@ -116,11 +116,12 @@ Test(launch, sigxcpu_ends_the_job_cleanly, .timeout = 30)
 }
 
 /* mrun SIGKILLed: its ranks die with it (parent-death signal); its temp dir cannot be removed
- * by it, so the next mrun of the same user removes it. */
+ * by it, so the next mrun of the same user removes it. The output file exists before mrun
+ * starts: the loop that waits for "ready" must not read it before the shell created it. */
 Test(launch, next_mrun_removes_a_killed_mruns_temp_dir, .timeout = 60)
 {
     const char *script =
-        "out=$TMPDIR/out; \"$1\" -n 2 \"$2\" >$out 2>&1 & p=$!; i=0; "
+        "out=$TMPDIR/out; : >$out; \"$1\" -n 2 \"$2\" >$out 2>&1 & p=$!; i=0; "
         "while [ $(grep -c ready $out) -lt 2 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; "
         "kill -9 $p; wait $p; "
         "echo stale $(ls $TMPDIR | grep -c '^mrun\\.'); "
