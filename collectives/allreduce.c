@@ -91,15 +91,8 @@ int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t
     const dtype_t *dt = NULL;
     size_t bytes;
     bool in_place = sendbuf == RMP_IN_PLACE;
-    int alg, err = coll_comm(comm, &cl);
-    if (!err && !req)
-        err = RMP_ERR_ARG;
-    if (!err)
-        err = coll_reduction(count, type, op, &dt);
-    if (!err)
-        err = coll_buf(recvbuf, count, type, 1, &dt, &bytes);
-    if (!err && !in_place)
-        err = coll_buf(sendbuf, count, type, 1, &dt, &bytes);
+    int alg, err =
+        coll_allred_args(comm, req, sendbuf, recvbuf, count, type, op, &cl, &dt, &bytes);
     sched_t *s;
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;

@@ -38,6 +38,22 @@ int coll_rooted(rmp_comm_t h, const rmp_request_t *req, int root, bool in_place,
     return err;
 }
 
+int coll_allred_args(rmp_comm_t h, const rmp_request_t *req, const void *sendbuf,
+                     const void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
+                     coll_t *cl, const dtype_t **dt_p, size_t *bytes_p)
+{
+    int err = coll_comm(h, cl);
+    if (!err && !req)
+        err = RMP_ERR_ARG;
+    if (!err)
+        err = coll_reduction(count, type, op, dt_p);
+    if (!err)
+        err = coll_buf(recvbuf, count, type, 1, dt_p, bytes_p);
+    if (!err && sendbuf != RMP_IN_PLACE)
+        err = coll_buf(sendbuf, count, type, 1, dt_p, bytes_p);
+    return err;
+}
+
 int coll_buf(const void *buf, int count, rmp_datatype_t type, int nblk, const dtype_t **dt_p,
              size_t *bytes_p)
 {

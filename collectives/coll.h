@@ -29,6 +29,11 @@ int coll_root(const coll_t *cl, int root);
  * *am_root is false on an error. */
 int coll_rooted(rmp_comm_t h, const rmp_request_t *req, int root, bool in_place, coll_t *cl,
                 bool *am_root);
+/* The checks of a reduction every rank gets the result of (allreduce, scan, exscan):
+ * coll_comm, a request pointer, type/count/op, recvbuf, and sendbuf unless RMP_IN_PLACE. */
+int coll_allred_args(rmp_comm_t h, const rmp_request_t *req, const void *sendbuf,
+                     const void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
+                     coll_t *cl, const dtype_t **dt_p, size_t *bytes_p);
 /* A buffer of nblk blocks of `count` elements of a committed type: RMP_ERR_COUNT,
  * RMP_ERR_TYPE or RMP_ERR_BUFFER (NULL or RMP_IN_PLACE with count > 0). *dt_p gets the
  * type and *bytes_p the packed bytes of one block. */

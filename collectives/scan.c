@@ -13,15 +13,7 @@ static int scan_start(const void *sendbuf, void *recvbuf, int count, rmp_datatyp
     const dtype_t *dt = NULL;
     size_t bytes;
     bool in_place = sendbuf == RMP_IN_PLACE;
-    int err = coll_comm(comm, &cl);
-    if (!err && !req)
-        err = RMP_ERR_ARG;
-    if (!err)
-        err = coll_reduction(count, type, op, &dt);
-    if (!err)
-        err = coll_buf(recvbuf, count, type, 1, &dt, &bytes);
-    if (!err && !in_place)
-        err = coll_buf(sendbuf, count, type, 1, &dt, &bytes);
+    int err = coll_allred_args(comm, req, sendbuf, recvbuf, count, type, op, &cl, &dt, &bytes);
     sched_t *s = err ? NULL : coll_sched(&cl);
     if (err || !s)
         return err ? err : RMP_ERR_NO_MEM;
