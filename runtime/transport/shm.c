@@ -30,6 +30,7 @@
 #define SHM_TAG_MAX 80             /* longest job tag kept verbatim in names */
 #define SHM_NAME_MAX 144          /* "/rmp." tag "-r" rank "." 16 hex digits, and a NUL */
 #define SHM_ABANDON_WAIT_MS 500    /* see shm_abandon: only a dead or stuck peer costs it */
+#define SHM_VANISHED_WAIT_MS 10000 /* see seg_open_peer: only a job being ended costs it */
 
 /* Start of every segment. `sleeping` is alone on its line: the owner writes it only around
  * blocking, senders read it after every send. */
@@ -236,11 +237,27 @@ static int peer_learn(shm_tp_t *s, int i, shm_blob_t *b)
     return RMP_SUCCESS;
 }
 
+/* A segment that vanished after its owner published it was unlinked by a rank that is ending
+ * the job without rmp_finalize (shm_abandon: after SHM_ABANDON_WAIT_MS, a rank still wiring
+ * up finds it gone). The launcher is about to end this process too: wait for that instead of
+ * failing rmp_init first, which would make this rank, not the one that ended the job, look
+ * like the cause. Bounded: if nothing ends it, the open fails as it would have. */
+static int seg_open_peer(const char *name)
+{
+    int fd = shm_open(name, O_RDWR, 0);
+    for (int ms = 0; fd < 0 && errno == ENOENT && ms < SHM_VANISHED_WAIT_MS; ms += 10) {
+        struct timespec nap = {0, 10 * 1000000};
+        nanosleep(&nap, NULL);
+        errno = ENOENT;
+    }
+    return fd;
+}
+
 /* Map local peer i's segment, attach my outgoing ring in it, count myself as a mapper. */
 static int seg_map_peer(shm_tp_t *s, int i, const shm_blob_t *b)
 {
     shm_peer_t *p = &s->peers[i];
-    int fd = shm_open(b->name, O_RDWR, 0);
+    int fd = seg_open_peer(b->name);
     if (fd < 0) {
         tp_error(&s->base, "shm_open %s (rank %d's segment): %s", b->name, p->world,
                  strerror(errno));
