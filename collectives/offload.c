@@ -59,8 +59,13 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
     rmp_ctx_t *c = &rmp_ctx;
     comm_t *comm = cl->comm;
     a->seq = (uint32_t)cl->tag;
-    ctx_lock(c);
+    /* The transports and their tables are fixed from rmp_init to rmp_finalize, so the common
+     * answer (no adapter offload here: every shm-only job) costs no lock on the small-collective
+     * path; only RMP_VERBOSE wants the reason said, under the lock below. */
     tp_t *tp = comm->size > 1 ? offload_tp(c) : NULL;
+    if (!tp && !c->cfg.verbose)
+        return RMP_ERR_NOT_SUPPORTED;
+    ctx_lock(c);
     char why[160] = "no transport here runs collectives on the adapter";
     if (comm->size <= 1)
         snprintf(why, sizeof(why), "a single rank");

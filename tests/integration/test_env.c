@@ -189,3 +189,27 @@ Test(env, transport_shm_and_auto_work, .timeout = 30)
         run_free(&r);
     }
 }
+
+/* Without an adapter (shm only) collectives skip the offload question's lock, but RMP_VERBOSE
+ * still says once per rank, communicator and collective why the software schedule runs. */
+Test(env, verbose_says_why_collectives_run_in_software, .timeout = 60)
+{
+    const char *env[] = {"RMP_VERBOSE=1", NULL};
+    run_opts_t o = {.limit = 50, .env = env};
+    run_result_t r = run_mrun(&o, 2, PROG("coll"), "allreduce", NULL);
+    expect_success(r);
+    for (int rank = 0; rank < 2; rank++) {
+        char line[192];
+        /* world (context 0); the single-rank communicators say their own reason */
+        snprintf(line, sizeof(line), "rmp[%d]: offload: allreduce on a communicator of 2 "
+                 "(context 0) runs the software schedule: no transport here runs collectives "
+                 "on the adapter", rank);
+        cr_assert_eq(count_lines(r.err, line), 1,
+                     "rank %d did not say once why allreduce runs in software:\n%s", rank,
+                     tail(r.err));
+        snprintf(line, sizeof(line), "rmp[%d]: offload: allreduce on a communicator of 1 ", rank);
+        cr_assert_eq(count_like(r.err, line, "runs the software schedule: a single rank"), 1,
+                     "rank %d:\n%s", rank, tail(r.err));
+    }
+    run_free(&r);
+}
