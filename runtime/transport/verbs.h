@@ -279,6 +279,9 @@ typedef struct verbs_ofl_backend {
     void (*finish)(ofl_req_t *req);
     void (*comm_free)(verbs_tp_t *v, const ofl_comm_t *comm);
     int (*open)(verbs_tp_t *v);   /* before the modex (v->ctrl exists) */
+    /* After open: may a call of this backend run in this job (its knob, the device and the job
+     * size allow it)? Only then does verbs build a QP to every peer (ofl_qps) for it. */
+    bool (*may_run)(const verbs_tp_t *v);
     int (*wireup)(verbs_tp_t *v); /* after the modex: peers' blobs readable */
     int (*progress_tp)(verbs_tp_t *v); /* from the transport's progress: events handled */
     void (*close)(verbs_tp_t *v);

@@ -691,6 +691,16 @@ static int atomic_open(verbs_tp_t *v)
     return RMP_SUCCESS;
 }
 
+/* auto runs nothing on atomics below ATOM_AUTO_BARRIER_MIN ranks: no communicator is larger
+ * than the world. */
+static bool atomic_may_run(const verbs_tp_t *v)
+{
+    const atom_tp_t *t = v->atomic;
+    if (!t || t->mode == ATOM_OFF || !t->probe.atomic_hca)
+        return false;
+    return t->mode == ATOM_ON || v->base.env->size >= ATOM_AUTO_BARRIER_MIN;
+}
+
 uint8_t verbs_atomic_caps(verbs_tp_t *v)
 {
     const atom_tp_t *t = v->atomic;
@@ -717,6 +727,7 @@ static void atomic_close(verbs_tp_t *v)
 
 const verbs_ofl_backend_t verbs_atomic_backend = {
     .name = "atomic", .start = atomic_start, .progress = atomic_progress, .finish = atomic_finish,
-    .comm_free = atomic_comm_free, .open = atomic_open, .wireup = atomic_wireup,
+    .comm_free = atomic_comm_free, .open = atomic_open, .may_run = atomic_may_run,
+    .wireup = atomic_wireup,
     .progress_tp = atomic_progress_tp, .close = atomic_close,
 };

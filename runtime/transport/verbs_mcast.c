@@ -265,8 +265,15 @@ static int mcast_progress(ofl_req_t *req)
     return mc_call_is_root(k) ? mc_root_step(k) : mc_recv_step(k);
 }
 
+/* Only RMP_MCAST=on sets a group up (mc_open); repairs then read from the root over RC. */
+static bool mcast_may_run(const verbs_tp_t *v)
+{
+    return v->mcast != NULL;
+}
+
 const verbs_ofl_backend_t verbs_mcast_backend = {
     .name = "mcast", .start = mcast_start, .progress = mcast_progress,
     .finish = mc_call_finish, .comm_free = mcast_comm_free, .open = mc_open,
+    .may_run = mcast_may_run,
     .wireup = mc_wireup, .progress_tp = mcast_progress_tp, .close = mc_close,
 };

@@ -118,10 +118,18 @@ int verbs_offload_open(verbs_tp_t *v)
         verbs_reg_error(v, "the offload control region", VERBS_CTRL_BYTES, errno);
         return RMP_ERR_TRANSPORT;
     }
-    v->ofl_qps = true;
     v->base.offload = &verbs_offload_ops;
     int rc = verbs_mcast_backend.open(v);
-    return rc ? rc : verbs_atomic_backend.open(v);
+    if (rc == RMP_SUCCESS)
+        rc = verbs_atomic_backend.open(v);
+    /* A QP to every peer (same node and self too) costs start-up time and memory in every
+     * process: only when a backend may run at all. Otherwise each call's refusal says why. */
+    v->ofl_qps = rc == RMP_SUCCESS &&
+                 (verbs_mcast_backend.may_run(v) || verbs_atomic_backend.may_run(v));
+    if (rc == RMP_SUCCESS && !v->ofl_qps)
+        tp_verbose(&v->base, "verbs: offload: no backend can run in this job: QPs only to the "
+                   "peers the core routes to verbs");
+    return rc;
 }
 
 /* The blob exists once the wiring opened (open_all): publish the region in it. */
