@@ -307,7 +307,7 @@ int rmp_cancel(rmp_request_t *req)
     if (rc)
         return rc;
     struct rmp_request *r = req ? req_lookup(*req) : NULL;
-    if (!r)
+    if (!r || r->orphan || r->kind == REQ_MSG) /* freed by the user; a message handle */
         return RMP_ERR_REQUEST;
     if (r->kind != REQ_RECV)
         return RMP_SUCCESS;

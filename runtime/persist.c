@@ -110,14 +110,12 @@ static int start_locked(rmp_ctx_t *ctx, struct rmp_request *r)
         return RMP_SUCCESS;
     }
     int rc;
-    if (r->kind == REQ_SEND) {
+    /* a wildcard receive learns its sender anew at each match */
+    r->peer_world = r->peer >= 0 ? r->comm->world[r->peer] : -1;
+    if (r->kind == REQ_SEND)
         rc = start_send(ctx, r);
-    } else {
-        r->peer_world = -1; /* a wildcard receive learns its sender anew */
-        if (r->peer >= 0)
-            r->peer_world = r->comm->world[r->peer];
+    else
         rc = proto_recv(ctx, r);
-    }
     if (rc != RMP_SUCCESS) { /* nothing started: inactive again */
         r->active = false;
         atomic_store_explicit(&r->done, 1, memory_order_release);
@@ -129,7 +127,7 @@ static int start_locked(rmp_ctx_t *ctx, struct rmp_request *r)
 static struct rmp_request *startable(rmp_request_t h)
 {
     struct rmp_request *r = req_lookup(h);
-    return r && r->persistent && !r->active ? r : NULL;
+    return r && r->persistent && !r->active && !r->orphan ? r : NULL;
 }
 
 int rmp_start(rmp_request_t *req)

@@ -6,6 +6,15 @@
 
 static const rmp_status_t empty_status = {.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
 
+/* The request a user's handle names, if the user may still complete it: not a message handle
+ * (mprobe.c), not one rmp_request_free gave up (it lives on until it completes, but every copy
+ * of its handle is dead to the user). NULL otherwise. */
+static struct rmp_request *user_req(rmp_request_t h)
+{
+    struct rmp_request *r = req_lookup(h);
+    return r && r->kind != REQ_MSG && !r->orphan ? r : NULL;
+}
+
 /* Hand a completed request's status out and free it (lock not needed: it is done); a
  * persistent request stays, inactive, and so does the user's handle. */
 static int reap(struct rmp_request *r, rmp_request_t *req, rmp_status_t *status)
@@ -45,8 +54,8 @@ int rmp_wait(rmp_request_t *req, rmp_status_t *status)
             *status = empty_status;
         return RMP_SUCCESS;
     }
-    struct rmp_request *r = req_lookup(*req);
-    if (!r || r->kind == REQ_MSG)
+    struct rmp_request *r = user_req(*req);
+    if (!r)
         return RMP_ERR_REQUEST;
     if (is_inactive(r)) {
         if (status)
@@ -75,8 +84,8 @@ int rmp_test(rmp_request_t *req, int *flag, rmp_status_t *status)
             *status = empty_status;
         return RMP_SUCCESS;
     }
-    struct rmp_request *r = req_lookup(*req);
-    if (!r || r->kind == REQ_MSG)
+    struct rmp_request *r = user_req(*req);
+    if (!r)
         return RMP_ERR_REQUEST;
     if (is_inactive(r)) {
         *flag = 1;
@@ -110,8 +119,8 @@ static int check_array(int count, rmp_request_t reqs[])
     for (i = 0; i < count && rc == RMP_SUCCESS; i++) {
         if (reqs[i] == RMP_REQUEST_NULL)
             continue;
-        struct rmp_request *r = req_lookup(reqs[i]);
-        if (!r || r->listed || r->kind == REQ_MSG)
+        struct rmp_request *r = user_req(reqs[i]);
+        if (!r || r->listed)
             rc = RMP_ERR_REQUEST;
         else
             r->listed = true;
@@ -287,8 +296,8 @@ int rmp_request_free(rmp_request_t *req)
     int rc = ctx_check();
     if (rc)
         return rc;
-    struct rmp_request *r = req ? req_lookup(*req) : NULL;
-    if (!r || r->kind == REQ_COLL || r->kind == REQ_MSG)
+    struct rmp_request *r = req ? user_req(*req) : NULL;
+    if (!r || r->kind == REQ_COLL)
         return RMP_ERR_REQUEST;
     rmp_ctx_t *c = &rmp_ctx;
     ctx_lock(c); /* completion (req_complete, under the lock) sees orphan, or we see done */
