@@ -4,9 +4,9 @@
  * restarted 1000 times (eager, rendezvous, strided type) with startall, every persistent send
  * mode, waitsome/testsome indices and statuses, request_free of an active send and receive,
  * matched probes that a concurrent receive (or thread) cannot steal from, sendrecv_replace of
- * 1 MiB around a ring, comm_split_type, and the error codes of bad arguments. Runs with
- * RMP_THREAD_MULTIPLE (the two-thread mprobe case needs it). Prints "p2p_modes: OK" from rank
- * 0 when every rank passed. */
+ * 1 MiB around a ring, comm_split_type (argv[1]: the job's virtual nodes, `mrun --nodes K`),
+ * and the error codes of bad arguments. Runs with RMP_THREAD_MULTIPLE (the two-thread mprobe
+ * case needs it). Prints "p2p_modes: OK" from rank 0 when every rank passed. */
 #include <pthread.h>
 #include <sched.h>
 
@@ -465,19 +465,36 @@ static void t_replace(void)
 
 /* ---- split_type ---- */
 
+static int nnodes = 1; /* argv[1]: the job's (virtual) nodes, as `mrun --nodes K` */
+
+/* The node of world rank w: mrun fills nodes in blocks, the first np % nnodes get one more. */
+static int node_of(int w)
+{
+    int q = np / nnodes, r = np % nnodes, big = r * (q + 1);
+    return w < big ? w / (q + 1) : r + (w - big) / q;
+}
+
 static void t_split_type(void)
 {
     rmp_comm_t node;
     MUST(rmp_comm_split_type(RMP_COMM_WORLD, RMP_COMM_TYPE_SHARED, -me, &node));
-    int ns = -1, nr = -1;
+    int want[64], nw = 0; /* my node's ranks, by key -rank: in reversed order */
+    for (int w = np - 1; w >= 0; w--)
+        if (node_of(w) == node_of(me))
+            want[nw++] = w;
+    int ns = -1, nr = -1, wr = -1;
     CHECK(rmp_comm_size(node, &ns));
     CHECK(rmp_comm_rank(node, &nr));
-    /* one node: everyone, ordered by key (reversed) */
-    EXPECT(ns == np && nr == np - 1 - me, "split_type shared: size %d rank %d", ns, nr);
+    for (int i = 0; i < nw; i++)
+        if (want[i] == me)
+            wr = i;
+    EXPECT(ns == nw && nr == wr, "split_type shared (%d nodes): size %d rank %d, expected %d %d",
+           nnodes, ns, nr, nw, wr);
     int32_t mine = me, all[64];
     CHECK(rmp_allgather(&mine, 1, RMP_INT32, all, 1, RMP_INT32, node));
-    for (int i = 0; i < ns; i++)
-        EXPECT(all[i] == np - 1 - i, "split_type shared: member %d is world %d", i, all[i]);
+    for (int i = 0; i < ns && i < nw; i++)
+        EXPECT(all[i] == want[i], "split_type shared: member %d is world %d, expected %d", i,
+               all[i], want[i]);
     MUST(rmp_comm_free(&node));
     MUST(rmp_comm_split_type(RMP_COMM_WORLD, RMP_UNDEFINED, 0, &node));
     EXPECT(node == RMP_COMM_NULL, "split_type undefined: %d", node);
@@ -548,6 +565,12 @@ int main(int argc, char **argv)
     rmp_comm_rank(RMP_COMM_WORLD, &prog_rank);
     me = prog_rank;
     rmp_comm_size(RMP_COMM_WORLD, &np);
+    if (argc > 1)
+        nnodes = atoi(argv[1]);
+    if (nnodes < 1 || nnodes > np || np > 64) {
+        FAIL("usage: p2p_modes [nodes] with 1 <= nodes <= ranks <= 64 (%d, %d)", nnodes, np);
+        return 1;
+    }
     right = (me + 1) % np;
     left = (me + np - 1) % np;
     MUST(rmp_type_vector(2, 1, 2, RMP_INT32, &vec));
