@@ -325,6 +325,8 @@ struct rmp_ctx {
     tp_env_t tp_env[RMP_MAX_TRANSPORTS]; /* what each transport was opened with (transports.c) */
     bool *routes;            /* [RMP_MAX_TRANSPORTS * size]: the tp_env_t.route arrays */
 
+    struct bsend_buf *bsend; /* the buffer attached for buffered sends (sendmodes.c), or
+                              * NULL */
     comm_t *comms;           /* [RMP_MAX_COMMS] */
     match_queues_t *mq;
 

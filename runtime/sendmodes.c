@@ -62,19 +62,18 @@ typedef struct bsend_seg {
     struct rmp_request *req;
 } bsend_seg_t;
 
-/* The attached buffer (under the runtime lock). */
-static struct {
-    bool attached;
+/* The attached buffer (rmp_ctx.bsend, under the runtime lock). */
+typedef struct bsend_buf {
     char *buf;
     size_t size;
     bsend_seg_t *segs; /* in use, by offset */
-} bsend;
+} bsend_buf_t;
 
 /* Give back the space of every buffered send that completed (lock held). Its error (a failed
  * peer) has no one to go to: MPI's bsend returned long ago. */
-static void bsend_reap(rmp_ctx_t *c)
+static void bsend_reap(rmp_ctx_t *c, bsend_buf_t *b)
 {
-    for (bsend_seg_t **pp = &bsend.segs; *pp;) {
+    for (bsend_seg_t **pp = &b->segs; *pp;) {
         bsend_seg_t *s = *pp;
         if (!atomic_load_explicit(&s->req->done, memory_order_acquire)) {
             pp = &s->next;
@@ -91,16 +90,16 @@ static void bsend_reap(rmp_ctx_t *c)
 
 /* First fit of len bytes between the messages in the buffer: where to link the new one
  * (*at) and its offset; false if no gap is large enough. */
-static bool bsend_fit(size_t len, bsend_seg_t ***at, size_t *off)
+static bool bsend_fit(bsend_buf_t *b, size_t len, bsend_seg_t ***at, size_t *off)
 {
     size_t end = 0;
-    bsend_seg_t **pp = &bsend.segs;
+    bsend_seg_t **pp = &b->segs;
     for (; *pp; pp = &(*pp)->next) {
         if ((*pp)->off - end >= len)
             break;
         end = (*pp)->off + (*pp)->len;
     }
-    if (!*pp && (end > bsend.size || bsend.size - end < len))
+    if (!*pp && (end > b->size || b->size - end < len))
         return false;
     *at = pp;
     *off = end;
@@ -111,22 +110,24 @@ int p2p_bsend_locked(comm_t *c, const void *buf, int count, const dtype_t *t, si
                      int dst, int tag)
 {
     rmp_ctx_t *ctx = &rmp_ctx;
+    bsend_buf_t *b = ctx->bsend;
     if (dst == RMP_PROC_NULL)
         return RMP_SUCCESS;
-    bsend_reap(ctx);
+    if (b)
+        bsend_reap(ctx, b);
     bsend_seg_t **at, *s;
     size_t off;
-    if (!bsend.attached || bytes > SIZE_MAX - RMP_BSEND_OVERHEAD ||
-        !bsend_fit(bytes + RMP_BSEND_OVERHEAD, &at, &off)) {
+    if (!b || bytes > SIZE_MAX - RMP_BSEND_OVERHEAD ||
+        !bsend_fit(b, bytes + RMP_BSEND_OVERHEAD, &at, &off)) {
         core_verbose(ctx, "bsend of %zu bytes to rank %d: %s", bytes, dst,
-                     bsend.attached ? "no room left in the attached buffer (wait for earlier "
-                                      "buffered sends, or attach a larger buffer)"
-                                    : "no buffer attached (rmp_buffer_attach)");
+                     b ? "no room left in the attached buffer (wait for earlier buffered "
+                         "sends, or attach a larger buffer)"
+                       : "no buffer attached (rmp_buffer_attach)");
         return RMP_ERR_BUFFER;
     }
     if (!(s = malloc(sizeof(*s))))
         return RMP_ERR_NO_MEM;
-    char *data = bsend.buf + off;
+    char *data = b->buf + off;
     if (t->contig) {
         if (bytes)
             memcpy(data, buf, bytes);
@@ -186,24 +187,29 @@ int rmp_buffer_attach(void *buf, int size)
         return RMP_ERR_COUNT;
     if (!buf && size > 0)
         return RMP_ERR_BUFFER;
+    bsend_buf_t *b = malloc(sizeof(*b));
+    if (!b)
+        return RMP_ERR_NO_MEM;
+    *b = (bsend_buf_t){.buf = buf, .size = (size_t)size};
     rmp_ctx_t *ctx = &rmp_ctx;
     ctx_lock(ctx);
-    if (bsend.attached) {
+    if (ctx->bsend) {
         rc = RMP_ERR_BUFFER;
         core_verbose(ctx, "rmp_buffer_attach: a buffer is attached already (detach it first)");
     } else {
-        bsend.attached = true;
-        bsend.buf = buf;
-        bsend.size = (size_t)size;
+        ctx->bsend = b;
+        b = NULL;
     }
     ctx_unlock(ctx);
+    free(b);
     return rc;
 }
 
 static bool bsend_drained(void *arg)
 {
-    bsend_reap(arg);
-    return bsend.segs == NULL;
+    bsend_buf_t *b = arg;
+    bsend_reap(&rmp_ctx, b);
+    return b->segs == NULL;
 }
 
 int rmp_buffer_detach(void **buf, int *size)
@@ -215,13 +221,14 @@ int rmp_buffer_detach(void **buf, int *size)
         return RMP_ERR_ARG;
     rmp_ctx_t *ctx = &rmp_ctx;
     ctx_lock(ctx);
-    progress_wait_until(ctx, bsend_drained, ctx);
-    *buf = bsend.attached ? bsend.buf : NULL;
-    *size = bsend.attached ? (int)bsend.size : 0;
-    bsend.attached = false;
-    bsend.buf = NULL;
-    bsend.size = 0;
+    bsend_buf_t *b = ctx->bsend;
+    ctx->bsend = NULL; /* detached at once: a bsend from another thread finds no buffer */
+    if (b)
+        progress_wait_until(ctx, bsend_drained, b);
     ctx_unlock(ctx);
+    *buf = b ? b->buf : NULL;
+    *size = b ? (int)b->size : 0;
+    free(b);
     return RMP_SUCCESS;
 }
 
