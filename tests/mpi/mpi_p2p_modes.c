@@ -221,11 +221,25 @@ static void replace_and_split(void)
     free(buf);
     MPI_Comm node;
     CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
-    int ns = -1, nr = -1;
+    /* whatever the node layout: the members are in world order (key = rank), and world rank w
+     * is in my node's communicator exactly when its node's lowest rank is my node's */
+    int ns = -1, nr = -1, members[64], first[64];
     CHECK(MPI_Comm_size(node, &ns));
     CHECK(MPI_Comm_rank(node, &nr));
-    EXPECT_INT(ns, size);
-    EXPECT_INT(nr, rank);
+    if (ns < 1 || ns > 64 || size > 64) {
+        FAIL("Comm_split_type: %d members of %d ranks", ns, size);
+        return;
+    }
+    CHECK(MPI_Allgather(&rank, 1, MPI_INT, members, 1, MPI_INT, node));
+    EXPECT_INT(members[nr], rank);
+    for (int i = 1; i < ns; i++)
+        EXPECT_INT(members[i] > members[i - 1], 1);
+    CHECK(MPI_Allgather(&members[0], 1, MPI_INT, first, 1, MPI_INT, MPI_COMM_WORLD));
+    for (int w = 0, k = 0; w < size; w++) {
+        int in_mine = k < ns && members[k] == w;
+        k += in_mine;
+        EXPECT_INT(in_mine, first[w] == members[0]);
+    }
     CHECK(MPI_Comm_free(&node));
     CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &node));
     EXPECT_INT(node, MPI_COMM_NULL);
