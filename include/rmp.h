@@ -264,8 +264,9 @@ int rmp_irecv(void *buf, int count, rmp_datatype_t type, int source, int tag, rm
 int rmp_sendrecv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, int dest,
                  int sendtag, void *recvbuf, int recvcount, rmp_datatype_t recvtype, int source,
                  int recvtag, rmp_comm_t comm, rmp_status_t *status);
-/* Wait for / test a request; a completed request is freed and *req set to RMP_REQUEST_NULL.
- * A NULL request completes at once with an empty status. The return value is the request's
+/* Wait for / test a request; a completed request is freed and *req set to RMP_REQUEST_NULL
+ * (a persistent one only becomes inactive: see rmp_send_init). A NULL request completes at
+ * once with an empty status. The return value is the request's
  * error (e.g. RMP_ERR_TRUNCATE), also stored in status->error. */
 int rmp_wait(rmp_request_t *req, rmp_status_t *status);
 int rmp_test(rmp_request_t *req, int *flag, rmp_status_t *status);
