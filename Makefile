@@ -208,6 +208,10 @@ $(TESTS)/progs/hostile: tests/progs/hostile.c $(INTERNAL) $(wildcard tests/progs
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(INTERNAL) $(LIBS)
 
+$(TESTS)/progs/rndv_failed: tests/progs/rndv_failed.c $(INTERNAL) $(wildcard tests/progs/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(INTERNAL) $(LIBS)
+
 $(TESTS)/progs/%: tests/progs/%.c $(STATIC) $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(STATIC) $(LIBS)

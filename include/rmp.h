@@ -27,7 +27,8 @@ enum {
                                      more than PTRDIFF_MAX bytes of data or of memory span */
     RMP_ERR_TYPE = -6,            /* invalid, freed or uncommitted datatype */
     RMP_ERR_OP = -7,              /* invalid reduction op, or op not defined for the type */
-    RMP_ERR_BUFFER = -8,          /* NULL buffer with a non-zero count */
+    RMP_ERR_BUFFER = -8,          /* NULL buffer with a non-zero count; bsend: the attached
+                                     buffer has no room for the message */
     RMP_ERR_TRUNCATE = -9,        /* message longer than the receive buffer (data cut, safe) */
     RMP_ERR_REQUEST = -10,        /* not a live request: never returned by rmp, already
                                      completed and freed (a stale copy), or listed twice */
@@ -171,6 +172,12 @@ int rmp_comm_free(rmp_comm_t *comm);
 #define RMP_SIMILAR 2
 #define RMP_UNEQUAL 3
 int rmp_comm_compare(rmp_comm_t comm1, rmp_comm_t comm2, int *result);
+/* Split by a property of the ranks instead of a color: RMP_COMM_TYPE_SHARED groups the ranks
+ * that share a node (the launcher's node map: with `mrun --nodes K`, a virtual node), ordered
+ * by key, then by old rank; split_type RMP_UNDEFINED gives RMP_COMM_NULL, any other value
+ * RMP_ERR_ARG. Collective (every rank must call, whatever its split_type). */
+#define RMP_COMM_TYPE_SHARED 1
+int rmp_comm_split_type(rmp_comm_t comm, int split_type, int key, rmp_comm_t *newcomm);
 
 /* ---- Groups: ordered sets of processes, local objects (no communication) ----------------- */
 typedef int rmp_group_t;
@@ -257,8 +264,9 @@ int rmp_irecv(void *buf, int count, rmp_datatype_t type, int source, int tag, rm
 int rmp_sendrecv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, int dest,
                  int sendtag, void *recvbuf, int recvcount, rmp_datatype_t recvtype, int source,
                  int recvtag, rmp_comm_t comm, rmp_status_t *status);
-/* Wait for / test a request; a completed request is freed and *req set to RMP_REQUEST_NULL.
- * A NULL request completes at once with an empty status. The return value is the request's
+/* Wait for / test a request; a completed request is freed and *req set to RMP_REQUEST_NULL
+ * (a persistent one only becomes inactive: see rmp_send_init). A NULL request completes at
+ * once with an empty status. The return value is the request's
  * error (e.g. RMP_ERR_TRUNCATE), also stored in status->error. */
 int rmp_wait(rmp_request_t *req, rmp_status_t *status);
 int rmp_test(rmp_request_t *req, int *flag, rmp_status_t *status);
@@ -275,6 +283,92 @@ int rmp_iprobe(int source, int tag, rmp_comm_t comm, int *flag, rmp_status_t *st
 /* Cancel a posted receive that has not matched yet; still wait on it afterwards (its status
  * then says cancelled). Cancelling a send or a matched receive has no effect. */
 int rmp_cancel(rmp_request_t *req);
+
+/* Send modes. Synchronous (ssend): completes only once the receiver has matched the message
+ * (whatever its size, the data waits at the sender until a receive takes it). Ready (rsend):
+ * the receive must be posted already; rmp does not check it and sends as rmp_send does, which
+ * is correct for every ready send. Buffered (bsend): the data is copied into the buffer given
+ * to rmp_buffer_attach and the call returns at once (an ibsend's request is complete when it
+ * returns); a message needs its packed size + RMP_BSEND_OVERHEAD bytes of that buffer while it
+ * is in flight, and one that does not fit gives RMP_ERR_BUFFER with nothing sent (as does a
+ * bsend with no buffer attached). */
+int rmp_ssend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+              rmp_comm_t comm);
+int rmp_issend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+               rmp_comm_t comm, rmp_request_t *req);
+int rmp_rsend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+              rmp_comm_t comm);
+int rmp_irsend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+               rmp_comm_t comm, rmp_request_t *req);
+int rmp_bsend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+              rmp_comm_t comm);
+int rmp_ibsend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+               rmp_comm_t comm, rmp_request_t *req);
+#define RMP_BSEND_OVERHEAD 64
+/* One buffer per process: attaching a second one gives RMP_ERR_BUFFER (detach first). Detach
+ * waits until every buffered message has left the buffer (its receiver matched it, or it was
+ * pushed eagerly) and returns the buffer's address and size (NULL and 0 if none was
+ * attached). */
+int rmp_buffer_attach(void *buf, int size);
+int rmp_buffer_detach(void **buf, int *size);
+
+/* Persistent requests: the arguments are checked, the datatype resolved and the peer looked up
+ * once; rmp_start (or rmp_startall) then runs the operation, as often as wanted. A persistent
+ * request is inactive when made and after each wait/test that completes it: the handle stays
+ * valid (it is not set to RMP_REQUEST_NULL), and wait/test on an inactive one return at once
+ * with an empty status. rmp_request_free frees it. Starting an active one gives
+ * RMP_ERR_REQUEST. */
+int rmp_send_init(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+                  rmp_comm_t comm, rmp_request_t *req);
+int rmp_ssend_init(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+                   rmp_comm_t comm, rmp_request_t *req);
+int rmp_bsend_init(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+                   rmp_comm_t comm, rmp_request_t *req);
+int rmp_rsend_init(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+                   rmp_comm_t comm, rmp_request_t *req);
+int rmp_recv_init(void *buf, int count, rmp_datatype_t type, int source, int tag,
+                  rmp_comm_t comm, rmp_request_t *req);
+int rmp_start(rmp_request_t *req);
+/* Every request is checked (persistent, inactive, listed once) before any is started. */
+int rmp_startall(int count, rmp_request_t reqs[]);
+
+/* Free a request without waiting for it; *req becomes RMP_REQUEST_NULL. An active request
+ * completes in the background (its data is sent or received as usual, its status lost) and is
+ * then freed; an inactive persistent one is freed at once. A nonblocking collective's request
+ * gives RMP_ERR_REQUEST (complete it with a wait or test). */
+int rmp_request_free(rmp_request_t *req);
+
+/* Wait until at least one active request completes (waitsome), or take those that completed
+ * already (testsome): *outcount of them, their indices in indices[] and statuses in
+ * statuses[] (which may be RMP_STATUSES_IGNORE), in index order; each is freed and reset as by
+ * rmp_wait. *outcount = RMP_UNDEFINED when no request is active (all RMP_REQUEST_NULL or
+ * inactive persistent). When one of them failed: RMP_ERR_IN_STATUS if statuses were given
+ * (each holds its error), else the first error. */
+int rmp_waitsome(int incount, rmp_request_t reqs[], int *outcount, int indices[],
+                 rmp_status_t statuses[]);
+int rmp_testsome(int incount, rmp_request_t reqs[], int *outcount, int indices[],
+                 rmp_status_t statuses[]);
+
+/* Matched probe: like probe, but the message found is taken out of matching and handed back
+ * as *msg, so that no other receive (another thread's) can take it; only rmp_mrecv or
+ * rmp_imrecv on *msg receive it (they reset *msg to RMP_MESSAGE_NULL). A probe of
+ * RMP_PROC_NULL gives RMP_MESSAGE_NO_PROC, whose receive completes at once with an empty
+ * status. improbe: *flag = 0 and *msg = RMP_MESSAGE_NULL when nothing matches. */
+typedef struct rmp_message *rmp_message_t;
+#define RMP_MESSAGE_NULL ((rmp_message_t)0)
+#define RMP_MESSAGE_NO_PROC ((rmp_message_t)2)
+int rmp_mprobe(int source, int tag, rmp_comm_t comm, rmp_message_t *msg, rmp_status_t *status);
+int rmp_improbe(int source, int tag, rmp_comm_t comm, int *flag, rmp_message_t *msg,
+                rmp_status_t *status);
+int rmp_mrecv(void *buf, int count, rmp_datatype_t type, rmp_message_t *msg,
+              rmp_status_t *status);
+int rmp_imrecv(void *buf, int count, rmp_datatype_t type, rmp_message_t *msg,
+               rmp_request_t *req);
+
+/* Send count elements of buf to dest and receive into the same buffer (count elements of the
+ * same type) from source; any size (the outgoing data is copied first). */
+int rmp_sendrecv_replace(void *buf, int count, rmp_datatype_t type, int dest, int sendtag,
+                         int source, int recvtag, rmp_comm_t comm, rmp_status_t *status);
 
 /* ---- Collectives (collective over comm; every rank must call with matching arguments, and
  * all ranks must start collectives on a communicator in the same order, blocking and

@@ -28,6 +28,18 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return rmpi_raise(comm, rc, __func__);
 }
 
+/* Only MPI_INFO_NULL exists: any other info is MPI_ERR_INFO. */
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                        MPI_Comm *newcomm)
+{
+    if (info != MPI_INFO_NULL)
+        return rmpi_raise_code(comm, MPI_ERR_INFO, __func__);
+    int rc = rmp_comm_split_type(comm, split_type, key, newcomm);
+    if (rc == RMP_SUCCESS && *newcomm != MPI_COMM_NULL)
+        rmpi_errh_inherit(comm, *newcomm);
+    return rmpi_raise(comm, rc, __func__);
+}
+
 int MPI_Comm_free(MPI_Comm *comm)
 {
     MPI_Comm old = comm ? *comm : MPI_COMM_NULL;

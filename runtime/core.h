@@ -124,7 +124,9 @@ void comm_fini(rmp_ctx_t *ctx);
 int comm_rank_of_world(const comm_t *c, int w);
 
 /* ---- Requests (request.c) ---- */
-typedef enum { REQ_SEND = 1, REQ_RECV, REQ_COLL } req_kind_t;
+/* REQ_MSG: not an operation but a message taken out of matching by rmp_mprobe (mprobe.c),
+ * which only carries it (msg) to rmp_mrecv; never waited for. */
+typedef enum { REQ_SEND = 1, REQ_RECV, REQ_COLL, REQ_MSG } req_kind_t;
 
 typedef enum {
     RS_NONE = 0,
@@ -165,6 +167,14 @@ struct rmp_request {
     const dtype_t *dt;
     int count;
     void *tmp;             /* pack buffer to free */
+    bool sync;             /* send: synchronous (rendezvous whatever the size: it completes
+                            * only once the receiver matched) */
+    bool persistent;       /* made by rmp_*_init (persist.c): completion leaves it inactive,
+                            * only rmp_request_free frees it */
+    bool active;           /* persistent: started and not yet completed by a wait/test */
+    bool orphan;           /* rmp_request_free'd while active: req_complete frees it */
+    uint8_t pmode;         /* persistent send: its mode (persist.c) */
+    void *msg;             /* REQ_MSG: the unexp_t taken from matching (mprobe.c) */
 
     /* protocols */
     req_state_t state;
@@ -315,6 +325,8 @@ struct rmp_ctx {
     tp_env_t tp_env[RMP_MAX_TRANSPORTS]; /* what each transport was opened with (transports.c) */
     bool *routes;            /* [RMP_MAX_TRANSPORTS * size]: the tp_env_t.route arrays */
 
+    struct bsend_buf *bsend; /* the buffer attached for buffered sends (sendmodes.c), or
+                              * NULL */
     comm_t *comms;           /* [RMP_MAX_COMMS] */
     match_queues_t *mq;
 

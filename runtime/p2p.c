@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "p2p.h"
 #include "protocol.h"
 
 static int check_tag(int tag, bool recv)
@@ -21,7 +22,7 @@ static int check_peer(const comm_t *c, int peer, bool recv)
     return peer < 0 || peer >= c->size ? RMP_ERR_RANK : RMP_SUCCESS;
 }
 
-static int null_request(req_kind_t kind, struct rmp_request **req)
+int p2p_null_request(req_kind_t kind, struct rmp_request **req)
 {
     struct rmp_request *r = req_alloc(kind);
     if (!r)
@@ -85,7 +86,7 @@ int p2p_isend_bytes(comm_t *c, int ctxoff, const void *buf, size_t bytes, int ds
                     struct rmp_request **req)
 {
     if (dst == RMP_PROC_NULL)
-        return null_request(REQ_SEND, req);
+        return p2p_null_request(REQ_SEND, req);
     struct rmp_request *r = req_alloc(REQ_SEND);
     if (!r)
         return RMP_ERR_NO_MEM;
@@ -96,7 +97,7 @@ int p2p_irecv_bytes(comm_t *c, int ctxoff, void *buf, size_t bytes, int src, int
                     struct rmp_request **req)
 {
     if (src == RMP_PROC_NULL)
-        return null_request(REQ_RECV, req);
+        return p2p_null_request(REQ_RECV, req);
     struct rmp_request *r = req_alloc(REQ_RECV);
     if (!r)
         return RMP_ERR_NO_MEM;
@@ -131,16 +132,18 @@ bool p2p_cancel_locked(struct rmp_request *r)
     return true;
 }
 
-/* Typed send/receive of `count` elements of t (bytes of packed data), arguments checked. */
-static int send_typed(comm_t *c, int ctxoff, const void *buf, int count, const dtype_t *t,
-                      size_t bytes, int dst, int tag, struct rmp_request **req)
+int p2p_send_typed(comm_t *c, int ctxoff, const void *buf, int count, const dtype_t *t,
+                   size_t bytes, int dst, int tag, bool sync, struct rmp_request **req)
 {
     if (dst == RMP_PROC_NULL)
-        return null_request(REQ_SEND, req);
-    if (t->contig)
-        return p2p_isend_bytes(c, ctxoff, buf, bytes, dst, tag, req);
+        return p2p_null_request(REQ_SEND, req);
     struct rmp_request *r = req_alloc(REQ_SEND);
-    if (!r || !(r->tmp = malloc(bytes ? bytes : 1))) {
+    if (!r)
+        return RMP_ERR_NO_MEM;
+    r->sync = sync;
+    if (t->contig)
+        return start_send(c, ctxoff, buf, bytes, dst, tag, r, req, false);
+    if (!(r->tmp = malloc(bytes ? bytes : 1))) {
         req_free(r);
         return RMP_ERR_NO_MEM;
     }
@@ -149,11 +152,11 @@ static int send_typed(comm_t *c, int ctxoff, const void *buf, int count, const d
     return start_send(c, ctxoff, r->tmp, bytes, dst, tag, r, req, false);
 }
 
-static int recv_typed(comm_t *c, int ctxoff, void *buf, int count, const dtype_t *t,
-                      size_t bytes, int src, int tag, struct rmp_request **req)
+int p2p_recv_typed(comm_t *c, int ctxoff, void *buf, int count, const dtype_t *t, size_t bytes,
+                   int src, int tag, struct rmp_request **req)
 {
     if (src == RMP_PROC_NULL)
-        return null_request(REQ_RECV, req);
+        return p2p_null_request(REQ_RECV, req);
     if (t->contig)
         return p2p_irecv_bytes(c, ctxoff, buf, bytes, src, tag, req);
     struct rmp_request *r = req_alloc(REQ_RECV);
@@ -186,7 +189,7 @@ int p2p_isend(comm_t *c, int ctxoff, const void *buf, int count, rmp_datatype_t 
     const dtype_t *t;
     size_t bytes;
     int rc = typed_size(dt, count, &t, &bytes);
-    return rc ? rc : send_typed(c, ctxoff, buf, count, t, bytes, dst, tag, req);
+    return rc ? rc : p2p_send_typed(c, ctxoff, buf, count, t, bytes, dst, tag, false, req);
 }
 
 int p2p_irecv(comm_t *c, int ctxoff, void *buf, int count, rmp_datatype_t dt, int src, int tag,
@@ -195,20 +198,11 @@ int p2p_irecv(comm_t *c, int ctxoff, void *buf, int count, rmp_datatype_t dt, in
     const dtype_t *t;
     size_t bytes;
     int rc = typed_size(dt, count, &t, &bytes);
-    return rc ? rc : recv_typed(c, ctxoff, buf, count, t, bytes, src, tag, req);
+    return rc ? rc : p2p_recv_typed(c, ctxoff, buf, count, t, bytes, src, tag, req);
 }
 
-/* What check_args found valid. */
-typedef struct p2p_args {
-    comm_t *c;
-    const dtype_t *t;
-    size_t bytes; /* packed size of the buffer */
-} p2p_args_t;
-
-/* Checks shared by every p2p call, in this order: runtime, communicator, count, type, the
- * size of the buffer (count * size and count * extent must not wrap), peer, tag, buffer. */
-static int check_args(rmp_comm_t comm, p2p_args_t *a, const void *buf, int count,
-                      rmp_datatype_t dt, int peer, int tag, bool recv)
+int p2p_check_args(rmp_comm_t comm, p2p_args_t *a, const void *buf, int count,
+                   rmp_datatype_t dt, int peer, int tag, bool recv)
 {
     int rc = ctx_check();
     if (rc)
@@ -233,12 +227,12 @@ int rmp_isend(const void *buf, int count, rmp_datatype_t type, int dest, int tag
 {
     p2p_args_t a;
     struct rmp_request *r;
-    int rc = check_args(comm, &a, buf, count, type, dest, tag, false);
+    int rc = p2p_check_args(comm, &a, buf, count, type, dest, tag, false);
     if (rc)
         return rc;
     if (!req)
         return RMP_ERR_ARG;
-    if ((rc = send_typed(a.c, 0, buf, count, a.t, a.bytes, dest, tag, &r)))
+    if ((rc = p2p_send_typed(a.c, 0, buf, count, a.t, a.bytes, dest, tag, false, &r)))
         return rc;
     *req = req_handle(r);
     return RMP_SUCCESS;
@@ -249,12 +243,12 @@ int rmp_irecv(void *buf, int count, rmp_datatype_t type, int source, int tag, rm
 {
     p2p_args_t a;
     struct rmp_request *r;
-    int rc = check_args(comm, &a, buf, count, type, source, tag, true);
+    int rc = p2p_check_args(comm, &a, buf, count, type, source, tag, true);
     if (rc)
         return rc;
     if (!req)
         return RMP_ERR_ARG;
-    if ((rc = recv_typed(a.c, 0, buf, count, a.t, a.bytes, source, tag, &r)))
+    if ((rc = p2p_recv_typed(a.c, 0, buf, count, a.t, a.bytes, source, tag, &r)))
         return rc;
     *req = req_handle(r);
     return RMP_SUCCESS;
@@ -285,16 +279,16 @@ int rmp_sendrecv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, in
                  int recvtag, rmp_comm_t comm, rmp_status_t *status)
 {
     p2p_args_t ra, sa;
-    int rc = check_args(comm, &ra, recvbuf, recvcount, recvtype, source, recvtag, true);
+    int rc = p2p_check_args(comm, &ra, recvbuf, recvcount, recvtype, source, recvtag, true);
     if (!rc)
-        rc = check_args(comm, &sa, sendbuf, sendcount, sendtype, dest, sendtag, false);
+        rc = p2p_check_args(comm, &sa, sendbuf, sendcount, sendtype, dest, sendtag, false);
     if (rc)
         return rc;
     struct rmp_request *rr, *sr;
-    if ((rc = recv_typed(ra.c, 0, recvbuf, recvcount, ra.t, ra.bytes, source, recvtag, &rr)))
+    if ((rc = p2p_recv_typed(ra.c, 0, recvbuf, recvcount, ra.t, ra.bytes, source, recvtag, &rr)))
         return rc;
     rmp_request_t r[2] = {req_handle(rr), RMP_REQUEST_NULL};
-    rc = send_typed(sa.c, 0, sendbuf, sendcount, sa.t, sa.bytes, dest, sendtag, &sr);
+    rc = p2p_send_typed(sa.c, 0, sendbuf, sendcount, sa.t, sa.bytes, dest, sendtag, false, &sr);
     if (rc == RMP_SUCCESS)
         r[1] = req_handle(sr);
     if (rc) {
@@ -313,7 +307,7 @@ int rmp_cancel(rmp_request_t *req)
     if (rc)
         return rc;
     struct rmp_request *r = req ? req_lookup(*req) : NULL;
-    if (!r)
+    if (!r || r->orphan || r->kind == REQ_MSG) /* freed by the user; a message handle */
         return RMP_ERR_REQUEST;
     if (r->kind != REQ_RECV)
         return RMP_SUCCESS;
@@ -345,7 +339,7 @@ static int probe(int source, int tag, rmp_comm_t comm, bool block, int *flag,
                  rmp_status_t *status)
 {
     p2p_args_t pa;
-    int rc = check_args(comm, &pa, NULL, 0, RMP_BYTE, source, tag, true);
+    int rc = p2p_check_args(comm, &pa, NULL, 0, RMP_BYTE, source, tag, true);
     if (rc)
         return rc;
     if (!block && !flag)

@@ -1,5 +1,6 @@
-/* protocol.c — the path of one message: eager below the limit, rendezvous above it, and the
- * dispatch of arrivals (core_deliver) to matching. Runs with the runtime lock held. */
+/* protocol.c — the path of one message: eager below the limit, rendezvous above it (and for
+ * synchronous sends, which must wait for the match), and the dispatch of arrivals
+ * (core_deliver) to matching. Runs with the runtime lock held. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,7 +53,7 @@ int proto_send(rmp_ctx_t *c, struct rmp_request *r)
     pkt_match_t m = {.type = PKT_EAGER, .ctx = r->ctx_id, .src = r->comm->rank, .tag = r->tag,
                      .seq = p->send_seq, .len = r->bytes};
     int rc;
-    if (r->bytes <= proto_eager_limit(c, r->peer_world))
+    if (r->bytes <= proto_eager_limit(c, r->peer_world) && !r->sync)
         rc = outq_send(c, r->peer_world, &m, sizeof(m), r->buf, r->bytes, r);
     else
         rc = send_rts(c, r, &m);
@@ -82,8 +83,18 @@ int proto_recv(rmp_ctx_t *c, struct rmp_request *r)
     }
     if (!u)
         return match_post(c->mq, r) ? RMP_SUCCESS : RMP_ERR_NO_MEM;
+    proto_recv_unexp(c, r, u);
+    return RMP_SUCCESS;
+}
+
+void proto_recv_unexp(rmp_ctx_t *c, struct rmp_request *r, unexp_t *u)
+{
     size_t n = recv_matched(r, u->src, u->tag, u->len);
-    if (u->rndv) {
+    int failed = c->peers[u->src_world].failed;
+    if (u->rndv && failed) {
+        /* its data is still at a sender that failed since: nothing will ever answer */
+        req_recv_finish(r, failed);
+    } else if (u->rndv) {
         rndv_recv_start(c, r, u->src_world, u->len, u->sreq, &u->rkey, u->can_get);
     } else {
         if (n)
@@ -92,7 +103,6 @@ int proto_recv(rmp_ctx_t *c, struct rmp_request *r)
     }
     free(u->data);
     free(u);
-    return RMP_SUCCESS;
 }
 
 static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)

@@ -72,6 +72,10 @@ void outq_fail_peer(rmp_ctx_t *c, int peer, int err);
 int proto_send(rmp_ctx_t *c, struct rmp_request *r);
 /* Post a receive (lock held): matches the unexpected queue first, else queues r. */
 int proto_recv(rmp_ctx_t *c, struct rmp_request *r);
+/* Receive r the unexpected message u taken from matching (lock held): its status, its data
+ * or the rendezvous that fetches it; u is freed. */
+struct unexp;
+void proto_recv_unexp(rmp_ctx_t *c, struct rmp_request *r, struct unexp *u);
 /* Largest eager payload to peer. */
 size_t proto_eager_limit(rmp_ctx_t *c, int peer);
 

@@ -177,6 +177,12 @@ void req_free(struct rmp_request *r)
 
 void req_complete(struct rmp_request *r, int err)
 {
+    if (r->orphan) {
+        /* rmp_request_free'd while active: nobody holds a handle to it, nobody waits for it
+         * (every caller's last touch of r is this call) */
+        req_free(r);
+        return;
+    }
     if (err != RMP_SUCCESS || r->status.error == 0)
         r->status.error = err;
     atomic_store_explicit(&r->done, 1, memory_order_release);
@@ -188,8 +194,10 @@ void req_recv_finish(struct rmp_request *r, int err)
 {
     if (r->user_buf && r->tmp) {
         dtype_unpack(r->dt, r->count, r->tmp, r->status.count, r->user_buf);
-        free(r->tmp);
-        r->tmp = NULL;
+        if (!r->persistent) { /* a persistent receive unpacks through it at every start */
+            free(r->tmp);
+            r->tmp = NULL;
+        }
     }
     if (err == RMP_SUCCESS)
         err = r->status.error;

@@ -1,16 +1,31 @@
-/* wait.c — completion calls: wait, test, waitall, waitany, testall. Every handle goes through
- * req_lookup first (RMP_ERR_REQUEST for one that is not live, before anything is done); a
- * completed request is freed here and the user's handle reset to RMP_REQUEST_NULL. */
+/* wait.c — completion calls: wait, test, waitall, waitany, testall, waitsome, testsome, and
+ * request_free. Every handle goes through req_lookup first (RMP_ERR_REQUEST for one that is
+ * not live, before anything is done); a completed request is freed here and the user's handle
+ * reset to RMP_REQUEST_NULL, except a persistent one, which only becomes inactive. */
 #include "core.h"
 
 static const rmp_status_t empty_status = {.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
 
-/* Hand a completed request's status out and free it (lock not needed: it is done). */
+/* The request a user's handle names, if the user may still complete it: not a message handle
+ * (mprobe.c), not one rmp_request_free gave up (it lives on until it completes, but every copy
+ * of its handle is dead to the user). NULL otherwise. */
+static struct rmp_request *user_req(rmp_request_t h)
+{
+    struct rmp_request *r = req_lookup(h);
+    return r && r->kind != REQ_MSG && !r->orphan ? r : NULL;
+}
+
+/* Hand a completed request's status out and free it (lock not needed: it is done); a
+ * persistent request stays, inactive, and so does the user's handle. */
 static int reap(struct rmp_request *r, rmp_request_t *req, rmp_status_t *status)
 {
     int err = r->status.error;
     if (status)
         *status = r->status;
+    if (r->persistent) {
+        r->active = false;
+        return err;
+    }
     req_free(r);
     *req = RMP_REQUEST_NULL;
     return err;
@@ -19,6 +34,12 @@ static int reap(struct rmp_request *r, rmp_request_t *req, rmp_status_t *status)
 static bool is_done(const struct rmp_request *r)
 {
     return atomic_load_explicit(&r->done, memory_order_acquire) != 0;
+}
+
+/* A persistent request not started since its last completion: waits on it return at once. */
+static bool is_inactive(const struct rmp_request *r)
+{
+    return r->persistent && !r->active;
 }
 
 int rmp_wait(rmp_request_t *req, rmp_status_t *status)
@@ -33,9 +54,14 @@ int rmp_wait(rmp_request_t *req, rmp_status_t *status)
             *status = empty_status;
         return RMP_SUCCESS;
     }
-    struct rmp_request *r = req_lookup(*req);
+    struct rmp_request *r = user_req(*req);
     if (!r)
         return RMP_ERR_REQUEST;
+    if (is_inactive(r)) {
+        if (status)
+            *status = empty_status;
+        return RMP_SUCCESS;
+    }
     if (!is_done(r)) {
         rmp_ctx_t *c = &rmp_ctx;
         ctx_lock(c);
@@ -58,9 +84,15 @@ int rmp_test(rmp_request_t *req, int *flag, rmp_status_t *status)
             *status = empty_status;
         return RMP_SUCCESS;
     }
-    struct rmp_request *r = req_lookup(*req);
+    struct rmp_request *r = user_req(*req);
     if (!r)
         return RMP_ERR_REQUEST;
+    if (is_inactive(r)) {
+        *flag = 1;
+        if (status)
+            *status = empty_status;
+        return RMP_SUCCESS;
+    }
     if (!is_done(r)) {
         rmp_ctx_t *c = &rmp_ctx;
         ctx_lock(c);
@@ -87,7 +119,7 @@ static int check_array(int count, rmp_request_t reqs[])
     for (i = 0; i < count && rc == RMP_SUCCESS; i++) {
         if (reqs[i] == RMP_REQUEST_NULL)
             continue;
-        struct rmp_request *r = req_lookup(reqs[i]);
+        struct rmp_request *r = user_req(reqs[i]);
         if (!r || r->listed)
             rc = RMP_ERR_REQUEST;
         else
@@ -130,7 +162,7 @@ int rmp_testall(int count, rmp_request_t reqs[], int *flag, rmp_status_t statuse
     ctx_unlock(c);
     for (int i = 0; i < count; i++) {
         struct rmp_request *r = req_lookup(reqs[i]);
-        if (r && !is_done(r)) {
+        if (r && !is_inactive(r) && !is_done(r)) {
             *flag = 0;
             return RMP_SUCCESS;
         }
@@ -144,15 +176,31 @@ typedef struct any_arg {
     rmp_request_t *reqs;
 } any_arg_t;
 
+/* The request of handle h if it is active (not RMP_REQUEST_NULL, not inactive persistent). */
+static struct rmp_request *active_req(rmp_request_t h)
+{
+    struct rmp_request *r = req_lookup(h);
+    return r && !is_inactive(r) ? r : NULL;
+}
+
 static bool any_done(void *arg)
 {
     any_arg_t *a = arg;
     for (int i = 0; i < a->n; i++) {
-        struct rmp_request *r = req_lookup(a->reqs[i]);
+        struct rmp_request *r = active_req(a->reqs[i]);
         if (r && is_done(r))
             return true;
     }
     return false;
+}
+
+/* Number of active requests in reqs. */
+static int count_active(int count, const rmp_request_t reqs[])
+{
+    int live = 0;
+    for (int i = 0; i < count; i++)
+        live += active_req(reqs[i]) != NULL;
+    return live;
 }
 
 int rmp_waitany(int count, rmp_request_t reqs[], int *index, rmp_status_t *status)
@@ -162,10 +210,7 @@ int rmp_waitany(int count, rmp_request_t reqs[], int *index, rmp_status_t *statu
         return rc;
     if (!index)
         return RMP_ERR_ARG;
-    int live = 0;
-    for (int i = 0; i < count; i++)
-        live += reqs[i] != RMP_REQUEST_NULL;
-    if (!live) {
+    if (!count_active(count, reqs)) {
         *index = RMP_UNDEFINED;
         if (status)
             *status = empty_status;
@@ -179,11 +224,88 @@ int rmp_waitany(int count, rmp_request_t reqs[], int *index, rmp_status_t *statu
         ctx_unlock(c);
     }
     for (int i = 0; i < count; i++) {
-        struct rmp_request *r = req_lookup(reqs[i]);
+        struct rmp_request *r = active_req(reqs[i]);
         if (r && is_done(r)) {
             *index = i;
             return reap(r, &reqs[i], status);
         }
     }
     return RMP_ERR_INTERNAL;
+}
+
+/* waitsome and testsome once their arguments passed: reap every active request that is done,
+ * in index order. */
+static int reap_some(int count, rmp_request_t reqs[], int *outcount, int indices[],
+                     rmp_status_t statuses[])
+{
+    int n = 0, first = RMP_SUCCESS, nerr = 0;
+    for (int i = 0; i < count; i++) {
+        struct rmp_request *r = active_req(reqs[i]);
+        if (!r || !is_done(r))
+            continue;
+        int e = reap(r, &reqs[i], statuses ? &statuses[n] : RMP_STATUS_IGNORE);
+        if (e != RMP_SUCCESS && nerr++ == 0)
+            first = e;
+        indices[n++] = i;
+    }
+    *outcount = n;
+    if (nerr == 0)
+        return RMP_SUCCESS;
+    return statuses ? RMP_ERR_IN_STATUS : first;
+}
+
+static int some(int count, rmp_request_t reqs[], int *outcount, int indices[],
+                rmp_status_t statuses[], bool block)
+{
+    int rc = check_array(count, reqs);
+    if (rc)
+        return rc;
+    if (!outcount || (count > 0 && !indices))
+        return RMP_ERR_ARG;
+    if (!count_active(count, reqs)) {
+        *outcount = RMP_UNDEFINED;
+        return RMP_SUCCESS;
+    }
+    any_arg_t a = {.n = count, .reqs = reqs};
+    if (!any_done(&a)) {
+        rmp_ctx_t *c = &rmp_ctx;
+        ctx_lock(c);
+        if (block)
+            progress_wait_until(c, any_done, &a);
+        else
+            progress_poll(c);
+        ctx_unlock(c);
+    }
+    return reap_some(count, reqs, outcount, indices, statuses);
+}
+
+int rmp_waitsome(int incount, rmp_request_t reqs[], int *outcount, int indices[],
+                 rmp_status_t statuses[])
+{
+    return some(incount, reqs, outcount, indices, statuses, true);
+}
+
+int rmp_testsome(int incount, rmp_request_t reqs[], int *outcount, int indices[],
+                 rmp_status_t statuses[])
+{
+    return some(incount, reqs, outcount, indices, statuses, false);
+}
+
+int rmp_request_free(rmp_request_t *req)
+{
+    int rc = ctx_check();
+    if (rc)
+        return rc;
+    struct rmp_request *r = req ? user_req(*req) : NULL;
+    if (!r || r->kind == REQ_COLL)
+        return RMP_ERR_REQUEST;
+    rmp_ctx_t *c = &rmp_ctx;
+    ctx_lock(c); /* completion (req_complete, under the lock) sees orphan, or we see done */
+    if (is_inactive(r) || is_done(r))
+        req_free(r);
+    else
+        r->orphan = true;
+    ctx_unlock(c);
+    *req = RMP_REQUEST_NULL;
+    return RMP_SUCCESS;
 }

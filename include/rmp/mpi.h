@@ -10,16 +10,19 @@
  *                 Get_library_version, Alloc_mem, Free_mem
  *   errors        Comm_set_errhandler, Comm_get_errhandler, Errhandler_free, Error_string,
  *                 Error_class (MPI_ERRORS_ARE_FATAL by default, MPI_ERRORS_RETURN)
- *   communicators Comm_rank, Comm_size, Comm_dup, Comm_split, Comm_create, Comm_compare,
- *                 Comm_free
+ *   communicators Comm_rank, Comm_size, Comm_dup, Comm_split, Comm_split_type
+ *                 (MPI_COMM_TYPE_SHARED), Comm_create, Comm_compare, Comm_free
  *   groups        Comm_group, Group_size, Group_rank, Group_incl, Group_excl,
  *                 Group_translate_ranks, Group_compare, Group_free (MPI_GROUP_EMPTY)
  *   datatypes     the C builtins and pair types below, Type_size, Type_get_extent,
  *                 Type_contiguous, Type_vector, Type_indexed, Type_create_hindexed,
  *                 Type_create_struct, Type_create_resized, Type_commit, Type_free,
  *                 Get_count, Get_elements
- *   point-to-point Send, Recv, Isend, Irecv, Sendrecv, Probe, Iprobe, Cancel,
- *                 Wait, Test, Waitall, Testall, Waitany
+ *   point-to-point Send, Recv, Isend, Irecv, Sendrecv, Sendrecv_replace, Probe, Iprobe,
+ *                 Cancel, Wait, Test, Waitall, Testall, Waitany, Waitsome, Testsome,
+ *                 Request_free; Ssend, Issend, Bsend, Ibsend, Rsend, Irsend, Buffer_attach,
+ *                 Buffer_detach; Send_init, Ssend_init, Bsend_init, Rsend_init, Recv_init,
+ *                 Start, Startall; Mprobe, Improbe, Mrecv, Imrecv (MPI_Message)
  *   collectives   Barrier, Bcast, Reduce, Allreduce, Gather, Gatherv, Scatter, Scatterv,
  *                 Allgather, Allgatherv, Alltoall, Alltoallv, Alltoallw, Reduce_scatter,
  *                 Reduce_scatter_block, Scan, Exscan, and their nonblocking I* forms
@@ -28,7 +31,8 @@
  *                 order), Op_free
  *
  * Where rmp differs from the standard: MPI_Abort ends the whole job whatever the communicator;
- * errors of completion calls (MPI_Wait, Test, Waitall, Testall, Waitany) are raised on
+ * errors of completion calls (MPI_Wait, Test, Waitall, Testall, Waitany, Waitsome, Testsome,
+ * Request_free, Start, Startall, Mrecv, Imrecv) are raised on
  * MPI_COMM_WORLD's error handler, not on the handler of the request's communicator. Handles
  * are ints (MPI_Request a pointer), so MPI_INT and
  * MPI_INT32_T, for instance, are the same handle. */
@@ -59,6 +63,7 @@ typedef long long MPI_Offset;
 typedef long long MPI_Count;
 typedef int MPI_Fint;
 typedef int MPI_Info; /* only MPI_INFO_NULL exists */
+typedef rmp_message_t MPI_Message;
 #define MPI_INFO_NULL ((MPI_Info)0)
 
 /* The same object as rmp_status_t (a union of the two views), so that arrays of statuses pass
@@ -89,6 +94,10 @@ typedef union MPI_Status {
 #define MPI_DATATYPE_NULL ((MPI_Datatype)RMP_DATATYPE_NULL)
 #define MPI_GROUP_NULL ((MPI_Group)RMP_GROUP_NULL)
 #define MPI_GROUP_EMPTY ((MPI_Group)RMP_GROUP_EMPTY)
+#define MPI_MESSAGE_NULL ((MPI_Message)RMP_MESSAGE_NULL)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)RMP_MESSAGE_NO_PROC)
+#define MPI_BSEND_OVERHEAD RMP_BSEND_OVERHEAD
+#define MPI_COMM_TYPE_SHARED RMP_COMM_TYPE_SHARED
 
 /* Results of MPI_Comm_compare and MPI_Group_compare. */
 #define MPI_IDENT RMP_IDENT
@@ -268,6 +277,9 @@ int MPI_Comm_free(MPI_Comm *comm);
 /* Collective over comm; the ranks outside group get MPI_COMM_NULL. */
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+/* split_type MPI_COMM_TYPE_SHARED (or MPI_UNDEFINED: MPI_COMM_NULL); info: MPI_INFO_NULL. */
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                        MPI_Comm *newcomm);
 
 /* ---- Groups (local objects; errors are raised on MPI_COMM_WORLD's handler) -------------- */
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
@@ -330,6 +342,53 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
 int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                 MPI_Status array_of_statuses[]);
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status);
+int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                 int array_of_indices[], MPI_Status array_of_statuses[]);
+int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                 int array_of_indices[], MPI_Status array_of_statuses[]);
+int MPI_Request_free(MPI_Request *request);
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+
+/* Send modes: a ready send is a standard send (correct for every ready send). */
+int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm);
+int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request);
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm);
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request);
+int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm);
+int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request);
+int MPI_Buffer_attach(void *buffer, int size);
+/* buffer_addr is a void ** (the standard's type is void * for historical reasons). */
+int MPI_Buffer_detach(void *buffer_addr, int *size);
+
+/* Persistent requests (errors of Start and Startall go to MPI_COMM_WORLD's handler). */
+int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request);
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request);
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request);
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request);
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                  MPI_Comm comm, MPI_Request *request);
+int MPI_Start(MPI_Request *request);
+int MPI_Startall(int count, MPI_Request array_of_requests[]);
+
+/* Matched probes (errors of Mrecv and Imrecv go to MPI_COMM_WORLD's handler). */
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                MPI_Status *status);
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+              MPI_Status *status);
+int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Request *request);
 
 /* ---- Collectives ------------------------------------------------------------------------ */
 int MPI_Barrier(MPI_Comm comm);

@@ -1,0 +1,34 @@
+/* p2p.h — what the point-to-point API files share (p2p.c checks arguments and starts typed
+ * sends and receives; sendmodes.c, persist.c and mprobe.c build the other calls on them). */
+#ifndef RMP_P2P_H
+#define RMP_P2P_H
+
+#include "core.h"
+
+/* What p2p_check_args found valid. */
+typedef struct p2p_args {
+    comm_t *c;
+    const dtype_t *t;
+    size_t bytes; /* packed size of the buffer */
+} p2p_args_t;
+
+/* Checks shared by every p2p call, in this order: runtime, communicator, count, type, the
+ * size of the buffer (count * size and count * extent must not wrap), peer, tag, buffer.
+ * recv: RMP_ANY_SOURCE and RMP_ANY_TAG are allowed. */
+int p2p_check_args(rmp_comm_t comm, p2p_args_t *a, const void *buf, int count,
+                   rmp_datatype_t dt, int peer, int tag, bool recv);
+/* Typed send/receive of count elements of t (bytes of packed data), arguments checked; a
+ * non-contiguous type is packed into (unpacked from) a buffer of the request's own. sync: a
+ * synchronous send (rendezvous whatever the size). */
+int p2p_send_typed(comm_t *c, int ctxoff, const void *buf, int count, const dtype_t *t,
+                   size_t bytes, int dst, int tag, bool sync, struct rmp_request **req);
+int p2p_recv_typed(comm_t *c, int ctxoff, void *buf, int count, const dtype_t *t, size_t bytes,
+                   int src, int tag, struct rmp_request **req);
+/* A buffered send (sendmodes.c, lock held): the packed data copied into the attached buffer
+ * and sent from there. RMP_ERR_BUFFER when no buffer is attached or it has no room left. */
+int p2p_bsend_locked(comm_t *c, const void *buf, int count, const dtype_t *t, size_t bytes,
+                     int dst, int tag);
+/* A request that is complete already (RMP_PROC_NULL peers): empty status. */
+int p2p_null_request(req_kind_t kind, struct rmp_request **req);
+
+#endif
