@@ -1,6 +1,8 @@
 /* test_mpi_osu.c — what the OSU micro-benchmarks need of the MPI layer (issue 12), through
  * programs of tests/mpi built with rmpcc: topologies and neighbourhood collectives
- * (mpi_neighbor.c) at n = 1..8, blocking and nonblocking, against serial references. */
+ * (mpi_neighbor.c) and the run-time behaviours OSU relies on (mpi_osu.c) at n = 1..8 against
+ * serial references, exiting without MPI_Finalize (mpi_nofinalize.c), and the C++ driver
+ * rmpicxx linking what rmpcc -c compiled. */
 #include <unistd.h>
 
 #include "rmp.h"
@@ -37,6 +39,20 @@ ParameterizedTest(int *n, mpi_osu, neighbor, .timeout = 200)
 {
     run_ok(*n, MPIPROG("mpi_neighbor"), "mpi_neighbor blocking", "blocking");
     run_ok(*n, MPIPROG("mpi_neighbor"), "mpi_neighbor nonblocking", "nonblocking");
+}
+
+ParameterizedTestParameters(mpi_osu, behaviours)
+{
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* Type names (from threads too), windows, MPI_IN_PLACE and NULL buffers as OSU passes them,
+ * zero reduce_scatter counts, MPI_Wait after MPI_Test, 400 live split communicators
+ * (mpi_osu.c). */
+ParameterizedTest(int *n, mpi_osu, behaviours, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_osu"), "mpi_osu", NULL);
 }
 
 ParameterizedTestParameters(mpi_osu, exit_without_finalize)
