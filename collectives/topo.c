@@ -9,10 +9,16 @@
 #include "coll.h"
 #include "topo.h"
 
+/* The ints of data[]: ndims Cartesian entries thrice, the neighbour lists and weights. */
+static size_t topo_ints(int ndims, int indeg, int outdeg, bool weighted)
+{
+    return 3 * (size_t)ndims + (size_t)(indeg + outdeg) * (weighted ? 2 : 1);
+}
+
 /* A block with room for ndims Cartesian entries and the neighbour lists. */
 static topo_t *topo_alloc(int kind, int ndims, int indeg, int outdeg, bool weighted)
 {
-    size_t n = 3 * (size_t)ndims + (size_t)(indeg + outdeg) * (weighted ? 2 : 1);
+    size_t n = topo_ints(ndims, indeg, outdeg, weighted);
     topo_t *t = calloc(1, sizeof(*t) + sizeof(int) * (n ? n : 1));
     if (!t)
         return NULL;
@@ -29,6 +35,23 @@ static topo_t *topo_alloc(int kind, int ndims, int indeg, int outdeg, bool weigh
         t->out_w = p;
     }
     return t;
+}
+
+int topo_dup(const comm_t *from, comm_t *to)
+{
+    const topo_t *t = topo_of(from);
+    if (!t)
+        return RMP_SUCCESS;
+    topo_t *c = topo_alloc(t->kind, t->ndims, t->indeg, t->outdeg, t->weighted);
+    if (!c)
+        return RMP_ERR_NO_MEM;
+    /* the same shape: topo_alloc laid the arrays out alike, only their content is copied */
+    memcpy(c->data, t->data, sizeof(int) * topo_ints(t->ndims, t->indeg, t->outdeg, t->weighted));
+    c->rank = t->rank;
+    ctx_lock(&rmp_ctx);
+    to->topo = c;
+    ctx_unlock(&rmp_ctx);
+    return RMP_SUCCESS;
 }
 
 /* The topology of a valid communicator: RMP_ERR_COMM, or RMP_ERR_TOPOLOGY when it has none of

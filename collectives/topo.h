@@ -25,4 +25,8 @@ static inline const topo_t *topo_of(const comm_t *c)
     return c->topo;
 }
 
+/* MPI_Comm_dup keeps the topology: a copy of from's (if any) for the duplicate `to`.
+ * RMP_ERR_NO_MEM. */
+int topo_dup(const comm_t *from, comm_t *to);
+
 #endif

@@ -150,16 +150,9 @@ int rmp_win_create_dynamic(rmp_comm_t comm, rmp_win_t *win)
     return win_make(NULL, 0, 1, true, comm, NULL, win);
 }
 
-int rmp_win_attach(rmp_win_t win, void *base, ptrdiff_t size)
+/* Under the table's lock: attach and detach may come from several threads at once. */
+static int win_add_region(win_t *w, void *base, ptrdiff_t size)
 {
-    int err = ctx_check();
-    if (err)
-        return err;
-    win_t *w = win_get(win);
-    if (!w || !w->dynamic)
-        return RMP_ERR_WIN;
-    if (size < 0 || (size > 0 && !base))
-        return RMP_ERR_ARG;
     if (w->nregions == w->cap) {
         int cap = w->cap ? 2 * w->cap : 4;
         win_region_t *r = realloc(w->regions, sizeof(*r) * (size_t)cap);
@@ -172,6 +165,32 @@ int rmp_win_attach(rmp_win_t win, void *base, ptrdiff_t size)
     return RMP_SUCCESS;
 }
 
+static int win_remove_region(win_t *w, const void *base)
+{
+    for (int i = 0; i < w->nregions; i++)
+        if (w->regions[i].base == base) {
+            w->regions[i] = w->regions[--w->nregions];
+            return RMP_SUCCESS;
+        }
+    return RMP_ERR_ARG;
+}
+
+int rmp_win_attach(rmp_win_t win, void *base, ptrdiff_t size)
+{
+    int err = ctx_check();
+    if (err)
+        return err;
+    win_t *w = win_get(win);
+    if (!w || !w->dynamic)
+        return RMP_ERR_WIN;
+    if (size < 0 || (size > 0 && !base))
+        return RMP_ERR_ARG;
+    pthread_mutex_lock(&win_tab.lock);
+    err = win_add_region(w, base, size);
+    pthread_mutex_unlock(&win_tab.lock);
+    return err;
+}
+
 int rmp_win_detach(rmp_win_t win, const void *base)
 {
     int err = ctx_check();
@@ -180,12 +199,10 @@ int rmp_win_detach(rmp_win_t win, const void *base)
     win_t *w = win_get(win);
     if (!w || !w->dynamic)
         return RMP_ERR_WIN;
-    for (int i = 0; i < w->nregions; i++)
-        if (w->regions[i].base == base) {
-            w->regions[i] = w->regions[--w->nregions];
-            return RMP_SUCCESS;
-        }
-    return RMP_ERR_ARG;
+    pthread_mutex_lock(&win_tab.lock);
+    err = win_remove_region(w, base);
+    pthread_mutex_unlock(&win_tab.lock);
+    return err;
 }
 
 int rmp_win_get_peer(rmp_win_t win, int rank, intptr_t *base, ptrdiff_t *size, int *disp_unit)

@@ -423,8 +423,8 @@ int rmp_win_get_peer(rmp_win_t win, int rank, intptr_t *base, ptrdiff_t *size, i
 int rmp_win_free(rmp_win_t *win);
 
 /* Cartesian and distributed-graph topologies (MPI-3.1 ch. 7). A topology lives in a new
- * communicator (collective over comm); reorder is accepted and ignored: ranks keep their
- * order in comm. */
+ * communicator (collective over comm), and rmp_comm_dup copies it; reorder is accepted and
+ * ignored: ranks keep their order in comm. */
 #define RMP_CART 2
 #define RMP_DIST_GRAPH 3
 /* Fills the zero entries of dims[ndims] so that their product with the others is nnodes, as

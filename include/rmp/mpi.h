@@ -36,6 +36,9 @@
  *                 alltoallv, alltoallw and their nonblocking MPI_Ineighbor_* forms
  *
  * Where rmp differs from the standard: MPI_Abort ends the whole job whatever the communicator;
+ * a process that exits with status 0 after MPI_Init without calling MPI_Finalize (returning
+ * from main, exit(0)) is finalized on its way out, as MPICH tolerates, while a non-zero status
+ * still ends the job as a failure;
  * errors of completion calls (MPI_Wait, Test, Waitall, Testall, Waitany) are raised on
  * MPI_COMM_WORLD's error handler, not on the handler of the request's communicator. Handles
  * are ints (MPI_Request a pointer), so MPI_INT and
@@ -449,10 +452,9 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
 int MPI_Win_detach(MPI_Win win, const void *base);
 int MPI_Win_free(MPI_Win *win);
 
-/* Process topologies. reorder is ignored (ranks keep their order); MPI_Cart_create gives
- * MPI_COMM_NULL to the ranks past the grid; MPI_Cart_rank wraps periodic dimensions and
- * raises MPI_ERR_RANK off a non-periodic one. MPI_Comm_dup of a topology communicator does
- * not copy the topology. */
+/* Process topologies (MPI_Comm_dup copies them). reorder is ignored (ranks keep their
+ * order); MPI_Cart_create gives MPI_COMM_NULL to the ranks past the grid; MPI_Cart_rank wraps
+ * periodic dimensions and raises MPI_ERR_RANK off a non-periodic one. */
 #define MPI_CART RMP_CART
 #define MPI_DIST_GRAPH RMP_DIST_GRAPH
 #define MPI_UNWEIGHTED RMP_UNWEIGHTED

@@ -299,6 +299,14 @@ static void t_topology(kind_t k)
     }
     lists_t l;
     lists_of(k, mc_rank, &l);
+    /* a duplicate carries the topology: the collectives run on it */
+    MPI_Comm d = MPI_COMM_NULL;
+    int topo = -1;
+    CHECK(MPI_Comm_dup(c, &d));
+    CHECK(MPI_Comm_free(&c));
+    c = d;
+    CHECK(MPI_Topo_test(c, &topo));
+    EXPECT_INT(topo, k >= CART_PERIODIC ? MPI_CART : MPI_DIST_GRAPH);
     t_allgather(k, c, &l);
     t_alltoall(k, c, &l);
     t_alltoallvw(k, c, &l, false);
