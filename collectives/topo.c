@@ -333,7 +333,11 @@ int rmp_topo_test(rmp_comm_t comm, int *status)
 
 /* ---- distributed graphs ------------------------------------------------------------------- */
 
-int rmp_weights_empty[1]; /* only its address matters (rmp.h) */
+int *rmp_weights_empty(void)
+{
+    static int empty[1]; /* only its address matters (rmp.h) */
+    return empty;
+}
 
 static bool no_weights(const int *w)
 {

@@ -449,12 +449,13 @@ int rmp_cartdim_get(rmp_comm_t comm, int *ndims);
 /* RMP_CART, RMP_DIST_GRAPH, or RMP_UNDEFINED (no topology). */
 int rmp_topo_test(rmp_comm_t comm, int *status);
 /* Weights arguments: RMP_UNWEIGHTED (NULL: the graph has no weights), RMP_WEIGHTS_EMPTY (no
- * weight because the degree is 0, in a weighted graph): the address of an object of the
- * library's, never equal to a program's array (a small constant address would make compilers
- * warn that the call reads outside an object). */
-extern int rmp_weights_empty[1];
+ * weight because the degree is 0, in a weighted graph): the address of an object inside the
+ * library, never equal to a program's array, which rmp_weights_empty returns (a small
+ * constant address instead would make compilers warn that the call reads outside any
+ * object). */
+int *rmp_weights_empty(void);
 #define RMP_UNWEIGHTED ((int *)0)
-#define RMP_WEIGHTS_EMPTY (rmp_weights_empty)
+#define RMP_WEIGHTS_EMPTY (rmp_weights_empty())
 /* A graph in which I receive from sources[0..indegree-1] and send to
  * destinations[0..outdegree-1] (ranks of comm, repeats allowed): the neighbourhood
  * collectives exchange with them in that order. Every edge must be given at both ends. */
