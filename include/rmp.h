@@ -442,7 +442,7 @@ int rmp_cart_create(rmp_comm_t comm, int ndims, const int dims[], const int peri
 int rmp_cart_coords(rmp_comm_t comm, int rank, int maxdims, int coords[]);
 int rmp_cart_rank(rmp_comm_t comm, const int coords[], int *rank);
 /* My neighbours disp steps down (source) and up (dest) dimension direction; RMP_PROC_NULL off
- * the edge of a non-periodic dimension. */
+ * the edge of a non-periodic dimension. A direction outside 0..ndims-1 gives RMP_ERR_DIMS. */
 int rmp_cart_shift(rmp_comm_t comm, int direction, int disp, int *source, int *dest);
 int rmp_cart_get(rmp_comm_t comm, int maxdims, int dims[], int periods[], int coords[]);
 int rmp_cartdim_get(rmp_comm_t comm, int *ndims);

@@ -377,8 +377,9 @@ static void t_cart_queries(void)
         } else {
             EXPECT_INT(MPI_Cart_rank(c, out, &r), MPI_ERR_RANK);
         }
-        int co[2];
+        int co[2], s1, s2;
         EXPECT_INT(MPI_Cart_coords(c, size, 2, co), MPI_ERR_RANK);
+        EXPECT_INT(MPI_Cart_shift(c, 2, 1, &s1, &s2), MPI_ERR_DIMS); /* no third dimension */
         CHECK(MPI_Comm_free(&c));
     }
     /* a grid smaller than the communicator: the ranks past it get MPI_COMM_NULL */
