@@ -264,7 +264,7 @@ $(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h) runtime/kno
 	  -DRMP_TEST_MPIPROGS='"$(abspath $(TESTS)/mpi)"' -DRMP_TEST_BINDIR='"$(abspath $(OUT)/bin)"' \
 	  -DRMP_TEST_BENCH='"$(abspath $(OUT)/bin/rmp-bench)"' \
 	  -DRMP_TEST_SRCDIR='"$(abspath .)"' -DRMP_TEST_LIBDIR='"$(abspath $(OUT)/lib)"' \
-	  -DRMP_TEST_VARIANT='"$(VARIANT)"' -DRMP_TEST_CC='"$(CC)"' \
+	  -DRMP_TEST_VARIANT='"$(VARIANT)"' -DRMP_TEST_CC='"$(CC)"' -DRMP_TEST_CXX='"$(RMPICXX_CXX)"' \
 	  -DRMP_TEST_LDFLAGS='"$(strip $(LDFLAGS_ALL))"' \
 	  -o $@ $(INTEG_SRC) runtime/knobs.c -lcriterion
 

@@ -76,8 +76,8 @@ ParameterizedTest(int *n, mpi_osu, exit_without_finalize, .timeout = 200)
     run_free(&r);
 }
 
-#ifndef RMP_TEST_BINDIR
-#error "build with -DRMP_TEST_BINDIR=<the variant's bin directory> (the Makefile does)"
+#if !defined(RMP_TEST_BINDIR) || !defined(RMP_TEST_CXX)
+#error "build with -DRMP_TEST_BINDIR=<bin directory> -DRMP_TEST_CXX=<rmpicxx's compiler> (the Makefile does)"
 #endif
 
 /* OSU's build path: C objects from `rmpcc -c` linked by `rmpicxx`, and mpi.h as C++
@@ -86,7 +86,7 @@ Test(mpi_osu, rmpicxx_links_c_objects_n2, .timeout = 200)
 {
     char dir[] = "/tmp/rmp-rmpicxx.XXXXXX";
     cr_assert_not_null(mkdtemp(dir), "mkdtemp failed");
-    const char *argv[] = {RMP_TEST_SRCDIR "/tests/packaging/rmpicxx.sh", RMP_TEST_CC,
+    const char *argv[] = {RMP_TEST_SRCDIR "/tests/packaging/rmpicxx.sh", RMP_TEST_CXX,
                           RMP_TEST_SRCDIR, RMP_TEST_LIBDIR, RMP_TEST_BINDIR, dir,
                           RMP_TEST_LDFLAGS, NULL};
     run_result_t build = run_cmd(&(run_opts_t){.limit = 150}, argv);

@@ -1,21 +1,17 @@
 #!/bin/sh
-# rmpicxx.sh CC SRCDIR LIBDIR BINDIR OUTDIR [LDFLAGS] — the C++ driver as the OSU benchmarks'
+# rmpicxx.sh CXX SRCDIR LIBDIR BINDIR OUTDIR [LDFLAGS] — the C++ driver as the OSU benchmarks'
 # build uses it: `rmpicxx -show` is rmpcc's command with the C++ compiler (rmpic++ the same,
 # RMPICXX_CXX another), mpi.h compiles as C++ without a warning (-Wall -Wextra -Werror
 # -pedantic), and a C object made by `rmpcc -c` links with rmpicxx. Leaves OUTDIR/hello-cxx
 # (C object, C++ link) and OUTDIR/cxx-src (C++ source) for the caller to run.
 set -eu
-cc=$1
+cxx=$1 # the C++ compiler the build gave rmpicxx
 src=$2
 libdir=$3
 bindir=$4
 out=$5
 ldflags=${6:-} # the variant's sanitizer flags: one word list
 inc=$src/include
-case "$cc" in
-*clang*) cxx=clang++ ;;
-*) cxx=g++ ;;
-esac
 
 fail() {
     echo "rmpicxx: $*" >&2
