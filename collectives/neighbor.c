@@ -38,7 +38,7 @@ typedef struct nb_blocks {
     int *counts;
     ptrdiff_t *offs;
     const dtype_t **dts;
-    char **at;     /* its packed bytes (user memory for contiguous types) */
+    char **at; /* its packed bytes (user memory for contiguous types) */
     size_t *bytes;
 } nb_blocks_t;
 
@@ -58,8 +58,7 @@ static int nb_block(const nb_side_t *sd, int i, int *c_p, ptrdiff_t *off_p, cons
     if (sd->shape == NB_W)
         off = sd->bdispls[i];
     else if (sd->shape != NB_SAME &&
-             __builtin_mul_overflow(sd->shape == NB_V ? (long long)sd->displs[i]
-                                                      : (long long)i * c,
+             __builtin_mul_overflow(sd->shape == NB_V ? (long long)sd->displs[i] : (long long)i * c,
                                     (long long)dt->extent, &off))
         return RMP_ERR_COUNT;
     if (c > 0 && (!sd->buf || sd->buf == RMP_IN_PLACE))
@@ -155,8 +154,7 @@ static void nb_send(sched_t *s, const topo_t *t, const nb_blocks_t *out, int j)
         sched_send(s, t->out[j], out->at[j], out->bytes[j]);
 }
 
-static void nb_compile(sched_t *s, const topo_t *t, const nb_blocks_t *out,
-                       const nb_blocks_t *in)
+static void nb_compile(sched_t *s, const topo_t *t, const nb_blocks_t *out, const nb_blocks_t *in)
 {
     if (t->kind == RMP_DIST_GRAPH) {
         for (int i = 0; i < t->indeg; i++)
@@ -177,8 +175,7 @@ static void nb_compile(sched_t *s, const topo_t *t, const nb_blocks_t *out,
 }
 
 /* Every form: checks, then the schedule. */
-static int nb_start(rmp_comm_t comm, const nb_side_t *snd, const nb_side_t *rcv,
-                    rmp_request_t *req)
+static int nb_start(rmp_comm_t comm, const nb_side_t *snd, const nb_side_t *rcv, rmp_request_t *req)
 {
     coll_t cl;
     int err = coll_comm(comm, &cl);
@@ -198,8 +195,8 @@ static int nb_start(rmp_comm_t comm, const nb_side_t *snd, const nb_side_t *rcv,
         return RMP_ERR_NO_MEM;
     nb_blocks_t *out = sched_tmp(s, sizeof(*out)), *in = sched_tmp(s, sizeof(*in));
     if (out && in && nb_describe(s, snd, t->outdeg, t->out, out) &&
-        nb_describe(s, rcv, t->indeg, t->in, in) &&
-        nb_view(s, out, true) && nb_view(s, in, false)) {
+        nb_describe(s, rcv, t->indeg, t->in, in) && nb_view(s, out, true) &&
+        nb_view(s, in, false)) {
         sched_on_done(s, nb_unpack, in);
         nb_compile(s, t, out, in);
     }
@@ -207,8 +204,8 @@ static int nb_start(rmp_comm_t comm, const nb_side_t *snd, const nb_side_t *rcv,
 }
 
 int rmp_ineighbor_allgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
-                            void *recvbuf, int recvcount, rmp_datatype_t recvtype,
-                            rmp_comm_t comm, rmp_request_t *req)
+                            void *recvbuf, int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm,
+                            rmp_request_t *req)
 {
     nb_side_t snd = {.shape = NB_SAME, .buf = sendbuf, .count = sendcount, .type = sendtype};
     nb_side_t rcv = {.shape = NB_SEQ, .buf = recvbuf, .count = recvcount, .type = recvtype};
@@ -220,14 +217,14 @@ int rmp_ineighbor_allgatherv(const void *sendbuf, int sendcount, rmp_datatype_t 
                              rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
 {
     nb_side_t snd = {.shape = NB_SAME, .buf = sendbuf, .count = sendcount, .type = sendtype};
-    nb_side_t rcv = {.shape = NB_V, .buf = recvbuf, .counts = recvcounts, .displs = displs,
-                     .type = recvtype};
+    nb_side_t rcv = {
+        .shape = NB_V, .buf = recvbuf, .counts = recvcounts, .displs = displs, .type = recvtype};
     return nb_start(comm, &snd, &rcv, req);
 }
 
 int rmp_ineighbor_alltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
-                           void *recvbuf, int recvcount, rmp_datatype_t recvtype,
-                           rmp_comm_t comm, rmp_request_t *req)
+                           void *recvbuf, int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm,
+                           rmp_request_t *req)
 {
     nb_side_t snd = {.shape = NB_SEQ, .buf = sendbuf, .count = sendcount, .type = sendtype};
     nb_side_t rcv = {.shape = NB_SEQ, .buf = recvbuf, .count = recvcount, .type = recvtype};
@@ -239,29 +236,33 @@ int rmp_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm,
                             rmp_request_t *req)
 {
-    nb_side_t snd = {.shape = NB_V, .buf = sendbuf, .counts = sendcounts, .displs = sdispls,
-                     .type = sendtype};
-    nb_side_t rcv = {.shape = NB_V, .buf = recvbuf, .counts = recvcounts, .displs = rdispls,
-                     .type = recvtype};
+    nb_side_t snd = {
+        .shape = NB_V, .buf = sendbuf, .counts = sendcounts, .displs = sdispls, .type = sendtype};
+    nb_side_t rcv = {
+        .shape = NB_V, .buf = recvbuf, .counts = recvcounts, .displs = rdispls, .type = recvtype};
     return nb_start(comm, &snd, &rcv, req);
 }
 
-int rmp_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                            const ptrdiff_t sdispls[], const rmp_datatype_t sendtypes[],
-                            void *recvbuf, const int recvcounts[], const ptrdiff_t rdispls[],
-                            const rmp_datatype_t recvtypes[], rmp_comm_t comm,
-                            rmp_request_t *req)
+int rmp_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const ptrdiff_t sdispls[],
+                            const rmp_datatype_t sendtypes[], void *recvbuf, const int recvcounts[],
+                            const ptrdiff_t rdispls[], const rmp_datatype_t recvtypes[],
+                            rmp_comm_t comm, rmp_request_t *req)
 {
-    nb_side_t snd = {.shape = NB_W, .buf = sendbuf, .counts = sendcounts, .bdispls = sdispls,
+    nb_side_t snd = {.shape = NB_W,
+                     .buf = sendbuf,
+                     .counts = sendcounts,
+                     .bdispls = sdispls,
                      .types = sendtypes};
-    nb_side_t rcv = {.shape = NB_W, .buf = recvbuf, .counts = recvcounts, .bdispls = rdispls,
+    nb_side_t rcv = {.shape = NB_W,
+                     .buf = recvbuf,
+                     .counts = recvcounts,
+                     .bdispls = rdispls,
                      .types = recvtypes};
     return nb_start(comm, &snd, &rcv, req);
 }
 
 int rmp_neighbor_allgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
-                           void *recvbuf, int recvcount, rmp_datatype_t recvtype,
-                           rmp_comm_t comm)
+                           void *recvbuf, int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm)
 {
     rmp_request_t r;
     return coll_block(rmp_ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -274,14 +275,13 @@ int rmp_neighbor_allgatherv(const void *sendbuf, int sendcount, rmp_datatype_t s
                             rmp_datatype_t recvtype, rmp_comm_t comm)
 {
     rmp_request_t r;
-    return coll_block(rmp_ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf,
-                                               recvcounts, displs, recvtype, comm, &r),
+    return coll_block(rmp_ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                               displs, recvtype, comm, &r),
                       &r);
 }
 
 int rmp_neighbor_alltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
-                          void *recvbuf, int recvcount, rmp_datatype_t recvtype,
-                          rmp_comm_t comm)
+                          void *recvbuf, int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm)
 {
     rmp_request_t r;
     return coll_block(rmp_ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -299,10 +299,10 @@ int rmp_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
                       &r);
 }
 
-int rmp_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                           const ptrdiff_t sdispls[], const rmp_datatype_t sendtypes[],
-                           void *recvbuf, const int recvcounts[], const ptrdiff_t rdispls[],
-                           const rmp_datatype_t recvtypes[], rmp_comm_t comm)
+int rmp_neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const ptrdiff_t sdispls[],
+                           const rmp_datatype_t sendtypes[], void *recvbuf, const int recvcounts[],
+                           const ptrdiff_t rdispls[], const rmp_datatype_t recvtypes[],
+                           rmp_comm_t comm)
 {
     rmp_request_t r;
     return coll_block(rmp_ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,

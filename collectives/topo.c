@@ -23,8 +23,8 @@ static topo_t *topo_alloc(int kind, int ndims, int indeg, int outdeg, bool weigh
     if (!t)
         return NULL;
     int *p = t->data;
-    *t = (topo_t){.kind = kind, .ndims = ndims, .indeg = indeg, .outdeg = outdeg,
-                  .weighted = weighted};
+    *t = (topo_t){
+        .kind = kind, .ndims = ndims, .indeg = indeg, .outdeg = outdeg, .weighted = weighted};
     t->dims = p, p += ndims;
     t->periods = p, p += ndims;
     t->coords = p, p += ndims;
@@ -149,8 +149,8 @@ static topo_t *cart_topo(int ndims, const int dims[], const int periods[], int r
     return t;
 }
 
-int rmp_cart_create(rmp_comm_t comm, int ndims, const int dims[], const int periods[],
-                    int reorder, rmp_comm_t *newcomm)
+int rmp_cart_create(rmp_comm_t comm, int ndims, const int dims[], const int periods[], int reorder,
+                    rmp_comm_t *newcomm)
 {
     coll_t cl;
     int prod = 1, err = coll_comm(comm, &cl);
@@ -369,8 +369,8 @@ static void copy_ints(int *dst, const int *src, int n)
 
 int rmp_dist_graph_create_adjacent(rmp_comm_t comm, int indegree, const int sources[],
                                    const int sourceweights[], int outdegree,
-                                   const int destinations[], const int destweights[],
-                                   int reorder, rmp_comm_t *newcomm)
+                                   const int destinations[], const int destweights[], int reorder,
+                                   rmp_comm_t *newcomm)
 {
     coll_t cl;
     int err = coll_comm(comm, &cl);
@@ -405,8 +405,7 @@ int rmp_dist_graph_create_adjacent(rmp_comm_t comm, int indegree, const int sour
     return RMP_SUCCESS;
 }
 
-int rmp_dist_graph_neighbors_count(rmp_comm_t comm, int *indegree, int *outdegree,
-                                   int *weighted)
+int rmp_dist_graph_neighbors_count(rmp_comm_t comm, int *indegree, int *outdegree, int *weighted)
 {
     const topo_t *t;
     int err = topo_get(comm, RMP_DIST_GRAPH, &t);
@@ -420,9 +419,8 @@ int rmp_dist_graph_neighbors_count(rmp_comm_t comm, int *indegree, int *outdegre
     return RMP_SUCCESS;
 }
 
-int rmp_dist_graph_neighbors(rmp_comm_t comm, int maxindegree, int sources[],
-                             int sourceweights[], int maxoutdegree, int destinations[],
-                             int destweights[])
+int rmp_dist_graph_neighbors(rmp_comm_t comm, int maxindegree, int sources[], int sourceweights[],
+                             int maxoutdegree, int destinations[], int destweights[])
 {
     const topo_t *t;
     int err = topo_get(comm, RMP_DIST_GRAPH, &t);

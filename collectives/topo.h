@@ -9,9 +9,9 @@
  * lists (in = out = for each dimension the rank below, then the one above; RMP_PROC_NULL off a
  * non-periodic edge), so the collectives treat both kinds alike. */
 typedef struct topo {
-    int kind;                /* RMP_CART or RMP_DIST_GRAPH */
-    int ndims;               /* Cartesian: dims, periods and my coords have ndims entries */
-    int rank;                /* mine in the communicator */
+    int kind;  /* RMP_CART or RMP_DIST_GRAPH */
+    int ndims; /* Cartesian: dims, periods and my coords have ndims entries */
+    int rank;  /* mine in the communicator */
     int *dims, *periods, *coords;
     int indeg, outdeg;
     int *in, *in_w, *out, *out_w; /* neighbour ranks and weights (weights: graphs only) */

@@ -18,10 +18,10 @@ typedef struct win_region {
 } win_region_t;
 
 typedef struct win {
-    rmp_comm_t comm;     /* a duplicate of the creation's communicator */
+    rmp_comm_t comm; /* a duplicate of the creation's communicator */
     int size;
-    win_peer_t *peers;   /* [size]: what each rank exposed */
-    void *alloc;         /* rmp_win_allocate's memory, freed with the window */
+    win_peer_t *peers; /* [size]: what each rank exposed */
+    void *alloc;       /* rmp_win_allocate's memory, freed with the window */
     bool dynamic;
     win_region_t *regions; /* a dynamic window's attached memory */
     int nregions, cap;
@@ -124,8 +124,7 @@ int rmp_win_create(void *base, ptrdiff_t size, int disp_unit, rmp_comm_t comm, r
     return win_make(base, size, disp_unit, false, comm, NULL, win);
 }
 
-int rmp_win_allocate(ptrdiff_t size, int disp_unit, rmp_comm_t comm, void **baseptr,
-                     rmp_win_t *win)
+int rmp_win_allocate(ptrdiff_t size, int disp_unit, rmp_comm_t comm, void **baseptr, rmp_win_t *win)
 {
     int err = ctx_check();
     if (!err && (!baseptr || size < 0))

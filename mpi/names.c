@@ -8,19 +8,19 @@
 
 /* Indexed by handle; a constant table, so concurrent calls need no lock. */
 static const char *const rmpi_type_names[] = {
-    [RMP_INT8] = "MPI_CHAR",            /* also MPI_SIGNED_CHAR, MPI_INT8_T */
-    [RMP_INT16] = "MPI_SHORT",          /* also MPI_INT16_T */
-    [RMP_INT32] = "MPI_INT",            /* also MPI_INT32_T (and MPI_LONG on ILP32) */
+    [RMP_INT8] = "MPI_CHAR",   /* also MPI_SIGNED_CHAR, MPI_INT8_T */
+    [RMP_INT16] = "MPI_SHORT", /* also MPI_INT16_T */
+    [RMP_INT32] = "MPI_INT",   /* also MPI_INT32_T (and MPI_LONG on ILP32) */
 #if defined(__SIZEOF_LONG__) && __SIZEOF_LONG__ == 4
-    [RMP_INT64] = "MPI_LONG_LONG",      /* also MPI_INT64_T, MPI_OFFSET, MPI_COUNT */
+    [RMP_INT64] = "MPI_LONG_LONG", /* also MPI_INT64_T, MPI_OFFSET, MPI_COUNT */
     [RMP_UINT64] = "MPI_UNSIGNED_LONG_LONG",
-    [RMP_UINT32] = "MPI_UNSIGNED",      /* also MPI_UNSIGNED_LONG, MPI_UINT32_T */
+    [RMP_UINT32] = "MPI_UNSIGNED", /* also MPI_UNSIGNED_LONG, MPI_UINT32_T */
 #else
     [RMP_INT64] = "MPI_LONG",           /* also MPI_LONG_LONG, MPI_INT64_T, MPI_AINT... */
     [RMP_UINT64] = "MPI_UNSIGNED_LONG", /* also MPI_UNSIGNED_LONG_LONG, MPI_UINT64_T */
     [RMP_UINT32] = "MPI_UNSIGNED",      /* also MPI_UINT32_T */
 #endif
-    [RMP_UINT8] = "MPI_UNSIGNED_CHAR",  /* also MPI_UINT8_T, MPI_C_BOOL */
+    [RMP_UINT8] = "MPI_UNSIGNED_CHAR",   /* also MPI_UINT8_T, MPI_C_BOOL */
     [RMP_UINT16] = "MPI_UNSIGNED_SHORT", /* also MPI_UINT16_T */
     [RMP_FLOAT] = "MPI_FLOAT",
     [RMP_DOUBLE] = "MPI_DOUBLE",

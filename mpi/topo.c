@@ -50,13 +50,12 @@ int MPI_Topo_test(MPI_Comm comm, int *status)
 /* info carries hints only: any is accepted, and none changes anything. */
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
                                    const int sourceweights[], int outdegree,
-                                   const int destinations[], const int destweights[],
-                                   MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+                                   const int destinations[], const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm *comm_dist_graph)
 {
     (void)info;
-    int rc = rmp_dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights,
-                                            outdegree, destinations, destweights, reorder,
-                                            comm_dist_graph);
+    int rc = rmp_dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree,
+                                            destinations, destweights, reorder, comm_dist_graph);
     if (rc == RMP_SUCCESS)
         rmpi_errh_inherit(comm_old, *comm_dist_graph);
     return rmpi_raise(comm_old, rc, __func__);
@@ -77,13 +76,13 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
                       __func__);
 }
 
-int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return rmpi_raise(comm,
-                      rmp_neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                             recvtype, comm),
-                      __func__);
+    return rmpi_raise(
+        comm,
+        rmp_neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+        __func__);
 }
 
 int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -96,13 +95,13 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
                       __func__);
 }
 
-int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return rmpi_raise(comm,
-                      rmp_neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                            recvtype, comm),
-                      __func__);
+    return rmpi_raise(
+        comm,
+        rmp_neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+        __func__);
 }
 
 int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -115,10 +114,9 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
                       __func__);
 }
 
-int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                           void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                           const MPI_Datatype recvtypes[], MPI_Comm comm)
+int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     return rmpi_raise(comm,
                       rmp_neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
@@ -141,13 +139,13 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     return rmpi_raise(comm,
-                      rmp_ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf,
-                                               recvcounts, displs, recvtype, comm, request),
+                      rmp_ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                               displs, recvtype, comm, request),
                       __func__);
 }
 
-int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                            MPI_Request *request)
 {
     return rmpi_raise(comm,
@@ -167,10 +165,9 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                       __func__);
 }
 
-int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                            void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                            const MPI_Datatype recvtypes[], MPI_Comm comm,
+int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request *request)
 {
     return rmpi_raise(comm,

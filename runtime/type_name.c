@@ -5,12 +5,14 @@
 #include "core.h"
 
 static const char *const type_names[DT_NBUILTIN] = {
-    [DT_INT8] = "RMP_INT8",        [DT_INT16] = "RMP_INT16",         [DT_INT32] = "RMP_INT32",
-    [DT_INT64] = "RMP_INT64",      [DT_UINT8] = "RMP_UINT8",         [DT_UINT16] = "RMP_UINT16",
-    [DT_UINT32] = "RMP_UINT32",    [DT_UINT64] = "RMP_UINT64",       [DT_FLOAT] = "RMP_FLOAT",
-    [DT_DOUBLE] = "RMP_DOUBLE",    [DT_BYTE] = "RMP_BYTE",           [DT_2INT] = "RMP_2INT",
+    [DT_INT8] = "RMP_INT8",           [DT_INT16] = "RMP_INT16",
+    [DT_INT32] = "RMP_INT32",         [DT_INT64] = "RMP_INT64",
+    [DT_UINT8] = "RMP_UINT8",         [DT_UINT16] = "RMP_UINT16",
+    [DT_UINT32] = "RMP_UINT32",       [DT_UINT64] = "RMP_UINT64",
+    [DT_FLOAT] = "RMP_FLOAT",         [DT_DOUBLE] = "RMP_DOUBLE",
+    [DT_BYTE] = "RMP_BYTE",           [DT_2INT] = "RMP_2INT",
     [DT_FLOAT_INT] = "RMP_FLOAT_INT", [DT_DOUBLE_INT] = "RMP_DOUBLE_INT",
-    [DT_LONG_INT] = "RMP_LONG_INT", [DT_SHORT_INT] = "RMP_SHORT_INT",
+    [DT_LONG_INT] = "RMP_LONG_INT",   [DT_SHORT_INT] = "RMP_SHORT_INT",
 };
 
 int rmp_type_get_name(rmp_datatype_t type, char *name, int *resultlen)
