@@ -89,6 +89,9 @@ MRUN := $(OUT)/bin/mrun
 MPI_STATIC := $(OUT)/lib/librmp-mpi.a
 MPI_SHARED := $(OUT)/lib/librmp-mpi.so
 RMPCC := $(OUT)/bin/rmpcc
+RMPICXX := $(OUT)/bin/rmpicxx
+# rmpicxx's C++ compiler: CXX when given, else the C++ driver of CC's family.
+RMPICXX_CXX := $(if $(filter default,$(origin CXX)),$(if $(findstring clang,$(CC)),clang++,g++),$(CXX))
 RMPINFO := $(OUT)/bin/rmp-info
 
 .PHONY: deps all lib mpi check check-unit check-integration check-asan check-tsan check-vm check-soak demo \
@@ -96,7 +99,8 @@ RMPINFO := $(OUT)/bin/rmp-info
 
 all: $(STATIC) $(SHARED) $(MRUN) $(OUT)/lib/pkgconfig/rmp.pc $(EX_BIN) $(BENCH) mpi $(RMPINFO)
 lib: $(STATIC) $(SHARED)
-mpi: $(MPI_STATIC) $(MPI_SHARED) $(RMPCC) $(OUT)/bin/rmpicc $(OUT)/lib/pkgconfig/rmp-mpi.pc
+mpi: $(MPI_STATIC) $(MPI_SHARED) $(RMPCC) $(OUT)/bin/rmpicc $(RMPICXX) $(OUT)/bin/rmpic++ \
+     $(OUT)/lib/pkgconfig/rmp-mpi.pc
 
 # Objects depend on the Makefile too: a change of flags (visibility, warnings) rebuilds them.
 $(OBJ)/%.o: %.c Makefile | need-build-deps
@@ -163,6 +167,12 @@ $(RMPCC): tools/rmpcc.in Makefile
 	chmod 755 $@.tmp && mv $@.tmp $@
 $(OUT)/bin/rmpicc: $(RMPCC)
 	ln -sf rmpcc $@
+$(RMPICXX): tools/rmpicxx.in Makefile
+	@mkdir -p $(dir $@)
+	sed -e 's|@CXX@|$(RMPICXX_CXX)|' tools/rmpicxx.in > $@.tmp
+	chmod 755 $@.tmp && mv $@.tmp $@
+$(OUT)/bin/rmpic++: $(RMPICXX)
+	ln -sf rmpicxx $@
 
 # rmp-info reads the knob table and the runtime's internals: it links the internal archive.
 $(RMPINFO): tools/rmp-info.c $(INTERNAL) Makefile
@@ -258,7 +268,7 @@ $(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h) runtime/kno
 	  -DRMP_TEST_MPIPROGS='"$(abspath $(TESTS)/mpi)"' -DRMP_TEST_BINDIR='"$(abspath $(OUT)/bin)"' \
 	  -DRMP_TEST_BENCH='"$(abspath $(OUT)/bin/rmp-bench)"' \
 	  -DRMP_TEST_SRCDIR='"$(abspath .)"' -DRMP_TEST_LIBDIR='"$(abspath $(OUT)/lib)"' \
-	  -DRMP_TEST_VARIANT='"$(VARIANT)"' -DRMP_TEST_CC='"$(CC)"' \
+	  -DRMP_TEST_VARIANT='"$(VARIANT)"' -DRMP_TEST_CC='"$(CC)"' -DRMP_TEST_CXX='"$(RMPICXX_CXX)"' \
 	  -DRMP_TEST_LDFLAGS='"$(strip $(LDFLAGS_ALL))"' \
 	  -o $@ $(INTEG_SRC) runtime/knobs.c -lcriterion
 
@@ -348,13 +358,17 @@ install: all
 	$(call rmpcc_text,$(PREFIX)/include,$(PREFIX)/lib) > $(DESTDIR)$(PREFIX)/bin/rmpcc
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/rmpcc
 	ln -sf rmpcc $(DESTDIR)$(PREFIX)/bin/rmpicc
+	sed -e 's|@CXX@|$(RMPICXX_CXX)|' tools/rmpicxx.in > $(DESTDIR)$(PREFIX)/bin/rmpicxx
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/rmpicxx
+	ln -sf rmpicxx $(DESTDIR)$(PREFIX)/bin/rmpic++
 
 # Removes the files install writes (the same list, rmp-bench whether or not it was built), and
 # nothing else: the directories stay, as they may hold other packages' files.
 # include/rmp/ is rmp's own directory: removed once empty.
 INSTALLED := include/rmp.h lib/librmp.a lib/librmp.so.0 lib/librmp.so lib/pkgconfig/rmp.pc \
              bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h lib/librmp-mpi.a \
-             lib/librmp-mpi.so.0 lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc
+             lib/librmp-mpi.so.0 lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc \
+             bin/rmpicxx bin/rmpic++
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 	if [ -d $(DESTDIR)$(PREFIX)/include/rmp ]; then rmdir $(DESTDIR)$(PREFIX)/include/rmp; fi

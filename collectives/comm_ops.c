@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coll.h"
+#include "topo.h"
 
 /* ---- context ids -------------------------------------------------------------------------
  * Bit b of ctx_free stands for the id pair (2b, 2b + 1); set: free in this process. Pairs 0
@@ -149,6 +150,8 @@ int rmp_comm_dup(rmp_comm_t comm, rmp_comm_t *newcomm)
         err = agree_ctx_id(&cl, comm, &id);
     if (!err && (err = comm_create(cl.comm->world, cl.size, cl.rank, id, newcomm)))
         ctx_release(id);
+    if (!err && (err = topo_dup(cl.comm, comm_get(*newcomm)))) /* MPI: the topology too */
+        rmp_comm_free(newcomm);
     return err;
 }
 

@@ -44,7 +44,10 @@ enum {
     RMP_ERR_NOT_SUPPORTED = -20,  /* not supported by this build or device */
     RMP_ERR_INTERNAL = -21,       /* a bug in rmp: please report */
     RMP_ERR_GROUP = -22,          /* invalid or freed group */
-    RMP_ERR_LAST = -23
+    RMP_ERR_TOPOLOGY = -23,       /* the communicator has no topology of the kind needed */
+    RMP_ERR_DIMS = -24,           /* invalid dimensions (negative, or not the product asked) */
+    RMP_ERR_WIN = -25,            /* invalid or freed window */
+    RMP_ERR_LAST = -26
 };
 
 /* ---- Handles ---------------------------------------------------------------------------- */
@@ -483,6 +486,129 @@ int rmp_iscan(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type
               rmp_comm_t comm, rmp_request_t *req);
 int rmp_iexscan(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
                 rmp_op_t op, rmp_comm_t comm, rmp_request_t *req);
+
+/* ---- Object names, windows, process topologies, neighborhood collectives ----------------- */
+#define RMP_MAX_OBJECT_NAME 64 /* names fit in this many bytes, the NUL included */
+/* The type's name: "RMP_INT8" ... for the builtins, "" for a derived type. Thread-safe;
+ * *resultlen (may be NULL) gets strlen(name). name must hold RMP_MAX_OBJECT_NAME bytes. */
+int rmp_type_get_name(rmp_datatype_t type, char *name, int *resultlen);
+
+/* Windows: memory a communicator's ranks expose to each other, as collective objects (every
+ * rank of comm calls each function). rmp has no one-sided operations (put, get, accumulate,
+ * fence, locks) yet: a window records every rank's base, size and displacement unit, which
+ * rmp_win_get_peer reports. */
+typedef int rmp_win_t;
+#define RMP_WIN_NULL ((rmp_win_t)0)
+/* Expose size bytes at base (size >= 0, disp_unit > 0, base non-NULL if size > 0). */
+int rmp_win_create(void *base, ptrdiff_t size, int disp_unit, rmp_comm_t comm, rmp_win_t *win);
+/* The same over size bytes rmp allocates (aligned for any type): *baseptr gets them; freed
+ * with the window. */
+int rmp_win_allocate(ptrdiff_t size, int disp_unit, rmp_comm_t comm, void **baseptr,
+                     rmp_win_t *win);
+/* A window with no memory at first; rmp_win_attach/detach add and remove regions (local). */
+int rmp_win_create_dynamic(rmp_comm_t comm, rmp_win_t *win);
+int rmp_win_attach(rmp_win_t win, void *base, ptrdiff_t size);
+int rmp_win_detach(rmp_win_t win, const void *base); /* RMP_ERR_ARG: base not attached */
+/* What rank `rank` of the window's communicator exposed at creation (base as an address in
+ * its process: 0 for a dynamic window). */
+int rmp_win_get_peer(rmp_win_t win, int rank, intptr_t *base, ptrdiff_t *size, int *disp_unit);
+/* Collective: waits for every rank, then frees (and the memory rmp_win_allocate made);
+ * *win becomes RMP_WIN_NULL. */
+int rmp_win_free(rmp_win_t *win);
+
+/* Cartesian and distributed-graph topologies (MPI-3.1 ch. 7). A topology lives in a new
+ * communicator (collective over comm), and rmp_comm_dup copies it; reorder is accepted and
+ * ignored: ranks keep their order in comm. */
+#define RMP_CART 2
+#define RMP_DIST_GRAPH 3
+/* Fills the zero entries of dims[ndims] so that their product with the others is nnodes, as
+ * balanced as possible, in non-increasing order. RMP_ERR_DIMS: a negative entry, or nnodes
+ * not a multiple of the product of the positive ones. */
+int rmp_dims_create(int nnodes, int ndims, int dims[]);
+/* A grid of dims[0] x ... x dims[ndims-1] over the first prod(dims) ranks of comm (row-major:
+ * the last dimension varies fastest); periods[i] != 0 makes dimension i wrap around. The ranks
+ * past the grid get RMP_COMM_NULL. RMP_ERR_DIMS: ndims < 0, a dims[i] <= 0, or a grid larger
+ * than comm. */
+int rmp_cart_create(rmp_comm_t comm, int ndims, const int dims[], const int periods[],
+                    int reorder, rmp_comm_t *newcomm);
+/* The coordinates of a rank (maxdims >= ndims), and the rank at coordinates: periodic
+ * dimensions wrap, a coordinate out of a non-periodic one gives RMP_ERR_RANK. */
+int rmp_cart_coords(rmp_comm_t comm, int rank, int maxdims, int coords[]);
+int rmp_cart_rank(rmp_comm_t comm, const int coords[], int *rank);
+/* My neighbours disp steps down (source) and up (dest) dimension direction; RMP_PROC_NULL off
+ * the edge of a non-periodic dimension. A direction outside 0..ndims-1 gives RMP_ERR_DIMS. */
+int rmp_cart_shift(rmp_comm_t comm, int direction, int disp, int *source, int *dest);
+int rmp_cart_get(rmp_comm_t comm, int maxdims, int dims[], int periods[], int coords[]);
+int rmp_cartdim_get(rmp_comm_t comm, int *ndims);
+/* RMP_CART, RMP_DIST_GRAPH, or RMP_UNDEFINED (no topology). */
+int rmp_topo_test(rmp_comm_t comm, int *status);
+/* Weights arguments: RMP_UNWEIGHTED (NULL: the graph has no weights), RMP_WEIGHTS_EMPTY (no
+ * weight because the degree is 0, in a weighted graph): the address of an object inside the
+ * library, never equal to a program's array, which rmp_weights_empty returns (a small
+ * constant address instead would make compilers warn that the call reads outside any
+ * object). */
+int *rmp_weights_empty(void);
+#define RMP_UNWEIGHTED ((int *)0)
+#define RMP_WEIGHTS_EMPTY (rmp_weights_empty())
+/* A graph in which I receive from sources[0..indegree-1] and send to
+ * destinations[0..outdegree-1] (ranks of comm, repeats allowed): the neighbourhood
+ * collectives exchange with them in that order. Every edge must be given at both ends. */
+int rmp_dist_graph_create_adjacent(rmp_comm_t comm, int indegree, const int sources[],
+                                   const int sourceweights[], int outdegree,
+                                   const int destinations[], const int destweights[],
+                                   int reorder, rmp_comm_t *newcomm);
+int rmp_dist_graph_neighbors_count(rmp_comm_t comm, int *indegree, int *outdegree,
+                                   int *weighted);
+/* The lists as given at creation, the first maxindegree / maxoutdegree entries (weights only
+ * when the graph has them and the arrays are not RMP_UNWEIGHTED). These two calls need a
+ * distributed-graph communicator (else RMP_ERR_TOPOLOGY). */
+int rmp_dist_graph_neighbors(rmp_comm_t comm, int maxindegree, int sources[],
+                             int sourceweights[], int maxoutdegree, int destinations[],
+                             int destweights[]);
+
+/* Neighbourhood collectives on a communicator with a topology. A distributed graph: block i of
+ * the receive buffer comes from sources[i], block j of the send buffer goes to
+ * destinations[j]. A Cartesian communicator: for dimension d, block 2d is the neighbour below
+ * (coordinate - 1) and block 2d+1 the one above, for sending and receiving alike; block 2d
+ * receives what the neighbour below sent upwards, even when both neighbours are one process
+ * (a periodic dimension of size 1 or 2). RMP_PROC_NULL neighbours (edges) move nothing and
+ * their receive blocks stay untouched. RMP_ERR_TOPOLOGY on a communicator without topology;
+ * no RMP_IN_PLACE. */
+int rmp_neighbor_allgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
+                           void *recvbuf, int recvcount, rmp_datatype_t recvtype,
+                           rmp_comm_t comm);
+int rmp_neighbor_allgatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
+                            void *recvbuf, const int recvcounts[], const int displs[],
+                            rmp_datatype_t recvtype, rmp_comm_t comm);
+int rmp_neighbor_alltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
+                          void *recvbuf, int recvcount, rmp_datatype_t recvtype,
+                          rmp_comm_t comm);
+int rmp_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           rmp_datatype_t sendtype, void *recvbuf, const int recvcounts[],
+                           const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm);
+/* Displacements in bytes, a type per block. */
+int rmp_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                           const ptrdiff_t sdispls[], const rmp_datatype_t sendtypes[],
+                           void *recvbuf, const int recvcounts[], const ptrdiff_t rdispls[],
+                           const rmp_datatype_t recvtypes[], rmp_comm_t comm);
+int rmp_ineighbor_allgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
+                            void *recvbuf, int recvcount, rmp_datatype_t recvtype,
+                            rmp_comm_t comm, rmp_request_t *req);
+int rmp_ineighbor_allgatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req);
+int rmp_ineighbor_alltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
+                           void *recvbuf, int recvcount, rmp_datatype_t recvtype,
+                           rmp_comm_t comm, rmp_request_t *req);
+int rmp_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            rmp_datatype_t sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm,
+                            rmp_request_t *req);
+int rmp_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                            const ptrdiff_t sdispls[], const rmp_datatype_t sendtypes[],
+                            void *recvbuf, const int recvcounts[], const ptrdiff_t rdispls[],
+                            const rmp_datatype_t recvtypes[], rmp_comm_t comm,
+                            rmp_request_t *req);
 
 #ifdef __cplusplus
 }

@@ -24,8 +24,10 @@ static void rmpi_note_main(void)
 int MPI_Init(int *argc, char ***argv)
 {
     int rc = rmp_init(argc, argv);
-    if (rc == RMP_SUCCESS)
+    if (rc == RMP_SUCCESS) {
         rmpi_note_main();
+        rmpi_exit_register();
+    }
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
@@ -34,8 +36,10 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     if (!provided)
         return rmpi_raise(MPI_COMM_WORLD, RMP_ERR_ARG, __func__);
     int rc = rmp_init_thread(argc, argv, required, provided);
-    if (rc == RMP_SUCCESS)
+    if (rc == RMP_SUCCESS) {
         rmpi_note_main();
+        rmpi_exit_register();
+    }
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 

@@ -38,6 +38,9 @@ static const int rmpi_class_of[-RMP_ERR_LAST] = {
     [-RMP_ERR_NOT_SUPPORTED] = MPI_ERR_UNSUPPORTED_OPERATION,
     [-RMP_ERR_INTERNAL] = MPI_ERR_INTERN,
     [-RMP_ERR_GROUP] = MPI_ERR_GROUP,
+    [-RMP_ERR_TOPOLOGY] = MPI_ERR_TOPOLOGY,
+    [-RMP_ERR_DIMS] = MPI_ERR_DIMS,
+    [-RMP_ERR_WIN] = MPI_ERR_WIN,
 };
 
 static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {

@@ -20,6 +20,10 @@ int rmpi_raise_code(MPI_Comm comm, int code, const char *call);
 void rmpi_errh_inherit(MPI_Comm parent, MPI_Comm child);
 void rmpi_errh_forget(MPI_Comm comm);
 
+/* After a successful MPI_Init/MPI_Init_thread: an exit with status 0 that did not finalize
+ * finalizes then (exit.c). */
+void rmpi_exit_register(void);
+
 /* The rmp view of a status (NULL stays NULL: MPI_STATUS_IGNORE). */
 static inline rmp_status_t *rmpi_st(MPI_Status *s)
 {

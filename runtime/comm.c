@@ -46,8 +46,10 @@ void comm_fini(rmp_ctx_t *ctx)
 {
     if (!ctx->comms)
         return;
-    for (int i = 0; i < RMP_MAX_COMMS; i++)
+    for (int i = 0; i < RMP_MAX_COMMS; i++) {
         free(ctx->comms[i].world);
+        free(ctx->comms[i].topo);
+    }
     free(ctx->comms);
     ctx->comms = NULL;
 }
@@ -81,6 +83,7 @@ int comm_release(rmp_comm_t h)
     comm_t *c = comm_get(h);
     if (c) {
         free(c->world);
+        free(c->topo);
         memset(c, 0, sizeof(*c));
     }
     ctx_unlock(ctx);

@@ -108,6 +108,8 @@ typedef struct comm {
     uint32_t coll_seq;    /* collective call counter: tags for internal traffic */
     void *offload;        /* the offload backend's state for this communicator (offload.h) */
     uint32_t offload_said; /* bit k: the offload choice for collective k was reported */
+    void *topo;           /* its Cartesian or graph topology (collectives/topo.c), one block
+                           * freed with the communicator; NULL: none */
 } comm_t;
 
 /* The communicator for a handle, NULL if invalid. No lock needed: the table never moves, and

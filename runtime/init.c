@@ -290,6 +290,9 @@ const char *rmp_strerror(int err)
         [20] = "not supported",
         [21] = "internal error",
         [22] = "invalid group",
+        [23] = "invalid topology (the communicator has none of the kind needed)",
+        [24] = "invalid dimensions",
+        [25] = "invalid window",
     };
     if (err > 0 || err <= RMP_ERR_LAST)
         return "unknown error code";

@@ -29,8 +29,19 @@
  *   ops           MPI_SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, MINLOC, MAXLOC;
  *                 Op_create (commutative or not: non-commutative ops combine in rank
  *                 order), Op_free
+ *   names         Type_get_name (MPI_MAX_OBJECT_NAME)
+ *   windows       Win_create, Win_allocate, Win_create_dynamic, Win_attach, Win_detach,
+ *                 Win_free, Get_address: windows WITHOUT one-sided operations (no Put, Get,
+ *                 Accumulate, fence, lock...: a program using them fails to link)
+ *   topologies    Dims_create, Cart_create, Cart_coords, Cart_rank, Cart_shift, Cart_get,
+ *                 Cartdim_get, Topo_test, Dist_graph_create_adjacent, Dist_graph_neighbors,
+ *                 Dist_graph_neighbors_count; Neighbor_allgather, allgatherv, alltoall,
+ *                 alltoallv, alltoallw and their nonblocking MPI_Ineighbor_* forms
  *
  * Where rmp differs from the standard: MPI_Abort ends the whole job whatever the communicator;
+ * a process that exits with status 0 after MPI_Init without calling MPI_Finalize (returning
+ * from main, exit(0)) is finalized on its way out, as MPICH tolerates, while a non-zero status
+ * still ends the job as a failure;
  * errors of completion calls (MPI_Wait, Test, Waitall, Testall, Waitany, Waitsome, Testsome,
  * Request_free, Start, Startall, Mrecv, Imrecv) are raised on
  * MPI_COMM_WORLD's error handler, not on the handler of the request's communicator. Handles
@@ -472,6 +483,92 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
               MPI_Comm comm, MPI_Request *request);
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                 MPI_Op op, MPI_Comm comm, MPI_Request *request);
+
+/* ---- OSU micro-benchmark support: names, windows, topologies, neighbourhood collectives ---
+ * (What the OSU micro-benchmarks' shared utility code refers to, so that their programs build
+ * unchanged with rmpcc/rmpicxx.) */
+#define MPI_MAX_OBJECT_NAME RMP_MAX_OBJECT_NAME
+/* A builtin's name, "" for a derived type. Where several names are one handle the name is
+ * the first of: MPI_CHAR (= MPI_SIGNED_CHAR, MPI_INT8_T), MPI_SHORT, MPI_INT (= MPI_INT32_T),
+ * MPI_LONG (LP64: = MPI_LONG_LONG, MPI_INT64_T, MPI_AINT...), MPI_UNSIGNED_CHAR (= MPI_UINT8_T,
+ * MPI_C_BOOL), ... Thread-safe. */
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+int MPI_Get_address(const void *location, MPI_Aint *address);
+
+/* Windows WITHOUT one-sided operations: creation and free are real collectives (every rank's
+ * base, size and displacement unit are exchanged; MPI_Win_allocate allocates, MPI_Win_free
+ * waits for all ranks and frees), but MPI_Put, Get, Accumulate, Win_fence, Win_lock... are not
+ * declared, so a program that uses them fails to link. info: MPI_INFO_NULL. Errors are raised
+ * on MPI_COMM_WORLD's handler (windows have none of their own here). */
+typedef rmp_win_t MPI_Win;
+#define MPI_WIN_NULL ((MPI_Win)RMP_WIN_NULL)
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                   MPI_Win *win);
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                     MPI_Win *win);
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void *base);
+int MPI_Win_free(MPI_Win *win);
+
+/* Process topologies (MPI_Comm_dup copies them). reorder is ignored (ranks keep their
+ * order); MPI_Cart_create gives MPI_COMM_NULL to the ranks past the grid; MPI_Cart_rank wraps
+ * periodic dimensions and raises MPI_ERR_RANK off a non-periodic one. */
+#define MPI_CART RMP_CART
+#define MPI_DIST_GRAPH RMP_DIST_GRAPH
+#define MPI_UNWEIGHTED RMP_UNWEIGHTED
+#define MPI_WEIGHTS_EMPTY RMP_WEIGHTS_EMPTY
+int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                    int reorder, MPI_Comm *comm_cart);
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+int MPI_Topo_test(MPI_Comm comm, int *status); /* MPI_CART, MPI_DIST_GRAPH or MPI_UNDEFINED */
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                   const int sourceweights[], int outdegree,
+                                   const int destinations[], const int destweights[],
+                                   MPI_Info info, int reorder, MPI_Comm *comm_dist_graph);
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+                                   int *weighted);
+int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+                             int maxoutdegree, int destinations[], int destweights[]);
+
+/* Neighbourhood collectives, on distributed-graph and Cartesian communicators (MPI-3.1 7.6). */
+int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                           void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                           const MPI_Datatype recvtypes[], MPI_Comm comm);
+int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request);
+int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request *request);
+int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request);
+int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                            void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request *request);
 
 #ifdef __cplusplus
 }

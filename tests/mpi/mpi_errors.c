@@ -93,8 +93,9 @@ static void return_mode(int rank, int size)
     /* Codes with no class of their own keep rmp's description, of class MPI_ERR_OTHER. */
     expect_code("MPI_Init twice", MPI_Init(NULL, NULL), MPI_ERR_OTHER,
                 "MPI_ERR_OTHER: rmp is already initialized");
-    expect_code("class MPI_ERR_WIN", MPI_ERR_WIN, MPI_ERR_WIN,
-                "MPI_ERR_WIN: an error class rmp never raises");
+    expect_code("class MPI_ERR_FILE", MPI_ERR_FILE, MPI_ERR_FILE,
+                "MPI_ERR_FILE: an error class rmp never raises");
+    expect_code("class MPI_ERR_WIN", MPI_ERR_WIN, MPI_ERR_WIN, "MPI_ERR_WIN: invalid window");
     expect_code("MPI_SUCCESS", MPI_SUCCESS, MPI_SUCCESS, "MPI_SUCCESS: no error");
     int cls = -1;
     EXPECT_INT(MPI_Error_class(1000, &cls), MPI_ERR_ARG);

@@ -1,0 +1,440 @@
+/* topo.c — process topologies (MPI-3.1 ch. 7): Cartesian grids and distributed graphs given
+ * by adjacency. Each lives in a new communicator (split or dup of the parent, ranks in the
+ * parent's order: reorder is ignored), as one block at comm_t.topo (topo.h) that is freed with
+ * the communicator. The queries are index arithmetic on that block. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll.h"
+#include "topo.h"
+
+/* The ints of data[]: ndims Cartesian entries thrice, the neighbour lists and weights. */
+static size_t topo_ints(int ndims, int indeg, int outdeg, bool weighted)
+{
+    return 3 * (size_t)ndims + (size_t)(indeg + outdeg) * (weighted ? 2 : 1);
+}
+
+/* A block with room for ndims Cartesian entries and the neighbour lists. */
+static topo_t *topo_alloc(int kind, int ndims, int indeg, int outdeg, bool weighted)
+{
+    size_t n = topo_ints(ndims, indeg, outdeg, weighted);
+    topo_t *t = calloc(1, sizeof(*t) + sizeof(int) * (n ? n : 1));
+    if (!t)
+        return NULL;
+    int *p = t->data;
+    *t = (topo_t){
+        .kind = kind, .ndims = ndims, .indeg = indeg, .outdeg = outdeg, .weighted = weighted};
+    t->dims = p, p += ndims;
+    t->periods = p, p += ndims;
+    t->coords = p, p += ndims;
+    t->in = p, p += indeg;
+    t->out = p, p += outdeg;
+    if (weighted) {
+        t->in_w = p, p += indeg;
+        t->out_w = p;
+    }
+    return t;
+}
+
+int topo_dup(const comm_t *from, comm_t *to)
+{
+    const topo_t *t = topo_of(from);
+    if (!t)
+        return RMP_SUCCESS;
+    topo_t *c = topo_alloc(t->kind, t->ndims, t->indeg, t->outdeg, t->weighted);
+    if (!c)
+        return RMP_ERR_NO_MEM;
+    /* the same shape: topo_alloc laid the arrays out alike, only their content is copied */
+    memcpy(c->data, t->data, sizeof(int) * topo_ints(t->ndims, t->indeg, t->outdeg, t->weighted));
+    c->rank = t->rank;
+    ctx_lock(&rmp_ctx);
+    to->topo = c;
+    ctx_unlock(&rmp_ctx);
+    return RMP_SUCCESS;
+}
+
+/* The topology of a valid communicator: RMP_ERR_COMM, or RMP_ERR_TOPOLOGY when it has none of
+ * kind (0: any). */
+static int topo_get(rmp_comm_t h, int kind, const topo_t **t)
+{
+    int err = ctx_check();
+    if (err)
+        return err;
+    comm_t *c = comm_get(h);
+    if (!c)
+        return RMP_ERR_COMM;
+    *t = topo_of(c);
+    if (!*t || (kind && (*t)->kind != kind))
+        return RMP_ERR_TOPOLOGY;
+    return RMP_SUCCESS;
+}
+
+static void topo_attach(rmp_comm_t h, topo_t *t)
+{
+    ctx_lock(&rmp_ctx);
+    comm_get(h)->topo = t;
+    ctx_unlock(&rmp_ctx);
+}
+
+/* ---- Cartesian ---------------------------------------------------------------------------- */
+
+/* Rank at coords (wrapping periodic dimensions), -1 off a non-periodic edge. */
+static int cart_rank_of(const topo_t *t, const int *coords)
+{
+    int r = 0;
+    for (int i = 0; i < t->ndims; i++) {
+        int c = coords[i], d = t->dims[i];
+        if (t->periods[i])
+            c = ((c % d) + d) % d;
+        else if (c < 0 || c >= d)
+            return -1;
+        r = r * d + c;
+    }
+    return r;
+}
+
+static void cart_coords_of(const topo_t *t, int rank, int *coords)
+{
+    for (int i = t->ndims - 1; i >= 0; i--) {
+        coords[i] = rank % t->dims[i];
+        rank /= t->dims[i];
+    }
+}
+
+/* The rank disp steps along dimension dir from me, RMP_PROC_NULL off the edge (row-major:
+ * one step in dir moves the rank by the product of the later dimensions). */
+static int cart_step(const topo_t *t, int dir, int disp)
+{
+    long long d = t->dims[dir], c = (long long)t->coords[dir] + disp, stride = 1;
+    if (t->periods[dir])
+        c = ((c % d) + d) % d;
+    else if (c < 0 || c >= d)
+        return RMP_PROC_NULL;
+    for (int i = dir + 1; i < t->ndims; i++)
+        stride *= t->dims[i];
+    return (int)(t->rank + (c - t->coords[dir]) * stride);
+}
+
+/* RMP_ERR_DIMS unless every dims[i] > 0 and their product fits in `limit`. */
+static int cart_check_dims(int ndims, const int dims[], int limit, int *prod)
+{
+    long long p = 1;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] <= 0)
+            return RMP_ERR_DIMS;
+        p *= dims[i];
+        if (p > limit)
+            return RMP_ERR_DIMS;
+    }
+    *prod = (int)p;
+    return RMP_SUCCESS;
+}
+
+static topo_t *cart_topo(int ndims, const int dims[], const int periods[], int rank)
+{
+    topo_t *t = topo_alloc(RMP_CART, ndims, 2 * ndims, 2 * ndims, false);
+    if (!t)
+        return NULL;
+    for (int i = 0; i < ndims; i++) {
+        t->dims[i] = dims[i];
+        t->periods[i] = periods[i] != 0;
+    }
+    t->rank = rank;
+    cart_coords_of(t, rank, t->coords);
+    for (int i = 0; i < ndims; i++) {
+        t->in[2 * i] = t->out[2 * i] = cart_step(t, i, -1);
+        t->in[2 * i + 1] = t->out[2 * i + 1] = cart_step(t, i, 1);
+    }
+    return t;
+}
+
+int rmp_cart_create(rmp_comm_t comm, int ndims, const int dims[], const int periods[], int reorder,
+                    rmp_comm_t *newcomm)
+{
+    coll_t cl;
+    int prod = 1, err = coll_comm(comm, &cl);
+    (void)reorder; /* ranks keep the parent's order, which MPI allows */
+    if (!err && (!newcomm || (ndims > 0 && (!dims || !periods))))
+        err = RMP_ERR_ARG;
+    if (!err && ndims < 0)
+        err = RMP_ERR_DIMS;
+    if (!err)
+        err = cart_check_dims(ndims, dims, cl.size, &prod);
+    if (err)
+        return err;
+    bool in = cl.rank < prod;
+    err = rmp_comm_split(comm, in ? 0 : RMP_UNDEFINED, cl.rank, newcomm);
+    if (err || !in)
+        return err;
+    topo_t *t = cart_topo(ndims, dims, periods, cl.rank);
+    if (!t) {
+        rmp_comm_free(newcomm);
+        return RMP_ERR_NO_MEM;
+    }
+    topo_attach(*newcomm, t);
+    return RMP_SUCCESS;
+}
+
+/* The prime factors of n, largest first (at most 31 for an int). */
+static int prime_factors(int n, int *f)
+{
+    int k = 0;
+    for (int p = 2; (long long)p * p <= n; p++)
+        while (n % p == 0) {
+            f[k++] = p;
+            n /= p;
+        }
+    if (n > 1)
+        f[k++] = n;
+    for (int i = 0; i < k / 2; i++) { /* found in increasing order */
+        int x = f[i];
+        f[i] = f[k - 1 - i];
+        f[k - 1 - i] = x;
+    }
+    return k;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x < y) - (x > y);
+}
+
+/* Each prime factor, largest first, goes to the free dimension with the smallest product so
+ * far; the free dimensions then take the products in non-increasing order. */
+int rmp_dims_create(int nnodes, int ndims, int dims[])
+{
+    if (ndims < 0 || (ndims > 0 && !dims))
+        return RMP_ERR_ARG;
+    if (nnodes <= 0)
+        return RMP_ERR_DIMS;
+    long long fixed = 1;
+    int nfree = 0;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] < 0)
+            return RMP_ERR_DIMS;
+        if (dims[i] == 0)
+            nfree++;
+        else if ((fixed *= dims[i]) > nnodes)
+            return RMP_ERR_DIMS;
+    }
+    if (nnodes % fixed)
+        return RMP_ERR_DIMS;
+    int rest = (int)(nnodes / fixed), f[32], nf = prime_factors(rest, f);
+    if (nfree == 0)
+        return rest == 1 ? RMP_SUCCESS : RMP_ERR_DIMS;
+    int *val = malloc(sizeof(int) * (size_t)nfree);
+    if (!val)
+        return RMP_ERR_NO_MEM;
+    for (int i = 0; i < nfree; i++)
+        val[i] = 1;
+    for (int k = 0; k < nf; k++) {
+        int lo = 0;
+        for (int i = 1; i < nfree; i++)
+            if (val[i] < val[lo])
+                lo = i;
+        val[lo] *= f[k];
+    }
+    qsort(val, (size_t)nfree, sizeof(int), cmp_desc);
+    for (int i = 0, j = 0; i < ndims; i++)
+        if (dims[i] == 0)
+            dims[i] = val[j++];
+    free(val);
+    return RMP_SUCCESS;
+}
+
+int rmp_cart_coords(rmp_comm_t comm, int rank, int maxdims, int coords[])
+{
+    const topo_t *t;
+    int err = topo_get(comm, RMP_CART, &t);
+    if (err)
+        return err;
+    if (maxdims < t->ndims || (t->ndims > 0 && !coords))
+        return RMP_ERR_ARG;
+    if (rank < 0 || rank >= comm_get(comm)->size)
+        return RMP_ERR_RANK;
+    cart_coords_of(t, rank, coords);
+    return RMP_SUCCESS;
+}
+
+int rmp_cart_rank(rmp_comm_t comm, const int coords[], int *rank)
+{
+    const topo_t *t;
+    int err = topo_get(comm, RMP_CART, &t);
+    if (err)
+        return err;
+    if (!rank || (t->ndims > 0 && !coords))
+        return RMP_ERR_ARG;
+    int r = cart_rank_of(t, coords);
+    if (r < 0)
+        return RMP_ERR_RANK;
+    *rank = r;
+    return RMP_SUCCESS;
+}
+
+int rmp_cart_shift(rmp_comm_t comm, int direction, int disp, int *source, int *dest)
+{
+    const topo_t *t;
+    int err = topo_get(comm, RMP_CART, &t);
+    if (err)
+        return err;
+    if (!source || !dest)
+        return RMP_ERR_ARG;
+    if (direction < 0 || direction >= t->ndims)
+        return RMP_ERR_DIMS;
+    if (disp == INT_MIN)
+        return RMP_ERR_ARG; /* -disp must exist */
+    *source = cart_step(t, direction, -disp);
+    *dest = cart_step(t, direction, disp);
+    return RMP_SUCCESS;
+}
+
+int rmp_cart_get(rmp_comm_t comm, int maxdims, int dims[], int periods[], int coords[])
+{
+    const topo_t *t;
+    int err = topo_get(comm, RMP_CART, &t);
+    if (err)
+        return err;
+    if (maxdims < t->ndims || (t->ndims > 0 && (!dims || !periods || !coords)))
+        return RMP_ERR_ARG;
+    for (int i = 0; i < t->ndims; i++) {
+        dims[i] = t->dims[i];
+        periods[i] = t->periods[i];
+        coords[i] = t->coords[i];
+    }
+    return RMP_SUCCESS;
+}
+
+int rmp_cartdim_get(rmp_comm_t comm, int *ndims)
+{
+    const topo_t *t;
+    int err = topo_get(comm, RMP_CART, &t);
+    if (!err && !ndims)
+        err = RMP_ERR_ARG;
+    if (!err)
+        *ndims = t->ndims;
+    return err;
+}
+
+int rmp_topo_test(rmp_comm_t comm, int *status)
+{
+    const topo_t *t;
+    int err = topo_get(comm, 0, &t);
+    if (err == RMP_ERR_TOPOLOGY)
+        t = NULL;
+    else if (err)
+        return err;
+    if (!status)
+        return RMP_ERR_ARG;
+    *status = t ? t->kind : RMP_UNDEFINED;
+    return RMP_SUCCESS;
+}
+
+/* ---- distributed graphs ------------------------------------------------------------------- */
+
+int *rmp_weights_empty(void)
+{
+    static int empty[1]; /* only its address matters (rmp.h) */
+    return empty;
+}
+
+static bool no_weights(const int *w)
+{
+    return w == RMP_UNWEIGHTED;
+}
+
+/* One side of the adjacency: degree >= 0, ranks in comm, weights for each edge unless the
+ * graph is unweighted (RMP_WEIGHTS_EMPTY stands for none when the degree is 0). */
+static int graph_side(int deg, const int *ranks, const int *w, bool weighted, int size)
+{
+    if (deg < 0 || (deg > 0 && !ranks))
+        return RMP_ERR_ARG;
+    if (weighted && deg > 0 && w == RMP_WEIGHTS_EMPTY)
+        return RMP_ERR_ARG;
+    for (int i = 0; i < deg; i++) {
+        if (ranks[i] < 0 || ranks[i] >= size)
+            return RMP_ERR_RANK;
+        if (weighted && w[i] < 0)
+            return RMP_ERR_ARG;
+    }
+    return RMP_SUCCESS;
+}
+
+static void copy_ints(int *dst, const int *src, int n)
+{
+    if (n > 0)
+        memcpy(dst, src, sizeof(int) * (size_t)n);
+}
+
+int rmp_dist_graph_create_adjacent(rmp_comm_t comm, int indegree, const int sources[],
+                                   const int sourceweights[], int outdegree,
+                                   const int destinations[], const int destweights[], int reorder,
+                                   rmp_comm_t *newcomm)
+{
+    coll_t cl;
+    int err = coll_comm(comm, &cl);
+    (void)reorder;
+    /* MPI: the graph is weighted unless MPI_UNWEIGHTED is given */
+    bool weighted = !no_weights(sourceweights) && !no_weights(destweights);
+    if (!err && !newcomm)
+        err = RMP_ERR_ARG;
+    if (!err)
+        err = graph_side(indegree, sources, sourceweights, weighted, cl.size);
+    if (!err)
+        err = graph_side(outdegree, destinations, destweights, weighted, cl.size);
+    if (err)
+        return err;
+    topo_t *t = topo_alloc(RMP_DIST_GRAPH, 0, indegree, outdegree, weighted);
+    if (!t)
+        return RMP_ERR_NO_MEM; /* before the dup: the others fail or hang there, as with any
+                                * collective whose arguments differ */
+    t->rank = cl.rank;
+    copy_ints(t->in, sources, indegree);
+    copy_ints(t->out, destinations, outdegree);
+    if (weighted) {
+        copy_ints(t->in_w, sourceweights, indegree);
+        copy_ints(t->out_w, destweights, outdegree);
+    }
+    err = rmp_comm_dup(comm, newcomm);
+    if (err) {
+        free(t);
+        return err;
+    }
+    topo_attach(*newcomm, t);
+    return RMP_SUCCESS;
+}
+
+int rmp_dist_graph_neighbors_count(rmp_comm_t comm, int *indegree, int *outdegree, int *weighted)
+{
+    const topo_t *t;
+    int err = topo_get(comm, RMP_DIST_GRAPH, &t);
+    if (!err && (!indegree || !outdegree || !weighted))
+        err = RMP_ERR_ARG;
+    if (err)
+        return err;
+    *indegree = t->indeg;
+    *outdegree = t->outdeg;
+    *weighted = t->weighted;
+    return RMP_SUCCESS;
+}
+
+int rmp_dist_graph_neighbors(rmp_comm_t comm, int maxindegree, int sources[], int sourceweights[],
+                             int maxoutdegree, int destinations[], int destweights[])
+{
+    const topo_t *t;
+    int err = topo_get(comm, RMP_DIST_GRAPH, &t);
+    if (err)
+        return err;
+    int nin = maxindegree < t->indeg ? maxindegree : t->indeg;
+    int nout = maxoutdegree < t->outdeg ? maxoutdegree : t->outdeg;
+    if (nin < 0 || nout < 0 || (nin > 0 && !sources) || (nout > 0 && !destinations))
+        return RMP_ERR_ARG;
+    copy_ints(sources, t->in, nin);
+    copy_ints(destinations, t->out, nout);
+    if (t->weighted && !no_weights(sourceweights) && sourceweights != RMP_WEIGHTS_EMPTY)
+        copy_ints(sourceweights, t->in_w, nin);
+    if (t->weighted && !no_weights(destweights) && destweights != RMP_WEIGHTS_EMPTY)
+        copy_ints(destweights, t->out_w, nout);
+    return RMP_SUCCESS;
+}

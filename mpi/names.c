@@ -1,0 +1,49 @@
+/* names.c — MPI_Type_get_name: MPI's names for the builtin handles (rmp's native call checks
+ * the handle and names derived types). Several MPI names share one rmp handle (MPI_CHAR,
+ * MPI_SIGNED_CHAR and MPI_INT8_T are RMP_INT8, for instance): each handle answers with the
+ * C type's name a program most likely used, listed below. */
+#include <string.h>
+
+#include "rmpi.h"
+
+/* Indexed by handle; a constant table, so concurrent calls need no lock. */
+static const char *const rmpi_type_names[] = {
+    [RMP_INT8] = "MPI_CHAR",   /* also MPI_SIGNED_CHAR, MPI_INT8_T */
+    [RMP_INT16] = "MPI_SHORT", /* also MPI_INT16_T */
+    [RMP_INT32] = "MPI_INT",   /* also MPI_INT32_T (and MPI_LONG on ILP32) */
+#if defined(__SIZEOF_LONG__) && __SIZEOF_LONG__ == 4
+    [RMP_INT64] = "MPI_LONG_LONG", /* also MPI_INT64_T, MPI_OFFSET, MPI_COUNT */
+    [RMP_UINT64] = "MPI_UNSIGNED_LONG_LONG",
+    [RMP_UINT32] = "MPI_UNSIGNED", /* also MPI_UNSIGNED_LONG, MPI_UINT32_T */
+#else
+    [RMP_INT64] = "MPI_LONG",           /* also MPI_LONG_LONG, MPI_INT64_T, MPI_AINT... */
+    [RMP_UINT64] = "MPI_UNSIGNED_LONG", /* also MPI_UNSIGNED_LONG_LONG, MPI_UINT64_T */
+    [RMP_UINT32] = "MPI_UNSIGNED",      /* also MPI_UINT32_T */
+#endif
+    [RMP_UINT8] = "MPI_UNSIGNED_CHAR",   /* also MPI_UINT8_T, MPI_C_BOOL */
+    [RMP_UINT16] = "MPI_UNSIGNED_SHORT", /* also MPI_UINT16_T */
+    [RMP_FLOAT] = "MPI_FLOAT",
+    [RMP_DOUBLE] = "MPI_DOUBLE",
+    [RMP_BYTE] = "MPI_BYTE",
+    [RMP_2INT] = "MPI_2INT",
+    [RMP_FLOAT_INT] = "MPI_FLOAT_INT",
+    [RMP_DOUBLE_INT] = "MPI_DOUBLE_INT",
+    [RMP_LONG_INT] = "MPI_LONG_INT",
+    [RMP_SHORT_INT] = "MPI_SHORT_INT",
+};
+
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+{
+    if (!resultlen)
+        return rmpi_raise(MPI_COMM_WORLD, RMP_ERR_ARG, __func__);
+    int rc = rmp_type_get_name(datatype, type_name, resultlen);
+    if (rc != RMP_SUCCESS)
+        return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
+    int n = (int)(sizeof rmpi_type_names / sizeof rmpi_type_names[0]);
+    if (datatype > 0 && datatype < n && rmpi_type_names[datatype]) {
+        size_t len = strlen(rmpi_type_names[datatype]);
+        memcpy(type_name, rmpi_type_names[datatype], len + 1);
+        *resultlen = (int)len;
+    }
+    return MPI_SUCCESS;
+}

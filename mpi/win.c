@@ -1,0 +1,54 @@
+/* win.c — MPI's window life cycle over rmp's windows (no one-sided operations: see mpi.h),
+ * and MPI_Get_address. info carries hints only: any is accepted and none changes anything.
+ * Creation errors are raised on the communicator's handler, the others on MPI_COMM_WORLD's. */
+#include <string.h>
+
+#include "rmpi.h"
+
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                   MPI_Win *win)
+{
+    (void)info;
+    return rmpi_raise(comm, rmp_win_create(base, size, disp_unit, comm, win), __func__);
+}
+
+/* baseptr is a void ** passed as void *, as in MPI_Alloc_mem. */
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                     MPI_Win *win)
+{
+    (void)info;
+    void *p = NULL;
+    int rc = baseptr ? rmp_win_allocate(size, disp_unit, comm, &p, win) : RMP_ERR_ARG;
+    if (rc == RMP_SUCCESS)
+        memcpy(baseptr, &p, sizeof p);
+    return rmpi_raise(comm, rc, __func__);
+}
+
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    (void)info;
+    return rmpi_raise(comm, rmp_win_create_dynamic(comm, win), __func__);
+}
+
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+{
+    return rmpi_raise(MPI_COMM_WORLD, rmp_win_attach(win, base, size), __func__);
+}
+
+int MPI_Win_detach(MPI_Win win, const void *base)
+{
+    return rmpi_raise(MPI_COMM_WORLD, rmp_win_detach(win, base), __func__);
+}
+
+int MPI_Win_free(MPI_Win *win)
+{
+    return rmpi_raise(MPI_COMM_WORLD, rmp_win_free(win), __func__);
+}
+
+int MPI_Get_address(const void *location, MPI_Aint *address)
+{
+    if (!address)
+        return rmpi_raise(MPI_COMM_WORLD, RMP_ERR_ARG, __func__);
+    *address = (MPI_Aint)(intptr_t)location;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,34 @@
+/* type_name.c — rmp_type_get_name: the builtin types' names (a constant table, so concurrent
+ * calls need no lock) and the empty name of derived types. */
+#include <string.h>
+
+#include "core.h"
+
+static const char *const type_names[DT_NBUILTIN] = {
+    [DT_INT8] = "RMP_INT8",           [DT_INT16] = "RMP_INT16",
+    [DT_INT32] = "RMP_INT32",         [DT_INT64] = "RMP_INT64",
+    [DT_UINT8] = "RMP_UINT8",         [DT_UINT16] = "RMP_UINT16",
+    [DT_UINT32] = "RMP_UINT32",       [DT_UINT64] = "RMP_UINT64",
+    [DT_FLOAT] = "RMP_FLOAT",         [DT_DOUBLE] = "RMP_DOUBLE",
+    [DT_BYTE] = "RMP_BYTE",           [DT_2INT] = "RMP_2INT",
+    [DT_FLOAT_INT] = "RMP_FLOAT_INT", [DT_DOUBLE_INT] = "RMP_DOUBLE_INT",
+    [DT_LONG_INT] = "RMP_LONG_INT",   [DT_SHORT_INT] = "RMP_SHORT_INT",
+};
+
+int rmp_type_get_name(rmp_datatype_t type, char *name, int *resultlen)
+{
+    int err = ctx_check();
+    if (err)
+        return err;
+    if (!name)
+        return RMP_ERR_ARG;
+    const dtype_t *t = dtype_get(type, false);
+    if (!t)
+        return RMP_ERR_TYPE;
+    const char *s = t->builtin && type < DT_NBUILTIN ? type_names[type] : "";
+    size_t n = strlen(s); /* every name is shorter than RMP_MAX_OBJECT_NAME */
+    memcpy(name, s, n + 1);
+    if (resultlen)
+        *resultlen = (int)n;
+    return RMP_SUCCESS;
+}
