@@ -1,0 +1,219 @@
+/* progress.c — asynchronous progress (RMP_PROGRESS_THREAD): transfers posted before a long
+ * computation that calls no rmp function have landed when the computation ends.
+ * Usage: progress overlap [T]  — T user threads (default 1; T > 1 runs at RMP_THREAD_MULTIPLE)
+ *        progress tasks        — prints the process's thread counts around init and finalize
+ *        progress kill         — rank 1 dies by SIGKILL while the others compute
+ * overlap: the first half of the ranks sends BYTES (rendezvous) to rank + n/2, which posted the
+ * receive before a barrier; the sender posts 100 ms after the barrier, so the receive can only
+ * progress inside the receiver's computation. The receiver checks its buffer BEFORE any rmp
+ * call and prints "rank R thread T: p2p landed during compute: yes|no"; then an iallreduce of
+ * COLL_N ints posted before a computation gives "rank R: iallreduce landed during compute:
+ * yes|no". Every transfer is then waited for and checked exactly. */
+#include <dirent.h>
+#include <pthread.h>
+#include <time.h>
+
+#include "progs.h"
+
+#define BYTES (8u << 20)    /* far above every transport's eager limit */
+#define COLL_N (512 * 1024) /* 2 MiB of ints: rendezvous steps in the allreduce */
+#define SEND_DELAY_MS 100
+#define COMPUTE_MS 800
+
+static int rank, n;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The application's computation: a busy loop that calls nothing of rmp. */
+static void compute(double ms)
+{
+    volatile uint64_t x = 1;
+    double end = now_ms() + ms;
+    while (now_ms() < end)
+        for (int i = 0; i < 10000; i++)
+            x = x * 6364136223846793005ull + 1;
+}
+
+static uint64_t seed_of(int sender, int thread)
+{
+    return mix64((uint64_t)sender << 8 | (uint64_t)thread);
+}
+
+/* One rendezvous transfer from rank s < n/2 to s + n/2, with tag `thread`. */
+static void *p2p_phase(void *arg)
+{
+    int thread = (int)(intptr_t)arg;
+    unsigned char *buf = malloc(BYTES);
+    if (!buf) {
+        FAIL("thread %d: no memory for %u bytes", thread, BYTES);
+        return NULL;
+    }
+    bool sender = rank < n / 2;
+    int peer = sender ? rank + n / 2 : rank - n / 2;
+    rmp_request_t req;
+    if (sender)
+        fill(buf, BYTES, seed_of(rank, thread));
+    else {
+        memset(buf, 0, BYTES);
+        CHECK(rmp_irecv(buf, BYTES, RMP_BYTE, peer, thread, RMP_COMM_WORLD, &req));
+    }
+    CHECK(rmp_barrier(RMP_COMM_WORLD));
+    if (sender) {
+        compute(SEND_DELAY_MS); /* the receiver is computing by now */
+        CHECK(rmp_isend(buf, BYTES, RMP_BYTE, peer, thread, RMP_COMM_WORLD, &req));
+        compute(COMPUTE_MS - SEND_DELAY_MS);
+    } else {
+        compute(COMPUTE_MS);
+        /* Nothing of rmp was called since the barrier: only another thread moved the data. */
+        bool landed = first_mismatch(buf, BYTES, seed_of(peer, thread)) == BYTES;
+        printf("rank %d thread %d: p2p landed during compute: %s\n", rank, thread,
+               landed ? "yes" : "no");
+    }
+    rmp_status_t st;
+    CHECK(rmp_wait(&req, &st));
+    if (!sender) {
+        size_t bad = first_mismatch(buf, BYTES, seed_of(peer, thread));
+        EXPECT(bad == BYTES, "thread %d: received data differs at byte %zu", thread, bad);
+        EXPECT(st.source == peer && st.tag == thread, "thread %d: status source %d tag %d",
+               thread, st.source, st.tag);
+    }
+    free(buf);
+    return NULL;
+}
+
+static void coll_phase(void)
+{
+    int *in = malloc(COLL_N * sizeof(int)), *out = malloc(COLL_N * sizeof(int));
+    if (!in || !out) {
+        FAIL("no memory for the allreduce");
+        exit(1);
+    }
+    for (int i = 0; i < COLL_N; i++) {
+        in[i] = (rank + 1) * (i % 1000);
+        out[i] = -1;
+    }
+    long tri = (long)n * (n + 1) / 2; /* sum of rank + 1 over the ranks */
+    rmp_request_t req;
+    CHECK(rmp_barrier(RMP_COMM_WORLD));
+    CHECK(rmp_iallreduce(in, out, COLL_N, RMP_INT, RMP_SUM, RMP_COMM_WORLD, &req));
+    compute(COMPUTE_MS);
+    int bad = -1;
+    for (int i = 0; i < COLL_N && bad < 0; i++)
+        if (out[i] != tri * (i % 1000))
+            bad = i;
+    printf("rank %d: iallreduce landed during compute: %s\n", rank, bad < 0 ? "yes" : "no");
+    CHECK(rmp_wait(&req, RMP_STATUS_IGNORE));
+    for (int i = 0; i < COLL_N; i++)
+        if (out[i] != tri * (i % 1000)) {
+            FAIL("iallreduce: out[%d] = %d, expected %ld", i, out[i], tri * (i % 1000));
+            break;
+        }
+    free(in);
+    free(out);
+}
+
+static int overlap(int argc, char **argv)
+{
+    int threads = argc > 2 ? atoi(argv[2]) : 1;
+    if (threads < 1 || threads > 16) {
+        fprintf(stderr, "progress overlap: T must be from 1 to 16, not %s\n", argv[2]);
+        return 2;
+    }
+    int provided;
+    MUST(rmp_init_thread(&argc, &argv, threads > 1 ? RMP_THREAD_MULTIPLE : RMP_THREAD_SINGLE,
+                         &provided));
+    MUST(rmp_comm_rank(RMP_COMM_WORLD, &rank));
+    MUST(rmp_comm_size(RMP_COMM_WORLD, &n));
+    prog_rank = rank;
+    if (n % 2) {
+        FAIL("run with an even number of ranks");
+        exit(1);
+    }
+    phase("p2p transfers during a computation", 60);
+    if (threads == 1)
+        p2p_phase((void *)(intptr_t)0);
+    else {
+        pthread_t tid[16];
+        for (int t = 0; t < threads; t++)
+            if (pthread_create(&tid[t], NULL, p2p_phase, (void *)(intptr_t)t) != 0) {
+                FAIL("pthread_create failed");
+                exit(1);
+            }
+        for (int t = 0; t < threads; t++)
+            pthread_join(tid[t], NULL);
+    }
+    phase("iallreduce during a computation", 60);
+    coll_phase();
+    phase("finalize", 60);
+    CHECK(rmp_finalize());
+    if (rank == 0 && !prog_failures)
+        printf("progress: OK n=%d threads=%d\n", n, threads);
+    return prog_exit();
+}
+
+/* Threads of this process (entries of /proc/self/task), or -1. */
+static int tasks(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return -1;
+    int k = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        k += e->d_name[0] != '.';
+    closedir(d);
+    return k;
+}
+
+static int task_count(int argc, char **argv)
+{
+    int before = tasks();
+    MUST(rmp_init(&argc, &argv));
+    MUST(rmp_comm_rank(RMP_COMM_WORLD, &rank));
+    prog_rank = rank;
+    int during = tasks();
+    phase("finalize", 60);
+    CHECK(rmp_finalize());
+    printf("rank %d tasks: before=%d init=%d finalized=%d\n", rank, before, during, tasks());
+    return prog_exit();
+}
+
+static int kill_one(int argc, char **argv)
+{
+    MUST(rmp_init(&argc, &argv));
+    MUST(rmp_comm_rank(RMP_COMM_WORLD, &rank));
+    prog_rank = rank;
+    int x = 0;
+    rmp_request_t req;
+    if (rank != 1)
+        CHECK(rmp_irecv(&x, 1, RMP_INT, 1, 0, RMP_COMM_WORLD, &req));
+    MUST(rmp_barrier(RMP_COMM_WORLD));
+    if (rank == 1) {
+        printf("rank 1: raising SIGKILL\n");
+        fflush(stdout);
+        compute(50); /* the others' progress threads are asleep by now */
+        raise(SIGKILL);
+    }
+    phase("computing while rank 1 dies (mrun should have ended the job)", 60);
+    compute(60000);
+    FAIL("still running 60 s after rank 1 was killed");
+    return prog_exit();
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (!strcmp(mode, "overlap"))
+        return overlap(argc, argv);
+    if (!strcmp(mode, "tasks"))
+        return task_count(argc, argv);
+    if (!strcmp(mode, "kill"))
+        return kill_one(argc, argv);
+    fprintf(stderr, "usage: progress overlap [T] | tasks | kill\n");
+    return 2;
+}
