@@ -186,6 +186,9 @@ int rmp_finalize(void)
     ctx_lock(c);
     progress_wait_until(c, quiescent, c);
     ctx_unlock(c);
+    /* Nothing is owed any more: the progress thread stops before peers start closing their
+     * transports, so that it never sees them go (as no rank polls in the barrier without it). */
+    progthr_stop(c);
     rc = boot_barrier(c);
     atomic_store(&c->state, 2);
     teardown(c, true);

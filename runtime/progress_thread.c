@@ -52,6 +52,7 @@ int progthr_start(rmp_ctx_t *c)
     sigset_t all, old;
     sigfillset(&all);
     int rc = pthread_sigmask(SIG_SETMASK, &all, &old);
+    t->on = true; /* before the thread reads it (block() asks for the wake fd) */
     if (rc == 0) {
         rc = pthread_create(&t->tid, NULL, progthr_main, c);
         int rc2 = pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -61,12 +62,12 @@ int progthr_start(rmp_ctx_t *c)
     if (rc != 0) {
         core_error(c, "RMP_PROGRESS_THREAD=1: cannot start the progress thread: %s (raise the "
                       "thread limit, ulimit -u, or unset RMP_PROGRESS_THREAD)", strerror(rc));
+        t->on = false;
         close(t->wake_fd);
         t->wake_fd = -1;
         c->locking = c->thread_level == RMP_THREAD_MULTIPLE;
         return RMP_ERR_INTERNAL;
     }
-    t->on = true;
     core_verbose(c, "progress thread started (RMP_PROGRESS_THREAD=1)");
     return RMP_SUCCESS;
 }
