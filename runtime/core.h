@@ -286,6 +286,8 @@ typedef struct config {
 typedef struct progthr {
     bool on;                 /* the thread runs (started at init, joined at finalize/abort) */
     bool stop;               /* asks it to leave its loop (lock held) */
+    bool idle;               /* asleep on wake_fd alone, no transport armed (lock held): nothing
+                              * to move, or an application thread is progressing itself */
     int wake_fd;             /* eventfd it sleeps on besides the transports' (-1: none) */
     pthread_t tid;
 } progthr_t;
@@ -301,6 +303,7 @@ struct rmp_ctx {
     pthread_cond_t cond;     /* waiters that are not the blocking thread */
     bool blocker;            /* a thread is blocked in poll() for everyone */
     int waiters;
+    int progressing;         /* threads in progress_wait_until: the progress thread steps aside */
 
     /* job */
     int rank, size;          /* world */
@@ -336,7 +339,11 @@ struct rmp_ctx {
 
 extern rmp_ctx_t rmp_ctx; /* the one instance */
 
-/* Lock helpers: no-ops below RMP_THREAD_MULTIPLE. */
+/* progress_thread.c: called at unlock while the progress thread idles (lock held); wakes it
+ * when work that needs it appeared and no other thread is progressing. */
+void progthr_unlock_hook(rmp_ctx_t *c);
+
+/* Lock helpers: no-ops below RMP_THREAD_MULTIPLE unless a progress thread runs. */
 static inline void ctx_lock(rmp_ctx_t *c)
 {
     if (c->locking)
@@ -344,8 +351,11 @@ static inline void ctx_lock(rmp_ctx_t *c)
 }
 static inline void ctx_unlock(rmp_ctx_t *c)
 {
-    if (c->locking)
+    if (c->locking) {
+        if (c->progthr.idle)
+            progthr_unlock_hook(c);
         pthread_mutex_unlock(&c->lock);
+    }
 }
 /* RMP_SUCCESS if initialized and not finalized. */
 int ctx_check(void);

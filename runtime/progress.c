@@ -139,6 +139,7 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
 {
     double start = -1, waited = 0;
     unsigned idle = 0;
+    c->progressing++; /* an idle progress thread stays asleep meanwhile (progress_thread.c) */
     while (!done(arg)) {
         if (progress_poll(c) > 0) {
             start = -1;
@@ -168,6 +169,7 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
         }
         block(c);
     }
+    c->progressing--;
 }
 
 static bool flag_set(void *arg)

@@ -1,14 +1,58 @@
 /* progress_thread.c — RMP_PROGRESS_THREAD=1: one thread per process that advances rendezvous
  * transfers and collective schedules while the application computes. It polls while there are
- * events and otherwise sleeps in the same block() the blocking waits use (transport wait fds),
- * plus an eventfd that the runtime writes when it posts work no transport fd will announce. */
+ * events; with work outstanding it sleeps in the same block() the blocking waits use
+ * (transport wait fds, plus an eventfd the runtime rings when it posts work no transport fd
+ * announces); otherwise, or while an application thread progresses itself, it sleeps on the
+ * eventfd alone, so that peers need not ring this rank's doorbell for every message. */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "core.h"
+#include "match.h"
+
+/* An idle sleep is bounded too: a safety net, the eventfd is the mechanism. */
+#define PROGTHR_IDLE_MS 250
+
+/* Work only progress moves: a posted receive (its rendezvous starts when the RTS is polled),
+ * a rendezvous under way, a collective schedule, packets queued on back-pressure. */
+static bool progthr_pending(const rmp_ctx_t *c)
+{
+    return !list_empty(&c->rndv_active) || !list_empty(&c->coll_active) || c->outq_pending ||
+           match_posted_count(c->mq) > 0;
+}
+
+static void progthr_ring(rmp_ctx_t *c)
+{
+    uint64_t one = 1;
+    /* EAGAIN: the counter is saturated, i.e. a wakeup is pending anyway. */
+    if (write(c->progthr.wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
+        core_error(c, "progress thread: write to its wake eventfd: %s", strerror(errno));
+}
+
+/* Asleep on the eventfd alone, lock released (held on entry and exit). */
+static void progthr_idle(rmp_ctx_t *c)
+{
+    c->progthr.idle = true;
+    ctx_unlock(c);
+    struct pollfd p = {.fd = c->progthr.wake_fd, .events = POLLIN};
+    if (poll(&p, 1, PROGTHR_IDLE_MS) < 0 && errno != EINTR)
+        core_error(c, "progress thread: poll on its wake eventfd: %s", strerror(errno));
+    ctx_lock(c);
+    c->progthr.idle = false;
+    progthr_drain(c);
+}
+
+void progthr_unlock_hook(rmp_ctx_t *c)
+{
+    if (c->progressing == 0 && !c->progthr.stop && progthr_pending(c)) {
+        c->progthr.idle = false; /* one ring is enough */
+        progthr_ring(c);
+    }
+}
 
 /* The thread's loop: the runtime lock is held except while it sleeps. */
 static void *progthr_main(void *arg)
@@ -22,18 +66,13 @@ static void *progthr_main(void *arg)
             ctx_lock(c);
             continue;
         }
-        progress_sleep(c);
+        if (c->progressing == 0 && progthr_pending(c))
+            progress_sleep(c);
+        else
+            progthr_idle(c);
     }
     ctx_unlock(c);
     return NULL;
-}
-
-static void progthr_ring(rmp_ctx_t *c)
-{
-    uint64_t one = 1;
-    /* EAGAIN: the counter is saturated, i.e. a wakeup is pending anyway. */
-    if (write(c->progthr.wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
-        core_error(c, "progress thread: write to its wake eventfd: %s", strerror(errno));
 }
 
 int progthr_start(rmp_ctx_t *c)
@@ -79,6 +118,7 @@ void progthr_stop(rmp_ctx_t *c)
         return; /* never started, or the thread itself aborts: _exit ends it */
     ctx_lock(c);
     t->stop = true;
+    t->idle = false;
     progthr_ring(c);                /* it may sleep in poll() ... */
     pthread_cond_broadcast(&c->cond); /* ... or wait there for another sleeper */
     ctx_unlock(c);
@@ -94,8 +134,8 @@ void progthr_stop(rmp_ctx_t *c)
 void progthr_kick(rmp_ctx_t *c)
 {
     /* Only a thread asleep in block() can miss the new work: one that is awake polls again
-     * before it sleeps (the lock, held here, orders the two), and one parked behind another
-     * sleeper is woken with it. */
+     * before it sleeps (the lock, held here, orders the two), one parked behind another
+     * sleeper is woken with it, and an idle one by the unlock that follows. */
     if (c->progthr.on && c->blocker)
         progthr_ring(c);
 }
