@@ -137,3 +137,42 @@ Test(thread_progress, bad_value_refused, .timeout = 60)
     expect_clean(r);
     run_free(&r);
 }
+
+/* The suites' own programs with the thread on: every collective against its reference, every
+ * size class of point-to-point (also through the shm rings without CMA, where the thread
+ * streams the data), and 4 threads per rank at RMP_THREAD_MULTIPLE. Same verdicts as without. */
+static void whole_program(int n, const char *const *env, const char *prog, const char *ok,
+                          const char *arg1, const char *arg2)
+{
+    run_opts_t o = {.limit = 150, .env = env};
+    run_result_t r = run_mrun(&o, n, prog, arg1, arg2, NULL);
+    expect_success(r);
+    expect_like(r, out, ok, "", 1);
+    run_free(&r);
+}
+
+Test(thread_progress, coll_n3, .timeout = 200)
+{
+    whole_program(3, with_thread, PROG("coll"), "coll: OK", NULL, NULL);
+}
+
+Test(thread_progress, coll_n4, .timeout = 200)
+{
+    whole_program(4, with_thread, PROG("coll"), "coll: OK", NULL, NULL);
+}
+
+Test(thread_progress, pingpong_n2_0B_to_16MiB, .timeout = 200)
+{
+    whole_program(2, with_thread, PROG("pingpong"), "pingpong: OK n=2 ", "0", "16m");
+}
+
+Test(thread_progress, pingpong_n3_no_cma, .timeout = 200)
+{
+    static const char *const env[] = {"RMP_PROGRESS_THREAD=1", "RMP_CMA=0", NULL};
+    whole_program(3, env, PROG("pingpong"), "pingpong: OK n=3 ", "0", "4m");
+}
+
+Test(thread_progress, threads_multiple_n2, .timeout = 200)
+{
+    whole_program(2, with_thread, PROG("threads"), "threads: OK n=2 threads=4 ", "100", NULL);
+}
