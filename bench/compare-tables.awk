@@ -123,12 +123,13 @@ END {
         print "   as the operation alone (higher is better); ratio = rmp / best peer"
         print header_row(sprintf("%-30s %3s", "benchmark", "n"), "rmp/best")
         for (j = 1; j <= nn; j++) {
-            headline("overlap-iallreduce", nlist[j], 65536)
-            headline("overlap-iallreduce", nlist[j], 1048576)
-            headline("overlap-iallreduce", nlist[j], "last")
-            headline("overlap-p2p", nlist[j], 65536)
-            headline("overlap-p2p", nlist[j], 1048576)
-            headline("overlap-p2p", nlist[j], "last")
+            for (o = 1; o <= 2; o++) {
+                ob = o == 1 ? "overlap-iallreduce" : "overlap-p2p"
+                headline(ob, nlist[j], 65536)
+                headline(ob, nlist[j], 1048576)
+                if (sizes_of(ob, nlist[j]) > 0 && sorted[sizes_of(ob, nlist[j])] > 1048576)
+                    headline(ob, nlist[j], "last")
+            }
         }
         print ""
     } else {
