@@ -176,3 +176,18 @@ Test(thread_progress, threads_multiple_n2, .timeout = 200)
 {
     whole_program(2, with_thread, PROG("threads"), "threads: OK n=2 threads=4 ", "100", NULL);
 }
+
+/* rmp_abort stops and joins the thread before it abandons the transports: the job ends with
+ * the program's code, promptly, leaving nothing behind (the others wait in a receive, so
+ * their threads idle while the aborting rank's may be asleep on its transports). */
+Test(thread_progress, rmp_abort_with_thread_n3, .timeout = 60)
+{
+    run_opts_t o = {.limit = 30, .env = with_thread};
+    run_result_t r = run_mrun(&o, 3, PROG("fail_abort"), "7", "1", NULL);
+    expect_exit(r, 7);
+    cr_assert_lt(r.elapsed, 10.0, "the job took %.1f s to end after rmp_abort", r.elapsed);
+    expect_line(r, err, "mrun: rank 1 called rmp_abort with code 7; terminating the job", 1);
+    expect_no_fail(r);
+    expect_clean(r);
+    run_free(&r);
+}
