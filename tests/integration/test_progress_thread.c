@@ -37,8 +37,8 @@ static void overlap(int n, const char *const *env, const char *threads, const ch
 {
     run_opts_t o = {.limit = 90, .env = env};
     /* With the thread, receivers compute until their data is there (10 s at most): a loaded
-     * machine may give it little CPU. Without it, 800 ms are plenty for the data not to come. */
-    const char *max_ms = !strcmp(landed, "yes") ? "10000" : "800";
+     * machine may give it little CPU. Without it, 1 s is plenty for the data not to come. */
+    const char *max_ms = !strcmp(landed, "yes") ? "10000" : "1000";
     run_result_t r = run_mrun(&o, n, PROG("progress"), "overlap", threads, max_ms, NULL);
     expect_success(r);
     expect_landed(&r, n, atoi(threads), landed, check_coll);
@@ -66,7 +66,7 @@ Test(thread_progress, overlap_multiple_2_threads_n4, .timeout = 120)
 }
 
 /* The control: without the thread nothing moves the receive while its rank computes (the
- * sender posts 100 ms into the receiver's computation, so no earlier rmp call can have
+ * sender posts 300 ms into the receiver's computation, so no earlier rmp call can have
  * matched it). The iallreduce is not asserted here: its start call may find the peers'
  * first messages already there and advance the schedule (at n = 2, to the end). */
 Test(thread_progress, control_without_thread_n2, .timeout = 120)

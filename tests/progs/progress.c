@@ -1,12 +1,12 @@
 /* progress.c — asynchronous progress (RMP_PROGRESS_THREAD): transfers posted before a long
  * computation that calls no rmp function have landed when the computation ends.
  * Usage: progress overlap [T [MAX_MS]] — T user threads (default 1; T > 1 runs at
- *                          RMP_THREAD_MULTIPLE); receivers compute 800 ms, then on until
- *                          their data is there or MAX_MS (default 800) have passed
+ *                          RMP_THREAD_MULTIPLE); receivers compute 1 s, then on until
+ *                          their data is there or MAX_MS (default 1000) have passed
  *        progress tasks        — prints the process's thread counts around init and finalize
  *        progress kill         — rank 1 dies by SIGKILL while the others compute
  * overlap: the first half of the ranks sends BYTES (rendezvous) to rank + n/2, which posted the
- * receive before a barrier; the sender posts 100 ms after the barrier, so the receive can only
+ * receive before a barrier; the sender posts 300 ms after the barrier, so the receive can only
  * progress inside the receiver's computation. The receiver checks its buffer BEFORE any rmp
  * call and prints "rank R thread T: p2p landed during compute: yes|no"; then an iallreduce of
  * COLL_N ints posted before a computation gives "rank R: iallreduce landed during compute:
@@ -19,8 +19,8 @@
 
 #define BYTES (8u << 20)    /* far above every transport's eager limit */
 #define COLL_N (512 * 1024) /* 2 MiB of ints: rendezvous steps in the allreduce */
-#define SEND_DELAY_MS 100
-#define COMPUTE_MS 800
+#define SEND_DELAY_MS 300 /* the receiver left the barrier by then, even on a loaded machine */
+#define COMPUTE_MS 1000
 
 static int rank, n;
 static double max_ms = COMPUTE_MS; /* argv[3]: how long a receiver computes at most */
