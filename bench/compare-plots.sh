@@ -69,7 +69,7 @@ page() { # page FILE WIDTH HEIGHT LAYOUT TITLE: starts a PNG page
 # bench/compare --overlap: one page per rank count, overlap % of both operations.
 if grep -q '^[a-z-]*,overlap-iallreduce,' "$OUT/all.csv"; then
     for n in $NS; do
-        page "$OUT/overlap-n$n.png" 1200 480 "1,2" "overlap (OSU's method), $n ranks: % hidden behind a computation as long as the operation"
+        page "$OUT/overlap-n$n.png" 1200 480 "1,2" "overlap (the OSU method), $n ranks: % hidden behind a computation as long as the operation"
         overlap_panel "iallreduce (float sum)" overlap-iallreduce "$n"
         overlap_panel "isend/irecv, rank i -> i+N/2" overlap-p2p "$n"
         echo "unset multiplot"
