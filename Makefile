@@ -207,7 +207,13 @@ $(OUT)/bin/rmp-bench: $(BENCH_SRC) $(wildcard bench/rmp-bench/*.h) $(STATIC)
 
 # The same benchmark sources built against an installed MPI (bench/compare runs them).
 BENCH_MPIS := $(foreach m,openmpi mpich,$(if $(shell command -v mpicc.$(m)),build/bench/osu-like-$(m)))
-bench: $(BENCH) $(BENCH_MPIS)
+bench: $(BENCH) $(BENCH_MPIS) build/bench/osu-like-rmp-mpi
+# ... and through rmp's own mpi.h (rmpcc, librmp-mpi): the "rmp-mpi" column of bench/compare,
+# which shows what the MPI layer costs over the native API (both link rmp statically).
+build/bench/osu-like-rmp-mpi: $(BENCH_SRC) $(wildcard bench/rmp-bench/*.h) $(MPI_SHARED) $(RMPCC)
+	@mkdir -p $(dir $@)
+	$(RMPCC) -static-rmp -std=c11 -D_GNU_SOURCE -O2 $(WARN) -DBENCH_MPI -Ibench/rmp-bench -o $@ \
+	  $(BENCH_SRC)
 build/bench/osu-like-%: $(BENCH_SRC) $(wildcard bench/rmp-bench/*.h)
 	@mkdir -p $(dir $@)
 	mpicc.$* -std=c11 -D_GNU_SOURCE -O2 $(WARN) -DBENCH_MPI -Ibench/rmp-bench -o $@ $(BENCH_SRC)

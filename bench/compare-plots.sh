@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # compare-plots.sh OUT "BACKENDS" "NS" — bench/compare's PNG plots, drawn with gnuplot from
 # OUT/all.csv: latency and bandwidth against message size (2 ranks), message rate, and per rank
-# count one page of collectives (time per call against size; barrier against rank count).
+# count one page of collectives (time per call against size; barrier against rank count); for
+# bench/compare --overlap, overlap % against size instead.
 set -u -o pipefail
 OUT=$1
 BACKENDS=$2
@@ -51,10 +52,30 @@ barrier_panel() { # barrier time against rank count, one line per backend
     echo "set xtics autofreq"
 }
 
+overlap_panel() { # overlap_panel TITLE BENCH N: overlap % against size, linear 0..100
+    local cmd
+    cmd=$(plot_cmd "$2" "$3")
+    echo "set title '$1'; set ylabel 'overlap %'; set xlabel 'bytes'; unset logscale"
+    echo "set logscale x 2; set format x '%.0b%B'; set format y '%g'; set yrange [0:105]"
+    if [ -n "$cmd" ]; then echo "plot $cmd"; else echo "set label 1 'no data' at graph 0.4,0.5; plot NaN notitle; unset label 1"; fi
+    echo "set autoscale y"
+}
+
 page() { # page FILE WIDTH HEIGHT LAYOUT TITLE: starts a PNG page
     echo "set terminal pngcairo noenhanced size $2,$3 font ',9'; set output '$1'"
     echo "set grid; set key top left; set multiplot layout $4 title '$5'"
 }
+
+# bench/compare --overlap: one page per rank count, overlap % of both operations.
+if grep -q '^[a-z-]*,overlap-iallreduce,' "$OUT/all.csv"; then
+    for n in $NS; do
+        page "$OUT/overlap-n$n.png" 1200 480 "1,2" "overlap (the OSU method), $n ranks: % hidden behind a computation as long as the operation"
+        overlap_panel "iallreduce (float sum)" overlap-iallreduce "$n"
+        overlap_panel "isend/irecv, rank i -> i+N/2" overlap-p2p "$n"
+        echo "unset multiplot"
+    done >"$DAT/plots.gp"
+    exec gnuplot "$DAT/plots.gp"
+fi
 
 {
     N2=$(echo "$NS" | tr ' ' '\n' | grep -x 2 || true)

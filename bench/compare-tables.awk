@@ -2,8 +2,10 @@
 # compare-tables.awk — bench/compare's text tables from its runs: a headline table (the numbers
 # one quotes: latency 8 B, bw at the largest size, allreduce smallest and largest, barrier),
 # then for every benchmark and rank count one row per size with each backend's average and the
-# ratio rmp / best peer. Input: status.txt ("backend n run status" per run), then all.csv.
-# Variables: backends ("rmp openmpi mpich", those that ran), ns ("2 4 8"). POSIX awk (mawk).
+# ratio rmp / best peer (the peers: every backend that is not an rmp variant), and rmp-mpi / rmp
+# when both ran (what the MPI layer costs). Input: status.txt ("backend n run status" per run),
+# then all.csv. Variables: backends ("rmp rmp-mpi openmpi mpich", those that ran), ns ("2 4 8").
+# The overlap benchmark (bench/compare --overlap) has its own headline. POSIX awk (mawk).
 
 function higher_is_better(bench) { return unit[bench] != "us" }
 
@@ -13,14 +15,19 @@ function human(bytes) {
     return bytes " B"
 }
 
-# The run a benchmark belonged to (the collectives ran together).
-function run_of(bench) { return bench ~ /^(latency|bw|bibw|msgrate)$/ ? bench : "collectives" }
+# The run a benchmark belonged to (the collectives ran together, so did the overlap
+# benchmarks at an even rank count).
+function run_of(bench, b, n) {
+    if (bench ~ /^overlap-/)
+        return (b SUBSEP n SUBSEP "overlap") in status ? "overlap" : "overlap-iallreduce"
+    return bench ~ /^(latency|bw|bibw|msgrate)$/ ? bench : "collectives"
+}
 
 # A backend's cell: its value, or why there is none.
 function cell(b, bench, n, bytes,    k, st) {
     k = b SUBSEP bench SUBSEP n SUBSEP bytes
     if (k in val) return sprintf("%.2f%s", val[k], bad[k] ? "!" : "")
-    st = status[b SUBSEP n SUBSEP run_of(bench)]
+    st = status[b SUBSEP n SUBSEP run_of(bench, b, n)]
     if (st == "timeout" || st ~ /^failed/) return st
     return "-"
 }
@@ -31,7 +38,7 @@ function ratio(bench, n, bytes,    i, k, best, have, r, v) {
     if (!(k in val)) return "-"
     have = 0
     for (i = 1; i <= nb; i++) {
-        if (blist[i] == "rmp") continue
+        if (blist[i] ~ /^rmp/) continue
         v = blist[i] SUBSEP bench SUBSEP n SUBSEP bytes
         if (!(v in val)) continue
         if (!have || (higher_is_better(bench) ? val[v] > best : val[v] < best)) best = val[v]
@@ -43,10 +50,19 @@ function ratio(bench, n, bytes,    i, k, best, have, r, v) {
     return sprintf("%.2f%s", r, worse ? " *" : "")
 }
 
+# rmp-mpi / rmp for one size ("" when rmp-mpi did not run, "-" without both values).
+function mpi_ratio(bench, n, bytes,    k, m) {
+    if (!has_mpi) return ""
+    k = "rmp" SUBSEP bench SUBSEP n SUBSEP bytes
+    m = "rmp-mpi" SUBSEP bench SUBSEP n SUBSEP bytes
+    if (!(k in val) || !(m in val) || val[k] == 0) return sprintf(" %12s", "-")
+    return sprintf(" %12.2f", val[m] / val[k])
+}
+
 function header_row(first, label,    i, s) {
     s = sprintf("%-28s", first)
     for (i = 1; i <= nb; i++) s = s sprintf(" %12s", blist[i])
-    return s sprintf("  %s", label)
+    return s sprintf("  %-9s", label) (has_mpi ? sprintf(" %12s", "rmp-mpi/rmp") : "")
 }
 
 # Sizes of (bench, n) in ascending order into sorted[1..m]; returns m.
@@ -75,9 +91,9 @@ function headline(bench, n, which, label,    m, bytes, s, i) {
         if (bytes < 0) return
     }
     label = bench (unit_sized[bench] ? " " human(bytes) : "") " (" unit[bench] ")"
-    s = sprintf("%-24s %3d", label, n)
+    s = sprintf("%-30s %3d", label, n)
     for (i = 1; i <= nb; i++) s = s sprintf(" %12s", cell(blist[i], bench, n, bytes))
-    print s sprintf("  %s", ratio(bench, n, bytes))
+    print s sprintf("  %-9s", ratio(bench, n, bytes)) mpi_ratio(bench, n, bytes)
 }
 
 FNR == 1 { file++ }
@@ -96,26 +112,44 @@ file == 2 {
 
 END {
     nb = split(backends, blist, " ")
+    for (i = 1; i <= nb; i++) has_mpi = has_mpi || blist[i] == "rmp-mpi"
     nn = split(ns, nlist, " ")
-    order = "latency bw bibw msgrate barrier bcast reduce allreduce allgather alltoall"
+    order = "latency bw bibw msgrate barrier bcast reduce allreduce allgather alltoall " \
+            "overlap-iallreduce overlap-iallreduce-comm overlap-p2p overlap-p2p-comm"
     nbench = split(order, benches, " ")
 
-    print "== Headline: average over ranks (us: lower is better; MB/s, msg/s: higher is better)"
-    print "   ratio = rmp / best peer; * = rmp more than 1.5x worse; ! = data check failed"
-    print header_row("benchmark                n", "rmp/best")
-    for (j = 1; j <= nn; j++) {
-        n = nlist[j]
-        headline("latency", n, 8)
-        headline("bw", n, "last")
-        headline("bibw", n, "last")
-        headline("msgrate", n, 8)
-        headline("barrier", n, "first")
-        headline("allreduce", n, 4)
-        headline("allreduce", n, "last")
-        headline("bcast", n, "last")
-        headline("alltoall", n, "last")
+    if (("overlap-iallreduce" in unit)) {
+        print "== Overlap (OSU's method): % of the operation hidden behind a computation as long"
+        print "   as the operation alone (higher is better); ratio = rmp / best peer"
+        print header_row(sprintf("%-30s %3s", "benchmark", "n"), "rmp/best")
+        for (j = 1; j <= nn; j++) {
+            for (o = 1; o <= 2; o++) {
+                ob = o == 1 ? "overlap-iallreduce" : "overlap-p2p"
+                headline(ob, nlist[j], 65536)
+                headline(ob, nlist[j], 1048576)
+                if (sizes_of(ob, nlist[j]) > 0 && sorted[sizes_of(ob, nlist[j])] > 1048576)
+                    headline(ob, nlist[j], "last")
+            }
+        }
+        print ""
+    } else {
+        print "== Headline: average over ranks (us: lower is better; MB/s, msg/s: higher is better)"
+        print "   ratio = rmp / best peer; * = rmp more than 1.5x worse; ! = data check failed"
+        print header_row(sprintf("%-30s %3s", "benchmark", "n"), "rmp/best")
+        for (j = 1; j <= nn; j++) {
+            n = nlist[j]
+            headline("latency", n, 8)
+            headline("bw", n, "last")
+            headline("bibw", n, "last")
+            headline("msgrate", n, 8)
+            headline("barrier", n, "first")
+            headline("allreduce", n, 4)
+            headline("allreduce", n, "last")
+            headline("bcast", n, "last")
+            headline("alltoall", n, "last")
+        }
+        print ""
     }
-    print ""
     for (i = 1; i <= nbench; i++) {
         bench = benches[i]
         for (j = 1; j <= nn; j++) {
@@ -129,7 +163,8 @@ END {
                 line = sprintf("%28d", sorted[s])
                 for (b = 1; b <= nb; b++)
                     line = line sprintf(" %12s", cell(blist[b], bench, n, sorted[s]))
-                print line "  " ratio(bench, n, sorted[s])
+                print line sprintf("  %-9s", ratio(bench, n, sorted[s])) \
+                    mpi_ratio(bench, n, sorted[s])
             }
             print ""
         }

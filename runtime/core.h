@@ -294,6 +294,16 @@ typedef struct config {
     knob_val_t knobs[KNOB_COUNT]; /* every knob as validated at rmp_init (knobs.c) */
 } config_t;
 
+/* ---- The progress thread (progress_thread.c, RMP_PROGRESS_THREAD=1) ---- */
+typedef struct progthr {
+    bool on;                 /* the thread runs (started at init, joined at finalize/abort) */
+    bool stop;               /* asks it to leave its loop (lock held) */
+    bool idle;               /* asleep on wake_fd alone, no transport armed (lock held): nothing
+                              * to move, or an application thread is progressing itself */
+    int wake_fd;             /* eventfd it sleeps on besides the transports' (-1: none) */
+    pthread_t tid;
+} progthr_t;
+
 /* ---- The one runtime context ---- */
 typedef struct match_queues match_queues_t; /* match.c */
 
@@ -301,10 +311,11 @@ struct rmp_ctx {
     atomic_int state;        /* 0 never, 1 initialized, 2 finalized */
     int thread_level;
     pthread_mutex_t lock;    /* the runtime lock (taken only at RMP_THREAD_MULTIPLE) */
-    bool locking;
+    bool locking;            /* RMP_THREAD_MULTIPLE, or a progress thread runs */
     pthread_cond_t cond;     /* waiters that are not the blocking thread */
     bool blocker;            /* a thread is blocked in poll() for everyone */
     int waiters;
+    int progressing;         /* threads in progress_wait_until: the progress thread steps aside */
 
     /* job */
     int rank, size;          /* world */
@@ -335,13 +346,18 @@ struct rmp_ctx {
     dtype_t *dtypes;         /* datatype table */
     int ndtypes;
 
+    progthr_t progthr;       /* RMP_PROGRESS_THREAD (progress_thread.c) */
     void *boot;              /* bootstrap.c private state */
     double t0;
 };
 
 extern rmp_ctx_t rmp_ctx; /* the one instance */
 
-/* Lock helpers: no-ops below RMP_THREAD_MULTIPLE. */
+/* progress_thread.c: called at unlock while the progress thread idles (lock held); wakes it
+ * when work that needs it appeared and no other thread is progressing. */
+void progthr_unlock_hook(rmp_ctx_t *c);
+
+/* Lock helpers: no-ops below RMP_THREAD_MULTIPLE unless a progress thread runs. */
 static inline void ctx_lock(rmp_ctx_t *c)
 {
     if (c->locking)
@@ -349,8 +365,11 @@ static inline void ctx_lock(rmp_ctx_t *c)
 }
 static inline void ctx_unlock(rmp_ctx_t *c)
 {
-    if (c->locking)
+    if (c->locking) {
+        if (c->progthr.idle)
+            progthr_unlock_hook(c);
         pthread_mutex_unlock(&c->lock);
+    }
 }
 /* RMP_SUCCESS if initialized and not finalized. */
 int ctx_check(void);
@@ -362,9 +381,24 @@ int progress_poll(rmp_ctx_t *c);
 void progress_wait(rmp_ctx_t *c, atomic_int *flag);
 /* Advance until done(arg) returns true (lock held on entry and exit). */
 void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg);
+/* Sleep until a transport (or the progress thread's eventfd) signals, as a blocking wait
+ * does; returns at once when there is work (lock held on entry and exit). */
+void progress_sleep(rmp_ctx_t *c);
 /* Collective requests whose schedules progress_poll advances (lock held). */
 void progress_coll_add(rmp_ctx_t *c, struct rmp_request *r);
 void progress_coll_remove(rmp_ctx_t *c, struct rmp_request *r);
+
+/* ---- The progress thread (progress_thread.c) ---- */
+/* Start it (init, after wire-up; from then on the runtime locks at every thread level). */
+int progthr_start(rmp_ctx_t *c);
+/* Stop and join it (lock NOT held); no-op if it does not run or when called by it. */
+void progthr_stop(rmp_ctx_t *c);
+/* New work that no transport fd will announce was posted (lock held): wake the sleeper. */
+void progthr_kick(rmp_ctx_t *c);
+/* The eventfd a sleeper polls besides the transports' fds (-1: no progress thread), and the
+ * read that resets it after a wakeup. */
+int progthr_wait_fd(const rmp_ctx_t *c);
+void progthr_drain(rmp_ctx_t *c);
 
 /* ---- Bootstrap (bootstrap.c) ---- */
 int boot_init(rmp_ctx_t *c);

@@ -111,6 +111,8 @@ static int init_all(rmp_ctx_t *c)
     if ((rc = dtype_init(c)) || (rc = comm_init_builtin(c)) || (rc = tps_open(c)) ||
         (rc = boot_fence(c)) || (rc = tps_wireup(c)))
         return rc;
+    if (c->cfg.knobs[KNOB_PROGRESS_THREAD].num && (rc = progthr_start(c)))
+        return rc;
     core_verbose(c, "rank %d of %d, %d on this node (%d cores%s), spin %ld us, thread level %d",
                  c->rank, c->size, c->local_size, c->ncores,
                  c->oversubscribed ? ", oversubscribed" : "", c->cfg.spin_us, c->thread_level);
@@ -120,6 +122,7 @@ static int init_all(rmp_ctx_t *c)
 /* orderly: after rmp_finalize's barrier; else a start-up that failed. */
 static void teardown(rmp_ctx_t *c, bool orderly)
 {
+    progthr_stop(c); /* before anything it polls goes away */
     tps_close(c, orderly);
     match_destroy(c->mq);
     c->mq = NULL;
@@ -183,6 +186,9 @@ int rmp_finalize(void)
     ctx_lock(c);
     progress_wait_until(c, quiescent, c);
     ctx_unlock(c);
+    /* Nothing is owed any more: the progress thread stops before peers start closing their
+     * transports, so that it never sees them go (as no rank polls in the barrier without it). */
+    progthr_stop(c);
     rc = boot_barrier(c);
     atomic_store(&c->state, 2);
     teardown(c, true);
@@ -233,6 +239,7 @@ int rmp_abort(rmp_comm_t comm, int code)
         _exit(status);
     char msg[64];
     snprintf(msg, sizeof(msg), "rank %d called rmp_abort(%d)", c->rank, code);
+    progthr_stop(c); /* it must not poll transports being abandoned */
     tps_abandon(c);
     /* The launcher gets the mapped status too, so that every launcher reports the same one;
      * boot_abort exits with it itself when the launcher's abort returns (Slurm's does). */

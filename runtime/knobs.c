@@ -83,6 +83,8 @@ const knob_t knob_table[KNOB_COUNT] = {
     I(SHM_RING_KB, 16, 1048576, "256", "size of each shm ring, in KiB"),
     I(SPIN_US, 0, 1000000, NULL, "microseconds a waiting rank polls before it yields and then "
       "sleeps (default 200, 20 when ranks outnumber cores)"),
+    B(PROGRESS_THREAD, "0", "1: a progress thread per process advances large transfers and "
+      "nonblocking collectives while the application computes (it sleeps when idle)"),
     [KNOB_DEVICE] = {"RMP_DEVICE", KNOB_STRING, 0, 0, NULL, check_device,
                      "a device name[:port] (port from 1 to 255), e.g. mlx5_0 or rxe0:1", NULL,
                      "verbs device name[:port] (default: the first with an active port)"},

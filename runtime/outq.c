@@ -35,6 +35,7 @@ static void enqueue(rmp_ctx_t *c, int peer, outq_item_t *it)
         p->outq_head = it;
     p->outq_tail = it;
     c->outq_pending++;
+    progthr_kick(c); /* a sleeping progress thread must come back to flush it */
 }
 
 int outq_send(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const void *payload,

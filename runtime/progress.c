@@ -30,6 +30,7 @@ int progress_poll(rmp_ctx_t *c)
 void progress_coll_add(rmp_ctx_t *c, struct rmp_request *r)
 {
     list_push_front(&c->coll_active, &r->link);
+    progthr_kick(c); /* its first steps run in progress_poll: no transport fd announces them */
 }
 
 void progress_coll_remove(rmp_ctx_t *c, struct rmp_request *r)
@@ -83,7 +84,7 @@ static void block(rmp_ctx_t *c)
         ctx_lock(c);
         return;
     }
-    struct pollfd fds[RMP_MAX_TRANSPORTS];
+    struct pollfd fds[RMP_MAX_TRANSPORTS + 1];
     int nfds = 0, armed = 0;
     for (; armed < c->ntps; armed++) {
         tp_t *tp = c->tps[armed];
@@ -93,6 +94,9 @@ static void block(rmp_ctx_t *c)
         if (fd >= 0)
             fds[nfds++] = (struct pollfd){.fd = fd, .events = POLLIN};
     }
+    int wfd = progthr_wait_fd(c); /* RMP_PROGRESS_THREAD: new work posted wakes the sleeper */
+    if (wfd >= 0)
+        fds[nfds++] = (struct pollfd){.fd = wfd, .events = POLLIN};
     if (armed == c->ntps) {
         c->blocker = true;
         ctx_unlock(c);
@@ -111,6 +115,8 @@ static void block(rmp_ctx_t *c)
             core_error(c, "poll: %s", strerror(errno));
         ctx_lock(c);
         c->blocker = false;
+        if (wfd >= 0)
+            progthr_drain(c);
     }
     for (int i = 0; i < armed; i++)
         c->tps[i]->ops->disarm(c->tps[i]);
@@ -118,6 +124,10 @@ static void block(rmp_ctx_t *c)
         pthread_cond_broadcast(&c->cond);
 }
 
+void progress_sleep(rmp_ctx_t *c)
+{
+    block(c);
+}
 
 /* Pure spinning (no yield) for this long: a reply from a running peer comes in ~1 us. */
 #define SPIN_HOT_US 5.0
@@ -129,6 +139,7 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
 {
     double start = -1, waited = 0;
     unsigned idle = 0;
+    c->progressing++; /* an idle progress thread stays asleep meanwhile (progress_thread.c) */
     while (!done(arg)) {
         if (progress_poll(c) > 0) {
             start = -1;
@@ -158,6 +169,7 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
         }
         block(c);
     }
+    c->progressing--;
 }
 
 static bool flag_set(void *arg)

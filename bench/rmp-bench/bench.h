@@ -70,6 +70,9 @@ typedef struct bench_kernel {
     double (*metric)(const bench_ctx_t *c, size_t bytes, double secs);
     /* Whether this rank's number counts in avg/min/max (NULL: every rank's does). */
     bool (*measured)(const bench_ctx_t *c);
+    /* A benchmark with its own measurement loop (overlap.c) over the shared steps below;
+     * NULL: sweep_run's. */
+    int (*driver)(const struct bench_kernel *k, bench_ctx_t *c);
 } bench_kernel_t;
 
 /* One reported line. */
@@ -100,6 +103,21 @@ void bench_fail(int rc, const char *what, const char *file, int line);
 int sweep_sizes(const bench_kernel_t *k, const bench_opts_t *o, size_t *sizes, int cap);
 /* Runs k over its sweep and reports each size. 0, or 1 when a runtime step failed. */
 int sweep_run(const bench_kernel_t *k, bench_ctx_t *c);
+/* The steps of sweep_run, for drivers of their own (overlap.c). Fill, run once and check:
+ * true when every rank got the right data; *secs the agreed time of that run. */
+bool sweep_validate(const bench_kernel_t *k, bench_ctx_t *c, size_t bytes, double *secs);
+/* Up to count warm-up iterations (bounded: stop at a quarter of the budget); the agreed time
+ * per iteration of the fastest chunk, or fallback. */
+double sweep_warm_up(const bench_kernel_t *k, bench_ctx_t *c, size_t bytes, long count,
+                     bool bounded, double fallback);
+/* The timed iteration count for this size at per_iter seconds per iteration. */
+long sweep_iterations(const bench_kernel_t *k, const bench_opts_t *o, size_t bytes,
+                      double per_iter);
+/* avg (over the ranks k measures), min and max over ranks of v into row. */
+void sweep_over_ranks(const bench_kernel_t *k, bench_ctx_t *c, double v, bench_row_t *row);
+/* Buffers for messages up to `largest` bytes (agreed: false if any rank lacks memory). */
+bool sweep_alloc(const bench_kernel_t *k, bench_ctx_t *c, size_t largest);
+void sweep_free(bench_ctx_t *c);
 
 /* report.c */
 void report_begin(bench_ctx_t *c);
@@ -121,6 +139,8 @@ size_t pattern_check_float_sum(const float *v, size_t count, unsigned seed, int 
 /* p2p.c and coll.c: the kernels. */
 extern const bench_kernel_t bench_latency, bench_bw, bench_bibw, bench_msgrate;
 extern const bench_kernel_t bench_allreduce_int; /* int sum: what RMP_COLL_OFFLOAD runs */
+/* overlap.c: OSU's overlap method for iallreduce and for an isend/irecv pair. */
+extern const bench_kernel_t bench_overlap_iallreduce, bench_overlap_p2p;
 extern const bench_kernel_t bench_barrier, bench_bcast, bench_reduce, bench_allreduce,
     bench_allgather, bench_alltoall;
 

@@ -5,7 +5,9 @@
 
 #include <mpi.h>
 
-#if defined(OPEN_MPI)
+#if defined(RMP_MPI_H)
+#define B_BACKEND "rmp-mpi" /* rmp's own MPI layer (include/rmp/mpi.h, librmp-mpi) */
+#elif defined(OPEN_MPI)
 #define B_BACKEND "openmpi"
 #elif defined(MPICH_VERSION)
 #define B_BACKEND "mpich"
@@ -123,6 +125,12 @@ static inline int b_reduce(const void *sbuf, void *rbuf, int count, b_type_t typ
 static inline int b_allreduce(const void *sbuf, void *rbuf, int count, b_type_t type, b_op_t op)
 {
     return MPI_Allreduce(sbuf, rbuf, count, type, op, MPI_COMM_WORLD);
+}
+
+static inline int b_iallreduce(const void *sbuf, void *rbuf, int count, b_type_t type,
+                               b_op_t op, b_req_t *req)
+{
+    return MPI_Iallreduce(sbuf, rbuf, count, type, op, MPI_COMM_WORLD, req);
 }
 
 static inline int b_allgather(const void *sbuf, void *rbuf, int count, b_type_t type)

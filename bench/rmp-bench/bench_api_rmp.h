@@ -102,6 +102,12 @@ static inline int b_allreduce(const void *sbuf, void *rbuf, int count, b_type_t 
     return rmp_allreduce(sbuf, rbuf, count, type, op, RMP_COMM_WORLD);
 }
 
+static inline int b_iallreduce(const void *sbuf, void *rbuf, int count, b_type_t type,
+                               b_op_t op, b_req_t *req)
+{
+    return rmp_iallreduce(sbuf, rbuf, count, type, op, RMP_COMM_WORLD, req);
+}
+
 static inline int b_allgather(const void *sbuf, void *rbuf, int count, b_type_t type)
 {
     return rmp_allgather(sbuf, count, type, rbuf, count, type, RMP_COMM_WORLD);

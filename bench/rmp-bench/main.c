@@ -9,12 +9,13 @@
 static const bench_kernel_t *const all_kernels[] = {
     &bench_latency, &bench_bw,     &bench_bibw,      &bench_msgrate,   &bench_barrier,
     &bench_bcast,   &bench_reduce, &bench_allreduce, &bench_allgather, &bench_alltoall,
-    &bench_allreduce_int,
+    &bench_allreduce_int, &bench_overlap_iallreduce, &bench_overlap_p2p,
 };
 static const bench_kernel_t *const collectives[] = {
     &bench_barrier,   &bench_bcast,     &bench_reduce,
     &bench_allreduce, &bench_allgather, &bench_alltoall,
 };
+static const bench_kernel_t *const overlaps[] = {&bench_overlap_iallreduce, &bench_overlap_p2p};
 #define COUNT(a) (int)(sizeof(a) / sizeof((a)[0]))
 
 void bench_fail(int rc, const char *what, const char *file, int line)
@@ -28,14 +29,20 @@ void bench_fail(int rc, const char *what, const char *file, int line)
     exit(1); /* not reached: b_abort ends the job */
 }
 
+static int group(const bench_kernel_t *const *g, int n, const bench_kernel_t **out)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = g[i];
+    return n;
+}
+
 /* The kernels `name` stands for, into out; their count, 0 if the name is unknown. */
 static int lookup(const char *name, const bench_kernel_t **out)
 {
-    if (strcmp(name, "collectives") == 0) {
-        for (int i = 0; i < COUNT(collectives); i++)
-            out[i] = collectives[i];
-        return COUNT(collectives);
-    }
+    if (strcmp(name, "collectives") == 0)
+        return group(collectives, COUNT(collectives), out);
+    if (strcmp(name, "overlap") == 0)
+        return group(overlaps, COUNT(overlaps), out);
     for (int i = 0; i < COUNT(all_kernels); i++)
         if (strcmp(name, all_kernels[i]->name) == 0) {
             out[0] = all_kernels[i];
@@ -99,7 +106,8 @@ int main(int argc, char **argv)
     if (n == 0) {
         snprintf(err, sizeof err,
                  "unknown benchmark '%s' (latency, bw, bibw, msgrate, barrier, bcast, reduce, "
-                 "allreduce, allgather, alltoall, collectives)",
+                 "allreduce, allgather, alltoall, collectives, allreduce-int, overlap, "
+                 "overlap-iallreduce, overlap-p2p)",
                  opts.name);
         return usage_error(c.rank, err);
     }

@@ -61,7 +61,7 @@ static double run_iters(const bench_kernel_t *k, bench_ctx_t *c, size_t bytes, l
  * fastest chunk — the first iterations pay for connecting and page faults, and on a busy
  * machine one preempted chunk must not cut the iteration count — or `fallback` when none
  * ran. */
-static double warm_up(const bench_kernel_t *k, bench_ctx_t *c, size_t bytes, long count,
+double sweep_warm_up(const bench_kernel_t *k, bench_ctx_t *c, size_t bytes, long count,
                       bool bounded, double fallback)
 {
     long done = 0, chunk = 1;
@@ -85,7 +85,7 @@ static double warm_up(const bench_kernel_t *k, bench_ctx_t *c, size_t bytes, lon
 }
 
 /* Fills, runs once, checks on every rank; true when every rank got the right data. */
-static bool validate(const bench_kernel_t *k, bench_ctx_t *c, size_t bytes, double *secs)
+bool sweep_validate(const bench_kernel_t *k, bench_ctx_t *c, size_t bytes, double *secs)
 {
     k->fill(c, bytes);
     B_OK(b_barrier());
@@ -99,7 +99,7 @@ static bool validate(const bench_kernel_t *k, bench_ctx_t *c, size_t bytes, doub
     return all[0] == 0;
 }
 
-static long iteration_count(const bench_kernel_t *k, const bench_opts_t *o, size_t bytes,
+long sweep_iterations(const bench_kernel_t *k, const bench_opts_t *o, size_t bytes,
                             double per_iter)
 {
     if (o->iters > 0)
@@ -114,7 +114,7 @@ static long iteration_count(const bench_kernel_t *k, const bench_opts_t *o, size
 }
 
 /* Average over the measured ranks, minimum and maximum of each rank's number. */
-static void over_ranks(const bench_kernel_t *k, bench_ctx_t *c, double v, bench_row_t *row)
+void sweep_over_ranks(const bench_kernel_t *k, bench_ctx_t *c, double v, bench_row_t *row)
 {
     bool counted = !k->measured || k->measured(c);
     double sums[2] = {counted ? v : 0, counted ? 1 : 0}, tot[2];
@@ -132,18 +132,18 @@ static void measure(const bench_kernel_t *k, bench_ctx_t *c, size_t bytes, bench
     double first;
     row->k = k;
     row->bytes = bytes;
-    row->ok = validate(k, c, bytes, &first);
+    row->ok = sweep_validate(k, c, bytes, &first);
     c->failures += !row->ok;
 
     bool default_warmup = o->warmup < 0;
     long warm =
         default_warmup ? (bytes > BENCH_LARGE ? k->warmup_large : k->warmup_small) : o->warmup;
-    double per_iter = warm_up(k, c, bytes, warm, default_warmup && o->budget > 0, first);
-    row->iters = iteration_count(k, o, bytes, per_iter);
+    double per_iter = sweep_warm_up(k, c, bytes, warm, default_warmup && o->budget > 0, first);
+    row->iters = sweep_iterations(k, o, bytes, per_iter);
 
     B_OK(b_barrier());
     double secs = run_iters(k, c, bytes, row->iters) / (double)row->iters;
-    over_ranks(k, c, k->metric ? k->metric(c, bytes, secs) : secs * 1e6, row);
+    sweep_over_ranks(k, c, k->metric ? k->metric(c, bytes, secs) : secs * 1e6, row);
 }
 
 /* Page-aligned, zeroed (so that no page fault lands in a timed loop); NULL on failure. */
@@ -157,7 +157,7 @@ static char *buffer(size_t bytes)
 }
 
 /* Buffers for the largest size on every rank; false (agreed) if any rank lacks memory. */
-static bool alloc_buffers(const bench_kernel_t *k, bench_ctx_t *c, size_t largest)
+bool sweep_alloc(const bench_kernel_t *k, bench_ctx_t *c, size_t largest)
 {
     size_t n = (size_t)c->size;
     c->sbuf = buffer(largest * (k->sbuf_per_rank ? n : 1));
@@ -172,7 +172,7 @@ static bool alloc_buffers(const bench_kernel_t *k, bench_ctx_t *c, size_t larges
     return agree_max(failed) == 0;
 }
 
-static void free_buffers(bench_ctx_t *c)
+void sweep_free(bench_ctx_t *c)
 {
     free(c->sbuf);
     free(c->rbuf);
@@ -183,10 +183,12 @@ static void free_buffers(bench_ctx_t *c)
 
 int sweep_run(const bench_kernel_t *k, bench_ctx_t *c)
 {
+    if (k->driver)
+        return k->driver(k, c);
     size_t sizes[SWEEP_CAP];
     int n = sweep_sizes(k, c->opts, sizes, SWEEP_CAP);
-    if (!alloc_buffers(k, c, sizes[n - 1])) {
-        free_buffers(c);
+    if (!sweep_alloc(k, c, sizes[n - 1])) {
+        sweep_free(c);
         return 1;
     }
     report_section(c, k);
@@ -197,6 +199,6 @@ int sweep_run(const bench_kernel_t *k, bench_ctx_t *c)
         report_row(c, &row);
     }
     report_progress_done(c);
-    free_buffers(c);
+    sweep_free(c);
     return 0;
 }

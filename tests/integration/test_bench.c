@@ -169,8 +169,49 @@ Test(bench, unknown_benchmark_exits_2_with_message, .timeout = 45)
 {
     expect_usage_error(2,
                        "rmp-bench: unknown benchmark 'nosuch' (latency, bw, bibw, msgrate, "
-                       "barrier, bcast, reduce, allreduce, allgather, alltoall, collectives)",
+                       "barrier, bcast, reduce, allreduce, allgather, alltoall, collectives, "
+                       "allreduce-int, overlap, overlap-iallreduce, overlap-p2p)",
                        (const char *const[]){"nosuch", NULL});
+}
+
+/* overlap: per size, the overlap (%) and the three times it comes from (us), for both
+ * operations, every row validated (the pure and the overlapped loops' data). */
+static void expect_overlap_rows(const run_result_t *r, const char *op, int n)
+{
+    static const char *const suffix[] = {"", "-comm", "-total", "-compute"};
+    for (int i = 0; i < 4; i++) {
+        char bench[64];
+        snprintf(bench, sizeof bench, "%s%s", op, suffix[i]);
+        expect_rows(r, bench, n, i ? "us" : "%", 1024, "ok");
+    }
+}
+
+Test(bench, overlap_n2, .timeout = 90)
+{
+    run_opts_t o = {.limit = 60};
+    run_result_t r = run_mrun(&o, 2, RMP_TEST_BENCH, "overlap", SWEEP, "--format", "csv", NULL);
+    expect_success(r);
+    expect_overlap_rows(&r, "overlap-iallreduce", 2);
+    expect_overlap_rows(&r, "overlap-p2p", 2);
+    run_free(&r);
+}
+
+Test(bench, overlap_iallreduce_n3_with_progress_thread, .timeout = 90)
+{
+    static const char *const env[] = {"RMP_PROGRESS_THREAD=1", NULL};
+    run_opts_t o = {.limit = 60, .env = env};
+    run_result_t r = run_mrun(&o, 3, RMP_TEST_BENCH, "overlap-iallreduce", SWEEP, "--format",
+                              "csv", NULL);
+    expect_success(r);
+    expect_overlap_rows(&r, "overlap-iallreduce", 3);
+    run_free(&r);
+}
+
+Test(bench, overlap_on_three_ranks_exits_2, .timeout = 45)
+{
+    expect_usage_error(3, "rmp-bench: overlap-p2p needs an even number of ranks (pairs); this "
+                          "job has 3",
+                       (const char *const[]){"overlap", NULL});
 }
 
 Test(bench, latency_on_three_ranks_exits_2, .timeout = 45)
