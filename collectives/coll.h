@@ -114,6 +114,11 @@ int coll_algorithm(coll_tune_t *t, int *alg);
  * once into *cache (a static of the caller's, initially -1); dflt when unset. */
 long coll_threshold(atomic_long *cache, const char *name, long dflt);
 
+/* The segment size (bytes) of a pipelined schedule: RMP_COLL_SEGMENT when set (validated at
+ * rmp_init, at least 1), else dflt. Every rank must pass the same dflt (derive it from sizes
+ * all ranks share), or their segments would not match. */
+size_t coll_segment(size_t dflt);
+
 /* ---- building blocks (building.c) ---- */
 /* n ranks fold onto p = 2^floor(log2 n) participants: the first 2*rem (rem = n - p) ranks
  * pair up, the even one of each pair handing its data to the odd one, which takes part as
