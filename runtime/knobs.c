@@ -33,7 +33,8 @@ static const char *const set_reduce[] = {"auto", "binomial", "rabenseifner", NUL
 static const char *const set_allreduce[] = {"auto", "recursive_doubling", "rabenseifner", "ring",
                                             "pipelined_ring", NULL};
 static const char *const set_gather[] = {"auto", "binomial", "linear", NULL};
-static const char *const set_allgather[] = {"auto", "recursive_doubling", "bruck", "ring", NULL};
+static const char *const set_allgather[] = {"auto", "recursive_doubling", "bruck", "ring",
+                                            "direct", NULL};
 static const char *const set_alltoall[] = {"auto", "bruck", "linear", "pairwise", NULL};
 static const char *const set_reduce_scatter[] = {"auto", "recursive_halving", "ring", NULL};
 

@@ -29,6 +29,7 @@ static const forced_t forced[] = {
     {"RMP_COLL_ALLGATHER=recursive_doubling", {"allgather", "derived"}},
     {"RMP_COLL_ALLGATHER=bruck", {"allgather", "derived"}},
     {"RMP_COLL_ALLGATHER=ring", {"allgather", "derived"}},
+    {"RMP_COLL_ALLGATHER=direct", {"allgather", "derived"}},
     {"RMP_COLL_ALLTOALL=bruck", {"alltoall", "derived"}},
     {"RMP_COLL_ALLTOALL=linear", {"alltoall", "derived"}},
     {"RMP_COLL_ALLTOALL=pairwise", {"alltoall", "derived"}},

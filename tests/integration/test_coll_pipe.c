@@ -1,5 +1,5 @@
 /* test_coll_pipe.c — the pipelined collectives (bcast's pipelined_chain and pipelined_tree,
- * allreduce's pipelined_ring), forced, at n = 1..8 with a small segment (so that short
+ * allreduce's pipelined_ring) and allgather's direct, forced, at n = 1..8 with a small segment (so that short
  * messages cross many segment edges), with a segment that is not a multiple of the element
  * size, with the default segments at full size, and chosen automatically: tests/progs/coll_pipe
  * checks every result exactly (see there). */
@@ -15,6 +15,7 @@ static void run_case(const pcase_t *c, int n, bool forced)
 {
     const char *env[] = {forced ? c->bcast : "RMP_COLL_BCAST=auto",
                          forced ? "RMP_COLL_ALLREDUCE=pipelined_ring" : "RMP_COLL_ALLREDUCE=auto",
+                         forced ? "RMP_COLL_ALLGATHER=direct" : "RMP_COLL_ALLGATHER=auto",
                          c->seg, NULL};
     run_opts_t o = {.limit = 240, .env = env};
     run_result_t r = run_mrun(&o, n, PROG("coll_pipe"), c->bseg, c->aseg, NULL);

@@ -2,8 +2,9 @@
  * bcast (every root) and allreduce (several types and ops, in place and not, a user op, a
  * non-contiguous type), blocking and nonblocking with point-to-point traffic and a second
  * collective in flight, each result exact against a serial reference and nothing written past
- * or between the user's elements. The algorithm comes from RMP_COLL_BCAST / _ALLREDUCE (any
- * value works; the test forces the pipelined ones).
+ * or between the user's elements; and allgather (in place and not) at the same sizes. The
+ * algorithms come from RMP_COLL_BCAST / _ALLREDUCE / _ALLGATHER (any value works; the test
+ * forces the pipelined ones and allgather's direct).
  * Usage: coll_pipe BCAST_SEG ALLREDUCE_SEG — the segment sizes (bytes) the job runs with
  * (RMP_COLL_SEGMENT, or the defaults), around which the sizes are chosen.
  * Rank 0 prints "coll_pipe: OK n=N checks=K". */
@@ -262,9 +263,40 @@ static void run_allreduce(size_t seg)
     allreduce_vector((seg / 4 ? seg / 4 : 1) * (size_t)n * 2 + 1);
 }
 
+/* ---- allgather ---- */
+
+static void allgather_one(size_t blk, bool in_place)
+{
+    unsigned char *sb = xmalloc(blk), *rb = xmalloc((size_t)n * blk + GUARD);
+    memset(rb, SENTINEL, (size_t)n * blk + GUARD);
+    fill(in_place ? rb + (size_t)me * blk : sb, blk, 31 * blk + (uint64_t)me);
+    CHECK(rmp_allgather(in_place ? RMP_IN_PLACE : sb, (int)blk, RMP_BYTE, rb, (int)blk,
+                        RMP_BYTE, RMP_COMM_WORLD));
+    for (int r = 0; r < n; r++)
+        if (first_mismatch(rb + (size_t)r * blk, blk, 31 * blk + (uint64_t)r) != blk) {
+            FAIL("allgather blk=%zu in_place=%d: rank %d's block differs", blk, in_place, r);
+            break;
+        }
+    guard_check("allgather", rb + (size_t)n * blk, (size_t)n * blk);
+    checks++;
+    free(sb);
+    free(rb);
+}
+
+static void run_allgather(size_t seg)
+{
+    size_t blks[] = {0, 1, seg - 1, seg, seg + 1, 3 * seg + 1};
+    for (size_t i = 0; i < sizeof blks / sizeof blks[0]; i++) {
+        phase("allgather", 60);
+        allgather_one(blks[i], false);
+        allgather_one(blks[i], true);
+    }
+}
+
 /* ---- nonblocking, with other traffic in flight ---- */
 
-/* A ring exchange of user messages, a bcast and an allreduce all posted before any wait:
+/* A ring exchange of user messages, a bcast, two allreduces and an allgather all posted
+ * before any wait:
  * the collectives' segments interleave with the user's messages and with each other. */
 static void run_nonblocking(size_t bseg, size_t aseg)
 {
@@ -282,6 +314,8 @@ static void run_nonblocking(size_t bseg, size_t aseg)
         s[i] = (int32_t)val(me, i);
         s2[i] = (int32_t)val(me, i) * 2;
     }
+    unsigned char *gs = xmalloc(plen), *gr = xmalloc((size_t)n * plen);
+    fill(gs, plen, 900 + (uint64_t)me);
     rmp_request_t q[6];
     int right = (me + 1) % n, left = (me + n - 1) % n;
     CHECK(rmp_irecv(in, (int)plen, RMP_BYTE, left, 5, RMP_COMM_WORLD, &q[0]));
@@ -289,7 +323,12 @@ static void run_nonblocking(size_t bseg, size_t aseg)
     CHECK(rmp_iallreduce(s, r, (int)count, RMP_INT32, RMP_SUM, RMP_COMM_WORLD, &q[2]));
     CHECK(rmp_isend(out, (int)plen, RMP_BYTE, right, 5, RMP_COMM_WORLD, &q[3]));
     CHECK(rmp_iallreduce(s2, r2, (int)count, RMP_INT32, RMP_SUM, RMP_COMM_WORLD, &q[4]));
-    CHECK(rmp_waitall(5, q, RMP_STATUSES_IGNORE));
+    CHECK(rmp_iallgather(gs, (int)plen, RMP_BYTE, gr, (int)plen, RMP_BYTE, RMP_COMM_WORLD,
+                         &q[5]));
+    CHECK(rmp_waitall(6, q, RMP_STATUSES_IGNORE));
+    for (int i = 0; i < n; i++)
+        if (first_mismatch(gr + (size_t)i * plen, plen, 900 + (uint64_t)i) != plen)
+            FAIL("iallgather with traffic: rank %d's block differs", i);
     if (first_mismatch(bbuf, blen, 77) != blen)
         FAIL("ibcast with traffic: wrong data");
     if (first_mismatch(in, plen, 500 + (uint64_t)left) != plen)
@@ -299,7 +338,9 @@ static void run_nonblocking(size_t bseg, size_t aseg)
             FAIL("iallreduce with traffic: element %zu is %d / %d", i, r[i], r2[i]);
             break;
         }
-    checks += 4;
+    checks += 5;
+    free(gs);
+    free(gr);
     free(bbuf);
     free(out);
     free(in);
@@ -323,6 +364,7 @@ int main(int argc, char **argv)
     }
     run_bcast((size_t)bseg);
     run_allreduce((size_t)aseg);
+    run_allgather((size_t)bseg);
     run_nonblocking((size_t)bseg, (size_t)aseg);
     phase("verdict", 60);
     int64_t mine[2] = {prog_failures, checks}, all[2] = {1, 0};
