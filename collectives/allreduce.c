@@ -10,6 +10,10 @@
  *   its neighbour copies out what it sends (sched_overlap), and it reads its send buffer in
  *   place instead of copying it into the result first. Each rank copies 2(n-1)/n of the vector
  *   and reduces (n-1)/n of it, like the ring (large vectors at 3 or more ranks).
+ * direct: a reduce-scatter and an allgather in which every rank exchanges its parts straight
+ *   with every other (two rounds): the ring's bytes without its 2(n-1) dependent steps — on
+ *   shared memory, where a large message is one CMA copy by its receiver and ranks may
+ *   outnumber cores, a step that waits for a neighbour costs more than the copy.
  * A non-power-of-two n folds onto p = 2^floor(log2 n) for the first two (fold_t): the even
  * rank of each folded pair hands its vector to the odd one and gets the result back at the
  * end. Partners combine the same two operands, and each part of the result has a single
@@ -19,8 +23,8 @@
 #include "coll.h"
 
 static const char *const algs[] = {"auto", "recursive_doubling", "rabenseifner", "ring",
-                                   "pipelined_ring", NULL};
-enum { AUTO, RD, RABENSEIFNER, RING, PIPELINED_RING };
+                                   "pipelined_ring", "direct", NULL};
+enum { AUTO, RD, RABENSEIFNER, RING, PIPELINED_RING, DIRECT };
 static coll_tune_t tune = {.name = "ALLREDUCE", .algs = algs};
 static atomic_long large = -1;
 #define ALLREDUCE_SEGMENT (64u << 10) /* measured: bench/README.md, "Pipelined large collectives" */
@@ -159,6 +163,36 @@ static void allreduce_pipelined_ring(sched_t *s, const coll_t *cl, const red_t *
     }
 }
 
+/* Round 0: rank r receives part r of every peer's vector into its own slot of tmp (from
+ * r+1, r+2, ... so that the ranks start on different peers) and sends part q of `in` to rank
+ * q. Round 1 first combines the n-1 received parts with in's part r into acc (in a fixed
+ * order, by one owner: every rank ends with the same bits), then swaps the reduced parts. */
+static void allreduce_direct(sched_t *s, const coll_t *cl, const red_t *rd, const char *in,
+                             char *acc, size_t bytes)
+{
+    int n = cl->size, r = cl->rank;
+    size_t *off = build_split(s, bytes / rd->esz, rd->esz, n);
+    char *tmp = off ? sched_tmp(s, (size_t)(n - 1) * (off[1] - off[0])) : NULL;
+    if (!tmp)
+        return;
+    size_t mine = off[r + 1] - off[r], slot = off[1] - off[0]; /* part 0 is the largest */
+    for (int i = 1; i < n; i++) {
+        int from = (r + i) % n, to = (r - i + n) % n;
+        sched_recv(s, from, tmp + (size_t)(i - 1) * slot, mine);
+        sched_send(s, to, in + off[to], off[to + 1] - off[to]);
+    }
+    sched_round(s);
+    build_combine(s, rd, tmp, in + off[r], acc + off[r], mine);
+    for (int i = 2; i < n; i++)
+        sched_reduce(s, rd->op, rd->dt, tmp + (size_t)(i - 1) * slot, acc + off[r],
+                     mine / rd->esz);
+    for (int i = 1; i < n; i++) {
+        int from = (r + i) % n, to = (r - i + n) % n;
+        sched_recv(s, from, acc + off[from], off[from + 1] - off[from]);
+        sched_send(s, to, acc + off[r], mine);
+    }
+}
+
 int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
                    rmp_op_t op, rmp_comm_t comm, rmp_request_t *req)
 {
@@ -212,6 +246,8 @@ int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t
     } else if (acc && in && bytes > 0 && cl.size > 1) {
         if (alg == RING) {
             allreduce_ring(s, &cl, &rd, acc, bytes);
+        } else if (alg == DIRECT) {
+            allreduce_direct(s, &cl, &rd, in, acc, bytes);
         } else if (alg == PIPELINED_RING) {
             allreduce_pipelined_ring(s, &cl, &rd, in, acc, bytes,
                                      coll_segment(ALLREDUCE_SEGMENT));

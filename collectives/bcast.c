@@ -9,7 +9,10 @@
  *   segment k + 1 while it forwards segment k, so every hop works at once instead of one after
  *   the other (large messages at 3 or more ranks). Each byte is copied once per rank, as in
  *   binomial (large messages go by single-copy CMA on shm).
- * For binomial and scatter_allgather, every rank sends and receives the same messages whatever
+ * direct: the root sends the whole message to every rank at once (one round, no forwarding):
+ *   on shared memory each receiver copies it straight from the root's buffer (CMA), so no
+ *   rank waits for a hop, at the price of the root's buffer being read n-1 times.
+ * For binomial, scatter_allgather and direct, every rank sends and receives the same messages whatever
  * its count (empty chunks too), so a count that differs on some rank never leaves a peer
  * waiting: a longer message than the
  * buffer gives RMP_ERR_TRUNCATE there and below it (sched.c), and the root's buffer, which it
@@ -17,8 +20,8 @@
 #include "coll.h"
 
 static const char *const algs[] = {"auto", "binomial", "scatter_allgather", "pipelined_chain",
-                                   "pipelined_tree", NULL};
-enum { AUTO, BINOMIAL, SCATTER_ALLGATHER, CHAIN, TREE };
+                                   "pipelined_tree", "direct", NULL};
+enum { AUTO, BINOMIAL, SCATTER_ALLGATHER, CHAIN, TREE, DIRECT };
 static coll_tune_t tune = {.name = "BCAST", .algs = algs};
 static atomic_long large = -1;
 #define BCAST_SEGMENT (128u << 10) /* measured: bench/README.md, "Pipelined large collectives" */
@@ -63,6 +66,16 @@ static void bcast_scatter_allgather(sched_t *s, const coll_t *cl, char *buf, siz
         sched_recv(s, left, sink ? sink : buf + off[rb], off[rb + 1] - off[rb]);
         sched_round(s);
     }
+}
+
+static void bcast_direct(sched_t *s, const coll_t *cl, char *buf, size_t bytes, int root)
+{
+    if (cl->rank != root) {
+        sched_recv(s, root, buf, bytes);
+        return;
+    }
+    for (int i = 1; i < cl->size; i++)
+        sched_send(s, (root + i) % cl->size, buf, bytes);
 }
 
 /* Segment k of a message of `bytes` cut into segments of seg bytes. */
@@ -132,6 +145,8 @@ int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t c
             p = sched_tmp(s, 0);
         if (p && alg == SCATTER_ALLGATHER) /* !p: out of memory, reported by sched_post */
             bcast_scatter_allgather(s, &cl, p, bytes, root);
+        else if (p && alg == DIRECT)
+            bcast_direct(s, &cl, p, bytes, root);
         else if (p && (alg == CHAIN || alg == TREE))
             bcast_pipelined(s, &cl, p, bytes, root, alg == CHAIN ? 1 : 2,
                             coll_segment(BCAST_SEGMENT));

@@ -28,10 +28,10 @@ static const char *const set_auto_on_off[] = {"auto", "on", "off", NULL};
  * collective maps the name back to its index, and refuses to run if the two lists disagree. */
 static const char *const set_barrier[] = {"auto", "dissemination", NULL};
 static const char *const set_bcast[] = {"auto", "binomial", "scatter_allgather",
-                                        "pipelined_chain", "pipelined_tree", NULL};
+                                        "pipelined_chain", "pipelined_tree", "direct", NULL};
 static const char *const set_reduce[] = {"auto", "binomial", "rabenseifner", NULL};
 static const char *const set_allreduce[] = {"auto", "recursive_doubling", "rabenseifner", "ring",
-                                            "pipelined_ring", NULL};
+                                            "pipelined_ring", "direct", NULL};
 static const char *const set_gather[] = {"auto", "binomial", "linear", NULL};
 static const char *const set_allgather[] = {"auto", "recursive_doubling", "bruck", "ring",
                                             "direct", NULL};

@@ -20,7 +20,7 @@ static const char *const algsets[NSETS][6] = {
     {"RMP_COLL_GATHER=binomial", "RMP_COLL_SCATTER=linear", "RMP_COLL_ALLGATHER=ring",
      "RMP_COLL_ALLTOALL=pairwise", "RMP_COLL_BCAST=binomial", NULL},
     {"RMP_COLL_GATHER=linear", "RMP_COLL_SCATTER=binomial", "RMP_COLL_ALLGATHER=direct",
-     "RMP_COLL_ALLTOALL=linear", "RMP_COLL_BCAST=scatter_allgather", NULL},
+     "RMP_COLL_ALLTOALL=linear", "RMP_COLL_BCAST=direct", NULL},
 };
 
 ParameterizedTestParameters(coll_trunc, every_algorithm_n2_to_8)
