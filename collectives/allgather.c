@@ -118,8 +118,8 @@ int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
         sched_copy(s, out + (size_t)cl.rank * rbytes, in, sbytes);
     if (alg == AUTO) {
         size_t lim = (size_t)coll_threshold(&large, "ALLGATHER_LARGE", 1 << 20);
-        if (rbytes * (size_t)cl.size >= lim)
-            alg = RING;
+        if (rbytes * (size_t)cl.size >= lim) /* measured: bench/README.md */
+            alg = cl.size <= COLL_DIRECT_MAX ? DIRECT : RING;
         else
             alg = coll_pow2_floor(cl.size) == cl.size ? RD : BRUCK;
     }

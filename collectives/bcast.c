@@ -17,6 +17,8 @@
  * waiting: a longer message than the
  * buffer gives RMP_ERR_TRUNCATE there and below it (sched.c), and the root's buffer, which it
  * never has to receive into, stays as it was. */
+#include <limits.h>
+
 #include "coll.h"
 
 static const char *const algs[] = {"auto", "binomial", "scatter_allgather", "pipelined_chain",
@@ -109,6 +111,20 @@ static void bcast_pipelined(sched_t *s, const coll_t *cl, char *buf, size_t byte
     }
 }
 
+/* Measured on 2 cores (bench/README.md): from 3 to COLL_DIRECT_MAX ranks, direct wins from
+ * 32 KiB (the first rendezvous sizes: each receiver then copies from the root in parallel);
+ * above, scatter_allgather from 8 MiB. RMP_COLL_BCAST_LARGE moves either threshold. */
+static int bcast_auto(const coll_t *cl, size_t bytes)
+{
+    bool few = cl->size <= COLL_DIRECT_MAX;
+    long lim = coll_threshold(&large, "BCAST_LARGE", LONG_MAX);
+    if (lim == LONG_MAX)
+        lim = few ? 32 << 10 : 8 << 20;
+    if (cl->size < 3 || bytes < (size_t)lim)
+        return BINOMIAL;
+    return few ? DIRECT : SCATTER_ALLGATHER;
+}
+
 int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm,
                rmp_request_t *req)
 {
@@ -137,10 +153,7 @@ int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t c
         char *p = am_root ? (char *)coll_in(s, buf, count, 1, dt)
                           : coll_out(s, buf, count, 1, dt, false);
         if (alg == AUTO)
-            alg = bytes >= (size_t)coll_threshold(&large, "BCAST_LARGE", 8 << 20) &&
-                          cl.size > 2
-                      ? SCATTER_ALLGATHER
-                      : BINOMIAL;
+            alg = bcast_auto(&cl, bytes);
         if (!p && bytes == 0) /* a NULL buffer of count 0: the messages still go */
             p = sched_tmp(s, 0);
         if (p && alg == SCATTER_ALLGATHER) /* !p: out of memory, reported by sched_post */
