@@ -9,11 +9,14 @@
  *   round: a rank reduces segment k (received last round) while segment k + 1 moves in and
  *   its neighbour copies out what it sends (sched_overlap), and it reads its send buffer in
  *   place instead of copying it into the result first. Each rank copies 2(n-1)/n of the vector
- *   and reduces (n-1)/n of it, like the ring (large vectors at 3 or more ranks).
+ *   and reduces (n-1)/n of it, like the ring.
  * direct: a reduce-scatter and an allgather in which every rank exchanges its parts straight
  *   with every other (two rounds): the ring's bytes without its 2(n-1) dependent steps — on
  *   shared memory, where a large message is one CMA copy by its receiver and ranks may
  *   outnumber cores, a step that waits for a neighbour costs more than the copy.
+ * Neither of the last two is chosen automatically: on the 2-core machine measured, Rabenseifner
+ * (fewer, larger messages) still won at 4 and 8 ranks (bench/README.md, "Pipelined large
+ * collectives").
  * A non-power-of-two n folds onto p = 2^floor(log2 n) for the first two (fold_t): the even
  * rank of each folded pair hands its vector to the odd one and gets the result back at the
  * end. Partners combine the same two operands, and each part of the result has a single

@@ -7,16 +7,18 @@
  * pipelined_chain, pipelined_tree: the message is cut into segments that flow down a chain
  *   (vr - 1 -> vr -> vr + 1) or a binary tree (vr's children 2vr + 1, 2vr + 2); a rank receives
  *   segment k + 1 while it forwards segment k, so every hop works at once instead of one after
- *   the other (large messages at 3 or more ranks). Each byte is copied once per rank, as in
- *   binomial (large messages go by single-copy CMA on shm).
+ *   the other. Each byte is copied once per rank, as in binomial (large messages go by
+ *   single-copy CMA on shm). Not chosen automatically: where ranks outnumber cores, each extra
+ *   round waits for a peer to be scheduled (bench/README.md, "Pipelined large collectives").
  * direct: the root sends the whole message to every rank at once (one round, no forwarding):
  *   on shared memory each receiver copies it straight from the root's buffer (CMA), so no
- *   rank waits for a hop, at the price of the root's buffer being read n-1 times.
- * For binomial, scatter_allgather and direct, every rank sends and receives the same messages whatever
- * its count (empty chunks too), so a count that differs on some rank never leaves a peer
- * waiting: a longer message than the
- * buffer gives RMP_ERR_TRUNCATE there and below it (sched.c), and the root's buffer, which it
- * never has to receive into, stays as it was. */
+ *   rank waits for a hop, at the price of the root's buffer being read n-1 times (large
+ *   messages, 3 to COLL_DIRECT_MAX ranks).
+ * For binomial, scatter_allgather and direct, every rank sends and receives the same messages
+ * whatever its count (empty chunks too), so a count that differs on some rank never leaves a
+ * peer waiting when all ranks run the same algorithm: a longer message than the buffer gives
+ * RMP_ERR_TRUNCATE there and below it (sched.c), and the root's buffer, which it never has to
+ * receive into, stays as it was. */
 #include <limits.h>
 
 #include "coll.h"

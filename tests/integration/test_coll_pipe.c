@@ -1,8 +1,8 @@
 /* test_coll_pipe.c — the pipelined collectives (bcast's pipelined_chain and pipelined_tree,
- * allreduce's pipelined_ring) and allgather's direct, forced, at n = 1..8 with a small segment (so that short
- * messages cross many segment edges), with a segment that is not a multiple of the element
- * size, with the default segments at full size, and chosen automatically: tests/progs/coll_pipe
- * checks every result exactly (see there). */
+ * allreduce's pipelined_ring) and allgather's direct, forced, at n = 1..8 with a small
+ * segment (so that short messages cross many segment edges), with a segment that is not a
+ * multiple of the element size, with the default segments at full size, and chosen
+ * automatically: tests/progs/coll_pipe checks every result exactly (see there). */
 #include "run.h"
 
 typedef struct pcase {
