@@ -5,6 +5,11 @@
  * bruck: in step k a rank sends the blocks it has (its own first) to rank - k and receives
  *   from rank + k: ceil(log2 n) steps for any n, then one local rotation.
  * ring: n-1 steps passing blocks to the right neighbour: bandwidth-optimal (large blocks).
+ * direct: one round in which every rank receives every block straight from its owner (and
+ *   sends its own to everyone): the same bytes per rank as the ring, but no block waits for a
+ *   hop before it, so no rank idles while its neighbour copies — on shared memory, where a
+ *   large block is one CMA copy by the receiver, the ring's n-1 dependent steps were the cost
+ *   (large blocks at 3 or more ranks).
  * A block longer than the slots (recvcount, the same on every rank) is cut to the slot and
  * gives RMP_ERR_TRUNCATE to every rank (each one receives it, its contributor included, as in
  * MPI); the other blocks arrive intact. Each rank still runs the whole collective (sched.c),
@@ -12,8 +17,9 @@
  * slot size alone, which every rank shares. */
 #include "coll.h"
 
-static const char *const algs[] = {"auto", "recursive_doubling", "bruck", "ring", NULL};
-enum { AUTO, RD, BRUCK, RING };
+static const char *const algs[] = {"auto", "recursive_doubling", "bruck", "ring", "direct",
+                                   NULL};
+enum { AUTO, RD, BRUCK, RING, DIRECT };
 static coll_tune_t tune = {.name = "ALLGATHER", .algs = algs};
 static atomic_long large = -1;
 
@@ -69,6 +75,20 @@ static void allgather_ring(sched_t *s, const coll_t *cl, char *out, size_t blk)
     build_ag_ring(s, cl, out, off);
 }
 
+/* My block goes from my slot of out (filled by this round's local copy), a whole slot as in
+ * the other algorithms. Peers in the order me+1, me+2, ...: each rank starts with a different
+ * owner, so they do not all copy from rank 0 first. */
+static void allgather_direct(sched_t *s, const coll_t *cl, char *out, size_t blk)
+{
+    int n = cl->size, me = cl->rank;
+    const char *mine = out + (size_t)me * blk;
+    for (int i = 1; i < n; i++) {
+        int from = (me + i) % n, to = (me - i + n) % n;
+        sched_recv(s, from, out + (size_t)from * blk, blk);
+        sched_send(s, to, mine, blk);
+    }
+}
+
 int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                    int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
 {
@@ -98,8 +118,8 @@ int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
         sched_copy(s, out + (size_t)cl.rank * rbytes, in, sbytes);
     if (alg == AUTO) {
         size_t lim = (size_t)coll_threshold(&large, "ALLGATHER_LARGE", 1 << 20);
-        if (rbytes * (size_t)cl.size >= lim)
-            alg = RING;
+        if (rbytes * (size_t)cl.size >= lim) /* measured: bench/README.md */
+            alg = cl.size <= COLL_DIRECT_MAX ? DIRECT : RING;
         else
             alg = coll_pow2_floor(cl.size) == cl.size ? RD : BRUCK;
     }
@@ -108,6 +128,8 @@ int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
             allgather_rd(s, &cl, out, rbytes);
         else if (alg == BRUCK)
             allgather_bruck(s, &cl, out, rbytes);
+        else if (alg == DIRECT)
+            allgather_direct(s, &cl, out, rbytes);
         else
             allgather_ring(s, &cl, out, rbytes);
     }

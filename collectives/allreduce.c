@@ -5,6 +5,18 @@
  *   sends about 2x the vector in log2(p) steps each way (large vectors, power-of-two sizes).
  * ring: ring reduce-scatter then ring allgather over n parts: 2x the vector in 2(n-1) steps,
  *   bandwidth-optimal for any n (large vectors, other sizes).
+ * pipelined_ring: the ring's two phases with every part cut into segments, one segment per
+ *   round: a rank reduces segment k (received last round) while segment k + 1 moves in and
+ *   its neighbour copies out what it sends (sched_overlap), and it reads its send buffer in
+ *   place instead of copying it into the result first. Each rank copies 2(n-1)/n of the vector
+ *   and reduces (n-1)/n of it, like the ring.
+ * direct: a reduce-scatter and an allgather in which every rank exchanges its parts straight
+ *   with every other (two rounds): the ring's bytes without its 2(n-1) dependent steps — on
+ *   shared memory, where a large message is one CMA copy by its receiver and ranks may
+ *   outnumber cores, a step that waits for a neighbour costs more than the copy.
+ * Neither of the last two is chosen automatically: on the 2-core machine measured, Rabenseifner
+ * (fewer, larger messages) still won at 4 and 8 ranks (bench/README.md, "Pipelined large
+ * collectives").
  * A non-power-of-two n folds onto p = 2^floor(log2 n) for the first two (fold_t): the even
  * rank of each folded pair hands its vector to the odd one and gets the result back at the
  * end. Partners combine the same two operands, and each part of the result has a single
@@ -13,10 +25,12 @@
 
 #include "coll.h"
 
-static const char *const algs[] = {"auto", "recursive_doubling", "rabenseifner", "ring", NULL};
-enum { AUTO, RD, RABENSEIFNER, RING };
+static const char *const algs[] = {"auto", "recursive_doubling", "rabenseifner", "ring",
+                                   "pipelined_ring", "direct", NULL};
+enum { AUTO, RD, RABENSEIFNER, RING, PIPELINED_RING, DIRECT };
 static coll_tune_t tune = {.name = "ALLREDUCE", .algs = algs};
 static atomic_long large = -1;
+#define ALLREDUCE_SEGMENT (64u << 10) /* measured: bench/README.md, "Pipelined large collectives" */
 
 /* The fold's first step. Returns what the rank contributes from now on (src, or acc once it
  * holds a combination), or NULL for a rank that folded out (it has nothing more to do but
@@ -84,6 +98,104 @@ static void allreduce_ring(sched_t *s, const coll_t *cl, const red_t *rd, char *
     build_ag_ring(s, cl, acc, off);
 }
 
+/* The pipelined ring's parts and segments: part g (of n, off[] as build_split) cut into nseg
+ * segments by elements; every rank computes the same cuts from the same count. */
+typedef struct pring {
+    const size_t *off;
+    size_t nseg, esz;
+} pring_t;
+
+static size_t pr_lo(const pring_t *p, int g, size_t k)
+{
+    size_t elems = (p->off[g + 1] - p->off[g]) / p->esz;
+    return p->off[g] + elems * k / p->nseg * p->esz;
+}
+
+static size_t pr_len(const pring_t *p, int g, size_t k)
+{
+    return pr_lo(p, g, k + 1) - pr_lo(p, g, k);
+}
+
+static int pr_mod(long v, int n)
+{
+    return (int)(((v % n) + n) % n);
+}
+
+/* Round t moves unit t: units 0 .. u-1 are the reduce-scatter (step t / nseg, segment
+ * t % nseg: send part r-i-1, receive part r-i-2 into one of two segment buffers), units u ..
+ * 2u-1 the allgather (send part r-j, receive part r-j-1 into acc). Round t also reduces the
+ * unit received in round t-1 into acc, from tmp and my own part in `in` (each part is combined
+ * once per rank, so in is never overwritten before it is read, even in place) — after the
+ * transfers are posted when there are two or more segments (the unit forwarded next round is
+ * then another segment than the one reduced), before them otherwise. */
+static void allreduce_pipelined_ring(sched_t *s, const coll_t *cl, const red_t *rd,
+                                     const char *in, char *acc, size_t bytes, size_t seg)
+{
+    int n = cl->size, r = cl->rank, right = (r + 1) % n, left = (r - 1 + n) % n;
+    size_t *off = build_split(s, bytes / rd->esz, rd->esz, n);
+    if (!off)
+        return;
+    size_t part = off[1] - off[0]; /* part 0 is the largest */
+    pring_t p = {.off = off, .nseg = part > seg ? (part - 1) / seg + 1 : 1, .esz = rd->esz};
+    /* the cuts round down: a segment has at most ceil(elements / nseg) elements */
+    size_t segmax = ((part / p.esz + p.nseg - 1) / p.nseg) * p.esz, u = (size_t)(n - 1) * p.nseg;
+    char *tmp = sched_tmp(s, 2 * segmax);
+    if (!tmp)
+        return;
+    for (size_t t = 0; t < 2 * u; t++) {
+        size_t k = t % p.nseg;
+        long i = (long)(t < u ? t : t - u) / (long)p.nseg;
+        if (t < u) {
+            int sb = pr_mod(r - i - 1, n), rb = pr_mod(r - i - 2, n);
+            sched_send(s, right, (i ? acc : in) + pr_lo(&p, sb, k), pr_len(&p, sb, k));
+            sched_recv(s, left, tmp + (t % 2) * segmax, pr_len(&p, rb, k));
+        } else {
+            int sb = pr_mod(r - i, n), rb = pr_mod(r - i - 1, n);
+            sched_send(s, right, acc + pr_lo(&p, sb, k), pr_len(&p, sb, k));
+            sched_recv(s, left, acc + pr_lo(&p, rb, k), pr_len(&p, rb, k));
+        }
+        if (t >= 1 && t <= u) {
+            size_t prev = t - 1, pk = prev % p.nseg;
+            int rb = pr_mod(r - (long)(prev / p.nseg) - 2, n);
+            if (p.nseg > 1)
+                sched_overlap(s);
+            build_combine(s, rd, tmp + (prev % 2) * segmax, in + pr_lo(&p, rb, pk),
+                          acc + pr_lo(&p, rb, pk), pr_len(&p, rb, pk));
+        }
+        sched_round(s);
+    }
+}
+
+/* Round 0: rank r receives part r of every peer's vector into its own slot of tmp (from
+ * r+1, r+2, ... so that the ranks start on different peers) and sends part q of `in` to rank
+ * q. Round 1 first combines the n-1 received parts with in's part r into acc (in a fixed
+ * order, by one owner: every rank ends with the same bits), then swaps the reduced parts. */
+static void allreduce_direct(sched_t *s, const coll_t *cl, const red_t *rd, const char *in,
+                             char *acc, size_t bytes)
+{
+    int n = cl->size, r = cl->rank;
+    size_t *off = build_split(s, bytes / rd->esz, rd->esz, n);
+    char *tmp = off ? sched_tmp(s, (size_t)(n - 1) * (off[1] - off[0])) : NULL;
+    if (!tmp)
+        return;
+    size_t mine = off[r + 1] - off[r], slot = off[1] - off[0]; /* part 0 is the largest */
+    for (int i = 1; i < n; i++) {
+        int from = (r + i) % n, to = (r - i + n) % n;
+        sched_recv(s, from, tmp + (size_t)(i - 1) * slot, mine);
+        sched_send(s, to, in + off[to], off[to + 1] - off[to]);
+    }
+    sched_round(s);
+    build_combine(s, rd, tmp, in + off[r], acc + off[r], mine);
+    for (int i = 2; i < n; i++)
+        sched_reduce(s, rd->op, rd->dt, tmp + (size_t)(i - 1) * slot, acc + off[r],
+                     mine / rd->esz);
+    for (int i = 1; i < n; i++) {
+        int from = (r + i) % n, to = (r - i + n) % n;
+        sched_recv(s, from, acc + off[from], off[from + 1] - off[from]);
+        sched_send(s, to, acc + off[r], mine);
+    }
+}
+
 int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
                    rmp_op_t op, rmp_comm_t comm, rmp_request_t *req)
 {
@@ -137,6 +249,11 @@ int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t
     } else if (acc && in && bytes > 0 && cl.size > 1) {
         if (alg == RING) {
             allreduce_ring(s, &cl, &rd, acc, bytes);
+        } else if (alg == DIRECT) {
+            allreduce_direct(s, &cl, &rd, in, acc, bytes);
+        } else if (alg == PIPELINED_RING) {
+            allreduce_pipelined_ring(s, &cl, &rd, in, acc, bytes,
+                                     coll_segment(ALLREDUCE_SEGMENT));
         } else {
             char *tmp = sched_tmp(s, bytes);
             if (tmp && alg == RABENSEIFNER)

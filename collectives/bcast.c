@@ -4,16 +4,31 @@
  * scatter_allgather (van de Geijn): the message is cut into n chunks; a binomial scatter gives
  *   vr its chunk (and its subtree's), then a ring allgather circulates the chunks. Each rank
  *   sends about 2x the message in total instead of log2(n)x: better for large messages.
- * Every rank sends and receives the same messages whatever its count (empty chunks too), so
- * a count that differs on some rank never leaves a peer waiting: a longer message than the
- * buffer gives RMP_ERR_TRUNCATE there and below it (sched.c), and the root's buffer, which it
- * never has to receive into, stays as it was. */
+ * pipelined_chain, pipelined_tree: the message is cut into segments that flow down a chain
+ *   (vr - 1 -> vr -> vr + 1) or a binary tree (vr's children 2vr + 1, 2vr + 2); a rank receives
+ *   segment k + 1 while it forwards segment k, so every hop works at once instead of one after
+ *   the other. Each byte is copied once per rank, as in binomial (large messages go by
+ *   single-copy CMA on shm). Not chosen automatically: where ranks outnumber cores, each extra
+ *   round waits for a peer to be scheduled (bench/README.md, "Pipelined large collectives").
+ * direct: the root sends the whole message to every rank at once (one round, no forwarding):
+ *   on shared memory each receiver copies it straight from the root's buffer (CMA), so no
+ *   rank waits for a hop, at the price of the root's buffer being read n-1 times (large
+ *   messages, 3 to COLL_DIRECT_MAX ranks).
+ * For binomial, scatter_allgather and direct, every rank sends and receives the same messages
+ * whatever its count (empty chunks too), so a count that differs on some rank never leaves a
+ * peer waiting when all ranks run the same algorithm: a longer message than the buffer gives
+ * RMP_ERR_TRUNCATE there and below it (sched.c), and the root's buffer, which it never has to
+ * receive into, stays as it was. */
+#include <limits.h>
+
 #include "coll.h"
 
-static const char *const algs[] = {"auto", "binomial", "scatter_allgather", NULL};
-enum { AUTO, BINOMIAL, SCATTER_ALLGATHER };
+static const char *const algs[] = {"auto", "binomial", "scatter_allgather", "pipelined_chain",
+                                   "pipelined_tree", "direct", NULL};
+enum { AUTO, BINOMIAL, SCATTER_ALLGATHER, CHAIN, TREE, DIRECT };
 static coll_tune_t tune = {.name = "BCAST", .algs = algs};
 static atomic_long large = -1;
+#define BCAST_SEGMENT (128u << 10) /* measured: bench/README.md, "Pipelined large collectives" */
 
 #define REAL(v) (((v) + root) % n)
 
@@ -57,6 +72,61 @@ static void bcast_scatter_allgather(sched_t *s, const coll_t *cl, char *buf, siz
     }
 }
 
+static void bcast_direct(sched_t *s, const coll_t *cl, char *buf, size_t bytes, int root)
+{
+    if (cl->rank != root) {
+        sched_recv(s, root, buf, bytes);
+        return;
+    }
+    for (int i = 1; i < cl->size; i++)
+        sched_send(s, (root + i) % cl->size, buf, bytes);
+}
+
+/* Segment k of a message of `bytes` cut into segments of seg bytes. */
+static size_t seg_len(size_t bytes, size_t seg, size_t k)
+{
+    size_t lo = k * seg;
+    return bytes - lo < seg ? bytes - lo : seg;
+}
+
+/* A pipeline down a tree of the given fan-out (1: a chain) in vr space. The root posts every
+ * segment to every child at once and a leaf every receive at once (neither waits on anything
+ * else); an inner rank receives segment t in round t while it forwards segment t - 1. The
+ * segment count depends on the message size only, the same on every rank (a count that
+ * differs between ranks is the caller's error here, unlike with the other two algorithms). */
+static void bcast_pipelined(sched_t *s, const coll_t *cl, char *buf, size_t bytes, int root,
+                            int fanout, size_t seg)
+{
+    int n = cl->size, vr = (cl->rank - root + n) % n;
+    size_t nseg = bytes ? (bytes - 1) / seg + 1 : 1;
+    int first = fanout * vr + 1, last = fanout * vr + fanout < n ? fanout * vr + fanout : n - 1;
+    int parent = vr ? REAL((vr - 1) / fanout) : -1;
+    for (size_t t = 0; t <= nseg; t++) {
+        if (vr && t < nseg)
+            sched_recv(s, parent, buf + t * seg, seg_len(bytes, seg, t));
+        size_t k = vr ? t - 1 : t; /* the segment forwarded now: the root has them all */
+        if ((vr == 0 || t > 0) && k < nseg)
+            for (int c = first; c <= last; c++)
+                sched_send(s, REAL(c), buf + k * seg, seg_len(bytes, seg, k));
+        if (vr && first <= last) /* the root and the leaves run everything in one round */
+            sched_round(s);
+    }
+}
+
+/* Measured on 2 cores (bench/README.md): from 3 to COLL_DIRECT_MAX ranks, direct wins from
+ * 32 KiB (the first rendezvous sizes: each receiver then copies from the root in parallel);
+ * above, scatter_allgather from 8 MiB. RMP_COLL_BCAST_LARGE moves either threshold. */
+static int bcast_auto(const coll_t *cl, size_t bytes)
+{
+    bool few = cl->size <= COLL_DIRECT_MAX;
+    long lim = coll_threshold(&large, "BCAST_LARGE", LONG_MAX);
+    if (lim == LONG_MAX)
+        lim = few ? 32 << 10 : 8 << 20;
+    if (cl->size < 3 || bytes < (size_t)lim)
+        return BINOMIAL;
+    return few ? DIRECT : SCATTER_ALLGATHER;
+}
+
 int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm,
                rmp_request_t *req)
 {
@@ -85,14 +155,16 @@ int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t c
         char *p = am_root ? (char *)coll_in(s, buf, count, 1, dt)
                           : coll_out(s, buf, count, 1, dt, false);
         if (alg == AUTO)
-            alg = bytes >= (size_t)coll_threshold(&large, "BCAST_LARGE", 8 << 20) &&
-                          cl.size > 2
-                      ? SCATTER_ALLGATHER
-                      : BINOMIAL;
+            alg = bcast_auto(&cl, bytes);
         if (!p && bytes == 0) /* a NULL buffer of count 0: the messages still go */
             p = sched_tmp(s, 0);
         if (p && alg == SCATTER_ALLGATHER) /* !p: out of memory, reported by sched_post */
             bcast_scatter_allgather(s, &cl, p, bytes, root);
+        else if (p && alg == DIRECT)
+            bcast_direct(s, &cl, p, bytes, root);
+        else if (p && (alg == CHAIN || alg == TREE))
+            bcast_pipelined(s, &cl, p, bytes, root, alg == CHAIN ? 1 : 2,
+                            coll_segment(BCAST_SEGMENT));
         else if (p)
             build_bcast_binomial(s, &cl, p, bytes, root);
     }

@@ -377,6 +377,13 @@ long coll_threshold(atomic_long *cache, const char *name, long dflt)
     return x;
 }
 
+size_t coll_segment(size_t dflt)
+{
+    static atomic_long seg = -1;
+    long v = coll_threshold(&seg, "SEGMENT", 0);
+    return v > 0 ? (size_t)v : dflt;
+}
+
 int coll_pow2_floor(int n)
 {
     int p = 1;

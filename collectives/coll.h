@@ -114,6 +114,16 @@ int coll_algorithm(coll_tune_t *t, int *alg);
  * once into *cache (a static of the caller's, initially -1); dflt when unset. */
 long coll_threshold(atomic_long *cache, const char *name, long dflt);
 
+/* Automatic choices take a direct algorithm (every rank exchanging with every other in one
+ * round: n-1 messages in flight per rank) up to this many ranks, where it was measured to win
+ * (bench/README.md, "Pipelined large collectives"); beyond, the hop-based ones. */
+#define COLL_DIRECT_MAX 8
+
+/* The segment size (bytes) of a pipelined schedule: RMP_COLL_SEGMENT when set (validated at
+ * rmp_init, at least 1), else dflt. Every rank must pass the same dflt (derive it from sizes
+ * all ranks share), or their segments would not match. */
+size_t coll_segment(size_t dflt);
+
 /* ---- building blocks (building.c) ---- */
 /* n ranks fold onto p = 2^floor(log2 n) participants: the first 2*rem (rem = n - p) ranks
  * pair up, the even one of each pair handing its data to the odd one, which takes part as

@@ -18,6 +18,7 @@ typedef struct step {
     const void *src2; /* reduce3 (in2) */
     void *dst;        /* recv, copy, reduce (inout; reduce3: out) */
     size_t n;         /* bytes (send, recv, copy) or elements (reduce: see op_apply) */
+    bool late;        /* a local step run after the round's transfers are posted */
 } step_t;
 
 /* Inline capacities: a binomial or doubling schedule up to 8 ranks fits without growing. */
@@ -131,6 +132,7 @@ struct sched {
     int round; /* the round in flight, -1 before the start */
     int err;   /* first error (building: RMP_ERR_NO_MEM) */
     int op_err; /* a user op found no memory (op_apply): reported at the end */
+    bool late; /* steps added now run after their round's transfers are posted */
     int trunc; /* RMP_ERR_TRUNCATE once data did not fit here: reported at the end, and every
                 * later send is poisoned (see start_round) */
     vec_t steps, ends, reqs, tmps; /* step_t, int (one past a round's last step), req, buf_t */
@@ -186,6 +188,7 @@ sched_t *sched_new(comm_t *comm, int tag)
     s->tmps = (vec_t){s->tmps_inl, 0, INL_TMPS};
     s->done_fn = NULL;
     s->done_arg = NULL;
+    s->late = false;
     return s;
 }
 
@@ -228,6 +231,7 @@ void *sched_tmp(sched_t *s, size_t bytes)
 
 static void add(sched_t *s, step_t st)
 {
+    st.late = s->late;
     step_t *p = vec_push(s, &s->steps, s->steps_inl, sizeof(step_t));
     if (p)
         *p = st;
@@ -265,8 +269,14 @@ void sched_reduce3(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, c
                         .dst = out, .n = n});
 }
 
+void sched_overlap(sched_t *s)
+{
+    s->late = true;
+}
+
 void sched_round(sched_t *s)
 {
+    s->late = false;
     int *ends = s->ends.p;
     if (s->ends.n > 0 && ends[s->ends.n - 1] == s->steps.n)
         return; /* empty round */
@@ -307,14 +317,15 @@ static const void *poisoned(sched_t *s, const step_t *st, size_t *n)
     return p;
 }
 
-/* Start round s->round: local steps in order, then receives, then sends (lock held). */
-static void start_round(sched_t *s)
+/* The round's local steps (copy, reduce) of one kind: early (before the transfers are posted)
+ * or late (after, overlapping them). */
+static void run_locals(sched_t *s, int lo, int hi, bool late)
 {
     const step_t *st = s->steps.p;
-    const int *ends = s->ends.p;
-    int lo = s->round ? ends[s->round - 1] : 0, hi = ends[s->round];
     for (int i = lo; i < hi; i++) {
         int rc = RMP_SUCCESS;
+        if (st[i].late != late)
+            continue;
         if (st[i].kind == ST_COPY)
             memcpy(st[i].dst, st[i].src, st[i].n);
         else if (st[i].kind == ST_REDUCE)
@@ -324,6 +335,16 @@ static void start_round(sched_t *s)
         if (rc && !s->op_err) /* reported at the end: the messages still go, nobody hangs */
             s->op_err = rc;
     }
+}
+
+/* Start round s->round: early local steps in order, then receives, then sends, then the late
+ * local steps (lock held). */
+static void start_round(sched_t *s)
+{
+    const step_t *st = s->steps.p;
+    const int *ends = s->ends.p;
+    int lo = s->round ? ends[s->round - 1] : 0, hi = ends[s->round];
+    run_locals(s, lo, hi, false);
     s->reqs.n = 0;
     for (int pass = 0; pass < 2 && !s->err; pass++) {
         step_kind_t want = pass == 0 ? ST_RECV : ST_SEND;
@@ -351,7 +372,9 @@ static void start_round(sched_t *s)
         struct rmp_request **r = s->reqs.p;
         for (int i = 0; i < s->reqs.n; i++)
             p2p_cancel_locked(r[i]);
+        return;
     }
+    run_locals(s, lo, hi, true);
 }
 
 /* True when every request of the round has completed; then frees them. A truncation does not

@@ -1,8 +1,9 @@
 /* sched.h — the collective schedule engine. A collective is compiled, before it starts, into a
  * schedule: rounds of steps (send, receive, local copy, local reduce). The progress engine
  * advances it without blocking: a round starts by running its local steps in order, then posts
- * its receives and sends; when all of them have completed, the next round starts. Blocking
- * collectives are the nonblocking ones plus a wait.
+ * its receives and sends (then runs the local steps added after sched_overlap); when all of
+ * them have completed, the next round starts. Blocking collectives are the nonblocking ones
+ * plus a wait.
  *
  * Rules an algorithm follows when it builds a schedule:
  * - a step that reads data received in round k goes in round k+1 or later (sched_round ends a
@@ -37,6 +38,11 @@ void sched_reduce(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, vo
 /* out = in op in2 (n elements as above); out overlaps neither input. */
 void sched_reduce3(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, const void *in2,
                    void *out, size_t n);
+/* Local steps added after this call, up to the round's end, run after the round's receives
+ * and sends are posted, so they overlap the transfers in flight (a peer copies from or into
+ * this rank's memory meanwhile): a pipeline reduces one segment while the next one moves.
+ * They may touch no buffer that one of the round's transfers uses. */
+void sched_overlap(sched_t *s);
 /* End the current round: steps added later start when everything before has completed. */
 void sched_round(sched_t *s);
 

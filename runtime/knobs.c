@@ -27,12 +27,14 @@ static const char *const set_auto_on_off[] = {"auto", "on", "off", NULL};
 /* Algorithm names, in the order of each collective's own algs[] (collectives/<name>.c): the
  * collective maps the name back to its index, and refuses to run if the two lists disagree. */
 static const char *const set_barrier[] = {"auto", "dissemination", NULL};
-static const char *const set_bcast[] = {"auto", "binomial", "scatter_allgather", NULL};
+static const char *const set_bcast[] = {"auto", "binomial", "scatter_allgather",
+                                        "pipelined_chain", "pipelined_tree", "direct", NULL};
 static const char *const set_reduce[] = {"auto", "binomial", "rabenseifner", NULL};
 static const char *const set_allreduce[] = {"auto", "recursive_doubling", "rabenseifner", "ring",
-                                            NULL};
+                                            "pipelined_ring", "direct", NULL};
 static const char *const set_gather[] = {"auto", "binomial", "linear", NULL};
-static const char *const set_allgather[] = {"auto", "recursive_doubling", "bruck", "ring", NULL};
+static const char *const set_allgather[] = {"auto", "recursive_doubling", "bruck", "ring",
+                                            "direct", NULL};
 static const char *const set_alltoall[] = {"auto", "bruck", "linear", "pairwise", NULL};
 static const char *const set_reduce_scatter[] = {"auto", "recursive_halving", "ring", NULL};
 
@@ -114,15 +116,17 @@ const knob_t knob_table[KNOB_COUNT] = {
     ALG(ALLGATHER, set_allgather),
     ALG(ALLTOALL, set_alltoall),
     ALG(REDUCE_SCATTER, set_reduce_scatter),
-    LIM(BCAST_LARGE, "bcast's automatic choice is scatter_allgather"),
+    LIM(BCAST_LARGE, "bcast's automatic choice is direct (3..8 ranks) or scatter_allgather"),
     LIM(REDUCE_LARGE, "reduce's automatic choice is rabenseifner"),
     LIM(ALLREDUCE_LARGE, "allreduce's automatic choice leaves recursive_doubling"),
     LIM(GATHER_LARGE, "gather's automatic choice is linear"),
     LIM(SCATTER_LARGE, "scatter's automatic choice is linear"),
-    LIM(ALLGATHER_LARGE, "allgather's automatic choice is ring"),
+    LIM(ALLGATHER_LARGE, "allgather's automatic choice is direct (up to 8 ranks) or ring"),
     LIM(ALLTOALL_SMALL, "alltoall's automatic choice leaves bruck"),
     LIM(ALLTOALL_LARGE, "alltoall's automatic choice is pairwise"),
     LIM(REDUCE_SCATTER_LARGE, "reduce_scatter's automatic choice is ring"),
+    S(COLL_SEGMENT, 1, GIB, NULL, "segment size (bytes) of the pipelined collectives "
+      "(default: by message size and ranks, see README.md)"),
 };
 
 const knob_t *knob_find(const char *name)

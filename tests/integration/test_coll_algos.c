@@ -14,11 +14,16 @@ static const forced_t forced[] = {
     {"RMP_COLL_BARRIER=dissemination", {"barrier"}},
     {"RMP_COLL_BCAST=binomial", {"bcast", "derived"}},
     {"RMP_COLL_BCAST=scatter_allgather", {"bcast", "derived"}},
+    {"RMP_COLL_BCAST=pipelined_chain", {"bcast", "derived"}},
+    {"RMP_COLL_BCAST=pipelined_tree", {"bcast", "derived"}},
+    {"RMP_COLL_BCAST=direct", {"bcast", "derived"}},
     {"RMP_COLL_REDUCE=binomial", {"reduce"}},
     {"RMP_COLL_REDUCE=rabenseifner", {"reduce"}},
     {"RMP_COLL_ALLREDUCE=recursive_doubling", {"allreduce", "derived"}},
     {"RMP_COLL_ALLREDUCE=rabenseifner", {"allreduce", "derived"}},
     {"RMP_COLL_ALLREDUCE=ring", {"allreduce", "derived"}},
+    {"RMP_COLL_ALLREDUCE=pipelined_ring", {"allreduce", "derived"}},
+    {"RMP_COLL_ALLREDUCE=direct", {"allreduce", "derived"}},
     {"RMP_COLL_GATHER=binomial", {"gather", "derived"}},
     {"RMP_COLL_GATHER=linear", {"gather", "derived"}},
     {"RMP_COLL_SCATTER=binomial", {"scatter", "derived"}},
@@ -26,6 +31,7 @@ static const forced_t forced[] = {
     {"RMP_COLL_ALLGATHER=recursive_doubling", {"allgather", "derived"}},
     {"RMP_COLL_ALLGATHER=bruck", {"allgather", "derived"}},
     {"RMP_COLL_ALLGATHER=ring", {"allgather", "derived"}},
+    {"RMP_COLL_ALLGATHER=direct", {"allgather", "derived"}},
     {"RMP_COLL_ALLTOALL=bruck", {"alltoall", "derived"}},
     {"RMP_COLL_ALLTOALL=linear", {"alltoall", "derived"}},
     {"RMP_COLL_ALLTOALL=pairwise", {"alltoall", "derived"}},
@@ -117,7 +123,7 @@ Test(coll_algo, unknown_algorithm_is_refused, .timeout = 60)
     run_result_t r = run_mrun(&o, 3, path, NULL);
     expect_exit(r, 1);
     expect_line(r, err, "rmp: RMP_COLL_ALLREDUCE=fastest is not valid: expected one of: auto, "
-                        "recursive_doubling, rabenseifner, ring", 1);
+                        "recursive_doubling, rabenseifner, ring, pipelined_ring, direct", 1);
     cr_assert(strstr(r.err, "allreduce: rmp_init failed: invalid argument") != NULL,
               "--- stderr:\n%s", tail(r.err));
     run_free(&r);

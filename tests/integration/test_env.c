@@ -125,7 +125,10 @@ Test(env, ring_size_out_of_range_is_refused, .timeout = 30)
 Test(env, collective_knobs_are_refused_at_init, .timeout = 60)
 {
     refused("RMP_COLL_BCAST=fastest", "rmp: RMP_COLL_BCAST=fastest is not valid: expected one "
-                                      "of: auto, binomial, scatter_allgather");
+                                      "of: auto, binomial, scatter_allgather, pipelined_chain, "
+                                      "pipelined_tree, direct");
+    refused("RMP_COLL_SEGMENT=0", "rmp: RMP_COLL_SEGMENT=0 is not valid: expected a size from "
+                                  "1 to 1 GiB (suffixes k, m, g)");
     refused("RMP_COLL_BCAST_LARGE=1t", "rmp: RMP_COLL_BCAST_LARGE=1t is not valid: expected a "
                                        "size from 0 to 1 TiB (suffixes k, m, g)");
 }

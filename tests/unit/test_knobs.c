@@ -158,7 +158,8 @@ Test(knobs, enum)
     message(k, "carrier-pigeon", "RMP_TRANSPORT=carrier-pigeon is not valid: expected one of: "
                                  "auto, shm, verbs");
     message(K(KNOB_COLL_ALLREDUCE), "fastest", "RMP_COLL_ALLREDUCE=fastest is not valid: "
-            "expected one of: auto, recursive_doubling, rabenseifner, ring");
+            "expected one of: auto, recursive_doubling, rabenseifner, ring, pipelined_ring, "
+            "direct");
 }
 
 Test(knobs, device_string)
