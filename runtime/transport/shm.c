@@ -312,6 +312,11 @@ static int seg_map_peer(shm_tp_t *s, int i, const shm_blob_t *b)
         tp_error(&s->base, "mmap %s (rank %d's segment): %s", b->name, p->world, strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
+    /* Its first page (header, queue indices), faulted in for writing before the first read:
+     * a read fault maps up to 64 KiB around it (the kernel's fault-around), pages I never use,
+     * which made each rank's RSS grow by 64 KiB per local peer. The rest of its segment is
+     * faulted in by my writes, page by page. */
+    prefault(s, m, (size_t)sysconf(_SC_PAGESIZE));
     p->seg = m;
     p->seg_bytes = b->seg_bytes;
     p->hdr_addr = b->hdr_addr;
