@@ -588,6 +588,7 @@ static int fast_accept(shm_tp_t *s, uint32_t from, const void *data, size_t len)
     if (p->in.ctl || slot >= SHM_FAST_RINGS ||
         shm_ring_attach(&p->in, seg_fast(s, p->seg, (int)slot), s->ring_cap, false))
         return -1;
+    prefault(s, p->in.ctl, shm_ring_footprint(s->ring_cap)); /* read on every message */
     s->hot[s->nhot++] = (int)from;
     return 1;
 }

@@ -84,6 +84,10 @@ static int queue_reserve(shm_queue_t *q, uint64_t need, uint64_t *pos_p, uint64_
 {
     uint64_t h = atomic_load_explicit(&q->ctl->head, memory_order_relaxed);
     for (;;) {
+        /* Honest reservations move head by whole lines: an unaligned one would put a record
+         * header across the end of the data area. */
+        if (h & (SHM_QUEUE_ALIGN - 1))
+            return SHM_QUEUE_CORRUPT;
         uint64_t off = h & q->mask, to_end = q->cap - off;
         uint64_t skip = need > to_end ? to_end : 0;
         /* The cached tail is older than h: "full" by it may be stale, so look again. */

@@ -261,6 +261,9 @@ Test(shm_queue, corruption_detected, .timeout = 60)
     atomic_store(&qctl(&f)->head, 4096); /* looks full by the cached tail: tail is read */
     atomic_store(&qctl(&f)->tail, 1u << 20); /* consumer beyond every reservation */
     cr_assert_eq(put(&f.prod, 0, 10), SHM_QUEUE_CORRUPT);
+    atomic_store(&qctl(&f)->tail, 0);
+    atomic_store(&qctl(&f)->head, 4096 - 3); /* unaligned: a skip header would cross the end */
+    cr_assert_eq(put(&f.prod, 0, 100), SHM_QUEUE_CORRUPT);
     atomic_store(&qctl(&f)->tail, 64 + 3); /* unaligned, and filling looks needed */
     atomic_store(&qctl(&f)->head, 64 + 4096);
     cr_assert_eq(put(&f.prod, 0, 10), SHM_QUEUE_CORRUPT);
