@@ -34,7 +34,7 @@ static uint64_t shm_mapped(int *nseg_p)
         for (int i = 0; i < nnames && !known; i++)
             known = !strncmp(names[i], path, sizeof names[i] - 1);
         if (!known && nnames < 4096)
-            snprintf(names[nnames++], sizeof names[0], "%s", path);
+            snprintf(names[nnames++], sizeof names[0], "%.159s", path);
     }
     fclose(f);
     *nseg_p = nnames;
