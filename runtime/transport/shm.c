@@ -1,6 +1,8 @@
 /* shm.c — the shared-memory transport for ranks on one node. Each rank owns one POSIX segment
- * holding an incoming SPSC ring per local peer (shm_ring.c) for eager data, a doorbell to wake
- * it when it sleeps (shm_bell.c), and CMA (process_vm_readv) for single-copy rendezvous. */
+ * of a fixed size whatever the node's size: an incoming multi-producer queue fed by every local
+ * peer (shm_queue.c) and a few outgoing SPSC "fast rings" (shm_ring.c) handed to the peers it
+ * sends to most; plus a doorbell to wake it when it sleeps (shm_bell.c) and CMA
+ * (process_vm_readv) for single-copy rendezvous. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -19,13 +21,20 @@
 
 #include "transport/blob.h"
 #include "transport/shm_bell.h"
+#include "transport/shm_queue.h"
 #include "transport/shm_ring.h"
 #include "transport/transport.h"
 
-#define SHM_MAGIC 0x31306d6873706d72ull /* "rmpshm01" */
+#define SHM_MAGIC 0x32306d6873706d72ull /* "rmpshm02" */
 #define SHM_RING_DEFAULT (256u << 10)
+#define SHM_QUEUE_DEFAULT (1u << 20) /* the incoming queue, at least (see shm_open_tp) */
+#define SHM_FAST_RINGS 4           /* outgoing fast rings per rank (see shm_send) */
+#define SHM_FAST_AFTER 16          /* records to a peer through its queue before a fast ring */
+#define SHM_FROM_FAST 0x80000000u  /* queue record's `from` flag: "my fast ring to you is..." */
+#define SHM_LOCAL_MAX (1 << 24)    /* local ranks a queue record's `from` can name */
 #define SHM_EAGER_DEFAULT (16u << 10)
-#define SHM_POLL_BUDGET 16         /* records per ring per progress call: fairness */
+#define SHM_POLL_BUDGET 16         /* records per fast ring per progress call: fairness */
+#define SHM_QUEUE_BUDGET 64        /* records from the queue per progress call */
 #define SHM_CMA_CHUNK (64u << 20)  /* bytes per process_vm_readv call */
 #define SHM_TAG_MAX 80             /* longest job tag kept verbatim in names */
 #define SHM_NAME_MAX 144          /* "/rmp." tag "-r" rank "." 16 hex digits, and a NUL */
@@ -33,15 +42,19 @@
 #define SHM_VANISHED_WAIT_MS 10000 /* see seg_open_peer: only a job being ended costs it */
 
 /* Start of every segment. `sleeping` is alone on its line: the owner writes it only around
- * blocking, senders read it after every send. */
+ * blocking, senders read it after every send. The header is followed by the owner's incoming
+ * queue, then its SHM_FAST_RINGS outgoing fast rings. The size does not depend on the number
+ * of local ranks: n ranks use n segments, not n rings each. */
 typedef struct shm_seg_hdr {
     _Alignas(64) atomic_int sleeping; /* owner is about to block on its doorbell */
     _Alignas(64) atomic_int mapped;   /* ranks that mapped it (creator included) */
     int32_t pid;                      /* owner: CMA target and probe value */
-    uint32_t nrings;                  /* local_size: ring i is written by local rank i */
+    uint32_t nlocal;                  /* local_size, as a consistency check */
     uint64_t magic;
-    uint64_t ring_cap;                /* data bytes of each ring */
-    uint64_t ring_stride;             /* bytes from one ring to the next */
+    uint64_t queue_cap;               /* data bytes of the queue */
+    uint64_t ring_cap;                /* data bytes of each fast ring */
+    uint64_t ring_stride;             /* bytes from one fast ring to the next */
+    uint32_t nfast;                   /* fast rings */
 } shm_seg_hdr_t;
 
 /* The flags are shared between processes: that needs address-free, lock-free atomics. */
@@ -63,13 +76,15 @@ typedef struct shm_peer {
     shm_seg_hdr_t *seg;   /* the peer's segment (mine when it is me) */
     size_t seg_bytes;
     uint64_t hdr_addr;    /* seg's address in the peer */
-    shm_ring_t out;       /* my ring in its segment: I produce */
-    shm_ring_t in;        /* its ring in my segment: I consume */
+    shm_queue_t outq;     /* its queue, in its segment: I am one of the producers */
+    shm_ring_t out;       /* my fast ring to it, in my segment (ctl NULL: none yet) */
+    shm_ring_t in;        /* its fast ring to me, in its segment (ctl NULL: none yet) */
+    uint32_t queued;      /* records sent to it through its queue (up to SHM_FAST_AFTER) */
     struct sockaddr_un bell;
     socklen_t bell_len;
     char seg_name[SHM_NAME_MAX]; /* "" until known: unlinked if the job is abandoned */
     bool cma_ok;          /* probe passed and no get refused since */
-    bool broken;          /* its ring held garbage: not read any more */
+    bool broken;          /* its fast ring held garbage: not read any more */
 } shm_peer_t;
 
 typedef struct shm_tp {
@@ -78,13 +93,18 @@ typedef struct shm_tp {
     int *local_of;        /* world rank -> local index, -1 off-node */
     shm_peer_t *peers;    /* by local index */
     shm_seg_hdr_t *seg;   /* mine */
-    size_t seg_bytes, ring_cap;
+    size_t seg_bytes, ring_cap, queue_cap;
+    shm_queue_t inq;      /* my queue: I consume */
+    bool inq_broken;      /* it held garbage: not read any more */
+    int nfast_used;       /* my fast rings handed out so far (never taken back) */
+    int *hot;             /* local indices of the peers with a fast ring to me */
+    int nhot;
     shm_bell_t bell;      /* my doorbell */
     int32_t *pids;        /* by local index, 0 until known: whose doorbell rings count */
     bool stranger_said;   /* a stranger's datagram was reported (once is enough) */
     bool cma;             /* RMP_CMA != 0 */
     bool fence;           /* bell_ring fences (oversubscribed ranks sleep often) */
-    unsigned rr;          /* first ring polled next time */
+    unsigned rr;          /* first fast ring polled next time */
     bool in_progress;     /* inside shm_progress */
     bool wired;           /* shm_wireup mapped every local segment */
     struct shm_tp *next_live; /* shm_live: the instances open in this process */
@@ -93,9 +113,23 @@ typedef struct shm_tp {
     size_t blob_len;
 } shm_tp_t;
 
-static shm_ring_ctl_t *seg_ring(shm_seg_hdr_t *seg, int i)
+/* Where the parts of a segment are: fixed by the sizes the mapper expects (checked against
+ * the header when a peer's segment is mapped), never by what the header says alone. */
+static void *seg_queue(shm_seg_hdr_t *seg)
 {
-    return (shm_ring_ctl_t *)((char *)seg + SHM_HDR_BYTES + (size_t)i * seg->ring_stride);
+    return (char *)seg + SHM_HDR_BYTES;
+}
+
+static shm_ring_ctl_t *seg_fast(shm_tp_t *s, shm_seg_hdr_t *seg, int i)
+{
+    return (shm_ring_ctl_t *)((char *)seg + SHM_HDR_BYTES + shm_queue_footprint(s->queue_cap) +
+                              (size_t)i * shm_ring_footprint(s->ring_cap));
+}
+
+static size_t seg_size(size_t queue_cap, size_t ring_cap)
+{
+    return SHM_HDR_BYTES + shm_queue_footprint(queue_cap) +
+           SHM_FAST_RINGS * shm_ring_footprint(ring_cap);
 }
 
 static shm_peer_t *peer_of(shm_tp_t *s, int world)
@@ -154,8 +188,7 @@ static int seg_create(shm_tp_t *s)
         return RMP_ERR_TRANSPORT;
     }
     snprintf(name, SHM_NAME_MAX, "/rmp.%s-r%d.%s", s->tag, env->rank, rnd);
-    size_t stride = shm_ring_footprint(s->ring_cap);
-    s->seg_bytes = SHM_HDR_BYTES + (size_t)s->nlocal * stride;
+    s->seg_bytes = seg_size(s->queue_cap, s->ring_cap);
 
     int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
     if (fd < 0) {
@@ -186,18 +219,21 @@ static int seg_create(shm_tp_t *s)
         goto fail;
     }
     close(fd);
-    prefault(s, s->seg, s->seg_bytes); /* the rings every local peer writes to me */
+    prefault(s, s->seg, s->seg_bytes); /* my queue and fast rings: fixed size, all used */
 
     shm_seg_hdr_t *h = s->seg;
     atomic_init(&h->sleeping, 0);
     atomic_init(&h->mapped, 1); /* me */
     h->pid = (int32_t)getpid();
-    h->nrings = (uint32_t)s->nlocal;
+    h->nlocal = (uint32_t)s->nlocal;
     h->magic = SHM_MAGIC;
+    h->queue_cap = s->queue_cap;
     h->ring_cap = s->ring_cap;
-    h->ring_stride = stride;
-    for (int i = 0; i < s->nlocal; i++)
-        shm_ring_init(seg_ring(h, i), s->ring_cap);
+    h->ring_stride = shm_ring_footprint(s->ring_cap);
+    h->nfast = SHM_FAST_RINGS;
+    shm_queue_init(seg_queue(h), s->queue_cap); /* over fresh, zeroed pages */
+    for (int i = 0; i < SHM_FAST_RINGS; i++)
+        shm_ring_init(seg_fast(s, h, i), s->ring_cap);
 
     s->blob.hdr_addr = (uint64_t)(uintptr_t)h;
     s->blob.seg_bytes = s->seg_bytes;
@@ -253,7 +289,8 @@ static int seg_open_peer(const char *name)
     return fd;
 }
 
-/* Map local peer i's segment, attach my outgoing ring in it, count myself as a mapper. */
+/* Map local peer i's segment, attach to its queue as a producer, count myself as a mapper.
+ * Its fast rings are attached later, if it hands me one (shm_progress). */
 static int seg_map_peer(shm_tp_t *s, int i, const shm_blob_t *b)
 {
     shm_peer_t *p = &s->peers[i];
@@ -275,19 +312,25 @@ static int seg_map_peer(shm_tp_t *s, int i, const shm_blob_t *b)
         tp_error(&s->base, "mmap %s (rank %d's segment): %s", b->name, p->world, strerror(errno));
         return RMP_ERR_TRANSPORT;
     }
+    /* Its first page (header, queue indices), faulted in for writing before the first read:
+     * a read fault maps up to 64 KiB around it (the kernel's fault-around), pages I never use,
+     * which made each rank's RSS grow by 64 KiB per local peer. The rest of its segment is
+     * faulted in by my writes, page by page. */
+    prefault(s, m, (size_t)sysconf(_SC_PAGESIZE));
     p->seg = m;
     p->seg_bytes = b->seg_bytes;
     p->hdr_addr = b->hdr_addr;
-    if (p->seg->magic != SHM_MAGIC || p->seg->nrings != (uint32_t)s->nlocal ||
-        p->seg->ring_cap != s->ring_cap || p->seg->ring_stride != s->seg->ring_stride ||
-        shm_ring_attach(&p->out, seg_ring(p->seg, s->me), s->ring_cap, true)) {
+    if (p->seg->magic != SHM_MAGIC || p->seg->nlocal != (uint32_t)s->nlocal ||
+        p->seg->queue_cap != s->queue_cap || p->seg->ring_cap != s->ring_cap ||
+        p->seg->ring_stride != s->seg->ring_stride || p->seg->nfast != SHM_FAST_RINGS ||
+        shm_queue_attach(&p->outq, seg_queue(p->seg), s->queue_cap, true)) {
         tp_error(&s->base, "shm: segment %s of rank %d does not match mine (same rmp build and "
                  "RMP_SHM_RING_KB on every rank?)", b->name, p->world);
         return RMP_ERR_TRANSPORT;
     }
     p->pid = p->seg->pid;
     s->pids[i] = p->pid;
-    prefault(s, seg_ring(p->seg, s->me), s->seg->ring_stride); /* the one ring I write */
+    /* No prefault here: I touch only the part of its queue my records land in. */
 
     /* The last of the local_size mappers unlinks: from then on nothing is left in /dev/shm,
      * whoever crashes later; the mappings keep the memory alive. */
@@ -430,25 +473,170 @@ static int shm_get(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *r
 
 /* ---- data path -------------------------------------------------------------------------- */
 
+/* Hand peer p one of my fast rings, if one is left: a record in its queue names the ring, and
+ * from then on everything to p goes through the ring. p starts reading the ring only when it
+ * reaches that record, after everything I queued before it: order is kept. 0 if p now has a
+ * ring; RMP_AGAIN if its queue is full (the caller's record waits too). */
+static int fast_offer(shm_tp_t *s, shm_peer_t *p)
+{
+    uint32_t slot = (uint32_t)s->nfast_used;
+    int rc = shm_queue_try_write(&p->outq, (uint32_t)s->me | SHM_FROM_FAST, &slot,
+                                 sizeof(slot), NULL, 0);
+    if (rc == SHM_QUEUE_AGAIN)
+        return RMP_AGAIN;
+    if (rc != SHM_QUEUE_OK)
+        return rc == SHM_QUEUE_CORRUPT ? RMP_ERR_TRANSPORT : RMP_ERR_INTERNAL;
+    shm_ring_attach(&p->out, seg_fast(s, s->seg, (int)slot), s->ring_cap, true); /* mine */
+    s->nfast_used++;
+    return RMP_SUCCESS;
+}
+
+/* Records go through the peer's queue, shared with all its other senders, until this rank has
+ * sent SHM_FAST_AFTER to it; then, while any of my SHM_FAST_RINGS rings is left, through a
+ * fast ring of our own (no compare-and-swap, and the receiver polls it only because I use it).
+ * Either path is bounded: when full, RMP_AGAIN, and the core keeps the packet queued until the
+ * receiver makes room (eager back-pressure: see the note at shm_progress). */
 static int shm_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *payload,
                     size_t len)
 {
     shm_tp_t *s = (shm_tp_t *)tp;
     shm_peer_t *p = peer_of(s, peer);
-    if (!p || !p->out.ctl) /* not on this node, or not wired up */
+    if (!p || !p->outq.ctl) /* not on this node, or not wired up */
         return RMP_ERR_ARG;
-    int rc = shm_ring_try_write(&p->out, hdr, hdrlen, payload, len);
-    if (rc == SHM_RING_AGAIN)
+    int rc;
+    if (!p->out.ctl && p->queued >= SHM_FAST_AFTER && s->nfast_used < SHM_FAST_RINGS) {
+        rc = fast_offer(s, p);
+        if (rc == RMP_AGAIN)
+            return rc;
+        if (rc != RMP_SUCCESS)
+            goto corrupt;
+    }
+    if (p->out.ctl) {
+        rc = shm_ring_try_write(&p->out, hdr, hdrlen, payload, len);
+        rc = rc == SHM_RING_OK ? SHM_QUEUE_OK : rc == SHM_RING_AGAIN ? SHM_QUEUE_AGAIN
+                                                                    : SHM_QUEUE_TOOBIG;
+    } else {
+        rc = shm_queue_try_write(&p->outq, (uint32_t)s->me, hdr, hdrlen, payload, len);
+        p->queued += rc == SHM_QUEUE_OK && p->queued < SHM_FAST_AFTER;
+    }
+    if (rc == SHM_QUEUE_AGAIN)
         return RMP_AGAIN;
-    if (rc != SHM_RING_OK) {
+    if (rc == SHM_QUEUE_CORRUPT)
+        goto corrupt;
+    if (rc != SHM_QUEUE_OK) {
         tp_error(tp, "shm: send of %zu bytes to rank %d exceeds max_send %zu",
                  hdrlen + len, peer, tp->max_send);
         return RMP_ERR_INTERNAL;
     }
     bell_ring(s, p);
     return RMP_SUCCESS;
+corrupt:
+    tp_error(tp, "shm: the queue of rank %d holds impossible indices (memory corruption by a "
+             "process of this node?); nothing more is sent to it", peer);
+    return RMP_ERR_TRANSPORT;
 }
 
+/* Deliver up to `budget` records from peer p's fast ring to me. */
+static int poll_fast(shm_tp_t *s, shm_peer_t *p, int budget)
+{
+    int events = 0;
+    for (int b = 0; b < budget && !p->broken; b++) {
+        const void *data;
+        size_t len;
+        int rc = shm_ring_peek(&p->in, &data, &len);
+        if (rc == SHM_RING_EMPTY)
+            break;
+        if (rc == SHM_RING_CORRUPT) {
+            p->broken = true;
+            tp_error(&s->base, "shm: garbage in the ring from rank %d (memory corruption "
+                     "in that process?)", p->world);
+            tp_peer_failed(&s->base, p->world, RMP_ERR_TRANSPORT, "corrupt shm ring");
+            break;
+        }
+        /* Zero copy: the core copies out before returning; release frees the space. */
+        tp_deliver(&s->base, p->world, data, len);
+        shm_ring_release(&p->in);
+        events++;
+    }
+    return events;
+}
+
+/* My queue held garbage. Any local peer may have written it, and anything queued after it is
+ * lost: every local peer fails (RMP_ERR_TRANSPORT on what waits for them), rather than a
+ * wrong one being blamed or a receive waiting forever. */
+static void queue_broken(shm_tp_t *s, const char *what)
+{
+    s->inq_broken = true;
+    tp_error(&s->base, "shm: %s in my incoming queue (memory corruption by a process of this "
+             "node?); every rank of this node is treated as failed", what);
+    for (int i = 0; i < s->nlocal; i++)
+        if (i != s->me)
+            tp_peer_failed(&s->base, s->peers[i].world, RMP_ERR_TRANSPORT, "corrupt shm queue");
+}
+
+/* Peer `from` hands me its fast ring `slot` (a record of 4 bytes). 1: attached (or to retry
+ * later: 0 and nothing consumed), -1: garbage. */
+static int fast_accept(shm_tp_t *s, uint32_t from, const void *data, size_t len)
+{
+    uint32_t slot;
+    if (from >= (uint32_t)s->nlocal || len != sizeof(slot))
+        return -1;
+    shm_peer_t *p = &s->peers[from];
+    if (!p->seg) /* a peer done with its wire-up before me: map it first (shm_wireup) */
+        return 0;
+    memcpy(&slot, data, sizeof(slot));
+    if (p->in.ctl || slot >= SHM_FAST_RINGS ||
+        shm_ring_attach(&p->in, seg_fast(s, p->seg, (int)slot), s->ring_cap, false))
+        return -1;
+    prefault(s, p->in.ctl, shm_ring_footprint(s->ring_cap)); /* read on every message */
+    s->hot[s->nhot++] = (int)from;
+    return 1;
+}
+
+/* Deliver up to SHM_QUEUE_BUDGET records from my queue. */
+static int poll_queue(shm_tp_t *s)
+{
+    int events = 0;
+    for (int b = 0; b < SHM_QUEUE_BUDGET && !s->inq_broken; b++) {
+        uint32_t from;
+        const void *data;
+        size_t len;
+        int rc = shm_queue_peek(&s->inq, &from, &data, &len);
+        if (rc == SHM_QUEUE_EMPTY)
+            break;
+        if (rc == SHM_QUEUE_CORRUPT) {
+            queue_broken(s, "garbage");
+            break;
+        }
+        if (from & SHM_FROM_FAST) {
+            int ok = fast_accept(s, from & ~SHM_FROM_FAST, data, len);
+            if (ok == 0)
+                break;
+            if (ok < 0) {
+                queue_broken(s, "an invalid fast-ring offer");
+                break;
+            }
+        } else if (from >= (uint32_t)s->nlocal) {
+            queue_broken(s, "a record from no local rank");
+            break;
+        } else {
+            tp_deliver(&s->base, s->peers[from].world, data, len);
+        }
+        shm_queue_release(&s->inq);
+        events++;
+    }
+    return events;
+}
+
+/* Only the peers that handed me a fast ring are polled, plus the one queue: the cost of a
+ * progress call follows the peers I hear from, not the node's size.
+ *
+ * Eager flow control: a sender's records wait in my queue or its ring, both bounded; when
+ * they are full the sender gets RMP_AGAIN and the core holds the packet (its send request
+ * stays incomplete, as an MPI_Send larger than what the system buffers). Records move from
+ * here to the core's unexpected queue whenever I progress, whether or not receives are posted,
+ * so a program that is legal under MPI (no reliance on buffering beyond the eager limit) never
+ * deadlocks on full shared memory: the space comes back at the receiver's next progress. */
 static int shm_progress(tp_t *tp)
 {
     shm_tp_t *s = (shm_tp_t *)tp;
@@ -459,30 +647,25 @@ static int shm_progress(tp_t *tp)
         return 0;
     s->in_progress = true;
     /* Round-robin start and a per-ring budget: one flooding peer cannot starve the others. */
-    for (int k = 0; k < s->nlocal; k++) {
-        shm_peer_t *p = &s->peers[(s->rr + (unsigned)k) % (unsigned)s->nlocal];
-        for (int b = 0; b < SHM_POLL_BUDGET && !p->broken; b++) {
-            const void *data;
-            size_t len;
-            int rc = shm_ring_peek(&p->in, &data, &len);
-            if (rc == SHM_RING_EMPTY)
-                break;
-            if (rc == SHM_RING_CORRUPT) {
-                p->broken = true;
-                tp_error(tp, "shm: garbage in the ring from rank %d (memory corruption "
-                         "in that process?)", p->world);
-                tp_peer_failed(tp, p->world, RMP_ERR_TRANSPORT, "corrupt shm ring");
-                break;
-            }
-            /* Zero copy: the core copies out before returning; release frees the space. */
-            tp_deliver(tp, p->world, data, len);
-            shm_ring_release(&p->in);
-            events++;
-        }
-    }
-    s->rr = (s->rr + 1) % (unsigned)s->nlocal;
+    for (int k = 0; k < s->nhot; k++)
+        events += poll_fast(s, &s->peers[s->hot[(s->rr + (unsigned)k) % (unsigned)s->nhot]],
+                            SHM_POLL_BUDGET);
+    events += poll_queue(s);
+    if (s->nhot)
+        s->rr = (s->rr + 1) % (unsigned)s->nhot;
     s->in_progress = false;
     return events;
+}
+
+/* Something may be waiting for me (shm_arm): in my queue or on a fast ring to me. */
+static bool shm_pending(shm_tp_t *s)
+{
+    if (!s->inq_broken && shm_queue_has_data(&s->inq))
+        return true;
+    for (int k = 0; k < s->nhot; k++)
+        if (!s->peers[s->hot[k]].broken && shm_ring_has_data(&s->peers[s->hot[k]].in))
+            return true;
+    return false;
 }
 
 static int shm_wait_fd(tp_t *tp)
@@ -495,11 +678,9 @@ static int shm_arm(tp_t *tp)
     shm_tp_t *s = (shm_tp_t *)tp;
     atomic_store_explicit(&s->seg->sleeping, 1, memory_order_seq_cst);
     atomic_thread_fence(memory_order_seq_cst); /* pairs with bell_ring's: see there */
-    for (int i = 0; i < s->nlocal; i++) {
-        if (!s->peers[i].broken && shm_ring_has_data(&s->peers[i].in)) {
-            atomic_store_explicit(&s->seg->sleeping, 0, memory_order_relaxed);
-            return RMP_AGAIN;
-        }
+    if (shm_pending(s)) {
+        atomic_store_explicit(&s->seg->sleeping, 0, memory_order_relaxed);
+        return RMP_AGAIN;
     }
     return RMP_SUCCESS;
 }
@@ -604,6 +785,7 @@ static void shm_close(tp_t *tp)
     }
     shm_bell_close(&s->bell);
     free(s->pids);
+    free(s->hot);
     free(s->peers);
     free(s->local_of);
     free(s);
@@ -624,15 +806,15 @@ static uint64_t mem_available(void)
     return kb * 1024;
 }
 
-/* Every rank of the node reserves a ring per local peer: n x n rings. Refused here, before
- * anything is created, when that exceeds half of what /dev/shm or the memory can hold: a full
- * tmpfs as large as RAM brings the OOM killer onto unrelated processes. Every rank of the node
- * reads the same figures (a moment apart). */
-static int shm_fits(shm_tp_t *s, size_t stride)
+/* Every rank of the node reserves one segment of a fixed size: n segments. Refused here,
+ * before anything is created, when that exceeds half of what /dev/shm or the memory can hold:
+ * a full tmpfs as large as RAM brings the OOM killer onto unrelated processes. Every rank of the
+ * node reads the same figures (a moment apart). */
+static int shm_fits(shm_tp_t *s)
 {
     const tp_env_t *env = s->base.env;
-    uint64_t n = (uint64_t)s->nlocal, seg = SHM_HDR_BYTES + n * (uint64_t)stride;
-    uint64_t need = n * seg; /* n <= 2^31, stride <= 2^31: no overflow */
+    uint64_t n = (uint64_t)s->nlocal, seg = seg_size(s->queue_cap, s->ring_cap);
+    uint64_t need = n * seg; /* n <= 2^24, seg <= 2^33: no overflow */
     struct statvfs v;
     uint64_t shm_free = statvfs("/dev/shm", &v) ? 0 : (uint64_t)v.f_bavail * v.f_frsize;
     uint64_t mem = mem_available();
@@ -641,9 +823,10 @@ static int shm_fits(shm_tp_t *s, size_t stride)
         return seg > SIZE_MAX / 2 ? RMP_ERR_NO_MEM : RMP_SUCCESS;
     char msg[512];
     snprintf(msg, sizeof(msg), "shm: the %d ranks on this node need %" PRIu64 " MiB of shared "
-             "memory for their rings (%d x %d rings of %zu KiB), more than half of what %s "
-             "(%" PRIu64 " MiB %s); lower RMP_SHM_RING_KB (now %zu) or start fewer ranks per "
-             "node", s->nlocal, need >> 20, s->nlocal, s->nlocal, s->ring_cap >> 10,
+             "memory (%d x %" PRIu64 " KiB: a %zu KiB queue and %d rings of %zu KiB each), more "
+             "than half of what %s (%" PRIu64 " MiB %s); lower RMP_SHM_RING_KB (now %zu) or "
+             "start fewer ranks per node", s->nlocal, need >> 20, s->nlocal, seg >> 10,
+             s->queue_cap >> 10, SHM_FAST_RINGS, s->ring_cap >> 10,
              shm_ok ? "memory holds" : "/dev/shm holds", (shm_ok ? mem : shm_free) >> 20,
              shm_ok ? "MemAvailable" : "free", env->shm_ring_bytes >> 10);
     /* Every rank says it: the launcher ends the job at the first rank's exit, and the rank
@@ -670,13 +853,17 @@ static int shm_open_tp(const tp_env_t *env, tp_t **tp_p)
     s->cma = env->use_cma;
     s->fence = env->oversubscribed;
     s->ring_cap = shm_ring_capacity(env->shm_ring_bytes ? env->shm_ring_bytes : SHM_RING_DEFAULT);
+    /* At least as large as a fast ring: a record that fits one fits the queue too. */
+    s->queue_cap = shm_queue_capacity(s->ring_cap > SHM_QUEUE_DEFAULT ? s->ring_cap
+                                                                       : SHM_QUEUE_DEFAULT);
     job_tag(env->nspace, s->tag);
     s->next_live = shm_live;
     shm_live = s;
     s->local_of = malloc((size_t)env->size * sizeof(int));
     s->peers = calloc((size_t)s->nlocal, sizeof(shm_peer_t));
     s->pids = calloc((size_t)s->nlocal, sizeof(int32_t));
-    if (!s->local_of || !s->peers || !s->pids) {
+    s->hot = calloc((size_t)s->nlocal, sizeof(int));
+    if (!s->local_of || !s->peers || !s->pids || !s->hot || s->nlocal >= SHM_LOCAL_MAX) {
         shm_close(&s->base);
         return RMP_ERR_NO_MEM;
     }
@@ -689,7 +876,7 @@ static int shm_open_tp(const tp_env_t *env, tp_t **tp_p)
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     int rc = pthread_once(&once, shm_atexit_register) ? RMP_ERR_INTERNAL : RMP_SUCCESS;
     if (rc == RMP_SUCCESS)
-        rc = shm_fits(s, shm_ring_footprint(s->ring_cap));
+        rc = shm_fits(s);
     if (rc == RMP_SUCCESS)
         rc = seg_create(s);
     if (rc == RMP_SUCCESS)
@@ -699,9 +886,8 @@ static int shm_open_tp(const tp_env_t *env, tp_t **tp_p)
         shm_close(&s->base);
         return rc;
     }
-    for (int i = 0; i < s->nlocal; i++)
-        shm_ring_attach(&s->peers[i].in, seg_ring(s->seg, i), s->ring_cap, false);
-    /* To myself: my ring in my own segment (the core normally uses `self` instead). */
+    shm_queue_attach(&s->inq, seg_queue(s->seg), s->queue_cap, false); /* laid out above */
+    /* To myself: my own queue (the core normally uses `self` instead). */
     shm_peer_t *me = &s->peers[s->me];
     me->seg = s->seg;
     me->seg_bytes = s->seg_bytes;
@@ -709,15 +895,17 @@ static int shm_open_tp(const tp_env_t *env, tp_t **tp_p)
     me->cma_ok = true;
     shm_bell_addr(s->bell.name, &me->bell, &me->bell_len);
     s->pids[s->me] = me->pid;
-    shm_ring_attach(&me->out, seg_ring(s->seg, s->me), s->ring_cap, true);
+    shm_queue_attach(&me->outq, seg_queue(s->seg), s->queue_cap, true);
 
-    s->base.max_send = shm_ring_max_record(s->ring_cap);
+    size_t qmax = shm_queue_max_record(s->queue_cap), rmax = shm_ring_max_record(s->ring_cap);
+    s->base.max_send = qmax < rmax ? qmax : rmax;
     s->base.eager_limit = SHM_EAGER_DEFAULT < s->base.max_send / 2 ? SHM_EAGER_DEFAULT
                                                                    : s->base.max_send / 2;
     s->base.caps = s->cma ? TP_CAP_GET : 0;
-    tp_verbose(&s->base, "shm: segment %s (%zu bytes: %d rings of %zu bytes), doorbell @%s, max "
-               "send %zu, eager limit %zu", s->blob.name, s->seg_bytes, s->nlocal,
-               s->ring_cap, s->bell.name, s->base.max_send, s->base.eager_limit);
+    tp_verbose(&s->base, "shm: segment %s (%zu bytes: a queue of %zu bytes and %d fast rings of "
+               "%zu bytes), doorbell @%s, max send %zu, eager limit %zu", s->blob.name,
+               s->seg_bytes, s->queue_cap, SHM_FAST_RINGS, s->ring_cap, s->bell.name,
+               s->base.max_send, s->base.eager_limit);
     if (!s->cma)
         tp_verbose(&s->base, "shm: CMA disabled by RMP_CMA=0; rendezvous copies through the rings");
     *tp_p = &s->base;
