@@ -68,21 +68,48 @@ static bool rearm(rmp_ctx_t *c)
     return true;
 }
 
-/* Sleep until a transport signals an event. Arm every transport first: an arm that reports
- * pending events means there is work, so return and poll instead. */
-static void block(rmp_ctx_t *c)
+/* The one transport that can sleep by itself (tp_ops_t.wait) when no other transport has a
+ * descriptor to wait on (self never has one), else NULL. shm alone on a node: a futex. */
+static tp_t *sole_sleeper(rmp_ctx_t *c)
 {
-    if (c->blocker) {
-        park(c);
-        return;
+    tp_t *w = NULL;
+    for (int i = 0; i < c->ntps; i++) {
+        tp_t *tp = c->tps[i];
+        if (tp->ops->wait && !w)
+            w = tp;
+        else if (tp->ops->wait_fd(tp) >= 0)
+            return NULL;
     }
-    if (c->outq_pending) {
-        /* Waiting for room in a peer's buffer: the peer does not signal that, so yield. */
+    return w;
+}
+
+/* Hand-off sleep: the other transports (self) armed, then w sleeps until the rank that makes
+ * this one runnable wakes exactly it. false when w cannot (then sleep on the descriptors). */
+static bool block_alone(rmp_ctx_t *c, tp_t *w)
+{
+    int armed = 0, rc = RMP_AGAIN;
+    for (; armed < c->ntps; armed++) {
+        tp_t *tp = c->tps[armed];
+        if (tp != w && tp->ops->arm(tp) != RMP_SUCCESS)
+            break;
+    }
+    if (armed == c->ntps) {
+        c->blocker = true;
         ctx_unlock(c);
-        sched_yield();
+        rc = w->ops->wait(w, BLOCK_TIMEOUT_MS);
         ctx_lock(c);
-        return;
+        c->blocker = false;
     }
+    for (int i = 0; i < armed; i++)
+        if (c->tps[i] != w)
+            c->tps[i]->ops->disarm(c->tps[i]);
+    return rc != RMP_ERR_NOT_SUPPORTED;
+}
+
+/* Sleep on every transport's descriptor. Arm every transport first: an arm that reports
+ * pending events means there is work, so return and poll instead. */
+static void block_fds(rmp_ctx_t *c)
+{
     struct pollfd fds[RMP_MAX_TRANSPORTS];
     int nfds = 0, armed = 0;
     for (; armed < c->ntps; armed++) {
@@ -96,9 +123,9 @@ static void block(rmp_ctx_t *c)
     if (armed == c->ntps) {
         c->blocker = true;
         ctx_unlock(c);
-        /* Two stages: a wakeup raced with arming (shm senders skip the fence that would rule
-         * that out, see bell_ring) shows up at the re-arm after SETTLE_MS; after that every
-         * sender sees this rank asleep, and the long sleep is safe. */
+        /* Two stages: a wakeup raced with arming (shm senders that skip the fence, see
+         * bell_ring) shows up at the re-arm after SETTLE_MS; after that every sender sees
+         * this rank asleep, and the long sleep is safe. */
         int rc = poll(fds, nfds, SETTLE_MS);
         if (rc == 0) {
             ctx_lock(c);
@@ -114,10 +141,28 @@ static void block(rmp_ctx_t *c)
     }
     for (int i = 0; i < armed; i++)
         c->tps[i]->ops->disarm(c->tps[i]);
+}
+
+/* Sleep until a transport signals an event; one thread sleeps for all (the others park). */
+static void block(rmp_ctx_t *c)
+{
+    if (c->blocker) {
+        park(c);
+        return;
+    }
+    if (c->outq_pending) {
+        /* Waiting for room in a peer's buffer: the peer does not signal that, so yield. */
+        ctx_unlock(c);
+        sched_yield();
+        ctx_lock(c);
+        return;
+    }
+    tp_t *w = sole_sleeper(c);
+    if (!w || !block_alone(c, w))
+        block_fds(c);
     if (c->waiters > 0)
         pthread_cond_broadcast(&c->cond);
 }
-
 
 /* Pure spinning (no yield) for this long: a reply from a running peer comes in ~1 us. */
 #define SPIN_HOT_US 5.0
