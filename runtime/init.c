@@ -102,8 +102,10 @@ static int init_all(rmp_ctx_t *c)
     verbose_knobs(c);
     c->ncores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     c->oversubscribed = c->local_size > c->ncores;
+    /* Ranks that outnumber cores sleep at once: the core goes to a rank with work (see
+     * progress_wait_until). */
     if (c->cfg.spin_us < 0)
-        c->cfg.spin_us = c->oversubscribed ? 20 : 200;
+        c->cfg.spin_us = c->oversubscribed ? 0 : 200;
     c->peers = calloc((size_t)c->size, sizeof(peer_t));
     c->mq = match_create();
     if (!c->peers || !c->mq)

@@ -33,6 +33,7 @@
 #define SHM_ABANDON_WAIT_MS 500    /* see shm_abandon: only a dead or stuck peer costs it */
 #define SHM_VANISHED_WAIT_MS 10000 /* see seg_open_peer: only a job being ended costs it */
 #define SHM_SETTLE_MS 2            /* first stage of a futex sleep after fence-less sends */
+#define SHM_DRAIN_EVERY 32         /* futex sleeps between two reads of the doorbell */
 
 /* Start of every segment. `sleeping` is alone on its line: the owner writes it only around
  * blocking, senders read it after every send. It is also the futex the owner blocks on
@@ -88,6 +89,7 @@ typedef struct shm_tp {
     bool cma;             /* RMP_CMA != 0 */
     bool fence;           /* bell_ring fences (oversubscribed ranks sleep often) */
     bool futex;           /* shm_wait may block on a futex (shm_wake_usable at open) */
+    unsigned sleeps;      /* futex sleeps: the doorbell is drained every SHM_DRAIN_EVERY */
     unsigned rr;          /* first ring polled next time */
     bool in_progress;     /* inside shm_progress */
     bool wired;           /* shm_wireup mapped every local segment */
@@ -516,20 +518,26 @@ static int shm_arm(tp_t *tp)
     return shm_announce((shm_tp_t *)tp, SHM_WAKE_BELL);
 }
 
+/* Empty my doorbell's queue, and name the first stranger who rang it (once per job). */
+static void bell_drain(shm_tp_t *s)
+{
+    shm_bell_stranger_t who;
+    int n = shm_bell_drain(&s->bell, s->pids, s->nlocal, &who);
+    if (n > 0 && !s->stranger_said) {
+        s->stranger_said = true;
+        tp_error(&s->base, "shm: ignoring datagrams on my doorbell from pid %d (uid %u): not a "
+                 "rank of this job (said once; they cannot alter data, only wake me)",
+                 (int)who.pid, (unsigned)who.uid);
+    }
+}
+
 static void shm_disarm(tp_t *tp)
 {
     shm_tp_t *s = (shm_tp_t *)tp;
     shm_wake_cancel(&s->seg->sleeping);
     /* A bell rung after this drain costs one spurious wakeup later, never a lost one; the
      * core polls every ring after this, whoever rang. */
-    shm_bell_stranger_t who;
-    int n = shm_bell_drain(&s->bell, s->pids, s->nlocal, &who);
-    if (n > 0 && !s->stranger_said) {
-        s->stranger_said = true;
-        tp_error(tp, "shm: ignoring datagrams on my doorbell from pid %d (uid %u): not a "
-                 "rank of this job (said once; they cannot alter data, only wake me)",
-                 (int)who.pid, (unsigned)who.uid);
-    }
+    bell_drain(s);
 }
 
 /* For a core with nothing else to wait on: block on the futex in my segment until the peer
@@ -551,6 +559,10 @@ static int shm_wait(tp_t *tp, int timeout_ms)
         e = shm_wake_wait(&s->seg->sleeping, timeout_ms - first);
     }
     shm_wake_cancel(&s->seg->sleeping);
+    /* Nobody of the job rings the doorbell of a futex sleeper, but anyone may: now and then,
+     * not at every hand-off (a system call), read what strangers queued there and say so. */
+    if (e == ETIMEDOUT || ++s->sleeps % SHM_DRAIN_EVERY == 0)
+        bell_drain(s);
     if (e && e != ETIMEDOUT && e != EINTR) {
         /* Probed at open, so unexpected: say so once and leave sleeping to the doorbell. */
         s->futex = false;
