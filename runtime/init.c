@@ -102,10 +102,8 @@ static int init_all(rmp_ctx_t *c)
     verbose_knobs(c);
     c->ncores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     c->oversubscribed = c->local_size > c->ncores;
-    /* Ranks that outnumber cores sleep at once: the core goes to a rank with work (see
-     * progress_wait_until). */
     if (c->cfg.spin_us < 0)
-        c->cfg.spin_us = c->oversubscribed ? 0 : 200;
+        c->cfg.spin_us = c->oversubscribed ? 20 : 200;
     c->peers = calloc((size_t)c->size, sizeof(peer_t));
     c->mq = match_create();
     if (!c->peers || !c->mq)
@@ -113,6 +111,9 @@ static int init_all(rmp_ctx_t *c)
     if ((rc = dtype_init(c)) || (rc = comm_init_builtin(c)) || (rc = tps_open(c)) ||
         (rc = boot_fence(c)) || (rc = tps_wireup(c)))
         return rc;
+    /* Ranks that outnumber cores and can hand off sleep at once (see progress_wait_until). */
+    if (!c->cfg.knobs[KNOB_SPIN_US].set && c->oversubscribed && progress_can_hand_off(c))
+        c->cfg.spin_us = 0;
     core_verbose(c, "rank %d of %d, %d on this node (%d cores%s), spin %ld us, thread level %d",
                  c->rank, c->size, c->local_size, c->ncores,
                  c->oversubscribed ? ", oversubscribed" : "", c->cfg.spin_us, c->thread_level);

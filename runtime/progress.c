@@ -68,14 +68,14 @@ static bool rearm(rmp_ctx_t *c)
     return true;
 }
 
-/* The one transport that can sleep by itself (tp_ops_t.wait) when no other transport has a
- * descriptor to wait on (self never has one), else NULL. shm alone on a node: a futex. */
+/* The one transport that can sleep by itself (tp_ops_t.wait_alone) when no other transport
+ * has a descriptor to wait on (self never has one), else NULL. shm alone on a node: a futex. */
 static tp_t *sole_sleeper(rmp_ctx_t *c)
 {
     tp_t *w = NULL;
     for (int i = 0; i < c->ntps; i++) {
         tp_t *tp = c->tps[i];
-        if (tp->ops->wait && !w)
+        if (tp->ops->wait_alone && !w)
             w = tp;
         else if (tp->ops->wait_fd(tp) >= 0)
             return NULL;
@@ -83,26 +83,43 @@ static tp_t *sole_sleeper(rmp_ctx_t *c)
     return w;
 }
 
-/* Hand-off sleep: the other transports (self) armed, then w sleeps until the rank that makes
- * this one runnable wakes exactly it. false when w cannot (then sleep on the descriptors). */
-static bool block_alone(rmp_ctx_t *c, tp_t *w)
+bool progress_can_hand_off(rmp_ctx_t *c)
 {
-    int armed = 0, rc = RMP_AGAIN;
-    for (; armed < c->ntps; armed++) {
-        tp_t *tp = c->tps[armed];
-        if (tp != w && tp->ops->arm(tp) != RMP_SUCCESS)
+    return sole_sleeper(c) != NULL;
+}
+
+/* Arm every transport, w for a sleep of its own: RMP_SUCCESS or the first refusal; *armed
+ * counts the transports armed before it. */
+static int arm_alone_all(rmp_ctx_t *c, tp_t *w, int *armed)
+{
+    int rc = RMP_SUCCESS;
+    for (*armed = 0; *armed < c->ntps; (*armed)++) {
+        tp_t *tp = c->tps[*armed];
+        rc = tp == w ? w->ops->arm_alone(w) : tp->ops->arm(tp);
+        if (rc != RMP_SUCCESS)
             break;
     }
-    if (armed == c->ntps) {
+    return rc;
+}
+
+/* Hand-off sleep: w sleeps until the rank that makes this one runnable wakes exactly it (or a
+ * second time after a short first stage, when w asks for it). false when w cannot sleep so:
+ * then sleep on the descriptors. */
+static bool block_alone(rmp_ctx_t *c, tp_t *w)
+{
+    int armed, again;
+    int rc = arm_alone_all(c, w, &armed);
+    if (rc == RMP_SUCCESS) {
         c->blocker = true;
-        ctx_unlock(c);
-        rc = w->ops->wait(w, BLOCK_TIMEOUT_MS);
-        ctx_lock(c);
+        do {
+            ctx_unlock(c);
+            rc = w->ops->wait_alone(w, BLOCK_TIMEOUT_MS);
+            ctx_lock(c);
+        } while (rc == RMP_INPROGRESS && arm_alone_all(c, w, &again) == RMP_SUCCESS);
         c->blocker = false;
     }
-    for (int i = 0; i < armed; i++)
-        if (c->tps[i] != w)
-            c->tps[i]->ops->disarm(c->tps[i]);
+    for (int i = 0; i < armed; i++) /* all of them after a sleep: a re-arm may have failed */
+        c->tps[i]->ops->disarm(c->tps[i]);
     return rc != RMP_ERR_NOT_SUPPORTED;
 }
 
@@ -191,10 +208,11 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
             ctx_lock(c);
             continue;
         }
-        /* Ranks that outnumber cores wait with RMP_SPIN_US = 0 by default: sleep at once and
-         * let the peer that makes this rank runnable wake it. Yielding instead was as fast on
-         * an idle machine, and 20 to 100 times slower on a busy one (each yield hands the core
-         * to whatever else runs, for a whole time slice; a woken rank is picked first). */
+        /* Ranks that outnumber cores and can hand off wait with RMP_SPIN_US = 0 by default
+         * (rmp_init): sleep at once and let the peer that makes this rank runnable wake it.
+         * Yielding instead was no faster on an idle machine, and 20 to 100 times slower on a
+         * busy one (each yield hands the core to whatever else runs, for a whole time slice;
+         * a woken rank is picked first). */
         waited = now_us() - start;
         if (waited < (double)c->cfg.spin_us) {
             /* After a short hot spin, yield each round: the peer we wait for may be waiting

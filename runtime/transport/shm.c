@@ -89,6 +89,9 @@ typedef struct shm_tp {
     bool cma;             /* RMP_CMA != 0 */
     bool fence;           /* bell_ring fences (oversubscribed ranks sleep often) */
     bool futex;           /* shm_wait may block on a futex (shm_wake_usable at open) */
+    bool armed_bell;      /* armed for a core that polls the doorbell (shm_arm) */
+    bool settled;         /* the short first stage of this futex sleep is over */
+    bool drain_due;       /* read the doorbell at disarm (a futex sleep does now and then) */
     unsigned sleeps;      /* futex sleeps: the doorbell is drained every SHM_DRAIN_EVERY */
     unsigned rr;          /* first ring polled next time */
     bool in_progress;     /* inside shm_progress */
@@ -515,7 +518,43 @@ static int shm_announce(shm_tp_t *s, unsigned how)
 /* For a core that polls this transport's doorbell along with other descriptors. */
 static int shm_arm(tp_t *tp)
 {
-    return shm_announce((shm_tp_t *)tp, SHM_WAKE_BELL);
+    shm_tp_t *s = (shm_tp_t *)tp;
+    s->armed_bell = true;
+    return shm_announce(s, SHM_WAKE_BELL);
+}
+
+/* For a core with nothing else to wait on: announce a futex sleep (the rank that publishes a
+ * record for me then wakes exactly me: shm_wake.c). */
+static int shm_arm_alone(tp_t *tp)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    if (!s->futex)
+        return RMP_ERR_NOT_SUPPORTED;
+    return shm_announce(s, SHM_WAKE_FUTEX);
+}
+
+/* Called without the core's lock: touches only the word and what the one sleeping thread owns
+ * (settled, sleeps, drain_due, futex). Senders that skip their fence (not oversubscribed: see
+ * bell_ring) get a second announcement and look after a short first sleep. */
+static int shm_wait_alone(tp_t *tp, int timeout_ms)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    int ms = s->fence || s->settled || timeout_ms <= SHM_SETTLE_MS ? timeout_ms : SHM_SETTLE_MS;
+    int e = shm_wake_wait(&s->seg->sleeping, ms);
+    if (e == ETIMEDOUT && ms < timeout_ms) {
+        s->settled = true;
+        return RMP_INPROGRESS;
+    }
+    /* Nobody of the job rings the doorbell of a futex sleeper, but anyone may: now and then,
+     * not at every hand-off (a system call), read what strangers queued there (disarm). */
+    s->drain_due = e == ETIMEDOUT || ++s->sleeps % SHM_DRAIN_EVERY == 0;
+    if (e && e != ETIMEDOUT && e != EINTR) {
+        /* Probed at open, so unexpected: say so once and leave sleeping to the doorbell. */
+        s->futex = false;
+        tp_error(tp, "shm: futex wait failed: %s; sleeping on the doorbell from now on",
+                 strerror(e));
+    }
+    return RMP_SUCCESS;
 }
 
 /* Empty my doorbell's queue, and name the first stranger who rang it (once per job). */
@@ -537,39 +576,9 @@ static void shm_disarm(tp_t *tp)
     shm_wake_cancel(&s->seg->sleeping);
     /* A bell rung after this drain costs one spurious wakeup later, never a lost one; the
      * core polls every ring after this, whoever rang. */
-    bell_drain(s);
-}
-
-/* For a core with nothing else to wait on: block on the futex in my segment until the peer
- * that publishes a record for me wakes exactly me (shm_wake.c), or timeout_ms pass. Senders
- * that skip their fence (not oversubscribed: see bell_ring) get a second look after a first
- * short sleep. */
-static int shm_wait(tp_t *tp, int timeout_ms)
-{
-    shm_tp_t *s = (shm_tp_t *)tp;
-    if (!s->futex)
-        return RMP_ERR_NOT_SUPPORTED;
-    int first = s->fence || timeout_ms <= SHM_SETTLE_MS ? timeout_ms : SHM_SETTLE_MS;
-    if (shm_announce(s, SHM_WAKE_FUTEX) != RMP_SUCCESS)
-        return RMP_AGAIN;
-    int e = shm_wake_wait(&s->seg->sleeping, first);
-    if (e == ETIMEDOUT && first < timeout_ms) {
-        if (shm_announce(s, SHM_WAKE_FUTEX) != RMP_SUCCESS)
-            return RMP_SUCCESS; /* the record a fence-less sender raced with: poll it */
-        e = shm_wake_wait(&s->seg->sleeping, timeout_ms - first);
-    }
-    shm_wake_cancel(&s->seg->sleeping);
-    /* Nobody of the job rings the doorbell of a futex sleeper, but anyone may: now and then,
-     * not at every hand-off (a system call), read what strangers queued there and say so. */
-    if (e == ETIMEDOUT || ++s->sleeps % SHM_DRAIN_EVERY == 0)
+    if (s->armed_bell || s->drain_due)
         bell_drain(s);
-    if (e && e != ETIMEDOUT && e != EINTR) {
-        /* Probed at open, so unexpected: say so once and leave sleeping to the doorbell. */
-        s->futex = false;
-        tp_error(tp, "shm: futex wait failed: %s; sleeping on the doorbell from now on",
-                 strerror(e));
-    }
-    return RMP_SUCCESS;
+    s->armed_bell = s->drain_due = s->settled = false;
 }
 
 /* ---- life cycle ------------------------------------------------------------------------- */
@@ -820,7 +829,8 @@ const tp_ops_t tp_shm_ops = {
     .wait_fd = shm_wait_fd,
     .arm = shm_arm,
     .disarm = shm_disarm,
-    .wait = shm_wait,
+    .arm_alone = shm_arm_alone,
+    .wait_alone = shm_wait_alone,
     .close = shm_close,
     .abandon = shm_abandon,
 };
