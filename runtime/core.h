@@ -303,6 +303,7 @@ struct rmp_ctx {
     int *node;               /* [size] node id of each world rank (boot_node_map) */
     int ncores;              /* online CPUs */
     bool oversubscribed;     /* more ranks on the node than cores */
+    double busy_until;       /* progress.c: until then (us, monotonic) waits sleep at once */
     config_t cfg;
 
     peer_t *peers;           /* [size] */
@@ -348,8 +349,6 @@ int progress_poll(rmp_ctx_t *c);
 void progress_wait(rmp_ctx_t *c, atomic_int *flag);
 /* Advance until done(arg) returns true (lock held on entry and exit). */
 void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg);
-/* true when a wait can sleep on a transport that wakes exactly this rank (shm's futex). */
-bool progress_can_hand_off(rmp_ctx_t *c);
 /* Collective requests whose schedules progress_poll advances (lock held). */
 void progress_coll_add(rmp_ctx_t *c, struct rmp_request *r);
 void progress_coll_remove(rmp_ctx_t *c, struct rmp_request *r);

@@ -111,9 +111,6 @@ static int init_all(rmp_ctx_t *c)
     if ((rc = dtype_init(c)) || (rc = comm_init_builtin(c)) || (rc = tps_open(c)) ||
         (rc = boot_fence(c)) || (rc = tps_wireup(c)))
         return rc;
-    /* Ranks that outnumber cores and can hand off sleep at once (see progress_wait_until). */
-    if (!c->cfg.knobs[KNOB_SPIN_US].set && c->oversubscribed && progress_can_hand_off(c))
-        c->cfg.spin_us = 0;
     core_verbose(c, "rank %d of %d, %d on this node (%d cores%s), spin %ld us, thread level %d",
                  c->rank, c->size, c->local_size, c->ncores,
                  c->oversubscribed ? ", oversubscribed" : "", c->cfg.spin_us, c->thread_level);

@@ -82,7 +82,7 @@ const knob_t knob_table[KNOB_COUNT] = {
     B(CMA, "1", "0: no process_vm_readv; large shm messages are copied through the rings"),
     I(SHM_RING_KB, 16, 1048576, "256", "size of each shm ring, in KiB"),
     I(SPIN_US, 0, 1000000, NULL, "microseconds a waiting rank polls before it yields and then "
-      "sleeps (default 200; ranks that outnumber cores: 0 on shm alone, else 20)"),
+      "sleeps (default 200, 20 when ranks outnumber cores)"),
     [KNOB_DEVICE] = {"RMP_DEVICE", KNOB_STRING, 0, 0, NULL, check_device,
                      "a device name[:port] (port from 1 to 255), e.g. mlx5_0 or rxe0:1", NULL,
                      "verbs device name[:port] (default: the first with an active port)"},
