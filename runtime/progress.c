@@ -186,19 +186,20 @@ static void block(rmp_ctx_t *c)
  * a time slice: ranks that yield to each other come back within microseconds. Such a machine
  * is busy, and waits then sleep at once for BUSY_HOLD_US: a rank woken by its peer (a futex
  * hand-off, or a descriptor) is picked before the busy processes, a yielding one is not.
- * Measured here, 4 and 8 ranks on 2 cores: on an idle machine yielding first is up to twice
- * as fast as sleeping at once (a core left idle costs an IPI to wake); with other load (load
- * average 18) it was 20 to 100 times slower (barrier, n = 4: 8 ms instead of 48 us). */
+ * Measured here, 4 and 8 ranks on 2 cores: with two CPU hogs as nice as the ranks, barrier
+ * and small allreduce/bcast took 1.3-3.5 ms when yielding first, 40-170 us sleeping at once;
+ * on a quieter machine yielding first was up to 2.5 times faster (a core left idle costs an
+ * IPI to wake up), so it stays the default there. */
 #define YIELD_SLOW_US 500.0
-#define BUSY_HOLD_US 100000.0
+#define BUSY_HOLD_US 1000000.0
 
 void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
 {
-    double start = -1, waited = 0, last = -1;
+    double start = -1, waited = 0;
     unsigned idle = 0;
     while (!done(arg)) {
         if (progress_poll(c) > 0) {
-            start = last = -1;
+            start = -1;
             waited = 0;
             continue;
         }
@@ -214,21 +215,21 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
             continue;
         }
         double t = now_us();
-        if (t - last > YIELD_SLOW_US && last > 0) /* see YIELD_SLOW_US */
-            c->busy_until = t + BUSY_HOLD_US;
-        last = t;
         waited = t - start;
         if (waited < (double)c->cfg.spin_us && t >= c->busy_until) {
             /* After a short hot spin, yield each round: the peer we wait for may be waiting
              * for our CPU (oversubscribed, or a busy machine); yield is cheap when it isn't. */
+            bool yield = c->oversubscribed || waited > SPIN_HOT_US;
             ctx_unlock(c);
-            if (c->oversubscribed || waited > SPIN_HOT_US)
+            if (yield)
                 sched_yield();
             ctx_lock(c);
+            double back = yield ? now_us() : 0;
+            if (back - t > YIELD_SLOW_US) /* see YIELD_SLOW_US */
+                c->busy_until = back + BUSY_HOLD_US;
             continue;
         }
         block(c);
-        last = -1; /* a sleep is no slow yield */
     }
 }
 
