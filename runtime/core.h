@@ -326,6 +326,7 @@ struct rmp_ctx {
     int *node;               /* [size] node id of each world rank (boot_node_map) */
     int ncores;              /* online CPUs */
     bool oversubscribed;     /* more ranks on the node than cores */
+    double busy_until;       /* progress.c: until then (us, monotonic) waits sleep at once */
     config_t cfg;
 
     peer_t *peers;           /* [size] */

@@ -1,6 +1,6 @@
 /* progress.c — the progress engine: poll every transport, push queued packets, and when a
- * wait lasts longer than RMP_SPIN_US, block on the transports' file descriptors so ranks that
- * outnumber cores give their CPU to the rank they wait for instead of spinning against it. */
+ * wait lasts longer than RMP_SPIN_US, sleep until a peer wakes this rank: hand-off on shm's
+ * futex when shm is all there is to wait on, else on the transports' file descriptors. */
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
@@ -69,21 +69,62 @@ static bool rearm(rmp_ctx_t *c)
     return true;
 }
 
-/* Sleep until a transport signals an event. Arm every transport first: an arm that reports
- * pending events means there is work, so return and poll instead. */
-static void block(rmp_ctx_t *c)
+/* The one transport that can sleep by itself (tp_ops_t.wait_alone) when no other transport
+ * has a descriptor to wait on (self never has one), else NULL. shm alone on a node: a futex. */
+static tp_t *sole_sleeper(rmp_ctx_t *c)
 {
-    if (c->blocker) {
-        park(c);
-        return;
+    if (progthr_wait_fd(c) >= 0)
+        return NULL; /* RMP_PROGRESS_THREAD: a posted operation wakes the sleeper by its fd */
+    tp_t *w = NULL;
+    for (int i = 0; i < c->ntps; i++) {
+        tp_t *tp = c->tps[i];
+        if (tp->ops->wait_alone && !w)
+            w = tp;
+        else if (tp->ops->wait_fd(tp) >= 0)
+            return NULL;
     }
-    if (c->outq_pending) {
-        /* Waiting for room in a peer's buffer: the peer does not signal that, so yield. */
-        ctx_unlock(c);
-        sched_yield();
-        ctx_lock(c);
-        return;
+    return w;
+}
+
+/* Arm every transport, w for a sleep of its own: RMP_SUCCESS or the first refusal; *armed
+ * counts the transports armed before it. */
+static int arm_alone_all(rmp_ctx_t *c, tp_t *w, int *armed)
+{
+    int rc = RMP_SUCCESS;
+    for (*armed = 0; *armed < c->ntps; (*armed)++) {
+        tp_t *tp = c->tps[*armed];
+        rc = tp == w ? w->ops->arm_alone(w) : tp->ops->arm(tp);
+        if (rc != RMP_SUCCESS)
+            break;
     }
+    return rc;
+}
+
+/* Hand-off sleep: w sleeps until the rank that makes this one runnable wakes exactly it (or a
+ * second time after a short first stage, when w asks for it). false when w cannot sleep so:
+ * then sleep on the descriptors. */
+static bool block_alone(rmp_ctx_t *c, tp_t *w)
+{
+    int armed, again;
+    int rc = arm_alone_all(c, w, &armed);
+    if (rc == RMP_SUCCESS) {
+        c->blocker = true;
+        do {
+            ctx_unlock(c);
+            rc = w->ops->wait_alone(w, BLOCK_TIMEOUT_MS);
+            ctx_lock(c);
+        } while (rc == RMP_INPROGRESS && arm_alone_all(c, w, &again) == RMP_SUCCESS);
+        c->blocker = false;
+    }
+    for (int i = 0; i < armed; i++) /* all of them after a sleep: a re-arm may have failed */
+        c->tps[i]->ops->disarm(c->tps[i]);
+    return rc != RMP_ERR_NOT_SUPPORTED;
+}
+
+/* Sleep on every transport's descriptor. Arm every transport first: an arm that reports
+ * pending events means there is work, so return and poll instead. */
+static void block_fds(rmp_ctx_t *c)
+{
     struct pollfd fds[RMP_MAX_TRANSPORTS + 1];
     int nfds = 0, armed = 0;
     for (; armed < c->ntps; armed++) {
@@ -100,9 +141,9 @@ static void block(rmp_ctx_t *c)
     if (armed == c->ntps) {
         c->blocker = true;
         ctx_unlock(c);
-        /* Two stages: a wakeup raced with arming (shm senders skip the fence that would rule
-         * that out, see bell_ring) shows up at the re-arm after SETTLE_MS; after that every
-         * sender sees this rank asleep, and the long sleep is safe. */
+        /* Two stages: a wakeup raced with arming (shm senders that skip the fence, see
+         * bell_ring) shows up at the re-arm after SETTLE_MS; after that every sender sees
+         * this rank asleep, and the long sleep is safe. */
         int rc = poll(fds, nfds, SETTLE_MS);
         if (rc == 0) {
             ctx_lock(c);
@@ -120,6 +161,25 @@ static void block(rmp_ctx_t *c)
     }
     for (int i = 0; i < armed; i++)
         c->tps[i]->ops->disarm(c->tps[i]);
+}
+
+/* Sleep until a transport signals an event; one thread sleeps for all (the others park). */
+static void block(rmp_ctx_t *c)
+{
+    if (c->blocker) {
+        park(c);
+        return;
+    }
+    if (c->outq_pending) {
+        /* Waiting for room in a peer's buffer: the peer does not signal that, so yield. */
+        ctx_unlock(c);
+        sched_yield();
+        ctx_lock(c);
+        return;
+    }
+    tp_t *w = sole_sleeper(c);
+    if (!w || !block_alone(c, w))
+        block_fds(c);
     if (c->waiters > 0)
         pthread_cond_broadcast(&c->cond);
 }
@@ -134,6 +194,17 @@ void progress_sleep(rmp_ctx_t *c)
 /* Idle polls between two readings of the clock while hot-spinning: a clock read costs about
  * as much as an idle poll (more in some VMs), and a reply can come within a poll or two. */
 #define SPIN_CLOCK_EVERY 16
+
+/* A yield that kept this rank off its core this long gave it to a process of someone else for
+ * a time slice: ranks that yield to each other come back within microseconds. Such a machine
+ * is busy, and waits then sleep at once for BUSY_HOLD_US: a rank woken by its peer (a futex
+ * hand-off, or a descriptor) is picked before the busy processes, a yielding one is not.
+ * Measured here, 4 and 8 ranks on 2 cores: with two CPU hogs as nice as the ranks, barrier
+ * and small allreduce/bcast took 1.3-3.5 ms when yielding first, 40-170 us sleeping at once;
+ * on a quieter machine yielding first was up to 2.5 times faster (a core left idle costs an
+ * IPI to wake up), so it stays the default there. */
+#define YIELD_SLOW_US 500.0
+#define BUSY_HOLD_US 1000000.0
 
 void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
 {
@@ -157,14 +228,19 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
             ctx_lock(c);
             continue;
         }
-        waited = now_us() - start;
-        if (waited < (double)c->cfg.spin_us) {
+        double t = now_us();
+        waited = t - start;
+        if (waited < (double)c->cfg.spin_us && t >= c->busy_until) {
             /* After a short hot spin, yield each round: the peer we wait for may be waiting
              * for our CPU (oversubscribed, or a busy machine); yield is cheap when it isn't. */
+            bool yield = c->oversubscribed || waited > SPIN_HOT_US;
             ctx_unlock(c);
-            if (c->oversubscribed || waited > SPIN_HOT_US)
+            if (yield)
                 sched_yield();
             ctx_lock(c);
+            double back = yield ? now_us() : 0;
+            if (back - t > YIELD_SLOW_US) /* see YIELD_SLOW_US */
+                c->busy_until = back + BUSY_HOLD_US;
             continue;
         }
         block(c);

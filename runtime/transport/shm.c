@@ -23,6 +23,7 @@
 #include "transport/shm_bell.h"
 #include "transport/shm_queue.h"
 #include "transport/shm_ring.h"
+#include "transport/shm_wake.h"
 #include "transport/transport.h"
 
 #define SHM_MAGIC 0x32306d6873706d72ull /* "rmpshm02" */
@@ -40,13 +41,17 @@
 #define SHM_NAME_MAX 144          /* "/rmp." tag "-r" rank "." 16 hex digits, and a NUL */
 #define SHM_ABANDON_WAIT_MS 500    /* see shm_abandon: only a dead or stuck peer costs it */
 #define SHM_VANISHED_WAIT_MS 10000 /* see seg_open_peer: only a job being ended costs it */
+#define SHM_SETTLE_MS 2            /* first stage of a futex sleep after fence-less sends */
+#define SHM_DRAIN_EVERY 32         /* futex sleeps between two reads of the doorbell */
 
 /* Start of every segment. `sleeping` is alone on its line: the owner writes it only around
- * blocking, senders read it after every send. The header is followed by the owner's incoming
- * queue, then its SHM_FAST_RINGS outgoing fast rings. The size does not depend on the number
- * of local ranks: n ranks use n segments, not n rings each. */
+ * blocking, senders read it after every send. It is also the futex the owner blocks on
+ * (shm_wake.h: SHM_WAKE_FUTEX or SHM_WAKE_BELL says how to wake it, AWAKE that it runs). The
+ * header is followed by the owner's incoming queue, then its SHM_FAST_RINGS outgoing fast
+ * rings. The size does not depend on the number of local ranks: n ranks use n segments, not
+ * n rings each. */
 typedef struct shm_seg_hdr {
-    _Alignas(64) atomic_int sleeping; /* owner is about to block on its doorbell */
+    _Alignas(64) atomic_uint sleeping; /* owner is about to block (shm_wake.h's values) */
     _Alignas(64) atomic_int mapped;   /* ranks that mapped it (creator included) */
     int32_t pid;                      /* owner: CMA target and probe value */
     uint32_t nlocal;                  /* local_size, as a consistency check */
@@ -104,6 +109,11 @@ typedef struct shm_tp {
     bool stranger_said;   /* a stranger's datagram was reported (once is enough) */
     bool cma;             /* RMP_CMA != 0 */
     bool fence;           /* bell_ring fences (oversubscribed ranks sleep often) */
+    bool futex;           /* shm_wait may block on a futex (shm_wake_usable at open) */
+    bool armed_bell;      /* armed for a core that polls the doorbell (shm_arm) */
+    bool settled;         /* the short first stage of this futex sleep is over */
+    bool drain_due;       /* read the doorbell at disarm (a futex sleep does now and then) */
+    unsigned sleeps;      /* futex sleeps: the doorbell is drained every SHM_DRAIN_EVERY */
     unsigned rr;          /* first fast ring polled next time */
     bool in_progress;     /* inside shm_progress */
     bool wired;           /* shm_wireup mapped every local segment */
@@ -354,32 +364,34 @@ static int bell_open(shm_tp_t *s)
         return RMP_ERR_TRANSPORT;
     }
     memcpy(s->blob.bell, s->bell.name, sizeof(s->blob.bell));
+    /* The futex is the cheaper wakeup (shm_wait); a kernel or seccomp profile that refuses it
+     * leaves the doorbell alone, which every rank keeps anyway (for a core that also waits on
+     * other transports' descriptors). Each rank decides for itself: the word says which. */
+    s->futex = shm_wake_usable(&s->seg->sleeping);
+    if (!s->futex)
+        tp_verbose(&s->base, "shm: futex refused (%s): sleeping on the doorbell only",
+                   strerror(errno));
     return RMP_SUCCESS;
 }
 
-/* Called after a record is published to p. Why no wakeup is lost (Dekker's pattern):
- *   sender:   store head (ring)    ; fence seq_cst ; load  p->sleeping
- *   receiver: store sleeping = 1   ; fence seq_cst ; load  head (every ring)   [shm_arm]
- * The two fences are totally ordered. If the sender's comes first, the receiver's load of
- * head sees the record and arm returns RMP_AGAIN (no sleep). If the receiver's comes first,
- * the sender's load sees sleeping = 1 and rings the bell, whose datagram stays queued until
- * the receiver's poll() returns. Either way the receiver does not sleep on the record.
+/* Called after a record is published to p: wake p if it announced a sleep (shm_wake_poke).
+ * Why no wakeup is lost is told at the top of shm_wake.c (Dekker's pattern: the sender's fence
+ * here pairs with the sleeper's in shm_wake_announce).
  *
  * The sender's fence waits for its store of head to reach the receiver, which is polling
  * that line: a full cache-line transfer per message (msgrate 3.1 M/s with it, 4.5 M/s without
  * on this machine). So the fence is kept only where sleeping is frequent (oversubscribed
  * ranks). Without it, the one race left is a receiver arming within the fraction of a
- * microsecond in which a store sits in the sender's store buffer; the core's sleep covers
- * it: a first stage of a few ms, then a re-arm (shm_arm again) that sees the record, and
- * only then the long sleep (block() in progress.c). A record published after that re-arm
- * finds sleeping = 1 long visible, so it rings. */
+ * microsecond in which a store sits in the sender's store buffer; the receiver's sleep covers
+ * it: a first stage of a few ms, then a second announcement and look at the rings that sees
+ * the record, and only then the long sleep (shm_wait here, block() in progress.c). A record
+ * published after that finds the announcement long visible, so it wakes the sleeper. */
 static void bell_ring(shm_tp_t *s, shm_peer_t *p)
 {
     if (s->fence)
         atomic_thread_fence(memory_order_seq_cst);
-    if (!atomic_load_explicit(&p->seg->sleeping, memory_order_seq_cst))
-        return;
-    shm_bell_ring(&s->bell, &p->bell, p->bell_len);
+    if (shm_wake_poke(&p->seg->sleeping) == SHM_WAKE_BELL)
+        shm_bell_ring(&s->bell, &p->bell, p->bell_len);
 }
 
 /* ---- CMA -------------------------------------------------------------------------------- */
@@ -673,32 +685,82 @@ static int shm_wait_fd(tp_t *tp)
     return ((shm_tp_t *)tp)->bell.fd;
 }
 
-static int shm_arm(tp_t *tp)
+/* Announce a sleep woken by `how`, then look at every ring once more (shm_wake.c says why this
+ * order): RMP_AGAIN, announcement withdrawn, if a record is already there. */
+static int shm_announce(shm_tp_t *s, unsigned how)
 {
-    shm_tp_t *s = (shm_tp_t *)tp;
-    atomic_store_explicit(&s->seg->sleeping, 1, memory_order_seq_cst);
-    atomic_thread_fence(memory_order_seq_cst); /* pairs with bell_ring's: see there */
+    shm_wake_announce(&s->seg->sleeping, how);
     if (shm_pending(s)) {
-        atomic_store_explicit(&s->seg->sleeping, 0, memory_order_relaxed);
+        shm_wake_cancel(&s->seg->sleeping);
         return RMP_AGAIN;
     }
     return RMP_SUCCESS;
 }
 
-static void shm_disarm(tp_t *tp)
+/* For a core that polls this transport's doorbell along with other descriptors. */
+static int shm_arm(tp_t *tp)
 {
     shm_tp_t *s = (shm_tp_t *)tp;
-    atomic_store_explicit(&s->seg->sleeping, 0, memory_order_relaxed);
-    /* A bell rung after this drain costs one spurious wakeup later, never a lost one; the
-     * core polls every ring after this, whoever rang. */
+    s->armed_bell = true;
+    return shm_announce(s, SHM_WAKE_BELL);
+}
+
+/* For a core with nothing else to wait on: announce a futex sleep (the rank that publishes a
+ * record for me then wakes exactly me: shm_wake.c). */
+static int shm_arm_alone(tp_t *tp)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    if (!s->futex)
+        return RMP_ERR_NOT_SUPPORTED;
+    return shm_announce(s, SHM_WAKE_FUTEX);
+}
+
+/* Called without the core's lock: touches only the word and what the one sleeping thread owns
+ * (settled, sleeps, drain_due, futex). Senders that skip their fence (not oversubscribed: see
+ * bell_ring) get a second announcement and look after a short first sleep. */
+static int shm_wait_alone(tp_t *tp, int timeout_ms)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    int ms = s->fence || s->settled || timeout_ms <= SHM_SETTLE_MS ? timeout_ms : SHM_SETTLE_MS;
+    int e = shm_wake_wait(&s->seg->sleeping, ms);
+    if (e == ETIMEDOUT && ms < timeout_ms) {
+        s->settled = true;
+        return RMP_INPROGRESS;
+    }
+    /* Nobody of the job rings the doorbell of a futex sleeper, but anyone may: now and then,
+     * not at every hand-off (a system call), read what strangers queued there (disarm). */
+    s->drain_due = e == ETIMEDOUT || ++s->sleeps % SHM_DRAIN_EVERY == 0;
+    if (e && e != ETIMEDOUT && e != EINTR) {
+        /* Probed at open, so unexpected: say so once and leave sleeping to the doorbell. */
+        s->futex = false;
+        tp_error(tp, "shm: futex wait failed: %s; sleeping on the doorbell from now on",
+                 strerror(e));
+    }
+    return RMP_SUCCESS;
+}
+
+/* Empty my doorbell's queue, and name the first stranger who rang it (once per job). */
+static void bell_drain(shm_tp_t *s)
+{
     shm_bell_stranger_t who;
     int n = shm_bell_drain(&s->bell, s->pids, s->nlocal, &who);
     if (n > 0 && !s->stranger_said) {
         s->stranger_said = true;
-        tp_error(tp, "shm: ignoring datagrams on my doorbell from pid %d (uid %u): not a "
+        tp_error(&s->base, "shm: ignoring datagrams on my doorbell from pid %d (uid %u): not a "
                  "rank of this job (said once; they cannot alter data, only wake me)",
                  (int)who.pid, (unsigned)who.uid);
     }
+}
+
+static void shm_disarm(tp_t *tp)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    shm_wake_cancel(&s->seg->sleeping);
+    /* A bell rung after this drain costs one spurious wakeup later, never a lost one; the
+     * core polls every ring after this, whoever rang. */
+    if (s->armed_bell || s->drain_due)
+        bell_drain(s);
+    s->armed_bell = s->drain_due = s->settled = false;
 }
 
 /* ---- life cycle ------------------------------------------------------------------------- */
@@ -956,6 +1018,8 @@ const tp_ops_t tp_shm_ops = {
     .wait_fd = shm_wait_fd,
     .arm = shm_arm,
     .disarm = shm_disarm,
+    .arm_alone = shm_arm_alone,
+    .wait_alone = shm_wait_alone,
     .close = shm_close,
     .abandon = shm_abandon,
 };

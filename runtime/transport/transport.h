@@ -90,7 +90,7 @@ typedef struct tp_env {
 typedef struct tp_ops {
     const char *name; /* "self", "shm", "verbs": also the modex key suffix */
 
-    /* Every operation is filled (tp.c has the shared defaults). */
+    /* Every operation is filled (tp.c has the shared defaults), but arm_alone, wait_alone. */
 
     /* Create the instance; env stays valid until close. RMP_ERR_NOT_SUPPORTED means "not usable
      * here" (the reason is printed under RMP_VERBOSE); other errors are fatal to rmp_init. */
@@ -130,6 +130,16 @@ typedef struct tp_ops {
      * called again while armed (the core re-checks after a short first sleep). */
     int (*arm)(tp_t *tp);
     void (*disarm)(tp_t *tp);
+    /* Optional, both or neither (NULL: none; the only operations that may be NULL): sleep
+     * without a file descriptor, woken by exactly the peer that makes this process runnable
+     * (shm: a futex). The core uses them instead of arm() and poll() when no other transport
+     * has a wait_fd: arm_alone() (lock held) answers like arm(), or RMP_ERR_NOT_SUPPORTED (not
+     * possible here: the core polls wait_fd instead); then wait_alone() (lock NOT held: it
+     * touches nothing the core's threads share) sleeps until a wakeup or timeout_ms, returning
+     * RMP_SUCCESS, or RMP_INPROGRESS when a short first stage ended without one and the
+     * transport wants arm_alone() and wait_alone() once more; then disarm() (lock held). */
+    int (*arm_alone)(tp_t *tp);
+    int (*wait_alone)(tp_t *tp, int timeout_ms);
 
     /* Release everything. The core calls abandon() first unless the job reached the
      * rmp_finalize barrier (every peer done with this transport). */
