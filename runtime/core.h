@@ -327,6 +327,7 @@ struct rmp_ctx {
     int ncores;              /* online CPUs */
     bool oversubscribed;     /* more ranks on the node than cores */
     double busy_until;       /* progress.c: until then (us, monotonic) waits sleep at once */
+    long nivcsw_seen;        /* progress.c: involuntary switches at the last slow yield */
     config_t cfg;
 
     peer_t *peers;           /* [size] */
