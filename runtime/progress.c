@@ -203,9 +203,13 @@ void progress_sleep(rmp_ctx_t *c)
  * Measured here, 4 and 8 ranks on 2 cores: with two CPU hogs as nice as the ranks, barrier
  * and small allreduce/bcast took 1.3-3.5 ms when yielding first, 40-170 us sleeping at once;
  * on a quieter machine yielding first was up to 2.5 times faster (a core left idle costs an
- * IPI to wake up), so it stays the default there. */
+ * IPI to wake up), so it stays the default there. The verdict holds BUSY_HOLD_US: the next
+ * slow yield after it renews it while the hog runs (a few percent of its time), and a phase
+ * of this job's own heavy copies (which preempts ranks too) costs small calls right after it
+ * at most that long (with 1 s, `rmp-bench collectives` measured allreduce 4 B at n = 4 at
+ * 27 us after reduce's large sizes, against 5 us alone). */
 #define YIELD_SLOW_US 500.0
-#define BUSY_HOLD_US 1000000.0
+#define BUSY_HOLD_US 50000.0
 /* A slow yield is not proof: 8 ranks of this job on 2 cores also keep each other off a core
  * for that long, and sleeping at once then cost 2-3x (every wake-up an IPI to an idle core).
  * What tells a stranger apart is preemption: ranks of this job give their core up themselves
