@@ -355,7 +355,7 @@ struct rmp_ctx {
 
 extern rmp_ctx_t rmp_ctx; /* the one instance */
 
-/* progress_thread.c: called at unlock while the progress thread idles (lock held); wakes it
+/* progress_wake.c: called at unlock while the progress thread idles (lock held); wakes it
  * when work that needs it appeared and no other thread is progressing. */
 void progthr_unlock_hook(rmp_ctx_t *c);
 
@@ -390,13 +390,22 @@ void progress_sleep(rmp_ctx_t *c);
 void progress_coll_add(rmp_ctx_t *c, struct rmp_request *r);
 void progress_coll_remove(rmp_ctx_t *c, struct rmp_request *r);
 
+/* ---- Buffered sends (sendmodes.c) ---- */
+/* At teardown, after finalize delivered every message: release the attached buffer's record
+ * (the memory is the user's). */
+void bsend_fini(rmp_ctx_t *c);
+
 /* ---- The progress thread (progress_thread.c) ---- */
 /* Start it (init, after wire-up; from then on the runtime locks at every thread level). */
 int progthr_start(rmp_ctx_t *c);
 /* Stop and join it (lock NOT held); no-op if it does not run or when called by it. */
 void progthr_stop(rmp_ctx_t *c);
+/* ---- Waking it (progress_wake.c) ---- */
 /* New work that no transport fd will announce was posted (lock held): wake the sleeper. */
 void progthr_kick(rmp_ctx_t *c);
+/* Work only progress moves is outstanding (lock held); ring the thread's eventfd. */
+bool progthr_pending(const rmp_ctx_t *c);
+void progthr_ring(rmp_ctx_t *c);
 /* The eventfd a sleeper polls besides the transports' fds (-1: no progress thread), and the
  * read that resets it after a wakeup. */
 int progthr_wait_fd(const rmp_ctx_t *c);

@@ -123,6 +123,7 @@ static int init_all(rmp_ctx_t *c)
 static void teardown(rmp_ctx_t *c, bool orderly)
 {
     progthr_stop(c); /* before anything it polls goes away */
+    bsend_fini(c);
     tps_close(c, orderly);
     match_destroy(c->mq);
     c->mq = NULL;
@@ -269,39 +270,4 @@ const char *rmp_get_version(int *major, int *minor, int *patch)
     if (patch)
         *patch = RMP_VERSION_PATCH;
     return RMP_VERSION_STRING;
-}
-
-const char *rmp_strerror(int err)
-{
-    static const char *const msg[] = {
-        [0] = "success",
-        [1] = "invalid argument",
-        [2] = "invalid communicator",
-        [3] = "invalid rank",
-        [4] = "invalid tag",
-        [5] = "invalid count",
-        [6] = "invalid datatype",
-        [7] = "invalid reduction operation",
-        [8] = "invalid buffer",
-        [9] = "message truncated: receive buffer too small",
-        [10] = "invalid request",
-        [11] = "invalid root",
-        [12] = "rmp is not initialized (or already finalized)",
-        [13] = "rmp is already initialized",
-        [14] = "out of memory",
-        [15] = "transport failure",
-        [16] = "peer process failed or is unreachable",
-        [17] = "error in status",
-        [18] = "not allowed at this thread level",
-        [19] = "bootstrap (PMIx) failure",
-        [20] = "not supported",
-        [21] = "internal error",
-        [22] = "invalid group",
-        [23] = "invalid topology (the communicator has none of the kind needed)",
-        [24] = "invalid dimensions",
-        [25] = "invalid window",
-    };
-    if (err > 0 || err <= RMP_ERR_LAST)
-        return "unknown error code";
-    return msg[-err];
 }

@@ -17,22 +17,6 @@
 /* An idle sleep is bounded too: a safety net, the eventfd is the mechanism. */
 #define PROGTHR_IDLE_MS 250
 
-/* Work only progress moves: a posted receive (its rendezvous starts when the RTS is polled),
- * a rendezvous under way, a collective schedule, packets queued on back-pressure. */
-static bool progthr_pending(const rmp_ctx_t *c)
-{
-    return !list_empty(&c->rndv_active) || !list_empty(&c->coll_active) || c->outq_pending ||
-           match_posted_count(c->mq) > 0;
-}
-
-static void progthr_ring(rmp_ctx_t *c)
-{
-    uint64_t one = 1;
-    /* EAGAIN: the counter is saturated, i.e. a wakeup is pending anyway. */
-    if (write(c->progthr.wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
-        core_error(c, "progress thread: write to its wake eventfd: %s", strerror(errno));
-}
-
 /* Asleep on the eventfd alone, lock released (held on entry and exit). */
 static void progthr_idle(rmp_ctx_t *c)
 {
@@ -44,14 +28,6 @@ static void progthr_idle(rmp_ctx_t *c)
     ctx_lock(c);
     c->progthr.idle = false;
     progthr_drain(c);
-}
-
-void progthr_unlock_hook(rmp_ctx_t *c)
-{
-    if (c->progressing == 0 && !c->progthr.stop && progthr_pending(c)) {
-        c->progthr.idle = false; /* one ring is enough */
-        progthr_ring(c);
-    }
 }
 
 /* The thread's loop: the runtime lock is held except while it sleeps. */
@@ -129,25 +105,4 @@ void progthr_stop(rmp_ctx_t *c)
     if (close(t->wake_fd) != 0)
         core_error(c, "progress thread: close of its wake eventfd: %s", strerror(errno));
     t->wake_fd = -1;
-}
-
-void progthr_kick(rmp_ctx_t *c)
-{
-    /* Only a thread asleep in block() can miss the new work: one that is awake polls again
-     * before it sleeps (the lock, held here, orders the two), one parked behind another
-     * sleeper is woken with it, and an idle one by the unlock that follows. */
-    if (c->progthr.on && c->blocker)
-        progthr_ring(c);
-}
-
-int progthr_wait_fd(const rmp_ctx_t *c)
-{
-    return c->progthr.on ? c->progthr.wake_fd : -1;
-}
-
-void progthr_drain(rmp_ctx_t *c)
-{
-    uint64_t v;
-    if (c->progthr.on && read(c->progthr.wake_fd, &v, sizeof v) < 0 && errno != EAGAIN)
-        core_error(c, "progress thread: read of its wake eventfd: %s", strerror(errno));
 }

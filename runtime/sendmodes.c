@@ -88,6 +88,18 @@ static void bsend_reap(rmp_ctx_t *c, bsend_buf_t *b)
     }
 }
 
+void bsend_fini(rmp_ctx_t *c)
+{
+    bsend_buf_t *b = c->bsend;
+    if (!b)
+        return;
+    bsend_reap(c, b);
+    if (b->segs)
+        return; /* an abandoned job: messages still in flight keep their space */
+    free(b);
+    c->bsend = NULL;
+}
+
 /* First fit of len bytes between the messages in the buffer: where to link the new one
  * (*at) and its offset; false if no gap is large enough. */
 static bool bsend_fit(bsend_buf_t *b, size_t len, bsend_seg_t ***at, size_t *off)

@@ -205,8 +205,9 @@ Test(shm_guard, exit_without_finalize_under_mpirun_leaves_nothing, .timeout = 24
 
 /* ---- rings the node cannot hold ---------------------------------------------------------- */
 
-/* With the largest rings (1 GiB), n ranks need about n^2 GiB: take the smallest n above all of
- * /dev/shm and of the available memory. rmp_init fails with RMP_ERR_NO_MEM (-14) on every rank
+/* With the largest rings (1 GiB), each rank's segment holds its 4 outgoing fast rings and its
+ * queue: n ranks need n x (4 GiB + 1 MiB). Take the smallest n above all of /dev/shm and of
+ * the available memory. rmp_init fails with RMP_ERR_NO_MEM (-14) on every rank
  * that gets to say it, local rank 0 alone says why, and nothing was created. */
 Test(shm_guard, rings_that_do_not_fit_refused, .timeout = 60)
 {
@@ -224,7 +225,7 @@ Test(shm_guard, rings_that_do_not_fit_refused, .timeout = 60)
     if (mem > room)
         room = mem;
     int n = 2;
-    while ((uint64_t)n * (uint64_t)n << 30 <= room)
+    while ((uint64_t)n * (4ull << 30) <= room)
         n++;
     if (n > 32)
         cr_skip_test("this machine holds %" PRIu64 " GiB: refusing it would take %d ranks",

@@ -558,6 +558,22 @@ static void t_errors(void)
     EXPECT_RC(RMP_ERR_ARG, rmp_comm_split_type(RMP_COMM_WORLD, RMP_COMM_TYPE_SHARED, 0, NULL));
 }
 
+/* A buffer still attached at rmp_finalize, with a rendezvous-sized buffered send in flight:
+ * the message is delivered (the right neighbour receives it before its own finalize) and
+ * finalize releases the runtime's hold on the buffer (ASan: nothing leaked). */
+static void t_bsend_left_attached(void)
+{
+    static char keep[(1 << 20) + RMP_BSEND_OVERHEAD]; /* the user's: outlives rmp_finalize */
+    static int32_t data[(1 << 20) / 4], back[(1 << 20) / 4];
+    MUST(rmp_buffer_attach(keep, (int)sizeof(keep)));
+    fill_ints(data, (1 << 20) / 4, me, 31);
+    CHECK(rmp_bsend(data, (1 << 20) / 4, RMP_INT32, right, 31, RMP_COMM_WORLD));
+    CHECK(rmp_recv(back, (1 << 20) / 4, RMP_INT32, left, 31, RMP_COMM_WORLD,
+                   RMP_STATUS_IGNORE));
+    EXPECT(bad_int(back, (1 << 20) / 4, left, 31) == (1 << 20) / 4,
+           "bsend left attached: data");
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -601,6 +617,8 @@ int main(int argc, char **argv)
     phase("errors", 60);
     t_errors();
     MUST(rmp_type_free(&vec));
+    phase("finalize with a buffer attached", 60);
+    t_bsend_left_attached();
     phase("verdict", 30);
     int bad = prog_failures, any = 0;
     MUST(rmp_allreduce(&bad, &any, 1, RMP_INT32, RMP_MAX, RMP_COMM_WORLD));
