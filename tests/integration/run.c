@@ -239,6 +239,12 @@ static void child(const char *const argv[], char **env, int out_fd, int err_fd)
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+    /* A suite started in the background (nohup, `cmd &` without job control) ignores SIGINT
+     * and SIGQUIT, and mrun keeps ignoring what it was started with (as nohup asks): the
+     * cases that send mrun those signals need it to start as a terminal would start it. */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGQUIT, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     execve(argv[0], (char *const *)argv, env);
     dprintf(2, "run: cannot execute %s: %s\n", argv[0], strerror(errno));
     _exit(127);
