@@ -680,6 +680,20 @@ static bool shm_pending(shm_tp_t *s)
     return false;
 }
 
+/* Local ranks other than me announcing a sleep now (tp_ops_t.asleep): their `sleeping` word
+ * is not AWAKE. One line per peer, read only after a slow yield (progress.c). */
+static int shm_asleep(tp_t *tp)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    int n = 0;
+    for (int i = 0; i < s->nlocal; i++)
+        if (i != s->me && s->peers[i].seg &&
+            atomic_load_explicit(&s->peers[i].seg->sleeping, memory_order_relaxed) !=
+                SHM_WAKE_AWAKE)
+            n++;
+    return n;
+}
+
 static int shm_wait_fd(tp_t *tp)
 {
     return ((shm_tp_t *)tp)->bell.fd;
@@ -1020,6 +1034,7 @@ const tp_ops_t tp_shm_ops = {
     .disarm = shm_disarm,
     .arm_alone = shm_arm_alone,
     .wait_alone = shm_wait_alone,
+    .asleep = shm_asleep,
     .close = shm_close,
     .abandon = shm_abandon,
 };

@@ -90,7 +90,8 @@ typedef struct tp_env {
 typedef struct tp_ops {
     const char *name; /* "self", "shm", "verbs": also the modex key suffix */
 
-    /* Every operation is filled (tp.c has the shared defaults), but arm_alone, wait_alone. */
+    /* Every operation is filled (tp.c has the shared defaults), but arm_alone, wait_alone and
+     * asleep. */
 
     /* Create the instance; env stays valid until close. RMP_ERR_NOT_SUPPORTED means "not usable
      * here" (the reason is printed under RMP_VERBOSE); other errors are fatal to rmp_init. */
@@ -140,6 +141,10 @@ typedef struct tp_ops {
      * transport wants arm_alone() and wait_alone() once more; then disarm() (lock held). */
     int (*arm_alone)(tp_t *tp);
     int (*wait_alone)(tp_t *tp, int timeout_ms);
+    /* Optional (NULL: cannot tell): how many other ranks of this node announce right now that
+     * they are blocked (shm: their futex word). Read only by the core's busy-machine test
+     * (progress.c), after a slow yield; a moment's estimate, never a synchronization. */
+    int (*asleep)(tp_t *tp);
 
     /* Release everything. The core calls abandon() first unless the job reached the
      * rmp_finalize barrier (every peer done with this transport). */
