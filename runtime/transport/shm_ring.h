@@ -31,6 +31,7 @@ typedef struct shm_ring_ctl {
     _Alignas(SHM_RING_ALIGN) _Atomic uint64_t head; /* producer: bytes published */
     _Alignas(SHM_RING_ALIGN) _Atomic uint64_t tail; /* consumer: bytes released */
     _Alignas(SHM_RING_ALIGN) uint64_t cap;          /* data bytes, a power of two; set by init */
+    uint64_t key; /* random, set by init: mixed into each record's stamp (see shm_ring.c) */
 } shm_ring_ctl_t;
 
 /* One side's private handle (process-local memory). `pos` is this side's own index (only it
@@ -42,7 +43,8 @@ typedef struct shm_ring {
     uint8_t *data;
     uint64_t cap, mask;
     uint64_t pos;   /* producer: head; consumer: tail */
-    uint64_t other; /* producer: cached tail; consumer: cached head */
+    uint64_t other; /* producer: cached tail */
+    uint64_t key;   /* the ring's stamp key (ctl->key, read once at attach) */
     uint64_t cur;   /* consumer: bytes of the record returned by peek (0: none) */
     size_t max;     /* largest hdrlen + len of one record */
 } shm_ring_t;
@@ -72,8 +74,7 @@ int shm_ring_try_write(shm_ring_t *r, const void *hdr, size_t hdrlen, const void
 int shm_ring_peek(shm_ring_t *r, const void **data_p, size_t *len_p);
 /* Consumer: give the record returned by peek back to the producer. */
 void shm_ring_release(shm_ring_t *r);
-/* Consumer: true if a record may be waiting (an acquire load of head, unless the cached
- * value already says so). */
+/* Consumer: true if a record is waiting (the stamp of the next record, as peek reads it). */
 bool shm_ring_has_data(shm_ring_t *r);
 
 #endif

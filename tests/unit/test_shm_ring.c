@@ -6,11 +6,15 @@
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "transport/shm_ring.h"
@@ -80,14 +84,14 @@ static uint64_t get(shm_ring_t *r, uint64_t seq, size_t n)
     const uint8_t *b = data;
     for (size_t i = 0; i < n; i++)
         cr_assert_eq(b[i], pat(seq, i), "record %lu byte %zu differs", (unsigned long)seq, i);
-    uint64_t off = (uint64_t)(b - r->data) - 8; /* the record starts with an 8-byte header */
+    uint64_t off = (uint64_t)(b - r->data) - 16; /* the record starts with a 16-byte header */
     shm_ring_release(r);
     return off;
 }
 
 static uint64_t rec_size(size_t n)
 {
-    return (8 + n + SHM_RING_ALIGN - 1) & ~(uint64_t)(SHM_RING_ALIGN - 1);
+    return (16 + n + SHM_RING_ALIGN - 1) & ~(uint64_t)(SHM_RING_ALIGN - 1); /* header: 16 */
 }
 
 /* ---- tests -------------------------------------------------------------------------------- */
@@ -101,7 +105,7 @@ Test(shm_ring, layout, .timeout = 60)
     cr_assert_eq(shm_ring_footprint(4096) % SHM_RING_ALIGN, 0);
     /* Producer and consumer indices on different cache lines. */
     cr_assert_geq(offsetof(shm_ring_ctl_t, tail) - offsetof(shm_ring_ctl_t, head), 64);
-    cr_assert_eq(shm_ring_max_record(4096), 1024 - 8);
+    cr_assert_eq(shm_ring_max_record(4096), 1024 - 16);
 
     ring_pair_t p;
     pair_new(&p, 4096);
@@ -306,7 +310,13 @@ Test(shm_ring, hot_window_when_consumer_keeps_up, .timeout = 60)
     }
     get(&p.cons, seq++, 40);
 
-    /* Streaming: a consumer that lags far behind leaves the producer the whole ring. */
+    /* Streaming: a consumer that lags far behind leaves the producer the whole ring. It must
+     * lag by more than a quarter of the hot window when the producer crosses its end (else
+     * that is ping-pong, and the producer starts over at 0): start far enough below it. */
+    while ((p.prod.pos & (p.cap - 1)) >= SHM_RING_HOT - SHM_RING_HOT / 4 - 2 * rec_size(100)) {
+        cr_assert_eq(put(&p.prod, seq, 100), SHM_RING_OK);
+        get(&p.cons, seq++, 100);
+    }
     uint64_t first = seq, count = (p.cap - SHM_RING_HOT) / rec_size(100), beyond = 0;
     for (uint64_t k = 0; k < count; k++)
         cr_assert_eq(put(&p.prod, seq++, 100), SHM_RING_OK, "record %lu of %lu refused",
@@ -355,7 +365,7 @@ Test(shm_ring, corruption_detected, .timeout = 60)
     pair_new(&p, 4096);
     const void *d;
     size_t l;
-    uint32_t *rec = (uint32_t *)p.cons.data; /* {len, kind} of the first record */
+    uint32_t *rec = (uint32_t *)p.cons.data; /* {len, kind, stamp} of the first record */
 
     cr_assert_eq(put(&p.prod, 0, 10), SHM_RING_OK);
     uint32_t kind = rec[1];
@@ -364,14 +374,125 @@ Test(shm_ring, corruption_detected, .timeout = 60)
     rec[1] = kind;
     rec[0] = 1u << 20; /* longer than any record */
     cr_assert_eq(shm_ring_peek(&p.cons, &d, &l), SHM_RING_CORRUPT);
-    rec[0] = 200; /* longer than what was published */
-    cr_assert_eq(shm_ring_peek(&p.cons, &d, &l), SHM_RING_CORRUPT);
     rec[0] = 10;
     get(&p.cons, 0, 10);
 
-    cr_assert_eq(put(&p.prod, 1, 10), SHM_RING_OK);
-    atomic_store(&((shm_ring_ctl_t *)p.mem)->head, 1u << 20); /* beyond the ring */
+    pair_free(&p);
+
+    /* A skip record at offset 0, stamped (a producer pads only a tail): corrupt. */
+    pair_new(&p, 4096);
+    rec = (uint32_t *)p.cons.data;
+    cr_assert_eq(put(&p.prod, 0, 10), SHM_RING_OK);
+    rec[1] = 0x50494b53u; /* "SKIP" */
     cr_assert_eq(shm_ring_peek(&p.cons, &d, &l), SHM_RING_CORRUPT);
+    pair_free(&p);
+
+    /* A record crossing the end of the data area: corrupt, never read past it. */
+    pair_new(&p, 4096);
+    rec = (uint32_t *)p.cons.data;
+    cr_assert_eq(put(&p.prod, 0, 10), SHM_RING_OK);
+    rec[0] = 4096 - 16; /* more than a record may carry (a quarter of the ring) */
+    cr_assert_eq(shm_ring_peek(&p.cons, &d, &l), SHM_RING_CORRUPT);
+    pair_free(&p);
+
+    /* head is not what the consumer trusts: a scribbled one delivers nothing unstamped. */
+    pair_new(&p, 4096);
+    atomic_store(&((shm_ring_ctl_t *)p.mem)->head, 1u << 20);
+    cr_assert_eq(shm_ring_peek(&p.cons, &d, &l), SHM_RING_EMPTY);
+    cr_assert_eq(put(&p.prod, 0, 10), SHM_RING_OK);
+    get(&p.cons, 0, 10);
+    pair_free(&p);
+}
+
+/* The consumer takes a record only once its producer stamped it with its position: stale
+ * lines (an older lap's record or payload) and a half-written record are not delivered. */
+Test(shm_ring, only_stamped_records_are_read, .timeout = 60)
+{
+    ring_pair_t p;
+    pair_new(&p, 4096);
+    const void *d;
+    size_t l;
+    uint64_t *stamp = (uint64_t *)(p.cons.data + 8); /* the first record's stamp */
+    cr_assert_eq(put(&p.prod, 0, 10), SHM_RING_OK);
+    uint64_t good = *stamp;
+    *stamp = good ^ 1; /* as if the stamp were not written yet */
+    cr_assert_eq(shm_ring_peek(&p.cons, &d, &l), SHM_RING_EMPTY);
+    cr_assert(!shm_ring_has_data(&p.cons));
+    *stamp = good;
+    cr_assert(shm_ring_has_data(&p.cons));
+    get(&p.cons, 0, 10);
+    cr_assert(!shm_ring_has_data(&p.cons)); /* what is left there is stale */
+    /* A whole lap later the same line holds the first lap's record: never read again. */
+    for (uint32_t seq = 1; seq < 200; seq++) {
+        cr_assert_eq(put(&p.prod, seq, 100), SHM_RING_OK);
+        get(&p.cons, seq, 100);
+        cr_assert_eq(shm_ring_peek(&p.cons, &d, &l), SHM_RING_EMPTY);
+    }
+    pair_free(&p);
+}
+
+/* The consumer's position after the last record is where the stress tests' consumer polls:
+ * here the ring states that only a preempted producer or an older lap produce, built one by
+ * one. Records of 900 bytes take 960: four per lap, then a skip record pads the last 256. */
+Test(shm_ring, stale_laps_and_a_wrap_in_flight, .timeout = 60)
+{
+    ring_pair_t p;
+    pair_new(&p, 4096);
+    shm_ring_ctl_t *ctl = p.mem;
+    const void *d;
+    size_t l;
+    uint32_t seq = 0;
+    for (; seq < 4; seq++)
+        cr_assert_eq(put(&p.prod, seq, 900), SHM_RING_OK);
+    for (uint32_t k = 0; k < 4; k++)
+        cr_assert_eq(get(&p.cons, k, 900), k * 960);
+    cr_assert_eq(p.cons.pos, 3840);
+
+    /* The producer pads the tail and puts record 4 at offset 0, but its stamp is not visible
+     * yet (preempted before that store): the consumer passes the skip record, gives the tail
+     * back at once, and waits at offset 0, where the first lap's record still lies. */
+    uint64_t *stamp0 = (uint64_t *)(p.cons.data + 8);
+    uint64_t lap0 = *stamp0;
+    cr_assert_eq(put(&p.prod, seq++, 900), SHM_RING_OK);
+    uint64_t lap1 = *stamp0;
+    cr_assert_neq(lap1, lap0);
+    *stamp0 = lap0;
+    cr_assert(shm_ring_has_data(&p.cons)); /* the skip record: has_data says what peek sees */
+    cr_assert_eq(shm_ring_peek(&p.cons, &d, &l), SHM_RING_EMPTY);
+    cr_assert_eq(p.cons.pos, 4096);
+    cr_assert_eq(atomic_load(&ctl->tail), 4096);
+    cr_assert(!shm_ring_has_data(&p.cons));
+    cr_assert_eq(shm_ring_peek(&p.cons, &d, &l), SHM_RING_EMPTY); /* and stays there */
+    *stamp0 = lap1; /* the store lands */
+    cr_assert(shm_ring_has_data(&p.cons));
+    cr_assert_eq(get(&p.cons, 4, 900), 0);
+
+    /* Offset 960 holds the first lap's record 1: a whole, well-formed header (DATA, 900
+     * bytes), a stamp of its own position. Not taken, as DATA or as a skip record. */
+    uint32_t *hdr960 = (uint32_t *)(p.cons.data + 960);
+    cr_assert_eq(hdr960[0], 900);
+    cr_assert_eq(shm_ring_peek(&p.cons, &d, &l), SHM_RING_EMPTY);
+    cr_assert(!shm_ring_has_data(&p.cons));
+    uint32_t kind = hdr960[1];
+    hdr960[1] = 0x50494b53u; /* "SKIP" */
+    cr_assert_eq(shm_ring_peek(&p.cons, &d, &l), SHM_RING_EMPTY);
+    cr_assert_eq(p.cons.pos, 4096 + 960);
+    hdr960[1] = kind;
+
+    /* A lap later the consumer reaches 3840 again, where the first lap's skip record lies
+     * (stamped for 3840, not 4096 + 3840): it waits there, and takes the new one once written. */
+    for (; seq < 8; seq++) {
+        cr_assert_eq(put(&p.prod, seq, 900), SHM_RING_OK);
+        get(&p.cons, seq, 900);
+    }
+    cr_assert_eq(p.cons.pos, 4096 + 3840);
+    cr_assert_eq(((uint32_t *)(p.cons.data + 3840))[1], 0x50494b53u);
+    cr_assert_eq(shm_ring_peek(&p.cons, &d, &l), SHM_RING_EMPTY);
+    cr_assert(!shm_ring_has_data(&p.cons));
+    cr_assert_eq(p.cons.pos, 4096 + 3840);
+    cr_assert_eq(put(&p.prod, seq, 900), SHM_RING_OK);
+    cr_assert_eq(get(&p.cons, seq, 900), 0);
+    cr_assert_eq(p.cons.pos, 2 * 4096 + 960);
     pair_free(&p);
 }
 
@@ -407,7 +528,13 @@ static size_t stress_size(uint64_t *rng, size_t max)
     }
 }
 
-static void stress_produce(shm_ring_t *r, size_t max)
+/* A stress run that goes wrong must say where, not hang until Criterion's timeout: the
+ * consumer stops at the first bad record or after STRESS_STALL_S without one, and raises
+ * `stop` (shared with the producer, in process-shared memory for the two-process test) so that
+ * a producer waiting for room gives up too. */
+#define STRESS_STALL_S 20
+
+static bool stress_produce(shm_ring_t *r, size_t max, _Atomic int *stop)
 {
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     static _Thread_local uint8_t payload[1u << 16];
@@ -417,68 +544,115 @@ static void stress_produce(shm_ring_t *r, size_t max)
         for (size_t i = 0; i < h.len; i++)
             payload[i] = i % 8 == 0 ? (uint8_t)xorshift(&prng) : (uint8_t)(payload[i - 1] + 1);
         h.sum = fnv(payload, h.len);
-        while (shm_ring_try_write(r, &h, sizeof(h), payload, h.len) == SHM_RING_AGAIN)
+        while (shm_ring_try_write(r, &h, sizeof(h), payload, h.len) == SHM_RING_AGAIN) {
+            if (atomic_load_explicit(stop, memory_order_relaxed))
+                return false;
             sched_yield();
+        }
     }
+    return true;
 }
 
-/* Returns the number of records seen in order and intact (stops at the first bad one). */
-static uint64_t stress_consume(shm_ring_t *r)
+static double stress_now(void)
 {
-    uint64_t seq = 0;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Returns the number of records seen in order and intact; when short of STRESS_N, `why` says
+ * what stopped it, with the ring's state (the stamp found where the consumer waits). */
+static uint64_t stress_consume(shm_ring_t *r, _Atomic int *stop, char *why, size_t whylen)
+{
+    uint64_t seq = 0, empties = 0;
+    double last = stress_now();
+    snprintf(why, whylen, "-");
     while (seq < STRESS_N) {
         const void *d;
         size_t len;
         int rc = shm_ring_peek(r, &d, &len);
         if (rc == SHM_RING_EMPTY) {
+            if (++empties % 1024 == 0 && stress_now() - last > STRESS_STALL_S) {
+                uint64_t found = atomic_load(
+                    (_Atomic uint64_t *)(r->data + (r->pos & r->mask) + sizeof(uint64_t)));
+                snprintf(why, whylen, "nothing for %d s at position %lu (head %lu): stamp "
+                         "there %#lx, expected %#lx", STRESS_STALL_S, (unsigned long)r->pos,
+                         (unsigned long)atomic_load(&r->ctl->head), (unsigned long)found,
+                         (unsigned long)((r->pos + 1) ^ r->key));
+                break;
+            }
             sched_yield();
             continue;
         }
         stress_hdr_t h;
-        if (rc != SHM_RING_READY || len < sizeof(h))
-            return seq;
+        if (rc != SHM_RING_READY || len < sizeof(h)) {
+            snprintf(why, whylen, "peek %d (%zu bytes) at position %lu", rc,
+                     rc == SHM_RING_READY ? len : 0, (unsigned long)r->pos);
+            break;
+        }
         memcpy(&h, d, sizeof(h));
         const uint8_t *pl = (const uint8_t *)d + sizeof(h);
-        if (h.seq != seq || h.len != len - sizeof(h) || fnv(pl, h.len) != h.sum)
-            return seq;
+        if (h.seq != seq || h.len != len - sizeof(h) || fnv(pl, h.len) != h.sum) {
+            snprintf(why, whylen, "record of seq %lu, %zu bytes (header says %u) at position "
+                     "%lu", (unsigned long)h.seq, len, h.len, (unsigned long)r->pos);
+            break;
+        }
         shm_ring_release(r);
         seq++;
+        last = stress_now();
+    }
+    if (seq < STRESS_N) {
+        atomic_store(stop, 1);
+        return seq;
     }
     const void *d;
     size_t len;
-    return shm_ring_peek(r, &d, &len) == SHM_RING_EMPTY ? seq : seq + 1;
+    if (shm_ring_peek(r, &d, &len) == SHM_RING_EMPTY)
+        return seq;
+    snprintf(why, whylen, "a record after the last one");
+    return seq + 1;
 }
+
+typedef struct stress_pair {
+    ring_pair_t p;
+    _Atomic int stop;
+} stress_pair_t;
 
 static void *producer_thread(void *arg)
 {
-    ring_pair_t *p = arg;
-    stress_produce(&p->prod, p->max);
+    stress_pair_t *s = arg;
+    stress_produce(&s->p.prod, s->p.max, &s->stop);
     return NULL;
 }
 
 Test(shm_ring, stress_two_threads, .timeout = 60)
 {
-    ring_pair_t p;
-    pair_new(&p, 16u << 10); /* small: constant wrap-around and back-pressure */
+    stress_pair_t s = {.stop = 0};
+    pair_new(&s.p, 16u << 10); /* small: constant wrap-around and back-pressure */
     pthread_t t;
-    cr_assert_eq(pthread_create(&t, NULL, producer_thread, &p), 0);
-    uint64_t seen = stress_consume(&p.cons);
-    pthread_join(t, NULL);
-    cr_assert_eq(seen, STRESS_N, "record %lu lost, duplicated or damaged", (unsigned long)seen);
-    pair_free(&p);
+    cr_assert_eq(pthread_create(&t, NULL, producer_thread, &s), 0);
+    char why[256];
+    uint64_t seen = stress_consume(&s.p.cons, &s.stop, why, sizeof(why));
+    cr_assert_eq(pthread_join(t, NULL), 0);
+    cr_assert_eq(seen, STRESS_N, "record %lu lost, duplicated or damaged: %s",
+                 (unsigned long)seen, why);
+    pair_free(&s.p);
 }
 
-/* As the transport uses it: two processes, the ring mapped at a different address in each. */
+/* As the transport uses it: two processes, the ring mapped at a different address in each.
+ * The stop flag sits on the line after the ring. */
 Test(shm_ring, stress_two_processes, .timeout = 60)
 {
     size_t cap = shm_ring_capacity(16u << 10);
-    size_t bytes = shm_ring_footprint(cap);
+    size_t bytes = shm_ring_footprint(cap) + SHM_RING_ALIGN;
     int fd = memfd_create("shm_ring_test", 0);
     cr_assert_geq(fd, 0);
     cr_assert_eq(ftruncate(fd, (off_t)bytes), 0);
     void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     cr_assert_neq(mem, MAP_FAILED);
     shm_ring_init(mem, cap);
+    _Atomic int *stop = (_Atomic int *)((char *)mem + shm_ring_footprint(cap));
+    atomic_init(stop, 0);
 
     pid_t pid = fork();
     cr_assert_geq(pid, 0);
@@ -488,16 +662,19 @@ Test(shm_ring, stress_two_processes, .timeout = 60)
         if (mine == MAP_FAILED || mine == mem || shm_ring_attach(&prod, mine, cap, true) != 0)
             _exit(2);
         munmap(mem, bytes);
-        stress_produce(&prod, shm_ring_max_record(cap));
-        _exit(0);
+        bool done = stress_produce(&prod, shm_ring_max_record(cap),
+                                   (_Atomic int *)((char *)mine + shm_ring_footprint(cap)));
+        _exit(done ? 0 : 3);
     }
     shm_ring_t cons;
     cr_assert_eq(shm_ring_attach(&cons, mem, cap, false), 0);
-    uint64_t seen = stress_consume(&cons);
+    char why[256];
+    uint64_t seen = stress_consume(&cons, stop, why, sizeof(why));
     int status = 0;
     cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert_eq(seen, STRESS_N, "record %lu lost, duplicated or damaged: %s",
+                 (unsigned long)seen, why);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "producer failed (%d)", status);
-    cr_assert_eq(seen, STRESS_N, "record %lu lost, duplicated or damaged", (unsigned long)seen);
     munmap(mem, bytes);
     close(fd);
 }
