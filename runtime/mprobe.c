@@ -8,23 +8,6 @@
 #include "p2p.h"
 #include "protocol.h"
 
-typedef struct mprobe_arg {
-    rmp_ctx_t *ctx;
-    uint32_t cid;
-    int src, tag;
-    int src_world; /* -1: any source */
-    unexp_t *found;
-    int failed;    /* the source failed and nothing of it matches: its error */
-} mprobe_arg_t;
-
-static bool mprobe_take(void *arg)
-{
-    mprobe_arg_t *a = arg;
-    a->found = match_find_unexp(a->ctx->mq, a->cid, a->src, a->tag, true);
-    a->failed = !a->found && a->src_world >= 0 ? a->ctx->peers[a->src_world].failed : 0;
-    return a->found != NULL || a->failed;
-}
-
 static void status_of(const unexp_t *u, rmp_status_t *status)
 {
     if (status)
@@ -51,27 +34,18 @@ static int mprobe(int source, int tag, rmp_comm_t comm, bool block, int *flag,
     struct rmp_request *m = req_alloc(REQ_MSG); /* before the lock: it may take a lock */
     if (!m)
         return RMP_ERR_NO_MEM;
-    rmp_ctx_t *ctx = &rmp_ctx;
-    mprobe_arg_t a = {.ctx = ctx, .cid = pa.c->ctx_id, .src = source, .tag = tag,
-                      .src_world = source >= 0 ? pa.c->world[source] : -1};
-    ctx_lock(ctx);
-    if (block) {
-        progress_wait_until(ctx, mprobe_take, &a);
-    } else if (!mprobe_take(&a)) {
-        progress_poll(ctx);
-        mprobe_take(&a);
-    }
-    ctx_unlock(ctx);
-    if (!a.found) {
+    unexp_t *found;
+    int failed = p2p_probe(pa.c, source, tag, block, true, NULL, &found);
+    if (!found) {
         req_free(m);
         *msg = RMP_MESSAGE_NULL;
         if (flag)
             *flag = 0;
-        return a.failed; /* as rmp_probe: a failed source with nothing left fails */
+        return failed; /* as rmp_probe: a failed source with nothing left fails */
     }
-    m->msg = a.found;
+    m->msg = found;
     m->comm = pa.c;
-    status_of(a.found, status);
+    status_of(found, status);
     *msg = (rmp_message_t)req_handle(m);
     return RMP_SUCCESS;
 }

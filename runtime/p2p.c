@@ -222,8 +222,8 @@ int p2p_check_args(rmp_comm_t comm, p2p_args_t *a, const void *buf, int count,
     return RMP_SUCCESS;
 }
 
-int rmp_isend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
-              rmp_comm_t comm, rmp_request_t *req)
+int p2p_isend_mode(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+                   rmp_comm_t comm, bool sync, rmp_request_t *req)
 {
     p2p_args_t a;
     struct rmp_request *r;
@@ -232,10 +232,16 @@ int rmp_isend(const void *buf, int count, rmp_datatype_t type, int dest, int tag
         return rc;
     if (!req)
         return RMP_ERR_ARG;
-    if ((rc = p2p_send_typed(a.c, 0, buf, count, a.t, a.bytes, dest, tag, false, &r)))
+    if ((rc = p2p_send_typed(a.c, 0, buf, count, a.t, a.bytes, dest, tag, sync, &r)))
         return rc;
     *req = req_handle(r);
     return RMP_SUCCESS;
+}
+
+int rmp_isend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+              rmp_comm_t comm, rmp_request_t *req)
+{
+    return p2p_isend_mode(buf, count, type, dest, tag, comm, false, req);
 }
 
 int rmp_irecv(void *buf, int count, rmp_datatype_t type, int source, int tag, rmp_comm_t comm,
@@ -323,6 +329,7 @@ typedef struct probe_arg {
     uint32_t cid;
     int src, tag;
     int src_world;  /* -1: any source */
+    bool take;      /* remove the message from matching (mprobe.c) */
     unexp_t *found;
     int failed;     /* the source failed and nothing of it matches: its error */
 } probe_arg_t;
@@ -330,9 +337,30 @@ typedef struct probe_arg {
 static bool probe_found(void *arg)
 {
     probe_arg_t *a = arg;
-    a->found = match_find_unexp(a->ctx->mq, a->cid, a->src, a->tag, false);
+    a->found = match_find_unexp(a->ctx->mq, a->cid, a->src, a->tag, a->take);
     a->failed = !a->found && a->src_world >= 0 ? a->ctx->peers[a->src_world].failed : 0;
     return a->found != NULL || a->failed;
+}
+
+int p2p_probe(comm_t *c, int source, int tag, bool block, bool take, rmp_status_t *status,
+              unexp_t **found)
+{
+    rmp_ctx_t *ctx = &rmp_ctx;
+    probe_arg_t a = {.ctx = ctx, .cid = c->ctx_id, .src = source, .tag = tag,
+                     .src_world = source >= 0 ? c->world[source] : -1, .take = take};
+    ctx_lock(ctx);
+    if (block) {
+        progress_wait_until(ctx, probe_found, &a);
+    } else if (!probe_found(&a)) {
+        progress_poll(ctx);
+        probe_found(&a);
+    }
+    if (a.found && status)
+        *status = (rmp_status_t){.source = a.found->src, .tag = a.found->tag,
+                                 .count = a.found->len};
+    ctx_unlock(ctx);
+    *found = a.found;
+    return a.failed;
 }
 
 static int probe(int source, int tag, rmp_comm_t comm, bool block, int *flag,
@@ -351,23 +379,11 @@ static int probe(int source, int tag, rmp_comm_t comm, bool block, int *flag,
             *status = (rmp_status_t){.source = RMP_PROC_NULL, .tag = RMP_ANY_TAG};
         return RMP_SUCCESS;
     }
-    rmp_ctx_t *ctx = &rmp_ctx;
-    probe_arg_t a = {.ctx = ctx, .cid = pa.c->ctx_id, .src = source, .tag = tag,
-                     .src_world = source >= 0 ? pa.c->world[source] : -1};
-    ctx_lock(ctx);
-    if (block) {
-        progress_wait_until(ctx, probe_found, &a);
-    } else if (!probe_found(&a)) {
-        progress_poll(ctx);
-        probe_found(&a);
-    }
-    if (a.found && status)
-        *status = (rmp_status_t){.source = a.found->src, .tag = a.found->tag,
-                                 .count = a.found->len};
-    ctx_unlock(ctx);
+    unexp_t *found;
+    rc = p2p_probe(pa.c, source, tag, block, false, status, &found);
     if (flag)
-        *flag = a.found != NULL;
-    return a.failed; /* a probe of a failed peer (nothing of it left) fails, as a receive does */
+        *flag = found != NULL;
+    return rc; /* a probe of a failed peer (nothing of it left) fails, as a receive does */
 }
 
 int rmp_probe(int source, int tag, rmp_comm_t comm, rmp_status_t *status)

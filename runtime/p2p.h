@@ -4,6 +4,7 @@
 #define RMP_P2P_H
 
 #include "core.h"
+#include "match.h"
 
 /* What p2p_check_args found valid. */
 typedef struct p2p_args {
@@ -28,6 +29,17 @@ int p2p_recv_typed(comm_t *c, int ctxoff, void *buf, int count, const dtype_t *t
  * and sent from there. RMP_ERR_BUFFER when no buffer is attached or it has no room left. */
 int p2p_bsend_locked(comm_t *c, const void *buf, int count, const dtype_t *t, size_t bytes,
                      int dst, int tag);
+/* rmp_isend with `sync` (rmp_issend): arguments checked, the send started, a user handle. */
+int p2p_isend_mode(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
+                   rmp_comm_t comm, bool sync, rmp_request_t *req);
+/* Find a message matching (source, tag) on c, a valid source that is not RMP_PROC_NULL
+ * (takes the lock): wait for one when block, else poll once; take: remove it from matching
+ * (a matched probe). *found is the message or NULL, *status (if not NULL) its status, filled
+ * under the lock; returns the failed source's error when nothing of it matches, else
+ * RMP_SUCCESS. Without take, *found must not be read after the call (another thread may
+ * receive it). */
+int p2p_probe(comm_t *c, int source, int tag, bool block, bool take, rmp_status_t *status,
+              unexp_t **found);
 /* A request that is complete already (RMP_PROC_NULL peers): empty status. */
 int p2p_null_request(req_kind_t kind, struct rmp_request **req);
 

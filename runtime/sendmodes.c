@@ -10,26 +10,10 @@
 
 /* ---- synchronous and ready ---- */
 
-static int isend_mode(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
-                      rmp_comm_t comm, bool sync, rmp_request_t *req)
-{
-    p2p_args_t a;
-    struct rmp_request *r;
-    int rc = p2p_check_args(comm, &a, buf, count, type, dest, tag, false);
-    if (rc)
-        return rc;
-    if (!req)
-        return RMP_ERR_ARG;
-    if ((rc = p2p_send_typed(a.c, 0, buf, count, a.t, a.bytes, dest, tag, sync, &r)))
-        return rc;
-    *req = req_handle(r);
-    return RMP_SUCCESS;
-}
-
 int rmp_issend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
                rmp_comm_t comm, rmp_request_t *req)
 {
-    return isend_mode(buf, count, type, dest, tag, comm, true, req);
+    return p2p_isend_mode(buf, count, type, dest, tag, comm, true, req);
 }
 
 int rmp_ssend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
@@ -43,7 +27,7 @@ int rmp_ssend(const void *buf, int count, rmp_datatype_t type, int dest, int tag
 int rmp_irsend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
                rmp_comm_t comm, rmp_request_t *req)
 {
-    return isend_mode(buf, count, type, dest, tag, comm, false, req);
+    return p2p_isend_mode(buf, count, type, dest, tag, comm, false, req);
 }
 
 int rmp_rsend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
