@@ -212,7 +212,8 @@ int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t
     if (alg == AUTO && dt->contig) { /* a forced algorithm is a software one */
         ofl_args_t a = {.coll = OFL_ALLREDUCE, .sbuf = in_place ? NULL : sendbuf,
                         .rbuf = recvbuf, .count = count, .op = coll_offload_op(op),
-                        .elem = coll_offload_elem(dt->base)};
+                        .elem = coll_offload_elem(dt->base), .bytes = bytes,
+                        .reduce = coll_offload_reduce(op, dt, count)};
         if ((err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED) {
             sched_free(s);
             return err;

@@ -57,9 +57,11 @@ int coll_block(int err, rmp_request_t *req);
  * from cl's tag: call after coll_begin). RMP_SUCCESS: started as *req (the caller frees its
  * unused schedule); RMP_ERR_NOT_SUPPORTED: run the software schedule; else the call failed. */
 int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req);
-/* The communicator is about to be freed: the backend drops its state for it. */
+/* The communicator is about to be freed (lock held): the backends drop their state for it. */
 void coll_offload_comm_free(comm_t *comm);
 ofl_op_t coll_offload_op(rmp_op_t op);
+/* How a backend that reduces in host memory combines count elements of dt under op. */
+ofl_reduce_t coll_offload_reduce(rmp_op_t op, const dtype_t *dt, int count);
 ofl_elem_t coll_offload_elem(dt_base_t base);
 
 /* ---- packed views, valid for the schedule's lifetime ---- */

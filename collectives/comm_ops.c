@@ -73,13 +73,17 @@ static int ctx_first(const uint32_t *mask)
 }
 
 /* Give back a pair taken by ctx_agree (a communicator freed, or not created here). */
-static void ctx_release(uint32_t id)
+static void ctx_release_locked(uint32_t id)
 {
     uint32_t b = id / 2;
-    if (id < 4 || b >= CTX_BITS)
-        return;
+    if (id >= 4 && b < CTX_BITS)
+        ctx_free[b / 32] |= 1u << (b % 32);
+}
+
+static void ctx_release(uint32_t id)
+{
     ctx_lock(&rmp_ctx);
-    ctx_free[b / 32] |= 1u << (b % 32);
+    ctx_release_locked(id);
     ctx_unlock(&rmp_ctx);
 }
 
@@ -226,6 +230,16 @@ int rmp_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm)
     return err;
 }
 
+/* Lock held: everything of c goes, its context pair last (no new communicator can have
+ * taken it: until here the pair stays out of this process's free mask). */
+static void comm_teardown(comm_t *c)
+{
+    uint32_t id = c->ctx_id;
+    coll_offload_comm_free(c);
+    comm_release_locked(c);
+    ctx_release_locked(id);
+}
+
 int rmp_comm_free(rmp_comm_t *comm)
 {
     int err = ctx_check();
@@ -235,14 +249,15 @@ int rmp_comm_free(rmp_comm_t *comm)
         return RMP_ERR_ARG;
     if (*comm == RMP_COMM_WORLD || *comm == RMP_COMM_SELF)
         return RMP_ERR_COMM;
-    comm_t *c = comm_get(*comm);
-    uint32_t id = c ? c->ctx_id : 0;
-    if (c)
-        coll_offload_comm_free(c);
-    err = comm_release(*comm); /* RMP_ERR_COMM for RMP_COMM_NULL and invalid handles */
-    if (!err) {
-        ctx_release(id);
-        *comm = RMP_COMM_NULL;
-    }
-    return err;
+    ctx_lock(&rmp_ctx);
+    comm_t *c = comm_get(*comm); /* NULL for RMP_COMM_NULL and invalid or freed handles */
+    if (c && c->busy)
+        c->freed = comm_teardown; /* the last collective in flight on it finishes the job */
+    else if (c)
+        comm_teardown(c);
+    ctx_unlock(&rmp_ctx);
+    if (!c)
+        return RMP_ERR_COMM;
+    *comm = RMP_COMM_NULL;
+    return RMP_SUCCESS;
 }

@@ -13,15 +13,16 @@ static const char *const coll_names[OFL_NCOLL] = {"bcast", "barrier", "allreduce
 typedef struct ofl_call {
     ofl_req_t *oreq;
     const ofl_ops_t *ops;
+    comm_t *comm; /* held while the call runs (comm_hold) */
 } ofl_call_t;
 
-/* The one transport whose offload table collectives use (the first that has one). */
-static tp_t *offload_tp(rmp_ctx_t *c)
+/* Whether any transport has an offload table (fixed from rmp_init to rmp_finalize). */
+static bool offload_any(rmp_ctx_t *c)
 {
     for (int i = 0; i < c->ntps; i++)
         if (c->tps[i]->offload)
-            return c->tps[i];
-    return NULL;
+            return true;
+    return false;
 }
 
 static int offload_progress(struct rmp_request *r)
@@ -31,14 +32,16 @@ static int offload_progress(struct rmp_request *r)
     if (rc == RMP_INPROGRESS)
         return 0;
     call->ops->finish(call->oreq);
+    comm_t *comm = call->comm;
     free(call);
     r->coll = NULL;
     progress_coll_remove(&rmp_ctx, r);
     req_complete(r, rc);
+    comm_unhold(comm);
     return 1;
 }
 
-static void offload_say(comm_t *comm, const ofl_args_t *a, bool taken, const char *who,
+static void offload_say(comm_t *comm, const ofl_args_t *a, bool taken, const ofl_ops_t *who,
                         const char *why)
 {
     uint32_t bit = 1u << (a->coll * 2 + taken);
@@ -46,8 +49,8 @@ static void offload_say(comm_t *comm, const ofl_args_t *a, bool taken, const cha
         return;
     comm->offload_said |= bit;
     if (taken)
-        core_verbose(&rmp_ctx, "offload: %s on a communicator of %d (context %u) runs on the "
-                     "adapter (%s)", coll_names[a->coll], comm->size, comm->ctx_id, who);
+        core_verbose(&rmp_ctx, "offload: %s on a communicator of %d (context %u) runs %s (%s)",
+                     coll_names[a->coll], comm->size, comm->ctx_id, who->where, who->name);
     else
         core_verbose(&rmp_ctx, "offload: %s on a communicator of %d (context %u) runs the "
                      "software schedule: %s", coll_names[a->coll], comm->size, comm->ctx_id,
@@ -62,19 +65,31 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
     /* The transports and their tables are fixed from rmp_init to rmp_finalize, so the common
      * answer (no adapter offload here: every shm-only job) costs no lock on the small-collective
      * path; only RMP_VERBOSE wants the reason said, under the lock below. */
-    tp_t *tp = comm->size > 1 ? offload_tp(c) : NULL;
-    if (!tp && !c->cfg.verbose)
+    bool any = comm->size > 1 && offload_any(c);
+    if (!any && !c->cfg.verbose)
         return RMP_ERR_NOT_SUPPORTED;
     ctx_lock(c);
-    char why[160] = "no transport here runs collectives on the adapter";
+    char why[320] = "no transport here runs collectives on the adapter";
     if (comm->size <= 1)
         snprintf(why, sizeof(why), "a single rank");
     ofl_comm_t oc = {.ctx_id = comm->ctx_id + COLL_CTXOFF, .rank = comm->rank,
                      .size = comm->size, .world = comm->world, .state = &comm->offload};
     ofl_req_t *oreq = NULL;
-    int rc = tp ? tp->offload->start(tp, &oc, a, &oreq, why, sizeof(why))
-                : RMP_ERR_NOT_SUPPORTED;
-    offload_say(comm, a, rc == RMP_SUCCESS, tp ? tp->offload->name : "", why);
+    tp_t *tp = NULL;
+    int rc = RMP_ERR_NOT_SUPPORTED;
+    size_t used = 0;
+    /* Every backend in transport order (shm before verbs: a communicator inside one node is
+     * best served by memory); the reasons of those that decline are said together. */
+    for (int i = 0; any && i < c->ntps && rc == RMP_ERR_NOT_SUPPORTED; i++) {
+        if (!(tp = c->tps[i])->offload)
+            continue;
+        char one[160] = "";
+        rc = tp->offload->start(tp, &oc, a, &oreq, one, sizeof(one));
+        if (rc == RMP_ERR_NOT_SUPPORTED && used < sizeof(why))
+            used += (size_t)snprintf(why + used, sizeof(why) - used, "%s%s", used ? "; " : "",
+                                     one);
+    }
+    offload_say(comm, a, rc == RMP_SUCCESS, rc == RMP_SUCCESS ? tp->offload : NULL, why);
     if (rc != RMP_SUCCESS) {
         ctx_unlock(c);
         return rc;
@@ -90,7 +105,8 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
         ctx_unlock(c);
         return rc ? rc : RMP_ERR_NO_MEM;
     }
-    *call = (ofl_call_t){.oreq = oreq, .ops = tp->offload};
+    *call = (ofl_call_t){.oreq = oreq, .ops = tp->offload, .comm = comm};
+    comm_hold(comm);
     r->status = (rmp_status_t){.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
     r->coll = call;
     r->coll_progress = offload_progress;
@@ -104,14 +120,24 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
 void coll_offload_comm_free(comm_t *comm)
 {
     rmp_ctx_t *c = &rmp_ctx;
-    ctx_lock(c);
-    tp_t *tp = offload_tp(c);
-    if (tp && comm->offload) {
-        ofl_comm_t oc = {.ctx_id = comm->ctx_id + COLL_CTXOFF, .rank = comm->rank,
-                         .size = comm->size, .world = comm->world, .state = &comm->offload};
-        tp->offload->comm_free(tp, &oc);
-    }
-    ctx_unlock(c);
+    ofl_comm_t oc = {.ctx_id = comm->ctx_id + COLL_CTXOFF, .rank = comm->rank,
+                     .size = comm->size, .world = comm->world, .state = &comm->offload};
+    for (int i = 0; i < c->ntps; i++)
+        if (c->tps[i]->offload)
+            c->tps[i]->offload->comm_free(c->tps[i], &oc);
+}
+
+static int host_reduce(const ofl_reduce_t *r, const void *in, void *inout)
+{
+    return op_apply(r->op, r->dt, in, inout, r->n);
+}
+
+ofl_reduce_t coll_offload_reduce(rmp_op_t op, const dtype_t *dt, int count)
+{
+    red_t rd = red_of(op, dt);
+    return (ofl_reduce_t){.fn = host_reduce, .op = op, .dt = dt,
+                          .n = rd.esz ? (size_t)count * dt->size / rd.esz : 0,
+                          .commutes = op_commutes(op)};
 }
 
 ofl_op_t coll_offload_op(rmp_op_t op)

@@ -417,10 +417,12 @@ static int sched_progress(struct rmp_request *r)
             int err = s->err ? s->err : s->op_err ? s->op_err : s->trunc;
             if (s->done_fn)
                 s->done_fn(s->done_arg, err);
+            comm_t *comm = s->comm;
             r->coll = NULL;
             sched_free(s);
             progress_coll_remove(&rmp_ctx, r);
-            req_complete(r, err); /* the last touch: a waiting thread may free r now */
+            req_complete(r, err); /* the last touch of r: a waiting thread may free it now */
+            comm_unhold(comm);    /* may release a communicator freed meanwhile */
             return events + 1;
         }
         s->round++;
@@ -446,6 +448,7 @@ int sched_post(sched_t *s, rmp_request_t *req)
     rmp_ctx_t *c = &rmp_ctx;
     ctx_lock(c);
     progress_coll_add(c, r);
+    comm_hold(s->comm);
     sched_progress(r);
     ctx_unlock(c);
     return RMP_SUCCESS;

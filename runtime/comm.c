@@ -10,7 +10,7 @@ comm_t *comm_get(rmp_comm_t h)
     if (h < 0 || h >= RMP_MAX_COMMS || !rmp_ctx.comms)
         return NULL;
     comm_t *c = &rmp_ctx.comms[h];
-    return c->in_use ? c : NULL;
+    return c->in_use && !c->freed ? c : NULL;
 }
 
 static int comm_fill(comm_t *c, rmp_comm_t h, const int *world, int n, int rank, uint32_t ctx_id)
@@ -74,20 +74,22 @@ int comm_create(const int *world, int n, int rank, uint32_t ctx_id, rmp_comm_t *
     return rc;
 }
 
-int comm_release(rmp_comm_t h)
+void comm_release_locked(comm_t *c)
 {
-    rmp_ctx_t *ctx = &rmp_ctx;
-    if (h == RMP_COMM_WORLD || h == RMP_COMM_SELF)
-        return RMP_ERR_COMM;
-    ctx_lock(ctx);
-    comm_t *c = comm_get(h);
-    if (c) {
-        free(c->world);
-        free(c->topo);
-        memset(c, 0, sizeof(*c));
-    }
-    ctx_unlock(ctx);
-    return c ? RMP_SUCCESS : RMP_ERR_COMM;
+    free(c->world);
+    free(c->topo);
+    memset(c, 0, sizeof(*c));
+}
+
+void comm_hold(comm_t *c)
+{
+    c->busy++;
+}
+
+void comm_unhold(comm_t *c)
+{
+    if (--c->busy == 0 && c->freed)
+        c->freed(c);
 }
 
 int comm_rank_of_world(const comm_t *c, int w)

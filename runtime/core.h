@@ -110,16 +110,26 @@ typedef struct comm {
     uint32_t offload_said; /* bit k: the offload choice for collective k was reported */
     void *topo;           /* its Cartesian or graph topology (collectives/topo.c), one block
                            * freed with the communicator; NULL: none */
+    int busy;             /* nonblocking collectives in flight on it (comm_hold) */
+    /* Freed by the user while busy: its handle is gone (comm_get says so), and the last
+     * collective in flight calls this (lock held) to release it for good. NULL: not freed. */
+    void (*freed)(struct comm *c);
 } comm_t;
 
 /* The communicator for a handle, NULL if invalid. No lock needed: the table never moves, and
  * freeing a communicator while another thread uses it is erroneous (as in MPI). */
 comm_t *comm_get(rmp_comm_t h);
-/* (comm_create and comm_release take the lock themselves.)
+/* (comm_create takes the lock itself.)
  * New communicator over the given world ranks (size n, my position `rank`) with context id
  * ctx_id; returns its handle in *out. */
 int comm_create(const int *world, int n, int rank, uint32_t ctx_id, rmp_comm_t *out);
-int comm_release(rmp_comm_t h);
+/* Lock held: the memory of c goes, now (rmp_comm_free decides when). */
+void comm_release_locked(comm_t *c);
+/* Lock held: a nonblocking collective starts, or ends, on c. MPI lets a program free a
+ * communicator with operations pending, which then complete normally: the end of the last
+ * one runs c->freed if it was freed meanwhile. */
+void comm_hold(comm_t *c);
+void comm_unhold(comm_t *c);
 int comm_init_builtin(rmp_ctx_t *ctx); /* WORLD and SELF, at init */
 void comm_fini(rmp_ctx_t *ctx);
 /* Comm rank of world rank w in c, or -1. */

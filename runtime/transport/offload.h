@@ -1,6 +1,7 @@
 /* offload.h — the optional second ops table of a transport: collectives that the network
  * adapter runs (a UD multicast broadcast, barrier and small allreduce on RDMA atomics; a
- * cross-channel backend would plug in here too). The collective layer (collectives/offload.c)
+ * cross-channel backend would plug in here too), or that the ranks of one node run through
+ * memory they share (shm_coll.c). The collective layer (collectives/offload.c)
  * asks start() before it builds a software schedule; the backend either starts the call or says
  * why not, and the software schedule runs instead. A backend that cannot do something says so
  * there, and only there. Depends on nothing of the runtime above the transports. */
@@ -20,6 +21,18 @@ typedef enum { OFL_OP_SUM = 0, OFL_OP_MIN, OFL_OP_MAX, OFL_OP_BAND, OFL_OP_BOR, 
     ofl_op_t;
 /* Element type of an allreduce (OFL_ELEM_OTHER: floating point, bytes, ...). */
 typedef enum { OFL_I32 = 0, OFL_U32, OFL_I64, OFL_U64, OFL_ELEM_OTHER } ofl_elem_t;
+
+/* The reduction of an allreduce, for a backend that combines in host memory (shm): inout =
+ * in (op) inout over one rank's whole contribution (ofl_args_t.bytes), as the collective layer
+ * defines it for this call's op and type (user ops included). Returns RMP_SUCCESS or an error
+ * of the op. Copied by value into the backend's call: valid until the call finishes. */
+typedef struct ofl_reduce {
+    int (*fn)(const struct ofl_reduce *r, const void *in, void *inout);
+    int op;              /* the call's op (rmp_op_t), for fn */
+    const void *dt;      /* the call's type, for fn */
+    size_t n;            /* elements, as fn counts them */
+    bool commutes;       /* false: operands must be combined in rank order */
+} ofl_reduce_t;
 
 /* A communicator as a backend sees it. */
 typedef struct ofl_comm {
@@ -47,12 +60,15 @@ typedef struct ofl_args {
     int count;
     ofl_op_t op;
     ofl_elem_t elem;
+    /* OFL_ALLREDUCE: bytes is my contribution's packed size, reduce how to combine two */
+    ofl_reduce_t reduce;
 } ofl_args_t;
 
 typedef struct ofl_req ofl_req_t; /* a backend's in-flight call */
 
 typedef struct ofl_ops {
     const char *name; /* "mcast", "atomics", ...: named in RMP_VERBOSE lines */
+    const char *where; /* "on the adapter", "in shared memory": ditto */
     /* RMP_SUCCESS: the call started (*req); RMP_ERR_NOT_SUPPORTED: not by this backend, with a
      * one-line reason in why (the caller runs the software schedule); another RMP_ERR_*: the
      * call failed. The runtime lock is held. */

@@ -21,12 +21,13 @@
 
 #include "transport/blob.h"
 #include "transport/shm_bell.h"
+#include "transport/shm_coll.h"
 #include "transport/shm_queue.h"
 #include "transport/shm_ring.h"
 #include "transport/shm_wake.h"
 #include "transport/transport.h"
 
-#define SHM_MAGIC 0x32306d6873706d72ull /* "rmpshm02" */
+#define SHM_MAGIC 0x33306d6873706d72ull /* "rmpshm03" */
 #define SHM_RING_DEFAULT (256u << 10)
 #define SHM_QUEUE_DEFAULT (1u << 20) /* the incoming queue, at least (see shm_open_tp) */
 #define SHM_FAST_RINGS 4           /* outgoing fast rings per rank (see shm_send) */
@@ -48,7 +49,7 @@
  * blocking, senders read it after every send. It is also the futex the owner blocks on
  * (shm_wake.h: SHM_WAKE_FUTEX or SHM_WAKE_BELL says how to wake it, AWAKE that it runs). The
  * header is followed by the owner's incoming queue, then its SHM_FAST_RINGS outgoing fast
- * rings. The size does not depend on the number of local ranks: n ranks use n segments, not
+ * rings, then its collective area (shm_coll.h). The size does not depend on the number of local ranks: n ranks use n segments, not
  * n rings each. */
 typedef struct shm_seg_hdr {
     _Alignas(64) atomic_uint sleeping; /* owner is about to block (shm_wake.h's values) */
@@ -105,6 +106,7 @@ typedef struct shm_tp {
     int *hot;             /* local indices of the peers with a fast ring to me */
     int nhot;
     shm_bell_t bell;      /* my doorbell */
+    shm_coll_t *coll;     /* the collective backend (offload table) */
     int32_t *pids;        /* by local index, 0 until known: whose doorbell rings count */
     bool stranger_said;   /* a stranger's datagram was reported (once is enough) */
     bool cma;             /* RMP_CMA != 0 */
@@ -139,7 +141,12 @@ static shm_ring_ctl_t *seg_fast(shm_tp_t *s, shm_seg_hdr_t *seg, int i)
 static size_t seg_size(size_t queue_cap, size_t ring_cap)
 {
     return SHM_HDR_BYTES + shm_queue_footprint(queue_cap) +
-           SHM_FAST_RINGS * shm_ring_footprint(ring_cap);
+           SHM_FAST_RINGS * shm_ring_footprint(ring_cap) + shm_coll_area_bytes();
+}
+
+static void *seg_coll(shm_tp_t *s, shm_seg_hdr_t *seg)
+{
+    return (char *)seg + s->seg_bytes - shm_coll_area_bytes();
 }
 
 static shm_peer_t *peer_of(shm_tp_t *s, int world)
@@ -674,6 +681,8 @@ static bool shm_pending(shm_tp_t *s)
 {
     if (!s->inq_broken && shm_queue_has_data(&s->inq))
         return true;
+    if (shm_coll_pending(s->coll))
+        return true;
     for (int k = 0; k < s->nhot; k++)
         if (!s->peers[s->hot[k]].broken && shm_ring_has_data(&s->peers[s->hot[k]].in))
             return true;
@@ -860,11 +869,31 @@ static void shm_close(tp_t *tp)
         munmap(s->seg, s->seg_bytes);
     }
     shm_bell_close(&s->bell);
+    shm_coll_close(s->coll);
     free(s->pids);
     free(s->hot);
     free(s->peers);
     free(s->local_of);
     free(s);
+}
+
+/* ---- for the collective backend (shm_coll.h) -------------------------------------------- */
+
+static void *coll_area(tp_t *tp, int w)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    shm_peer_t *p = peer_of(s, w);
+    if (!p || !p->seg || (w != tp->env->rank && !tp->env->route[w]))
+        return NULL;
+    return seg_coll(s, p->seg);
+}
+
+static void coll_wake(tp_t *tp, int w)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    shm_peer_t *p = peer_of(s, w);
+    if (p && p->seg && shm_wake_poke(&p->seg->sleeping) == SHM_WAKE_BELL)
+        shm_bell_ring(&s->bell, &p->bell, p->bell_len);
 }
 
 /* MemAvailable from /proc/meminfo in bytes; 0 if unknown (an old kernel, no /proc). */
@@ -939,7 +968,11 @@ static int shm_open_tp(const tp_env_t *env, tp_t **tp_p)
     s->peers = calloc((size_t)s->nlocal, sizeof(shm_peer_t));
     s->pids = calloc((size_t)s->nlocal, sizeof(int32_t));
     s->hot = calloc((size_t)s->nlocal, sizeof(int));
-    if (!s->local_of || !s->peers || !s->pids || !s->hot || s->nlocal >= SHM_LOCAL_MAX) {
+    const char *coll = tp_knob(&s->base, "RMP_SHM_COLL");
+    static const shm_coll_host_t host = {.area = coll_area, .wake = coll_wake};
+    s->coll = shm_coll_open(&s->base, !coll || strcmp(coll, "0"), &host);
+    if (!s->local_of || !s->peers || !s->pids || !s->hot || !s->coll ||
+        s->nlocal >= SHM_LOCAL_MAX) {
         shm_close(&s->base);
         return RMP_ERR_NO_MEM;
     }
@@ -978,6 +1011,7 @@ static int shm_open_tp(const tp_env_t *env, tp_t **tp_p)
     s->base.eager_limit = SHM_EAGER_DEFAULT < s->base.max_send / 2 ? SHM_EAGER_DEFAULT
                                                                    : s->base.max_send / 2;
     s->base.caps = s->cma ? TP_CAP_GET : 0;
+    s->base.offload = shm_coll_ops(s->coll);
     tp_verbose(&s->base, "shm: segment %s (%zu bytes: a queue of %zu bytes and %d fast rings of "
                "%zu bytes), doorbell @%s, max send %zu, eager limit %zu", s->blob.name,
                s->seg_bytes, s->queue_cap, SHM_FAST_RINGS, s->ring_cap, s->bell.name,

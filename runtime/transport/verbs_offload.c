@@ -88,6 +88,7 @@ static void ofl_comm_free(tp_t *tp, const ofl_comm_t *comm)
 
 const ofl_ops_t verbs_offload_ops = {
     .name = "verbs",
+    .where = "on the adapter",
     .start = ofl_start,
     .progress = ofl_progress,
     .finish = ofl_finish,

@@ -1,0 +1,280 @@
+/* shm_coll.c — the shared-memory collective backend (shm_coll.h says what it is for).
+ *
+ * One call, on channel c (the communicator's context pair), n members:
+ *   every member  writes its contribution into its own channel's `in` (allreduce; the root's
+ *                 data for bcast; nothing for barrier) and clears its own `done`, then
+ *                 counts itself in: a compare-and-swap on `arrived` in the channel of the
+ *                 communicator's rank 0 (the home), with release and acquire;
+ *   the n-th      (whoever it is: no rank waits for a given one to be scheduled) resets the
+ *                 count, combines the inputs — in rank order, whatever op: every rank gets the
+ *                 same bits, and a non-commutative op its MPI order — writes the result with a
+ *                 status into every other member's `out`, sets its `done` (release), and after
+ *                 one full fence wakes those that announced a sleep;
+ *   the others    poll their own `done` (a line nobody else touches until it changes: the
+ *                 flag and the first 56 bytes of the result arrive in one cache miss), or sleep
+ *                 and are woken by the n-th.
+ * Why this is safe to reuse: a member counts itself into call k + 1 only after it saw call k's
+ * result, and the count resets before any result is written, so the n-th of call k has read
+ * every input of call k before anyone writes call k + 1's; and nobody but the n-th writes a
+ * member's `out` and `done`, after that member cleared `done`.
+ * A rank's calls on one channel run in the order it made them (a queue per channel): MPI's
+ * order of collectives on a communicator. The home's count carries the context id of the
+ * communicator counting: one freed with a call still in flight and a new one that got the same
+ * pair (and home) cannot mix their counts; the new one waits for the count to drain.
+ * Every rank of the communicator makes the same choice in start(): it depends on the
+ * collective, the size, the context pair and which ranks are on this node only. */
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transport/shm_coll.h"
+
+typedef struct sc_chan {
+    _Alignas(64) _Atomic uint64_t arrived; /* at the home: context id << 32 | members in */
+    _Alignas(64) atomic_uint done;         /* mine: 0 while I wait, 1 once out holds my result */
+    int32_t status;                        /* the call's outcome (a user op can fail) */
+    char out[SHM_COLL_MAX];                /* the result: its first 56 bytes share done's line */
+    _Alignas(64) char in[SHM_COLL_MAX];    /* my contribution */
+} sc_chan_t;
+
+typedef struct sc_area {
+    sc_chan_t chan[SHM_COLL_CHANNELS];
+} sc_area_t;
+
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "shm_coll needs lock-free 64-bit atomics");
+_Static_assert(sizeof(sc_area_t) % 64 == 0, "the area keeps the segment's lines aligned");
+
+enum { SC_QUEUED, SC_ARRIVED, SC_DONE };
+
+typedef struct sc_member {
+    sc_chan_t *ch; /* the call's channel in the member's area */
+    int world;
+} sc_member_t;
+
+typedef struct sc_call {
+    struct sc_call *next;  /* the channel's queue */
+    shm_coll_t *sc;
+    int chan, state, rc;
+    uint32_t ctx;
+    ofl_coll_t coll;
+    int rank, size, root;
+    void *buf;             /* bcast: the data; allreduce: the result */
+    const void *sbuf;      /* allreduce: my contribution (NULL: in place, it is in buf) */
+    size_t bytes;
+    ofl_reduce_t red;
+    sc_member_t mem[];     /* by comm rank */
+} sc_call_t;
+
+struct shm_coll {
+    ofl_ops_t ops;  /* first: tp->offload points here, and start() finds me from it */
+    shm_coll_host_t host;
+    tp_t *tp;
+    bool enabled;
+    sc_call_t *head[SHM_COLL_CHANNELS], *tail[SHM_COLL_CHANNELS]; /* my calls, oldest first */
+};
+
+size_t shm_coll_area_bytes(void)
+{
+    return sizeof(sc_area_t);
+}
+
+static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_req_t **req,
+                    char *why, size_t len);
+static int sc_progress(ofl_req_t *req);
+static void sc_finish(ofl_req_t *req);
+static void sc_comm_free(tp_t *tp, const ofl_comm_t *comm);
+
+shm_coll_t *shm_coll_open(tp_t *tp, bool enabled, const shm_coll_host_t *host)
+{
+    shm_coll_t *sc = calloc(1, sizeof(*sc));
+    if (sc)
+        *sc = (shm_coll_t){.ops = {.name = "shm", .where = "in shared memory",
+                                   .start = sc_start, .progress = sc_progress,
+                                   .finish = sc_finish, .comm_free = sc_comm_free},
+                           .host = *host, .tp = tp, .enabled = enabled};
+    return sc;
+}
+
+const ofl_ops_t *shm_coll_ops(const shm_coll_t *sc)
+{
+    return &sc->ops;
+}
+
+void shm_coll_close(shm_coll_t *sc)
+{
+    free(sc); /* calls still queued belong to requests the core frees */
+}
+
+bool shm_coll_pending(const shm_coll_t *sc)
+{
+    for (int c = 0; c < SHM_COLL_CHANNELS; c++) {
+        const sc_call_t *k = sc->head[c];
+        if (k && (k->state != SC_ARRIVED ||
+                  atomic_load_explicit(&k->mem[k->rank].ch->done, memory_order_acquire)))
+            return true;
+    }
+    return false;
+}
+
+static sc_chan_t *chan_of(shm_coll_t *sc, int w, int c)
+{
+    sc_area_t *a = sc->host.area(sc->tp, w);
+    return a ? &a->chan[c] : NULL;
+}
+
+/* Why this backend does not run the call (every member reaches the same verdict), or NULL. */
+static const char *refuse(const shm_coll_t *sc, const ofl_comm_t *comm, const ofl_args_t *a,
+                          char *why, size_t len)
+{
+    unsigned pair = comm->ctx_id / 2;
+    if (!sc->enabled)
+        snprintf(why, len, "shm: RMP_SHM_COLL=0");
+    else if (pair >= SHM_COLL_CHANNELS)
+        snprintf(why, len, "shm: context pair %u has no channel (pairs 0 to %d do)", pair,
+                 SHM_COLL_CHANNELS - 1);
+    else if (a->coll != OFL_BARRIER && a->bytes > SHM_COLL_MAX)
+        snprintf(why, len, "shm: %zu bytes are more than a channel's %d", a->bytes,
+                 SHM_COLL_MAX);
+    else if (a->coll == OFL_ALLREDUCE && !a->reduce.fn)
+        snprintf(why, len, "shm: no host reduction for this op");
+    else
+        return NULL;
+    return why;
+}
+
+static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_req_t **req,
+                    char *why, size_t len)
+{
+    shm_coll_t *sc = (shm_coll_t *)tp->offload; /* my table is my first member */
+    if (refuse(sc, comm, a, why, len))
+        return RMP_ERR_NOT_SUPPORTED;
+    int c = (int)(comm->ctx_id / 2), n = comm->size;
+    sc_call_t *k = malloc(sizeof(*k) + (size_t)n * sizeof(sc_member_t));
+    if (!k)
+        return RMP_ERR_NO_MEM;
+    bool bc = a->coll == OFL_BCAST;
+    *k = (sc_call_t){.sc = sc, .chan = c, .state = SC_QUEUED, .ctx = comm->ctx_id,
+                     .coll = a->coll, .rank = comm->rank, .size = n, .root = bc ? a->root : 0,
+                     .buf = bc ? a->buf : a->rbuf, .sbuf = a->sbuf,
+                     .bytes = a->coll == OFL_BARRIER ? 0 : a->bytes, .red = a->reduce};
+    for (int r = 0; r < n; r++)
+        if (!(k->mem[r].ch = chan_of(sc, k->mem[r].world = comm->world[r], c))) {
+            snprintf(why, len, "shm: rank %d of the communicator is not reached through shared "
+                     "memory", r);
+            free(k);
+            return RMP_ERR_NOT_SUPPORTED;
+        }
+    if (sc->tail[c])
+        sc->tail[c]->next = k;
+    else
+        sc->head[c] = k;
+    sc->tail[c] = k;
+    *req = (ofl_req_t *)k;
+    return RMP_SUCCESS;
+}
+
+/* The n-th member: every input is visible (acquired through the count). The result, in my
+ * buffer, then in every other member's out; their flags; one fence; their wakeups. */
+static void combine(sc_call_t *k)
+{
+    int rc = RMP_SUCCESS, n = k->size;
+    const char *res = NULL;
+    if (k->coll == OFL_BCAST) {
+        /* From my own copy: the root may reuse its `in` once its flag is set, below, while
+         * I still write the others' */
+        res = k->mem[k->root].ch->in;
+        if (k->rank != k->root && k->bytes)
+            res = memcpy(k->buf, res, k->bytes);
+    } else if (k->coll == OFL_ALLREDUCE && k->bytes) {
+        /* in_0 op (in_1 op (... op in_n-1)), into my own result buffer */
+        memcpy(k->buf, k->mem[n - 1].ch->in, k->bytes);
+        for (int r = n - 2; r >= 0 && rc == RMP_SUCCESS; r--)
+            rc = k->red.fn(&k->red, k->mem[r].ch->in, k->buf);
+        res = k->buf;
+    }
+    for (int r = 0; r < n; r++) {
+        if (r == k->rank)
+            continue;
+        sc_chan_t *m = k->mem[r].ch;
+        if (res && k->bytes && !(k->coll == OFL_BCAST && r == k->root))
+            memcpy(m->out, res, k->bytes);
+        m->status = rc;
+        atomic_store_explicit(&m->done, 1, memory_order_release);
+    }
+    atomic_thread_fence(memory_order_seq_cst); /* pairs with the sleeper's: shm_wake.c */
+    for (int r = 0; r < n; r++)
+        if (r != k->rank)
+            k->sc->host.wake(k->sc->tp, k->mem[r].world);
+    k->rc = rc;
+}
+
+/* Count myself in. RMP_INPROGRESS: the home's count belongs to another communicator still
+ * (try again later), or I am in and wait; RMP_SUCCESS: I was the n-th and the call is done. */
+static int arrive(sc_call_t *k)
+{
+    sc_chan_t *mine = k->mem[k->rank].ch, *home = k->mem[0].ch;
+    uint64_t v = atomic_load_explicit(&home->arrived, memory_order_relaxed), nv;
+    uint32_t in;
+    bool posted = false;
+    do {
+        in = (uint32_t)v;
+        if (in && (uint32_t)(v >> 32) != k->ctx)
+            return RMP_INPROGRESS;
+        if (!posted) { /* my contribution, before I count (my channel is free: see top) */
+            atomic_store_explicit(&mine->done, 0, memory_order_relaxed);
+            if (k->bytes && k->coll == OFL_ALLREDUCE)
+                memcpy(mine->in, k->sbuf ? k->sbuf : k->buf, k->bytes);
+            else if (k->bytes && k->coll == OFL_BCAST && k->rank == k->root)
+                memcpy(mine->in, k->buf, k->bytes);
+            posted = true;
+        }
+        nv = (uint64_t)k->ctx << 32 | (in + 1);
+    } while (!atomic_compare_exchange_weak_explicit(&home->arrived, &v, nv, memory_order_acq_rel,
+                                                    memory_order_relaxed));
+    if ((int)in + 1 < k->size) {
+        k->state = SC_ARRIVED;
+        return RMP_INPROGRESS;
+    }
+    atomic_store_explicit(&home->arrived, 0, memory_order_relaxed); /* before any result */
+    combine(k);
+    return RMP_SUCCESS;
+}
+
+static int sc_progress(ofl_req_t *req)
+{
+    sc_call_t *k = (sc_call_t *)req;
+    shm_coll_t *sc = k->sc;
+    if (k->state == SC_DONE)
+        return k->rc;
+    if (sc->head[k->chan] != k) /* an earlier call of mine on this channel runs first */
+        return RMP_INPROGRESS;
+    if (k->state == SC_QUEUED) {
+        if (arrive(k) == RMP_INPROGRESS)
+            return RMP_INPROGRESS;
+    } else {
+        sc_chan_t *mine = k->mem[k->rank].ch;
+        if (!atomic_load_explicit(&mine->done, memory_order_acquire))
+            return RMP_INPROGRESS;
+        k->rc = mine->status;
+        if (k->rc == RMP_SUCCESS && k->bytes &&
+            (k->coll == OFL_ALLREDUCE || (k->coll == OFL_BCAST && k->rank != k->root)))
+            memcpy(k->buf, mine->out, k->bytes);
+    }
+    k->state = SC_DONE;
+    if (!(sc->head[k->chan] = k->next))
+        sc->tail[k->chan] = NULL;
+    return k->rc;
+}
+
+static void sc_finish(ofl_req_t *req)
+{
+    free(req);
+}
+
+static void sc_comm_free(tp_t *tp, const ofl_comm_t *comm)
+{
+    (void)tp; /* nothing per communicator: a channel's state is its calls */
+    (void)comm;
+}
