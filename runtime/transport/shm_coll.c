@@ -1,8 +1,8 @@
 /* shm_coll.c — the shared-memory collective backend (shm_coll.h says what it is for).
  *
- * One call, on channel c (the communicator's context pair), n members:
- *   every member  writes its contribution into its own channel's `in` (allreduce; the root's
- *                 data for bcast; nothing for barrier) and clears its own `done`, then
+ * Barrier and allreduce, on channel c (the communicator's context pair), n members:
+ *   every member  writes its contribution into its own channel's `in` (allreduce; nothing
+ *                 for barrier) and clears its own `done`, then
  *                 counts itself in: a compare-and-swap on `arrived` in the channel of the
  *                 communicator's rank 0 (the home), with release and acquire;
  *   the n-th      (whoever it is: no rank waits for a given one to be scheduled) resets the
@@ -13,6 +13,9 @@
  *   the others    poll their own `done` (a line nobody else touches until it changes: the
  *                 flag and the first 56 bytes of the result arrive in one cache miss), or sleep
  *                 and are woken by the n-th.
+ * Broadcast needs nobody but the root (bcast_step): the root publishes into one of two buffers
+ * of its channel and returns; each member copies it out and counts itself as read; a buffer
+ * is written again only once all its readers counted.
  * Why this is safe to reuse: a member counts itself into call k + 1 only after it saw call k's
  * result, and the count resets before any result is written, so the n-th of call k has read
  * every input of call k before anyone writes call k + 1's; and nobody but the n-th writes a
@@ -31,12 +34,23 @@
 
 #include "transport/shm_coll.h"
 
+/* A broadcast I root: its tag and its data share their first line. */
+typedef struct sc_pub {
+    _Alignas(64) _Atomic uint64_t tag; /* the call's tag (bcast_tag), 0: none */
+    char data[SHM_COLL_MAX];
+} sc_pub_t;
+
 typedef struct sc_chan {
     _Alignas(64) _Atomic uint64_t arrived; /* at the home: context id << 32 | members in */
     _Alignas(64) atomic_uint done;         /* mine: 0 while I wait, 1 once out holds my result */
     int32_t status;                        /* the call's outcome (a user op can fail) */
     char out[SHM_COLL_MAX];                /* the result: its first 56 bytes share done's line */
     _Alignas(64) char in[SHM_COLL_MAX];    /* my contribution */
+    /* Broadcasts I root, two at a time: pub[p] may be written again once its `need` readers
+     * all counted themselves in `read` (one line that only readers write) */
+    _Alignas(64) atomic_uint read[2];
+    uint32_t need[2];
+    sc_pub_t pub[2];
 } sc_chan_t;
 
 typedef struct sc_area {
@@ -58,6 +72,7 @@ typedef struct sc_call {
     shm_coll_t *sc;
     int chan, state, rc;
     uint32_t ctx;
+    uint64_t tag;          /* bcast: names this call among every broadcast on the channel */
     ofl_coll_t coll;
     int rank, size, root;
     void *buf;             /* bcast: the data; allreduce: the result */
@@ -107,13 +122,39 @@ void shm_coll_close(shm_coll_t *sc)
     free(sc); /* calls still queued belong to requests the core frees */
 }
 
+/* Broadcast: the publication buffer of the root's that is free (-1: none), or, for a reader,
+ * the one that holds this call (-1: not yet). */
+static int pub_free(const sc_chan_t *root)
+{
+    for (int p = 0; p < 2; p++)
+        if (atomic_load_explicit(&root->read[p], memory_order_acquire) == root->need[p])
+            return p;
+    return -1;
+}
+
+static int pub_find(const sc_call_t *k, const sc_chan_t *root)
+{
+    for (int p = 0; p < 2; p++)
+        if (atomic_load_explicit(&root->pub[p].tag, memory_order_acquire) == k->tag &&
+            atomic_load_explicit(&root->read[p], memory_order_relaxed) < root->need[p])
+            return p;
+    return -1;
+}
+
 bool shm_coll_pending(const shm_coll_t *sc)
 {
     for (int c = 0; c < SHM_COLL_CHANNELS; c++) {
         const sc_call_t *k = sc->head[c];
-        if (k && (k->state != SC_ARRIVED ||
-                  atomic_load_explicit(&k->mem[k->rank].ch->done, memory_order_acquire)))
+        if (!k)
+            continue;
+        if (k->coll == OFL_BCAST) {
+            const sc_chan_t *root = k->mem[k->root].ch;
+            if ((k->rank == k->root ? pub_free(root) : pub_find(k, root)) >= 0)
+                return true;
+        } else if (k->state != SC_ARRIVED ||
+                   atomic_load_explicit(&k->mem[k->rank].ch->done, memory_order_acquire)) {
             return true;
+        }
     }
     return false;
 }
@@ -144,6 +185,54 @@ static const char *refuse(const shm_coll_t *sc, const ofl_comm_t *comm, const of
     return why;
 }
 
+/* A broadcast's tag: its communicator (context id and members) and its sequence number there.
+ * The members make it part of a publication's name because a context id comes back: a
+ * communicator freed and made again over other ranks may reach the same sequence number while
+ * a reader of the old one has not read yet (a reader holds its context pair until then, so
+ * the same members cannot have it again). Never 0. */
+static uint64_t bcast_tag(const ofl_comm_t *comm, uint32_t seq)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ ((uint64_t)comm->ctx_id << 32 | seq);
+    for (int r = 0; r < comm->size; r++)
+        h = (h ^ (uint32_t)comm->world[r]) * 0x100000001b3ull;
+    h ^= h >> 29;
+    return h ? h : 1;
+}
+
+/* Broadcast, fan-out only: the root publishes into a free buffer of its own and is done; a
+ * member copies the publication out and counts itself as read; the last to read wakes the
+ * root if it sleeps waiting for a buffer. Nobody waits for anyone but the root. */
+static int bcast_step(sc_call_t *k)
+{
+    sc_chan_t *root = k->mem[k->root].ch;
+    int p, n = k->size;
+    if (k->rank == k->root) {
+        if ((p = pub_free(root)) < 0)
+            return RMP_INPROGRESS;
+        atomic_store_explicit(&root->pub[p].tag, 0, memory_order_relaxed);
+        root->need[p] = (uint32_t)n - 1;
+        atomic_store_explicit(&root->read[p], 0, memory_order_relaxed);
+        if (k->bytes)
+            memcpy(root->pub[p].data, k->buf, k->bytes);
+        atomic_store_explicit(&root->pub[p].tag, k->tag, memory_order_release);
+        atomic_thread_fence(memory_order_seq_cst); /* pairs with the sleeper's: shm_wake.c */
+        for (int r = 0; r < n; r++)
+            if (r != k->rank)
+                k->sc->host.wake(k->sc->tp, k->mem[r].world);
+        return RMP_SUCCESS;
+    }
+    if ((p = pub_find(k, root)) < 0)
+        return RMP_INPROGRESS;
+    uint32_t need = root->need[p]; /* before I count: the root may reuse p once I did */
+    if (k->bytes)
+        memcpy(k->buf, root->pub[p].data, k->bytes);
+    if (atomic_fetch_add_explicit(&root->read[p], 1, memory_order_acq_rel) + 1 == need) {
+        atomic_thread_fence(memory_order_seq_cst);
+        k->sc->host.wake(k->sc->tp, k->mem[k->root].world);
+    }
+    return RMP_SUCCESS;
+}
+
 static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_req_t **req,
                     char *why, size_t len)
 {
@@ -156,6 +245,7 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
         return RMP_ERR_NO_MEM;
     bool bc = a->coll == OFL_BCAST;
     *k = (sc_call_t){.sc = sc, .chan = c, .state = SC_QUEUED, .ctx = comm->ctx_id,
+                     .tag = bc ? bcast_tag(comm, a->seq) : 0,
                      .coll = a->coll, .rank = comm->rank, .size = n, .root = bc ? a->root : 0,
                      .buf = bc ? a->buf : a->rbuf, .sbuf = a->sbuf,
                      .bytes = a->coll == OFL_BARRIER ? 0 : a->bytes, .red = a->reduce};
@@ -181,13 +271,7 @@ static void combine(sc_call_t *k)
 {
     int rc = RMP_SUCCESS, n = k->size;
     const char *res = NULL;
-    if (k->coll == OFL_BCAST) {
-        /* From my own copy: the root may reuse its `in` once its flag is set, below, while
-         * I still write the others' */
-        res = k->mem[k->root].ch->in;
-        if (k->rank != k->root && k->bytes)
-            res = memcpy(k->buf, res, k->bytes);
-    } else if (k->coll == OFL_ALLREDUCE && k->bytes) {
+    if (k->coll == OFL_ALLREDUCE && k->bytes) {
         /* in_0 op (in_1 op (... op in_n-1)), into my own result buffer */
         memcpy(k->buf, k->mem[n - 1].ch->in, k->bytes);
         for (int r = n - 2; r >= 0 && rc == RMP_SUCCESS; r--)
@@ -198,7 +282,7 @@ static void combine(sc_call_t *k)
         if (r == k->rank)
             continue;
         sc_chan_t *m = k->mem[r].ch;
-        if (res && k->bytes && !(k->coll == OFL_BCAST && r == k->root))
+        if (res)
             memcpy(m->out, res, k->bytes);
         m->status = rc;
         atomic_store_explicit(&m->done, 1, memory_order_release);
@@ -226,8 +310,6 @@ static int arrive(sc_call_t *k)
             atomic_store_explicit(&mine->done, 0, memory_order_relaxed);
             if (k->bytes && k->coll == OFL_ALLREDUCE)
                 memcpy(mine->in, k->sbuf ? k->sbuf : k->buf, k->bytes);
-            else if (k->bytes && k->coll == OFL_BCAST && k->rank == k->root)
-                memcpy(mine->in, k->buf, k->bytes);
             posted = true;
         }
         nv = (uint64_t)k->ctx << 32 | (in + 1);
@@ -250,7 +332,10 @@ static int sc_progress(ofl_req_t *req)
         return k->rc;
     if (sc->head[k->chan] != k) /* an earlier call of mine on this channel runs first */
         return RMP_INPROGRESS;
-    if (k->state == SC_QUEUED) {
+    if (k->coll == OFL_BCAST) {
+        if ((k->rc = bcast_step(k)) == RMP_INPROGRESS)
+            return RMP_INPROGRESS;
+    } else if (k->state == SC_QUEUED) {
         if (arrive(k) == RMP_INPROGRESS)
             return RMP_INPROGRESS;
     } else {
@@ -258,8 +343,7 @@ static int sc_progress(ofl_req_t *req)
         if (!atomic_load_explicit(&mine->done, memory_order_acquire))
             return RMP_INPROGRESS;
         k->rc = mine->status;
-        if (k->rc == RMP_SUCCESS && k->bytes &&
-            (k->coll == OFL_ALLREDUCE || (k->coll == OFL_BCAST && k->rank != k->root)))
+        if (k->rc == RMP_SUCCESS && k->bytes)
             memcpy(k->buf, mine->out, k->bytes);
     }
     k->state = SC_DONE;

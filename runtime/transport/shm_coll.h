@@ -4,8 +4,8 @@
  * member posts its contribution in its own channel and counts itself in at the channel of the
  * communicator's rank 0; the last to arrive combines and writes the result, with its flag on
  * the same cache line, into every member's channel, then wakes those that sleep (shm_wake.h).
- * A rank runs once per call: no rounds of messages, no rank waiting for another's turn on a
- * core. shm_coll.c has the protocol; shm.c lays the areas out and wakes the sleepers. */
+ * A broadcast's root publishes into its own channel and returns; members copy it out. A rank
+ * runs once per call: no rounds of messages, no rank waiting for another's turn on a core. shm_coll.c has the protocol; shm.c lays the areas out and wakes the sleepers. */
 #ifndef RMP_SHM_COLL_H
 #define RMP_SHM_COLL_H
 
