@@ -260,19 +260,43 @@ int rmp_irecv(void *buf, int count, rmp_datatype_t type, int source, int tag, rm
     return RMP_SUCCESS;
 }
 
+/* The blocking calls' second half: wait for a request no user handle names, hand out its
+ * status, free it. Without the handle round trip of rmp_wait (req_handle, req_lookup, a second
+ * initialization check), which a ping-pong pays twice per message. */
+static int finish_blocking(struct rmp_request *r, rmp_status_t *status)
+{
+    if (!atomic_load_explicit(&r->done, memory_order_acquire)) {
+        rmp_ctx_t *c = &rmp_ctx;
+        ctx_lock(c);
+        progress_wait(c, &r->done);
+        ctx_unlock(c);
+    }
+    int err = r->status.error;
+    if (status)
+        *status = r->status;
+    req_free(r);
+    return err;
+}
+
 int rmp_send(const void *buf, int count, rmp_datatype_t type, int dest, int tag, rmp_comm_t comm)
 {
-    rmp_request_t r;
-    int rc = rmp_isend(buf, count, type, dest, tag, comm, &r);
-    return rc ? rc : rmp_wait(&r, RMP_STATUS_IGNORE);
+    p2p_args_t a;
+    struct rmp_request *r;
+    int rc = p2p_check_args(comm, &a, buf, count, type, dest, tag, false);
+    if (!rc)
+        rc = p2p_send_typed(a.c, 0, buf, count, a.t, a.bytes, dest, tag, false, &r);
+    return rc ? rc : finish_blocking(r, RMP_STATUS_IGNORE);
 }
 
 int rmp_recv(void *buf, int count, rmp_datatype_t type, int source, int tag, rmp_comm_t comm,
              rmp_status_t *status)
 {
-    rmp_request_t r;
-    int rc = rmp_irecv(buf, count, type, source, tag, comm, &r);
-    return rc ? rc : rmp_wait(&r, status);
+    p2p_args_t a;
+    struct rmp_request *r;
+    int rc = p2p_check_args(comm, &a, buf, count, type, source, tag, true);
+    if (!rc)
+        rc = p2p_recv_typed(a.c, 0, buf, count, a.t, a.bytes, source, tag, &r);
+    return rc ? rc : finish_blocking(r, status);
 }
 
 /* Both halves are checked before the receive is posted: a posted receive may match a waiting
