@@ -10,9 +10,9 @@
 /* Posted receives naming this peer explicitly (wildcard receives may still match others). */
 static void fail_posted(rmp_ctx_t *c, int peer, int status)
 {
-    for (int h = 0; h < RMP_MAX_COMMS; h++) {
-        comm_t *cm = comm_get(h);
-        if (!cm)
+    for (int h = 0; c->comms && h < RMP_MAX_COMMS; h++) {
+        comm_t *cm = &c->comms[h]; /* freed ones too: their collectives in flight hold them */
+        if (!cm->in_use)
             continue;
         int cr = comm_rank_of_world(cm, peer);
         if (cr < 0)
