@@ -85,7 +85,7 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
             continue;
         char one[160] = "";
         rc = tp->offload->start(tp, &oc, a, &oreq, one, sizeof(one));
-        if (rc == RMP_ERR_NOT_SUPPORTED && used < sizeof(why))
+        if (rc == RMP_ERR_NOT_SUPPORTED && one[0] && used < sizeof(why))
             used += (size_t)snprintf(why + used, sizeof(why) - used, "%s%s", used ? "; " : "",
                                      one);
     }

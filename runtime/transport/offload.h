@@ -70,8 +70,9 @@ typedef struct ofl_ops {
     const char *name; /* "mcast", "atomics", ...: named in RMP_VERBOSE lines */
     const char *where; /* "on the adapter", "in shared memory": ditto */
     /* RMP_SUCCESS: the call started (*req); RMP_ERR_NOT_SUPPORTED: not by this backend, with a
-     * one-line reason in why (the caller runs the software schedule); another RMP_ERR_*: the
-     * call failed. The runtime lock is held. */
+     * one-line reason in why, or none (why[0] = 0) when the communicator is not one this
+     * backend serves at all (the caller runs the software schedule, and RMP_VERBOSE gives the
+     * other backends' reasons); another RMP_ERR_*: the call failed. The runtime lock is held. */
     int (*start)(struct tp *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_req_t **req,
                  char *why, size_t len);
     /* Advance (lock held): RMP_INPROGRESS (2), or the call's outcome (RMP_SUCCESS or an error),

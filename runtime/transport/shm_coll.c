@@ -237,6 +237,11 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
                     char *why, size_t len)
 {
     shm_coll_t *sc = (shm_coll_t *)tp->offload; /* my table is my first member */
+    for (int r = 0; r < comm->size; r++)
+        if (!sc->host.area(tp, comm->world[r])) {
+            why[0] = '\0'; /* not a communicator of this node's shm: not mine to explain */
+            return RMP_ERR_NOT_SUPPORTED;
+        }
     if (refuse(sc, comm, a, why, len))
         return RMP_ERR_NOT_SUPPORTED;
     int c = (int)(comm->ctx_id / 2), n = comm->size;
@@ -249,13 +254,8 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
                      .coll = a->coll, .rank = comm->rank, .size = n, .root = bc ? a->root : 0,
                      .buf = bc ? a->buf : a->rbuf, .sbuf = a->sbuf,
                      .bytes = a->coll == OFL_BARRIER ? 0 : a->bytes, .red = a->reduce};
-    for (int r = 0; r < n; r++)
-        if (!(k->mem[r].ch = chan_of(sc, k->mem[r].world = comm->world[r], c))) {
-            snprintf(why, len, "shm: rank %d of the communicator is not reached through shared "
-                     "memory", r);
-            free(k);
-            return RMP_ERR_NOT_SUPPORTED;
-        }
+    for (int r = 0; r < n; r++) /* every one has an area: checked above */
+        k->mem[r].ch = chan_of(sc, k->mem[r].world = comm->world[r], c);
     if (sc->tail[c])
         sc->tail[c]->next = k;
     else
