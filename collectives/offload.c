@@ -136,8 +136,7 @@ ofl_reduce_t coll_offload_reduce(rmp_op_t op, const dtype_t *dt, int count)
 {
     red_t rd = red_of(op, dt);
     return (ofl_reduce_t){.fn = host_reduce, .op = op, .dt = dt,
-                          .n = rd.esz ? (size_t)count * dt->size / rd.esz : 0,
-                          .commutes = op_commutes(op)};
+                          .n = rd.esz ? (size_t)count * dt->size / rd.esz : 0};
 }
 
 ofl_op_t coll_offload_op(rmp_op_t op)

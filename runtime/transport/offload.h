@@ -31,7 +31,6 @@ typedef struct ofl_reduce {
     int op;              /* the call's op (rmp_op_t), for fn */
     const void *dt;      /* the call's type, for fn */
     size_t n;            /* elements, as fn counts them */
-    bool commutes;       /* false: operands must be combined in rank order */
 } ofl_reduce_t;
 
 /* A communicator as a backend sees it. */

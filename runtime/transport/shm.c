@@ -49,8 +49,8 @@
  * blocking, senders read it after every send. It is also the futex the owner blocks on
  * (shm_wake.h: SHM_WAKE_FUTEX or SHM_WAKE_BELL says how to wake it, AWAKE that it runs). The
  * header is followed by the owner's incoming queue, then its SHM_FAST_RINGS outgoing fast
- * rings, then its collective area (shm_coll.h). The size does not depend on the number of local ranks: n ranks use n segments, not
- * n rings each. */
+ * rings, then its collective area (shm_coll.h). The size does not depend on the number of
+ * local ranks: n ranks use n segments, not n rings each. */
 typedef struct shm_seg_hdr {
     _Alignas(64) atomic_uint sleeping; /* owner is about to block (shm_wake.h's values) */
     _Alignas(64) atomic_int mapped;   /* ranks that mapped it (creator included) */

@@ -159,12 +159,6 @@ bool shm_coll_pending(const shm_coll_t *sc)
     return false;
 }
 
-static sc_chan_t *chan_of(shm_coll_t *sc, int w, int c)
-{
-    sc_area_t *a = sc->host.area(sc->tp, w);
-    return a ? &a->chan[c] : NULL;
-}
-
 /* Why this backend does not run the call (every member reaches the same verdict), or NULL. */
 static const char *refuse(const shm_coll_t *sc, const ofl_comm_t *comm, const ofl_args_t *a,
                           char *why, size_t len)
@@ -237,25 +231,33 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
                     char *why, size_t len)
 {
     shm_coll_t *sc = (shm_coll_t *)tp->offload; /* my table is my first member */
-    for (int r = 0; r < comm->size; r++)
-        if (!sc->host.area(tp, comm->world[r])) {
-            why[0] = '\0'; /* not a communicator of this node's shm: not mine to explain */
-            return RMP_ERR_NOT_SUPPORTED;
-        }
-    if (refuse(sc, comm, a, why, len))
-        return RMP_ERR_NOT_SUPPORTED;
     int c = (int)(comm->ctx_id / 2), n = comm->size;
     sc_call_t *k = malloc(sizeof(*k) + (size_t)n * sizeof(sc_member_t));
     if (!k)
         return RMP_ERR_NO_MEM;
     bool bc = a->coll == OFL_BCAST;
     *k = (sc_call_t){.sc = sc, .chan = c, .state = SC_QUEUED, .ctx = comm->ctx_id,
-                     .tag = bc ? bcast_tag(comm, a->seq) : 0,
                      .coll = a->coll, .rank = comm->rank, .size = n, .root = bc ? a->root : 0,
                      .buf = bc ? a->buf : a->rbuf, .sbuf = a->sbuf,
                      .bytes = a->coll == OFL_BARRIER ? 0 : a->bytes, .red = a->reduce};
-    for (int r = 0; r < n; r++) /* every one has an area: checked above */
-        k->mem[r].ch = chan_of(sc, k->mem[r].world = comm->world[r], c);
+    /* One pass over the members (after the fixed part: assigning a struct may write its tail
+     * padding, where mem[] begins): their areas, and whether the communicator is one of this
+     * node's shm at all (if not, it is not mine to explain: no reason) */
+    for (int r = 0; r < n; r++) {
+        sc_area_t *ar = sc->host.area(tp, k->mem[r].world = comm->world[r]);
+        if (!ar) {
+            why[0] = '\0';
+            free(k);
+            return RMP_ERR_NOT_SUPPORTED;
+        }
+        k->mem[r].ch = c < SHM_COLL_CHANNELS ? &ar->chan[c] : NULL;
+    }
+    if (refuse(sc, comm, a, why, len)) {
+        free(k);
+        return RMP_ERR_NOT_SUPPORTED;
+    }
+    if (bc)
+        k->tag = bcast_tag(comm, a->seq);
     if (sc->tail[c])
         sc->tail[c]->next = k;
     else
