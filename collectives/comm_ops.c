@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coll.h"
+#include "match.h"
 #include "topo.h"
 
 /* ---- context ids -------------------------------------------------------------------------
@@ -231,10 +232,16 @@ int rmp_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm)
 }
 
 /* Lock held: everything of c goes, its context pair last (no new communicator can have
- * taken it: until here the pair stays out of this process's free mask). */
+ * taken it: until here the pair stays out of this process's free mask). Messages that
+ * arrived for it and were never received go too: a later communicator on the same pair must
+ * not find them. */
 static void comm_teardown(comm_t *c)
 {
     uint32_t id = c->ctx_id;
+    size_t lost = match_drop_ctx(rmp_ctx.mq, id) + match_drop_ctx(rmp_ctx.mq, id + 1);
+    if (lost)
+        core_verbose(&rmp_ctx, "a freed communicator had %zu message%s nobody received: dropped",
+                     lost, lost == 1 ? "" : "s");
     coll_offload_comm_free(c);
     comm_release_locked(c);
     ctx_release_locked(id);
@@ -252,7 +259,7 @@ int rmp_comm_free(rmp_comm_t *comm)
     ctx_lock(&rmp_ctx);
     comm_t *c = comm_get(*comm); /* NULL for RMP_COMM_NULL and invalid or freed handles */
     if (c && c->busy)
-        c->freed = comm_teardown; /* the last collective in flight on it finishes the job */
+        c->freed = comm_teardown; /* its last collective or posted receive finishes the job */
     else if (c)
         comm_teardown(c);
     ctx_unlock(&rmp_ctx);

@@ -110,7 +110,7 @@ typedef struct comm {
     uint32_t offload_said; /* bit k: the offload choice for collective k was reported */
     void *topo;           /* its Cartesian or graph topology (collectives/topo.c), one block
                            * freed with the communicator; NULL: none */
-    int busy;             /* nonblocking collectives in flight on it (comm_hold) */
+    int busy;             /* collectives in flight and posted receives on it (comm_hold) */
     /* Freed by the user while busy: its handle is gone (comm_get says so), and the last
      * collective in flight calls this (lock held) to release it for good. NULL: not freed. */
     void (*freed)(struct comm *c);
@@ -125,9 +125,10 @@ comm_t *comm_get(rmp_comm_t h);
 int comm_create(const int *world, int n, int rank, uint32_t ctx_id, rmp_comm_t *out);
 /* Lock held: the memory of c goes, now (rmp_comm_free decides when). */
 void comm_release_locked(comm_t *c);
-/* Lock held: a nonblocking collective starts, or ends, on c. MPI lets a program free a
- * communicator with operations pending, which then complete normally: the end of the last
- * one runs c->freed if it was freed meanwhile. */
+/* Lock held: a nonblocking collective starts, or ends, on c; or a receive enters or leaves
+ * the posted queue (match.c). MPI lets a program free a communicator with operations pending,
+ * which then complete normally: the end of the last one runs c->freed if it was freed
+ * meanwhile. */
 void comm_hold(comm_t *c);
 void comm_unhold(comm_t *c);
 int comm_init_builtin(rmp_ctx_t *ctx); /* WORLD and SELF, at init */

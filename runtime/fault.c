@@ -17,11 +17,13 @@ static void fail_posted(rmp_ctx_t *c, int peer, int status)
         int cr = comm_rank_of_world(cm, peer);
         if (cr < 0)
             continue;
+        comm_hold(cm); /* its receives' unholds must not release it under the loop */
         for (int off = 0; off < 2; off++) {
             struct rmp_request *r;
             while ((r = match_take_posted_from(c->mq, cm->ctx_id + (uint32_t)off, cr)))
                 req_recv_finish(r, status);
         }
+        comm_unhold(cm);
     }
 }
 

@@ -218,9 +218,13 @@ bool match_post(match_queues_t *mq, struct rmp_request *r)
     mq->nposted++;
     if (r->peer == RMP_ANY_SOURCE)
         mq->nwild++;
+    if (r->comm) /* a posted receive keeps its context id from being reused (comm_hold) */
+        comm_hold(r->comm);
     return true;
 }
 
+/* Last, after the queues are consistent again: the unhold may release a communicator freed
+ * meanwhile, which drops its unexpected messages (match_drop_ctx). */
 static void posted_unlink(match_queues_t *mq, match_bucket_t *b, struct rmp_request *r)
 {
     list_remove(&r->link);
@@ -229,6 +233,8 @@ static void posted_unlink(match_queues_t *mq, match_bucket_t *b, struct rmp_requ
     if (b->src == RMP_ANY_SOURCE)
         mq->nwild--;
     bucket_release(mq, b);
+    if (r->comm)
+        comm_unhold(r->comm);
 }
 
 /* The first receive of b's posted list that takes `tag`, or NULL. */
@@ -336,6 +342,18 @@ unexp_t *match_find_unexp(match_queues_t *mq, uint32_t ctx, int src, int tag, bo
         mq->nunexp--;
     }
     return u;
+}
+
+size_t match_drop_ctx(match_queues_t *mq, uint32_t ctx)
+{
+    size_t n = 0;
+    unexp_t *u;
+    while ((u = match_find_unexp(mq, ctx, RMP_ANY_SOURCE, RMP_ANY_TAG, true))) {
+        free(u->data);
+        free(u);
+        n++;
+    }
+    return n;
 }
 
 size_t match_posted_count(const match_queues_t *mq)

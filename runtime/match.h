@@ -39,7 +39,10 @@ match_queues_t *match_create(void);
 void match_destroy(match_queues_t *mq);
 
 /* Append a receive request (its ctx_id, peer (comm rank or RMP_ANY_SOURCE) and tag (or
- * RMP_ANY_TAG) are set) to the posted queue. false: out of memory, nothing queued. */
+ * RMP_ANY_TAG) are set) to the posted queue. false: out of memory, nothing queued. While
+ * queued, it holds its communicator (r->comm, if set: comm_hold), lock held: a freed
+ * communicator keeps its context id until its last posted receive leaves the queue (matched,
+ * cancelled or failed), so no later communicator's message can match it. */
 bool match_post(match_queues_t *mq, struct rmp_request *r);
 /* Remove and return the earliest posted receive, specific or wildcard, that an arrival
  * (ctx, src >= 0, tag) matches. */
@@ -55,6 +58,10 @@ bool match_add_unexp(match_queues_t *mq, unexp_t *u);
 /* First unexpected message matching (ctx, src|ANY, tag|ANY); removed from the queue if
  * `take`, else left in place (probe). NULL if none. */
 unexp_t *match_find_unexp(match_queues_t *mq, uint32_t ctx, int src, int tag, bool take);
+
+/* Remove and free every unexpected message of context ctx (its communicator was freed:
+ * nothing can receive them, and a later communicator may take the id); returns how many. */
+size_t match_drop_ctx(match_queues_t *mq, uint32_t ctx);
 
 /* Counts, for tests and leak checks. */
 size_t match_posted_count(const match_queues_t *mq);

@@ -1,8 +1,8 @@
 /* comm.c — communicators: rmp_comm_dup (same group, its own matching context: its messages
  * never match receives on the parent, even with wildcards), rmp_comm_split (even/odd, reversed
  * key, equal keys ordered by old rank, RMP_UNDEFINED -> RMP_COMM_NULL), point-to-point and
- * collectives inside the new communicators, nested dup/split, rmp_comm_free and reuse of freed
- * slots. Rank 0 prints "comm: OK n=N". */
+ * collectives inside the new communicators, nested dup/split, rmp_comm_free (with a receive
+ * posted, with a message never received) and reuse of freed slots. Rank 0 prints "comm: OK n=N". */
 #include "progs.h"
 
 static int rank, n;
@@ -139,6 +139,49 @@ static void splits(void)
     CHECK(rmp_comm_free(&half));
 }
 
+/* MPI lets a program free a communicator with a receive still posted: the receive stays
+ * pending, and no later communicator may take the freed one's context (the new one, made
+ * right after, would otherwise get it, and its message would match the old receive: the
+ * receive on the new communicator would then hang). Then a message nobody received on a
+ * freed communicator: a later communicator must not find it. */
+static void freed_with_traffic(void)
+{
+    int right = (rank + 1) % n, left = (rank + n - 1) % n;
+    rmp_comm_t d, e;
+    rmp_request_t rq = RMP_REQUEST_NULL;
+    rmp_status_t st;
+    int old = -1, fresh = -1, v = 3000 + rank, flag = 1;
+    CHECK(rmp_comm_dup(RMP_COMM_WORLD, &d));
+    CHECK(rmp_irecv(&old, 1, RMP_INT, left, 11, d, &rq));
+    CHECK(rmp_comm_free(&d));
+    CHECK(rmp_comm_dup(RMP_COMM_WORLD, &e));
+    CHECK(rmp_send(&v, 1, RMP_INT, right, 11, e));
+    CHECK(rmp_recv(&fresh, 1, RMP_INT, left, 11, e, &st));
+    EXPECT(fresh == 3000 + left, "receive on a new communicator got %d, expected %d", fresh,
+           3000 + left);
+    CHECK(rmp_test(&rq, &flag, &st));
+    EXPECT(!flag, "the receive posted on a freed communicator completed (old = %d): it took "
+           "a message of a later one", old);
+    CHECK(rmp_cancel(&rq));
+    CHECK(rmp_wait(&rq, &st));
+    EXPECT(st.cancelled == 1, "the receive of a freed communicator was not cancelled");
+    CHECK(rmp_comm_free(&e));
+
+    CHECK(rmp_comm_dup(RMP_COMM_WORLD, &d));
+    CHECK(rmp_send(&v, 1, RMP_INT, right, 12, d));
+    flag = 0;
+    for (long spins = 0; !flag && spins < 100000000; spins++) /* it has arrived */
+        CHECK(rmp_iprobe(left, 12, d, &flag, RMP_STATUS_IGNORE));
+    EXPECT(flag, "the message on the dup never arrived");
+    CHECK(rmp_comm_free(&d));
+    CHECK(rmp_comm_dup(RMP_COMM_WORLD, &e));
+    flag = 1;
+    CHECK(rmp_iprobe(RMP_ANY_SOURCE, RMP_ANY_TAG, e, &flag, RMP_STATUS_IGNORE));
+    EXPECT(!flag, "a new communicator sees a message sent on a freed one");
+    CHECK(rmp_barrier(e));
+    CHECK(rmp_comm_free(&e));
+}
+
 /* Freed communicators give their slots back: many more dup/free than the handle table. */
 static void churn(void)
 {
@@ -171,6 +214,8 @@ int main(int argc, char **argv)
     dup_isolation();
     phase("split", 30);
     splits();
+    phase("freed with traffic", 30);
+    freed_with_traffic();
     phase("dup/free churn", 60);
     churn();
     phase("failure count", 30);
