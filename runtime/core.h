@@ -160,7 +160,7 @@ struct rmp_request {
     uint32_t idx;          /* slot index in the table (fixed for the slot's life) */
     /* everything from `kind` on is zeroed by req_alloc */
     req_kind_t kind;
-    bool listed;           /* seen in the array being checked (wait.c, duplicates) */
+    uint64_t listed;       /* the array check that saw it last (req_list_epoch): duplicates */
     atomic_int done;
     rmp_status_t status;
     struct rmp_request *next; /* free lists (request.c) */
@@ -206,6 +206,9 @@ struct rmp_request {
 
 /* A fresh request (its own slot; NULL when out of memory or past REQ_MAX_LIVE live ones). */
 struct rmp_request *req_alloc(req_kind_t kind);
+/* A value no other call got, for marking the requests of one array (wait.c, persist.c): an
+ * entry whose request already carries it is listed twice. Never 0 (a fresh request's). */
+uint64_t req_list_epoch(void);
 /* Give the slot back; every handle to it becomes invalid. */
 void req_free(struct rmp_request *r);
 /* Mark complete with an error code (status.error); wakes waiting threads. */

@@ -283,8 +283,18 @@ int rmp_send(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
     p2p_args_t a;
     struct rmp_request *r;
     int rc = p2p_check_args(comm, &a, buf, count, type, dest, tag, false);
-    if (!rc)
-        rc = p2p_send_typed(a.c, 0, buf, count, a.t, a.bytes, dest, tag, false, &r);
+    if (rc)
+        return rc;
+    if (a.t->contig && dest != RMP_PROC_NULL) {
+        /* the usual small send: pushed now, no request made, waited for and freed */
+        rmp_ctx_t *ctx = &rmp_ctx;
+        ctx_lock(ctx);
+        rc = proto_send_now(ctx, a.c, buf, a.bytes, dest, tag);
+        ctx_unlock(ctx);
+        if (rc != RMP_AGAIN)
+            return rc;
+    }
+    rc = p2p_send_typed(a.c, 0, buf, count, a.t, a.bytes, dest, tag, false, &r);
     return rc ? rc : finish_blocking(r, RMP_STATUS_IGNORE);
 }
 

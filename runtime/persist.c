@@ -155,20 +155,13 @@ int rmp_startall(int count, rmp_request_t reqs[])
     if (count > 0 && !reqs)
         return RMP_ERR_ARG;
     int i;
-    for (i = 0; i < count && rc == RMP_SUCCESS; i++) { /* all startable, none listed twice */
+    uint64_t epoch = req_list_epoch();
+    for (i = 0; i < count; i++) { /* all startable, none listed twice */
         struct rmp_request *r = startable(reqs[i]);
-        if (!r || r->listed)
-            rc = RMP_ERR_REQUEST;
-        else
-            r->listed = true;
+        if (!r || r->listed == epoch)
+            return RMP_ERR_REQUEST;
+        r->listed = epoch;
     }
-    while (i-- > 0) {
-        struct rmp_request *r = req_lookup(reqs[i]);
-        if (r)
-            r->listed = false;
-    }
-    if (rc)
-        return rc;
     rmp_ctx_t *ctx = &rmp_ctx;
     ctx_lock(ctx);
     for (i = 0; i < count; i++) {

@@ -62,6 +62,20 @@ int proto_send(rmp_ctx_t *c, struct rmp_request *r)
     return rc;
 }
 
+int proto_send_now(rmp_ctx_t *c, comm_t *comm, const void *buf, size_t bytes, int dst, int tag)
+{
+    int w = comm->world[dst];
+    peer_t *p = &c->peers[w];
+    if (p->failed || !p->connected || p->outq_head || bytes > proto_eager_limit(c, w))
+        return RMP_AGAIN; /* proto_send says why, queues, or goes rendezvous */
+    pkt_match_t m = {.type = PKT_EAGER, .ctx = comm->ctx_id, .src = comm->rank, .tag = tag,
+                     .seq = p->send_seq, .len = bytes};
+    int rc = p->tp->ops->send(p->tp, w, &m, sizeof(m), buf, bytes);
+    if (rc == RMP_SUCCESS)
+        p->send_seq++;
+    return rc;
+}
+
 /* Fill the status of a matched receive; returns bytes to move. */
 static size_t recv_matched(struct rmp_request *r, int src, int tag, size_t len)
 {

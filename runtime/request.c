@@ -131,6 +131,22 @@ static inline void req_gen_bump(struct rmp_request *r)
     atomic_store_explicit(&r->gen, g + 1, memory_order_release);
 }
 
+/* Zero everything from `kind` on. One memset of the whole (about 200 bytes) compiles to a
+ * `rep stos` under gcc, which alone took 5 % of a ping-pong's profile (its start-up cost);
+ * pieces of at most 64 bytes are stored inline, with 16-byte stores. */
+#define REQ_TAIL_OFF offsetof(struct rmp_request, kind)
+#define REQ_TAIL_BYTES (sizeof(struct rmp_request) - REQ_TAIL_OFF)
+_Static_assert(REQ_TAIL_BYTES > 192 && REQ_TAIL_BYTES <= 256,
+               "req_zero_tail's pieces must cover the request's tail: adjust them");
+static inline void req_zero_tail(struct rmp_request *r)
+{
+    char *z = (char *)r + REQ_TAIL_OFF;
+    memset(z, 0, 64);
+    memset(z + 64, 0, 64);
+    memset(z + 128, 0, 64);
+    memset(z + 192, 0, REQ_TAIL_BYTES - 192);
+}
+
 struct rmp_request *req_alloc(req_kind_t kind)
 {
     req_tls_t *tl = &req_tls;
@@ -141,8 +157,7 @@ struct rmp_request *req_alloc(req_kind_t kind)
         return NULL;
     tl->cache = r->next;
     tl->cached--;
-    memset((char *)r + offsetof(struct rmp_request, kind), 0,
-           sizeof(*r) - offsetof(struct rmp_request, kind));
+    req_zero_tail(r);
     r->kind = kind;
     r->peer_world = -1;
     atomic_init(&r->done, 0);
@@ -152,6 +167,12 @@ struct rmp_request *req_alloc(req_kind_t kind)
      * without a locked read-modify-write on the request path. */
     req_gen_bump(r);
     return r;
+}
+
+uint64_t req_list_epoch(void)
+{
+    static _Atomic uint64_t epoch;
+    return atomic_fetch_add_explicit(&epoch, 1, memory_order_relaxed) + 1;
 }
 
 void req_free(struct rmp_request *r)

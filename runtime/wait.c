@@ -42,6 +42,23 @@ static bool is_inactive(const struct rmp_request *r)
     return r->persistent && !r->active;
 }
 
+/* Wait for the live request r that *req names, then reap it. */
+static int wait_one(struct rmp_request *r, rmp_request_t *req, rmp_status_t *status)
+{
+    if (is_inactive(r)) {
+        if (status)
+            *status = empty_status;
+        return RMP_SUCCESS;
+    }
+    if (!is_done(r)) {
+        rmp_ctx_t *c = &rmp_ctx;
+        ctx_lock(c);
+        progress_wait(c, &r->done);
+        ctx_unlock(c);
+    }
+    return reap(r, req, status);
+}
+
 int rmp_wait(rmp_request_t *req, rmp_status_t *status)
 {
     int rc = ctx_check();
@@ -55,20 +72,7 @@ int rmp_wait(rmp_request_t *req, rmp_status_t *status)
         return RMP_SUCCESS;
     }
     struct rmp_request *r = user_req(*req);
-    if (!r)
-        return RMP_ERR_REQUEST;
-    if (is_inactive(r)) {
-        if (status)
-            *status = empty_status;
-        return RMP_SUCCESS;
-    }
-    if (!is_done(r)) {
-        rmp_ctx_t *c = &rmp_ctx;
-        ctx_lock(c);
-        progress_wait(c, &r->done);
-        ctx_unlock(c);
-    }
-    return reap(r, req, status);
+    return r ? wait_one(r, req, status) : RMP_ERR_REQUEST;
 }
 
 int rmp_test(rmp_request_t *req, int *flag, rmp_status_t *status)
@@ -105,7 +109,8 @@ int rmp_test(rmp_request_t *req, int *flag, rmp_status_t *status)
 
 /* The array calls check every entry before completing any: one that is not live, or a
  * request listed twice (the second entry would name a request the first one freed), gives
- * RMP_ERR_REQUEST with every request left as it was. */
+ * RMP_ERR_REQUEST with every request left as it was. Each entry is marked with a value of
+ * this call only, so nothing needs unmarking afterwards. */
 static int check_array(int count, rmp_request_t reqs[])
 {
     int rc = ctx_check();
@@ -115,22 +120,16 @@ static int check_array(int count, rmp_request_t reqs[])
         return RMP_ERR_COUNT;
     if (count > 0 && !reqs)
         return RMP_ERR_ARG;
-    int i;
-    for (i = 0; i < count && rc == RMP_SUCCESS; i++) {
+    uint64_t epoch = req_list_epoch();
+    for (int i = 0; i < count; i++) {
         if (reqs[i] == RMP_REQUEST_NULL)
             continue;
         struct rmp_request *r = user_req(reqs[i]);
-        if (!r || r->listed)
-            rc = RMP_ERR_REQUEST;
-        else
-            r->listed = true;
+        if (!r || r->listed == epoch)
+            return RMP_ERR_REQUEST;
+        r->listed = epoch;
     }
-    while (i-- > 0) { /* unmark (a duplicate's first entry included) */
-        struct rmp_request *r = req_lookup(reqs[i]);
-        if (r)
-            r->listed = false;
-    }
-    return rc;
+    return RMP_SUCCESS;
 }
 
 int rmp_waitall(int count, rmp_request_t reqs[], rmp_status_t statuses[])
@@ -140,7 +139,13 @@ int rmp_waitall(int count, rmp_request_t reqs[], rmp_status_t statuses[])
         return rc;
     int first = RMP_SUCCESS, nerr = 0;
     for (int i = 0; i < count; i++) {
-        int e = rmp_wait(&reqs[i], statuses ? &statuses[i] : RMP_STATUS_IGNORE);
+        rmp_status_t *st = statuses ? &statuses[i] : RMP_STATUS_IGNORE;
+        struct rmp_request *r = req_lookup(reqs[i]); /* live: checked above */
+        int e = RMP_SUCCESS;
+        if (r)
+            e = wait_one(r, &reqs[i], st);
+        else if (st)
+            *st = empty_status;
         if (e != RMP_SUCCESS && nerr++ == 0)
             first = e;
     }
