@@ -328,6 +328,11 @@ struct rmp_ctx {
     bool locking;            /* RMP_THREAD_MULTIPLE, or a progress thread runs */
     pthread_cond_t cond;     /* waiters that are not the blocking thread */
     bool blocker;            /* a thread is blocked in poll() for everyone */
+    tp_t *blocker_alone;     /* ... in this transport's wait_alone (NULL: in poll()) */
+    const void *blocker_on;  /* ... waiting for this done flag, PROGRESS_ON_ANY, or NULL
+                              * (the progress thread: for nothing a completion gives) */
+    bool kicked;             /* progress_kick_for woke it since the sleep began */
+    int kick_fd;             /* RMP_THREAD_MULTIPLE: an eventfd in that poll() (else -1) */
     int waiters;
     int progressing;         /* threads in progress_wait_until: the progress thread steps aside */
 
@@ -424,6 +429,21 @@ void progthr_ring(rmp_ctx_t *c);
  * read that resets it after a wakeup. */
 int progthr_wait_fd(const rmp_ctx_t *c);
 void progthr_drain(rmp_ctx_t *c);
+/* RMP_THREAD_MULTIPLE: the blocked thread is woken by the thread that posts work for it
+ * (progress_kick_for), not by its sleep's time bound. wake_open makes the eventfd a poll() sleep
+ * listens to (c->kick_fd; -1 below RMP_THREAD_MULTIPLE), wake_close closes it. */
+int wake_open(rmp_ctx_t *c);
+void wake_close(rmp_ctx_t *c);
+/* Lock held, by a thread that posted work no peer announces (a message to its own rank, a
+ * request it completed, an unexpected message it queued): if another thread sleeps in block()
+ * for the process waiting for it, that thread wakes now. `on`: the done flag of a completed
+ * request (wakes a sleeper waiting for that flag or for any event), PROGRESS_ON_ANY (only a
+ * sleeper waiting for any event: a probe, waitany), NULL (any sleeper but the progress
+ * thread's idle one). At most one wakeup per sleep. */
+#define PROGRESS_ON_ANY ((const void *)&rmp_ctx.blocker_on)
+void progress_kick_for(rmp_ctx_t *c, const void *on);
+/* After a poll() sleep: reset the eventfd. */
+void wake_drain(rmp_ctx_t *c);
 
 /* ---- Bootstrap (bootstrap.c) ---- */
 int boot_init(rmp_ctx_t *c);

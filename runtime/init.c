@@ -70,6 +70,7 @@ static int init_sync(rmp_ctx_t *c, int level)
 {
     c->thread_level = level;
     c->locking = level == RMP_THREAD_MULTIPLE;
+    c->kick_fd = -1;
     pthread_mutex_init(&c->lock, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
@@ -108,7 +109,8 @@ static int init_all(rmp_ctx_t *c)
     c->mq = match_create();
     if (!c->peers || !c->mq)
         return RMP_ERR_NO_MEM;
-    if ((rc = dtype_init(c)) || (rc = comm_init_builtin(c)) || (rc = tps_open(c)) ||
+    if ((rc = wake_open(c)) || (rc = dtype_init(c)) || (rc = comm_init_builtin(c)) ||
+        (rc = tps_open(c)) ||
         (rc = boot_fence(c)) || (rc = tps_wireup(c)))
         return rc;
     if (c->cfg.knobs[KNOB_PROGRESS_THREAD].num && (rc = progthr_start(c)))
@@ -123,6 +125,7 @@ static int init_all(rmp_ctx_t *c)
 static void teardown(rmp_ctx_t *c, bool orderly)
 {
     progthr_stop(c); /* before anything it polls goes away */
+    wake_close(c);
     bsend_fini(c);
     tps_close(c, orderly);
     match_destroy(c->mq);

@@ -48,6 +48,8 @@ int outq_send(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const void
     if (!p->outq_head) {
         rc = p->tp->ops->send(p->tp, peer, hdr, hdrlen, payload, len);
         if (rc == RMP_SUCCESS) {
+            if (peer == c->rank) /* no peer announces it: another thread may sleep for it */
+                progress_kick_for(c, NULL);
             if (req)
                 req_complete(req, RMP_SUCCESS);
             return RMP_SUCCESS;

@@ -104,21 +104,40 @@ static int arm_alone_all(rmp_ctx_t *c, tp_t *w, int *armed)
     return rc;
 }
 
+/* This thread sleeps for the process from now on (lock held), in w's wait_alone (NULL: in
+ * poll()), waiting for `on` (see progress_kick_for). */
+static void blocker_begin(rmp_ctx_t *c, tp_t *w, const void *on)
+{
+    c->blocker = true;
+    c->blocker_alone = w;
+    c->blocker_on = on;
+    c->kicked = false;
+}
+
+static void blocker_end(rmp_ctx_t *c)
+{
+    c->blocker = false;
+    c->blocker_alone = NULL;
+    c->blocker_on = NULL;
+}
+
 /* Hand-off sleep: w sleeps until the rank that makes this one runnable wakes exactly it (or a
  * second time after a short first stage, when w asks for it). false when w cannot sleep so:
  * then sleep on the descriptors. */
-static bool block_alone(rmp_ctx_t *c, tp_t *w)
+static bool block_alone(rmp_ctx_t *c, tp_t *w, const void *on)
 {
     int armed, again;
     int rc = arm_alone_all(c, w, &armed);
     if (rc == RMP_SUCCESS) {
-        c->blocker = true;
+        blocker_begin(c, w, on); /* progress_kick_for ends the sleep through w */
         do {
             ctx_unlock(c);
             rc = w->ops->wait_alone(w, BLOCK_TIMEOUT_MS);
             ctx_lock(c);
-        } while (rc == RMP_INPROGRESS && arm_alone_all(c, w, &again) == RMP_SUCCESS);
-        c->blocker = false;
+            /* a kick between a first stage's end and here: the re-arm would undo it */
+        } while (rc == RMP_INPROGRESS && !c->kicked &&
+                 arm_alone_all(c, w, &again) == RMP_SUCCESS);
+        blocker_end(c);
     }
     for (int i = 0; i < armed; i++) /* all of them after a sleep: a re-arm may have failed */
         c->tps[i]->ops->disarm(c->tps[i]);
@@ -127,9 +146,9 @@ static bool block_alone(rmp_ctx_t *c, tp_t *w)
 
 /* Sleep on every transport's descriptor. Arm every transport first: an arm that reports
  * pending events means there is work, so return and poll instead. */
-static void block_fds(rmp_ctx_t *c)
+static void block_fds(rmp_ctx_t *c, const void *on)
 {
-    struct pollfd fds[RMP_MAX_TRANSPORTS + 1];
+    struct pollfd fds[RMP_MAX_TRANSPORTS + 2];
     int nfds = 0, armed = 0;
     for (; armed < c->ntps; armed++) {
         tp_t *tp = c->tps[armed];
@@ -142,8 +161,10 @@ static void block_fds(rmp_ctx_t *c)
     int wfd = progthr_wait_fd(c); /* RMP_PROGRESS_THREAD: new work posted wakes the sleeper */
     if (wfd >= 0)
         fds[nfds++] = (struct pollfd){.fd = wfd, .events = POLLIN};
+    if (c->kick_fd >= 0) /* another thread posted work (progress_kick_for) */
+        fds[nfds++] = (struct pollfd){.fd = c->kick_fd, .events = POLLIN};
     if (armed == c->ntps) {
-        c->blocker = true;
+        blocker_begin(c, NULL, on);
         ctx_unlock(c);
         /* Two stages: a wakeup raced with arming (shm senders that skip the fence, see
          * bell_ring) shows up at the re-arm after SETTLE_MS; after that every sender sees
@@ -159,16 +180,18 @@ static void block_fds(rmp_ctx_t *c)
         if (rc < 0 && errno != EINTR)
             core_error(c, "poll: %s", strerror(errno));
         ctx_lock(c);
-        c->blocker = false;
         if (wfd >= 0)
             progthr_drain(c);
+        if (c->kicked)
+            wake_drain(c);
+        blocker_end(c);
     }
     for (int i = 0; i < armed; i++)
         c->tps[i]->ops->disarm(c->tps[i]);
 }
 
 /* Sleep until a transport signals an event; one thread sleeps for all (the others park). */
-static void block(rmp_ctx_t *c)
+static void block(rmp_ctx_t *c, const void *on)
 {
     if (c->blocker) {
         park(c);
@@ -182,15 +205,15 @@ static void block(rmp_ctx_t *c)
         return;
     }
     tp_t *w = sole_sleeper(c);
-    if (!w || !block_alone(c, w))
-        block_fds(c);
+    if (!w || !block_alone(c, w, on))
+        block_fds(c, on);
     if (c->waiters > 0)
         pthread_cond_broadcast(&c->cond);
 }
 
 void progress_sleep(rmp_ctx_t *c)
 {
-    block(c);
+    block(c, NULL); /* the progress thread: it waits for nothing a completion gives */
 }
 
 /* Pure spinning (no yield) for this long: a reply from a running peer comes in ~1 us. */
@@ -266,6 +289,11 @@ static void busy_check(rmp_ctx_t *c, double now)
         c->busy_until = now + BUSY_HOLD_US;
 }
 
+static bool flag_set(void *arg)
+{
+    return atomic_load_explicit((atomic_int *)arg, memory_order_acquire) != 0;
+}
+
 void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
 {
     double start = -1, waited = 0;
@@ -303,14 +331,9 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
                 busy_check(c, back);
             continue;
         }
-        block(c);
+        block(c, done == flag_set ? arg : PROGRESS_ON_ANY);
     }
     c->progressing--;
-}
-
-static bool flag_set(void *arg)
-{
-    return atomic_load_explicit((atomic_int *)arg, memory_order_acquire) != 0;
 }
 
 void progress_wait(rmp_ctx_t *c, atomic_int *flag)

@@ -71,6 +71,8 @@ int proto_send_now(rmp_ctx_t *c, comm_t *comm, const void *buf, size_t bytes, in
     pkt_match_t m = {.type = PKT_EAGER, .ctx = comm->ctx_id, .src = comm->rank, .tag = tag,
                      .seq = p->send_seq, .len = bytes};
     int rc = p->tp->ops->send(p->tp, w, &m, sizeof(m), buf, bytes);
+    if (rc == RMP_SUCCESS && w == c->rank)
+        progress_kick_for(c, NULL); /* see outq_send */
     if (rc == RMP_SUCCESS)
         p->send_seq++;
     return rc;
@@ -163,7 +165,9 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
         free(u);
         core_error(c, "out of memory queueing a message from rank %d: aborting", src_world);
         boot_abort(c, 1, 1, "out of memory");
+        return;
     }
+    progress_kick_for(c, PROGRESS_ON_ANY); /* another thread may sleep in a probe for it */
 }
 
 void core_deliver(rmp_ctx_t *c, int src, const void *data, size_t len)

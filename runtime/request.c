@@ -209,6 +209,8 @@ void req_complete(struct rmp_request *r, int err)
     atomic_store_explicit(&r->done, 1, memory_order_release);
     if (rmp_ctx.waiters > 0)
         pthread_cond_broadcast(&rmp_ctx.cond);
+    if (rmp_ctx.blocker) /* another thread sleeps for the process: it may wait for r */
+        progress_kick_for(&rmp_ctx, &r->done);
 }
 
 void req_recv_finish(struct rmp_request *r, int err)

@@ -762,6 +762,13 @@ static int shm_wait_alone(tp_t *tp, int timeout_ms)
     return RMP_SUCCESS;
 }
 
+/* Another thread of this process posted work (lock held): the word goes back to AWAKE, and a
+ * thread blocked on it in wait_alone returns (or does not block at all). */
+static void shm_wake_alone(tp_t *tp)
+{
+    (void)shm_wake_poke(&((shm_tp_t *)tp)->seg->sleeping);
+}
+
 /* Empty my doorbell's queue, and name the first stranger who rang it (once per job). */
 static void bell_drain(shm_tp_t *s)
 {
@@ -1068,6 +1075,7 @@ const tp_ops_t tp_shm_ops = {
     .disarm = shm_disarm,
     .arm_alone = shm_arm_alone,
     .wait_alone = shm_wait_alone,
+    .wake_alone = shm_wake_alone,
     .asleep = shm_asleep,
     .close = shm_close,
     .abandon = shm_abandon,

@@ -90,8 +90,8 @@ typedef struct tp_env {
 typedef struct tp_ops {
     const char *name; /* "self", "shm", "verbs": also the modex key suffix */
 
-    /* Every operation is filled (tp.c has the shared defaults), but arm_alone, wait_alone and
-     * asleep. */
+    /* Every operation is filled (tp.c has the shared defaults), but arm_alone, wait_alone,
+     * wake_alone and asleep. */
 
     /* Create the instance; env stays valid until close. RMP_ERR_NOT_SUPPORTED means "not usable
      * here" (the reason is printed under RMP_VERBOSE); other errors are fatal to rmp_init. */
@@ -131,7 +131,7 @@ typedef struct tp_ops {
      * called again while armed (the core re-checks after a short first sleep). */
     int (*arm)(tp_t *tp);
     void (*disarm)(tp_t *tp);
-    /* Optional, both or neither (NULL: none; the only operations that may be NULL): sleep
+    /* Optional, all or none (NULL: none; with asleep, the only operations that may be NULL): sleep
      * without a file descriptor, woken by exactly the peer that makes this process runnable
      * (shm: a futex). The core uses them instead of arm() and poll() when no other transport
      * has a wait_fd: arm_alone() (lock held) answers like arm(), or RMP_ERR_NOT_SUPPORTED (not
@@ -141,6 +141,10 @@ typedef struct tp_ops {
      * transport wants arm_alone() and wait_alone() once more; then disarm() (lock held). */
     int (*arm_alone)(tp_t *tp);
     int (*wait_alone)(tp_t *tp, int timeout_ms);
+    /* With the two above (all three or none): end this process's wait_alone now, called (lock
+     * held) by another thread of the process that posted work no peer will announce (a
+     * message to itself, a request it completed: RMP_THREAD_MULTIPLE). */
+    void (*wake_alone)(tp_t *tp);
     /* Optional (NULL: cannot tell): how many other ranks of this node announce right now that
      * they are blocked (shm: their futex word). Read only by the core's busy-machine test
      * (progress.c), after a slow yield; a moment's estimate, never a synchronization. */

@@ -52,3 +52,33 @@ Test(thread, n2_cma_off, .timeout = 120)
     const char *env[] = {"RMP_CMA=0", NULL};
     threads(2, "100", env);
 }
+
+/* A thread asleep for its rank is woken by the sibling that posts its work (tests/progs/
+ * thread_wake): through the shm futex (n = 2), the poll() of a rank without peers (n = 1), and
+ * the progress thread's eventfd. */
+static void thread_wake(int n, const char *const env[])
+{
+    run_opts_t o = {.limit = 60, .env = env};
+    run_result_t r = run_mrun(&o, n, PROG("thread_wake"), NULL);
+    expect_success(r);
+    char line[48];
+    snprintf(line, sizeof line, "thread_wake: OK n=%d", n);
+    expect_line(r, out, line, 1);
+    run_free(&r);
+}
+
+Test(thread, sibling_wakes_sleeper_n1, .timeout = 90)
+{
+    thread_wake(1, NULL);
+}
+
+Test(thread, sibling_wakes_sleeper_n2, .timeout = 90)
+{
+    thread_wake(2, NULL);
+}
+
+Test(thread, sibling_wakes_sleeper_progress_thread_n2, .timeout = 90)
+{
+    const char *env[] = {"RMP_PROGRESS_THREAD=1", NULL};
+    thread_wake(2, env);
+}
