@@ -110,7 +110,8 @@ typedef struct comm {
     uint32_t offload_said; /* bit k: the offload choice for collective k was reported */
     void *topo;           /* its Cartesian or graph topology (collectives/topo.c), one block
                            * freed with the communicator; NULL: none */
-    int busy;             /* collectives in flight and posted receives on it (comm_hold) */
+    int busy;             /* collectives in flight, posted receives and persistent requests
+                           * on it (comm_hold) */
     /* Freed by the user while busy: its handle is gone (comm_get says so), and the last
      * collective in flight calls this (lock held) to release it for good. NULL: not freed. */
     void (*freed)(struct comm *c);
@@ -125,8 +126,8 @@ comm_t *comm_get(rmp_comm_t h);
 int comm_create(const int *world, int n, int rank, uint32_t ctx_id, rmp_comm_t *out);
 /* Lock held: the memory of c goes, now (rmp_comm_free decides when). */
 void comm_release_locked(comm_t *c);
-/* Lock held: a nonblocking collective starts, or ends, on c; or a receive enters or leaves
- * the posted queue (match.c). MPI lets a program free a communicator with operations pending,
+/* Lock held: a nonblocking collective starts, or ends, on c; a receive enters or leaves the
+ * posted queue (match.c); a persistent request is made or freed (persist.c, req_free). MPI lets a program free a communicator with operations pending,
  * which then complete normally: the end of the last one runs c->freed if it was freed
  * meanwhile. */
 void comm_hold(comm_t *c);

@@ -27,6 +27,12 @@ static int persist_init(req_kind_t kind, int mode, const void *buf, int count,
     r->sync = mode == PM_SYNC;
     r->ctx_id = a.c->ctx_id;
     r->comm = a.c;
+    /* held until the request is freed (req_free): a communicator freed meanwhile keeps its
+     * slot and context id, and the request keeps working on it (as MPICH's requests hold a
+     * reference); without it, a new communicator in the slot would take its starts */
+    ctx_lock(&rmp_ctx);
+    comm_hold(a.c);
+    ctx_unlock(&rmp_ctx);
     r->peer = peer;
     r->tag = tag;
     r->buf = (void *)buf;
@@ -38,7 +44,9 @@ static int persist_init(req_kind_t kind, int mode, const void *buf, int count,
      * packs straight into the attached buffer instead) */
     if (!a.t->contig && peer != RMP_PROC_NULL && mode != PM_BUFFERED) {
         if (!(r->tmp = malloc(a.bytes ? a.bytes : 1))) {
-            req_free(r);
+            ctx_lock(&rmp_ctx);
+            req_free(r); /* and its hold */
+            ctx_unlock(&rmp_ctx);
             return RMP_ERR_NO_MEM;
         }
         r->user_buf = (void *)buf;
@@ -95,8 +103,6 @@ static int start_send(rmp_ctx_t *ctx, struct rmp_request *r)
 /* Run a persistent request again (lock held): a fresh protocol state, the same arguments. */
 static int start_locked(rmp_ctx_t *ctx, struct rmp_request *r)
 {
-    if (!r->comm->in_use) /* freed since the init (erroneous, but not a crash) */
-        return RMP_ERR_COMM;
     atomic_store_explicit(&r->done, 0, memory_order_relaxed);
     r->status = (rmp_status_t){0};
     r->state = RS_NONE;

@@ -183,6 +183,8 @@ void req_free(struct rmp_request *r)
         return;
     free(r->tmp);
     r->tmp = NULL;
+    if (r->persistent && r->comm) /* its hold since rmp_*_init (persist.c); lock held */
+        comm_unhold(r->comm);
     req_gen_bump(r); /* even: every handle dies (the freeing thread owns the slot) */
     req_tls_t *tl = &req_tls;
     if (!tl->keyed && !req_cache_key_register(tl)) {

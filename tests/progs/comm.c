@@ -180,6 +180,34 @@ static void freed_with_traffic(void)
     EXPECT(!flag, "a new communicator sees a message sent on a freed one");
     CHECK(rmp_barrier(e));
     CHECK(rmp_comm_free(&e));
+
+    /* Persistent requests outlive their communicator's free: they keep working on it, and a
+     * new communicator (which may take the freed one's slot) does not take their starts. */
+    rmp_request_t pr[2];
+    int ps = 4000 + rank, pgot = -1, egot = -1, ev = 5000 + rank;
+    CHECK(rmp_comm_dup(RMP_COMM_WORLD, &d));
+    CHECK(rmp_send_init(&ps, 1, RMP_INT, right, 13, d, &pr[0]));
+    CHECK(rmp_recv_init(&pgot, 1, RMP_INT, left, 13, d, &pr[1]));
+    CHECK(rmp_comm_free(&d));
+    CHECK(rmp_comm_dup(RMP_COMM_WORLD, &e));
+    for (int round = 0; round < 3; round++) {
+        rmp_request_t er;
+        pgot = egot = -1;
+        /* the new communicator's receive first: on a shared context it would take the
+         * persistent send's message, which is sent first */
+        CHECK(rmp_irecv(&egot, 1, RMP_INT, left, 13, e, &er));
+        CHECK(rmp_startall(2, pr));
+        CHECK(rmp_send(&ev, 1, RMP_INT, right, 13, e));
+        CHECK(rmp_wait(&er, RMP_STATUS_IGNORE));
+        CHECK(rmp_waitall(2, pr, RMP_STATUSES_IGNORE));
+        EXPECT(pgot == 4000 + left && egot == 5000 + left, "round %d: the persistent receive "
+               "of a freed communicator got %d (expected %d), the new one's receive %d "
+               "(expected %d)", round, pgot, 4000 + left, egot, 5000 + left);
+    }
+    CHECK(rmp_request_free(&pr[0]));
+    CHECK(rmp_request_free(&pr[1]));
+    CHECK(rmp_barrier(e));
+    CHECK(rmp_comm_free(&e));
 }
 
 /* Freed communicators give their slots back: many more dup/free than the handle table. */
