@@ -25,6 +25,22 @@ static bool offload_any(rmp_ctx_t *c)
     return false;
 }
 
+/* The last call's block, kept for the next (lock held): no malloc per small collective. */
+static ofl_call_t *call_spare;
+
+static ofl_call_t *call_new(void)
+{
+    ofl_call_t *call = call_spare;
+    call_spare = NULL;
+    return call ? call : malloc(sizeof(*call));
+}
+
+static void call_free(ofl_call_t *call)
+{
+    free(call_spare);
+    call_spare = call;
+}
+
 static int offload_progress(struct rmp_request *r)
 {
     ofl_call_t *call = r->coll;
@@ -33,7 +49,7 @@ static int offload_progress(struct rmp_request *r)
         return 0;
     call->ops->finish(call->oreq);
     comm_t *comm = call->comm;
-    free(call);
+    call_free(call);
     r->coll = NULL;
     progress_coll_remove(&rmp_ctx, r);
     req_complete(r, rc);
@@ -48,6 +64,9 @@ static void offload_say(comm_t *comm, const ofl_args_t *a, bool taken, const ofl
     if (comm->offload_said & bit)
         return;
     comm->offload_said |= bit;
+    if (!why[0]) /* no backend gave a reason */
+        why = comm->size <= 1 ? "a single rank"
+                              : "no transport here runs collectives on the adapter";
     if (taken)
         core_verbose(&rmp_ctx, "offload: %s on a communicator of %d (context %u) runs %s (%s)",
                      coll_names[a->coll], comm->size, comm->ctx_id, who->where, who->name);
@@ -69,9 +88,8 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
     if (!any && !c->cfg.verbose)
         return RMP_ERR_NOT_SUPPORTED;
     ctx_lock(c);
-    char why[320] = "no transport here runs collectives on the adapter";
-    if (comm->size <= 1)
-        snprintf(why, sizeof(why), "a single rank");
+    char why[320]; /* filled only when said: zeroing it per call showed in small collectives */
+    why[0] = '\0';
     ofl_comm_t oc = {.ctx_id = comm->ctx_id + COLL_CTXOFF, .rank = comm->rank,
                      .size = comm->size, .world = comm->world, .state = &comm->offload};
     ofl_req_t *oreq = NULL;
@@ -83,7 +101,8 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
     for (int i = 0; any && i < c->ntps && rc == RMP_ERR_NOT_SUPPORTED; i++) {
         if (!(tp = c->tps[i])->offload)
             continue;
-        char one[160] = "";
+        char one[160];
+        one[0] = '\0';
         rc = tp->offload->start(tp, &oc, a, &oreq, one, sizeof(one));
         if (rc == RMP_ERR_NOT_SUPPORTED && one[0] && used < sizeof(why))
             used += (size_t)snprintf(why + used, sizeof(why) - used, "%s%s", used ? "; " : "",
@@ -94,14 +113,14 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
         ctx_unlock(c);
         return rc;
     }
-    ofl_call_t *call = malloc(sizeof(*call));
+    ofl_call_t *call = call_new();
     struct rmp_request *r = call ? req_alloc(REQ_COLL) : NULL;
     if (!r) {
         /* The call has started on the adapter and peers count on it: finish it here. */
         while ((rc = tp->offload->progress(oreq)) == RMP_INPROGRESS)
             progress_poll(c);
         tp->offload->finish(oreq);
-        free(call);
+        call_free(call);
         ctx_unlock(c);
         return rc ? rc : RMP_ERR_NO_MEM;
     }

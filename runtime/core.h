@@ -113,7 +113,7 @@ typedef struct comm {
     int busy;             /* collectives in flight, posted receives and persistent requests
                            * on it (comm_hold) */
     /* Freed by the user while busy: its handle is gone (comm_get says so), and the last
-     * collective in flight calls this (lock held) to release it for good. NULL: not freed. */
+     * holder to let go calls this (lock held) to release it for good. NULL: not freed. */
     void (*freed)(struct comm *c);
 } comm_t;
 
@@ -127,9 +127,9 @@ int comm_create(const int *world, int n, int rank, uint32_t ctx_id, rmp_comm_t *
 /* Lock held: the memory of c goes, now (rmp_comm_free decides when). */
 void comm_release_locked(comm_t *c);
 /* Lock held: a nonblocking collective starts, or ends, on c; a receive enters or leaves the
- * posted queue (match.c); a persistent request is made or freed (persist.c, req_free). MPI lets a program free a communicator with operations pending,
- * which then complete normally: the end of the last one runs c->freed if it was freed
- * meanwhile. */
+ * posted queue (match.c); a persistent request is made or freed (persist.c, req_free). MPI
+ * lets a program free a communicator with operations pending, which then complete normally:
+ * the end of the last one runs c->freed if it was freed meanwhile. */
 void comm_hold(comm_t *c);
 void comm_unhold(comm_t *c);
 int comm_init_builtin(rmp_ctx_t *ctx); /* WORLD and SELF, at init */

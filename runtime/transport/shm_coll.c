@@ -79,6 +79,7 @@ typedef struct sc_call {
     const void *sbuf;      /* allreduce: my contribution (NULL: in place, it is in buf) */
     size_t bytes;
     ofl_reduce_t red;
+    int cap;               /* members mem[] has room for */
     sc_member_t mem[];     /* by comm rank */
 } sc_call_t;
 
@@ -88,6 +89,7 @@ struct shm_coll {
     tp_t *tp;
     bool enabled;
     sc_call_t *head[SHM_COLL_CHANNELS], *tail[SHM_COLL_CHANNELS]; /* my calls, oldest first */
+    sc_call_t *spare; /* the last call ended, kept for the next: no malloc per small call */
 };
 
 size_t shm_coll_area_bytes(void)
@@ -119,7 +121,33 @@ const ofl_ops_t *shm_coll_ops(const shm_coll_t *sc)
 
 void shm_coll_close(shm_coll_t *sc)
 {
+    if (sc)
+        free(sc->spare);
     free(sc); /* calls still queued belong to requests the core frees */
+}
+
+/* A call block for n members: the spare if it is large enough. */
+static sc_call_t *call_get(shm_coll_t *sc, int n)
+{
+    sc_call_t *k = sc->spare;
+    if (k && k->cap >= n) {
+        sc->spare = NULL;
+        return k;
+    }
+    if ((k = malloc(sizeof(*k) + (size_t)n * sizeof(sc_member_t))))
+        k->cap = n;
+    return k;
+}
+
+/* A call block back: kept as the spare (the larger of two), or freed. */
+static void call_put(shm_coll_t *sc, sc_call_t *k)
+{
+    if (sc->spare && sc->spare->cap >= k->cap) {
+        free(k);
+        return;
+    }
+    free(sc->spare);
+    sc->spare = k;
 }
 
 /* Broadcast: the publication buffer of the root's that is free (-1: none), or, for a reader,
@@ -232,11 +260,12 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
 {
     shm_coll_t *sc = (shm_coll_t *)tp->offload; /* my table is my first member */
     int c = (int)(comm->ctx_id / 2), n = comm->size;
-    sc_call_t *k = malloc(sizeof(*k) + (size_t)n * sizeof(sc_member_t));
+    sc_call_t *k = call_get(sc, n);
     if (!k)
         return RMP_ERR_NO_MEM;
     bool bc = a->coll == OFL_BCAST;
-    *k = (sc_call_t){.sc = sc, .chan = c, .state = SC_QUEUED, .ctx = comm->ctx_id,
+    int cap = k->cap;
+    *k = (sc_call_t){.cap = cap, .sc = sc, .chan = c, .state = SC_QUEUED, .ctx = comm->ctx_id,
                      .coll = a->coll, .rank = comm->rank, .size = n, .root = bc ? a->root : 0,
                      .buf = bc ? a->buf : a->rbuf, .sbuf = a->sbuf,
                      .bytes = a->coll == OFL_BARRIER ? 0 : a->bytes, .red = a->reduce};
@@ -247,13 +276,13 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
         sc_area_t *ar = sc->host.area(tp, k->mem[r].world = comm->world[r]);
         if (!ar) {
             why[0] = '\0';
-            free(k);
+            call_put(sc, k);
             return RMP_ERR_NOT_SUPPORTED;
         }
         k->mem[r].ch = c < SHM_COLL_CHANNELS ? &ar->chan[c] : NULL;
     }
     if (refuse(sc, comm, a, why, len)) {
-        free(k);
+        call_put(sc, k);
         return RMP_ERR_NOT_SUPPORTED;
     }
     if (bc)
@@ -356,7 +385,8 @@ static int sc_progress(ofl_req_t *req)
 
 static void sc_finish(ofl_req_t *req)
 {
-    free(req);
+    sc_call_t *k = (sc_call_t *)req;
+    call_put(k->sc, k);
 }
 
 static void sc_comm_free(tp_t *tp, const ofl_comm_t *comm)
