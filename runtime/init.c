@@ -110,8 +110,7 @@ static int init_all(rmp_ctx_t *c)
     if (!c->peers || !c->mq)
         return RMP_ERR_NO_MEM;
     if ((rc = wake_open(c)) || (rc = dtype_init(c)) || (rc = comm_init_builtin(c)) ||
-        (rc = tps_open(c)) ||
-        (rc = boot_fence(c)) || (rc = tps_wireup(c)))
+        (rc = tps_open(c)) || (rc = boot_fence(c)) || (rc = tps_wireup(c)))
         return rc;
     if (c->cfg.knobs[KNOB_PROGRESS_THREAD].num && (rc = progthr_start(c)))
         return rc;

@@ -38,25 +38,33 @@ static void enqueue(rmp_ctx_t *c, int peer, outq_item_t *it)
     progthr_kick(c); /* a sleeping progress thread must come back to flush it */
 }
 
+int outq_push_now(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const void *payload,
+                  size_t len)
+{
+    peer_t *p = &c->peers[peer];
+    if (p->outq_head)
+        return RMP_AGAIN; /* behind what is queued: per-peer order */
+    int rc = p->tp->ops->send(p->tp, peer, hdr, hdrlen, payload, len);
+    /* to the own rank, no peer announces it: a sibling thread may sleep for it */
+    if (rc == RMP_SUCCESS && peer == c->rank)
+        progress_kick_for(c, NULL);
+    return rc;
+}
+
 int outq_send(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const void *payload,
               size_t len, struct rmp_request *req)
 {
     int rc = peer_ready(c, peer);
     if (rc != RMP_SUCCESS)
         return rc;
-    peer_t *p = &c->peers[peer];
-    if (!p->outq_head) {
-        rc = p->tp->ops->send(p->tp, peer, hdr, hdrlen, payload, len);
-        if (rc == RMP_SUCCESS) {
-            if (peer == c->rank) /* no peer announces it: another thread may sleep for it */
-                progress_kick_for(c, NULL);
-            if (req)
-                req_complete(req, RMP_SUCCESS);
-            return RMP_SUCCESS;
-        }
-        if (rc != RMP_AGAIN)
-            return rc;
+    rc = outq_push_now(c, peer, hdr, hdrlen, payload, len);
+    if (rc == RMP_SUCCESS) {
+        if (req)
+            req_complete(req, RMP_SUCCESS);
+        return RMP_SUCCESS;
     }
+    if (rc != RMP_AGAIN)
+        return rc;
     outq_item_t *it = calloc(1, sizeof(*it));
     if (!it)
         return RMP_ERR_NO_MEM;

@@ -66,13 +66,11 @@ int proto_send_now(rmp_ctx_t *c, comm_t *comm, const void *buf, size_t bytes, in
 {
     int w = comm->world[dst];
     peer_t *p = &c->peers[w];
-    if (p->failed || !p->connected || p->outq_head || bytes > proto_eager_limit(c, w))
-        return RMP_AGAIN; /* proto_send says why, queues, or goes rendezvous */
+    if (p->failed || !p->connected || bytes > proto_eager_limit(c, w))
+        return RMP_AGAIN; /* proto_send says why, connects, or goes rendezvous */
     pkt_match_t m = {.type = PKT_EAGER, .ctx = comm->ctx_id, .src = comm->rank, .tag = tag,
                      .seq = p->send_seq, .len = bytes};
-    int rc = p->tp->ops->send(p->tp, w, &m, sizeof(m), buf, bytes);
-    if (rc == RMP_SUCCESS && w == c->rank)
-        progress_kick_for(c, NULL); /* see outq_send */
+    int rc = outq_push_now(c, w, &m, sizeof(m), buf, bytes);
     if (rc == RMP_SUCCESS)
         p->send_seq++;
     return rc;

@@ -60,6 +60,11 @@ struct outq_item {
  * else queue it. `req` (may be NULL) completes when an eager packet is pushed. */
 int outq_send(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const void *payload,
               size_t len, struct rmp_request *req);
+/* The first half of outq_send, for a caller that has no request to complete later (peer
+ * ready): push now, or RMP_AGAIN when packets are queued before it or the transport is full
+ * (nothing sent), or the transport's error. */
+int outq_push_now(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const void *payload,
+                  size_t len);
 /* Queue a DATA stream of send request r (after a CTS). */
 int outq_stream(rmp_ctx_t *c, int peer, struct rmp_request *r);
 /* Push what the transports accept now; returns packets pushed. */
