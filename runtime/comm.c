@@ -5,14 +5,6 @@
 
 #include "core.h"
 
-comm_t *comm_get(rmp_comm_t h)
-{
-    if (h < 0 || h >= RMP_MAX_COMMS || !rmp_ctx.comms)
-        return NULL;
-    comm_t *c = &rmp_ctx.comms[h];
-    return c->in_use && !c->freed ? c : NULL;
-}
-
 static int comm_fill(comm_t *c, rmp_comm_t h, const int *world, int n, int rank, uint32_t ctx_id)
 {
     int *w = malloc(sizeof(int) * (size_t)n);

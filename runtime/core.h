@@ -57,8 +57,7 @@ typedef struct dtype {
     dt_block_t *blocks;
 } dtype_t;
 
-/* NULL if the handle is not a valid (and, if need_commit, committed) type. */
-const dtype_t *dtype_get(rmp_datatype_t h, bool need_commit);
+/* dtype_get(h, need_commit), the type of a handle: defined inline below rmp_ctx. */
 size_t dtype_base_size(dt_base_t b);
 /* `count` elements of t as one buffer: *bytes gets the packed size. RMP_ERR_COUNT if the data
  * (count * size) or the memory it spans (count * extent) exceeds PTRDIFF_MAX: such a buffer
@@ -117,9 +116,7 @@ typedef struct comm {
     void (*freed)(struct comm *c);
 } comm_t;
 
-/* The communicator for a handle, NULL if invalid. No lock needed: the table never moves, and
- * freeing a communicator while another thread uses it is erroneous (as in MPI). */
-comm_t *comm_get(rmp_comm_t h);
+/* comm_get(h), the communicator for a handle: defined inline below rmp_ctx. */
 /* (comm_create takes the lock itself.)
  * New communicator over the given world ranks (size n, my position `rank`) with context id
  * ctx_id; returns its handle in *out. */
@@ -393,8 +390,43 @@ static inline void ctx_unlock(rmp_ctx_t *c)
         pthread_mutex_unlock(&c->lock);
     }
 }
-/* RMP_SUCCESS if initialized and not finalized. */
-int ctx_check(void);
+/* The checks every call starts with are inline: they are on every send and receive, and a
+ * call into another file for a load and a compare was a tenth of a small message's path.
+ *
+ * RMP_SUCCESS if initialized and not finalized. */
+static inline int ctx_check(void)
+{
+    return atomic_load(&rmp_ctx.state) == 1 ? RMP_SUCCESS : RMP_ERR_NOT_INITIALIZED;
+}
+
+/* Handles: 1..11 builtin (rmp.h), derived from DT_FIRST_DERIVED on. The table is allocated
+ * once with room for DT_MAX_DERIVED derived types and never moves, so a dtype_t pointer kept
+ * by a pending request stays valid while the table is used by other threads. */
+#define DT_FIRST_DERIVED 64
+#define DT_MAX_DERIVED   65536
+#define DT_TABLE_CAP     (DT_FIRST_DERIVED + DT_MAX_DERIVED)
+
+/* NULL if the handle is not a valid (and, if need_commit, committed) type. */
+static inline const dtype_t *dtype_get(rmp_datatype_t h, bool need_commit)
+{
+    const dtype_t *tab = rmp_ctx.dtypes;
+    if (!tab || h <= 0 || h >= DT_TABLE_CAP)
+        return NULL;
+    const dtype_t *t = &tab[h];
+    if (!t->in_use || (need_commit && !t->committed))
+        return NULL;
+    return t;
+}
+
+/* The communicator for a handle, NULL if invalid. No lock needed: the table never moves, and
+ * freeing a communicator while another thread uses it is erroneous (as in MPI). */
+static inline comm_t *comm_get(rmp_comm_t h)
+{
+    if (h < 0 || h >= RMP_MAX_COMMS || !rmp_ctx.comms)
+        return NULL;
+    comm_t *c = &rmp_ctx.comms[h];
+    return c->in_use && !c->freed ? c : NULL;
+}
 
 /* ---- Progress (progress.c) ---- */
 /* One pass over transports and queued sends (lock held); returns events handled. */

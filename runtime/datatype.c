@@ -91,17 +91,6 @@ void dtype_fini(rmp_ctx_t *c)
 
 /* Lock-free on purpose: callers may or may not hold the runtime lock, and the table never
  * moves. A freed type keeps its descriptor (types built on it still need the layout). */
-const dtype_t *dtype_get(rmp_datatype_t h, bool need_commit)
-{
-    const dtype_t *tab = rmp_ctx.dtypes;
-    if (!tab || h <= 0 || h >= DT_TABLE_CAP)
-        return NULL;
-    const dtype_t *t = &tab[h];
-    if (!t->in_use || (need_commit && !t->committed))
-        return NULL;
-    return t;
-}
-
 /* Mark in ref every derived type h is built on, at any depth. */
 static void dt_mark(rmp_ctx_t *c, int h, unsigned char *ref)
 {

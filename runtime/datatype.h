@@ -6,12 +6,7 @@
 
 #include "core.h"
 
-/* Handles: 1..11 builtin (rmp.h), derived from DT_FIRST_DERIVED on. The table is allocated
- * once with room for DT_MAX_DERIVED derived types and never moves, so a dtype_t pointer kept
- * by a pending request stays valid while the table is used by other threads. */
-#define DT_FIRST_DERIVED 64
-#define DT_MAX_DERIVED   65536
-#define DT_TABLE_CAP     (DT_FIRST_DERIVED + DT_MAX_DERIVED)
+/* The table's layout (DT_FIRST_DERIVED, DT_TABLE_CAP) and dtype_get are in core.h. */
 
 /* Allocate the table and fill in the builtins. RMP_SUCCESS or RMP_ERR_NO_MEM. */
 int dtype_init(rmp_ctx_t *c);

@@ -47,7 +47,13 @@ static int start_send(comm_t *c, int ctxoff, const void *buf, size_t bytes, int 
     r->bytes = bytes;
     if (!locked)
         ctx_lock(ctx);
-    int rc = proto_send(ctx, r);
+    /* The usual small send goes out at once: complete before anyone could wait for it (no
+     * waiter to wake, no outq layer); anything else takes proto_send's way. */
+    int rc = r->sync ? RMP_AGAIN : proto_send_now(ctx, c, r->ctx_id, r->buf, bytes, dst, tag);
+    if (rc == RMP_SUCCESS)
+        atomic_store_explicit(&r->done, 1, memory_order_release);
+    else if (rc == RMP_AGAIN)
+        rc = proto_send(ctx, r);
     if (!locked)
         ctx_unlock(ctx);
     if (rc != RMP_SUCCESS) {
@@ -157,9 +163,9 @@ int p2p_recv_typed(comm_t *c, int ctxoff, void *buf, int count, const dtype_t *t
 {
     if (src == RMP_PROC_NULL)
         return p2p_null_request(REQ_RECV, req);
-    if (t->contig)
-        return p2p_irecv_bytes(c, ctxoff, buf, bytes, src, tag, req);
     struct rmp_request *r = req_alloc(REQ_RECV);
+    if (r && t->contig)
+        return start_recv(c, ctxoff, buf, bytes, src, tag, r, req, false);
     if (!r || !(r->tmp = malloc(bytes ? bytes : 1))) {
         req_free(r);
         return RMP_ERR_NO_MEM;
@@ -289,7 +295,7 @@ int rmp_send(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
         /* the usual small send: pushed now, no request made, waited for and freed */
         rmp_ctx_t *ctx = &rmp_ctx;
         ctx_lock(ctx);
-        rc = proto_send_now(ctx, a.c, buf, a.bytes, dest, tag);
+        rc = proto_send_now(ctx, a.c, a.c->ctx_id, buf, a.bytes, dest, tag);
         ctx_unlock(ctx);
         if (rc != RMP_AGAIN)
             return rc;

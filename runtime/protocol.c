@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "transport/copy.h"
 #include "protocol.h"
 #include "wire.h"
 
@@ -62,13 +63,14 @@ int proto_send(rmp_ctx_t *c, struct rmp_request *r)
     return rc;
 }
 
-int proto_send_now(rmp_ctx_t *c, comm_t *comm, const void *buf, size_t bytes, int dst, int tag)
+int proto_send_now(rmp_ctx_t *c, comm_t *comm, uint32_t ctx_id, const void *buf, size_t bytes,
+                   int dst, int tag)
 {
     int w = comm->world[dst];
     peer_t *p = &c->peers[w];
     if (p->failed || !p->connected || bytes > proto_eager_limit(c, w))
         return RMP_AGAIN; /* proto_send says why, connects, or goes rendezvous */
-    pkt_match_t m = {.type = PKT_EAGER, .ctx = comm->ctx_id, .src = comm->rank, .tag = tag,
+    pkt_match_t m = {.type = PKT_EAGER, .ctx = ctx_id, .src = comm->rank, .tag = tag,
                      .seq = p->send_seq, .len = bytes};
     int rc = outq_push_now(c, w, &m, sizeof(m), buf, bytes);
     if (rc == RMP_SUCCESS)
@@ -131,7 +133,7 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
                             m->flags & PKT_F_GET);
         } else {
             if (n)
-                memcpy(r->buf, pk->payload, n);
+                copy_bytes(r->buf, pk->payload, n);
             req_recv_finish(r, RMP_SUCCESS);
         }
         return;

@@ -75,11 +75,13 @@ void outq_fail_peer(rmp_ctx_t *c, int peer, int err);
 /* protocol.c */
 /* Start a send (lock held): r has buf, bytes, ctx_id, tag, comm, peer, peer_world. */
 int proto_send(rmp_ctx_t *c, struct rmp_request *r);
-/* A blocking send that needs no request (lock held): an eager message of `bytes` contiguous
- * bytes on comm's p2p context, pushed now. RMP_AGAIN when it cannot be (rendezvous size, the
- * peer not connected yet, failed, or with packets queued before it): then nothing was sent,
- * and the request's way (proto_send) must be taken. */
-int proto_send_now(rmp_ctx_t *c, comm_t *comm, const void *buf, size_t bytes, int dst, int tag);
+/* An eager message of `bytes` contiguous bytes to comm rank dst on context ctx_id, pushed now
+ * (lock held): a blocking send needs no request then, a nonblocking one is complete at once.
+ * RMP_AGAIN when it cannot be (rendezvous size, the peer not connected yet, failed, or with
+ * packets queued before it): then nothing was sent, and the request's way (proto_send) must
+ * be taken. */
+int proto_send_now(rmp_ctx_t *c, comm_t *comm, uint32_t ctx_id, const void *buf, size_t bytes,
+                   int dst, int tag);
 /* Post a receive (lock held): matches the unexpected queue first, else queues r. */
 int proto_recv(rmp_ctx_t *c, struct rmp_request *r);
 /* Receive r the unexpected message u taken from matching (lock held): its status, its data

@@ -665,7 +665,11 @@ static int shm_progress(tp_t *tp)
     if (s->in_progress)
         return 0;
     s->in_progress = true;
-    /* Round-robin start and a per-ring budget: one flooding peer cannot starve the others. */
+    /* Round-robin start and a per-ring budget: one flooding peer cannot starve the others.
+     * (The two divisions look like waste in a loop that runs once per turn of every wait, but
+     * the same loop without them measured 10 % slower 8-byte ping-pongs, 0.108 against 0.098
+     * us: a receiver that polls the next record's line more often takes it from the sender
+     * between the stores that write the record. A `pause` in the wait loop gives the same.) */
     for (int k = 0; k < s->nhot; k++)
         events += poll_fast(s, &s->peers[s->hot[(s->rr + (unsigned)k) % (unsigned)s->nhot]],
                             SHM_POLL_BUDGET);

@@ -13,6 +13,8 @@
  * attach's checks and for a peer that reads it. */
 #include "transport/shm_ring.h"
 
+#include "transport/copy.h"
+
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
@@ -147,10 +149,12 @@ int shm_ring_try_write(shm_ring_t *r, const void *hdr, size_t hdrlen, const void
     rec->len = (uint32_t)(hdrlen + len);
     rec->kind = REC_DATA;
     uint8_t *body = (uint8_t *)(rec + 1);
-    if (hdrlen)
+    if (hdrlen == 32) /* the core's match header: a fixed size is copied inline */
+        memcpy(body, hdr, 32);
+    else if (hdrlen)
         memcpy(body, hdr, hdrlen);
     if (len)
-        memcpy(body + hdrlen, payload, len);
+        copy_bytes(body + hdrlen, payload, len);
     /* The stamp last: the consumer reads nothing of the record before it sees it. */
     atomic_store_explicit(&rec->stamp, rec_stamp(r->key, pos), memory_order_release);
 
