@@ -155,7 +155,7 @@ static bool parse_valued(int argc, char **argv, int *i, bench_opts_t *o, char *e
 {
     bool m;
     const char *v;
-    long n;
+    long n = 0;
     *ok = true;
     if ((v = value_of(argc, argv, i, "--min", &m)), m) {
         *ok = parse_bytes(v, &o->min) ||
