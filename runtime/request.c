@@ -181,8 +181,10 @@ void req_free(struct rmp_request *r)
      * rmp can get here (users reach requests through req_lookup), so refuse it quietly. */
     if (!r || !(atomic_load_explicit(&r->gen, memory_order_relaxed) & 1u))
         return;
-    free(r->tmp);
-    r->tmp = NULL;
+    if (r->tmp) { /* most requests have none: no call into libc on the message path */
+        free(r->tmp);
+        r->tmp = NULL;
+    }
     if (r->persistent && r->comm) /* its hold since rmp_*_init (persist.c); lock held */
         comm_unhold(r->comm);
     req_gen_bump(r); /* even: every handle dies (the freeing thread owns the slot) */
