@@ -208,18 +208,24 @@ $(OUT)/bin/rmp-bench: $(BENCH_SRC) $(wildcard bench/rmp-bench/*.h) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Ibench/rmp-bench $(LDFLAGS_ALL) -o $@ $(BENCH_SRC) $(STATIC) $(LIBS)
 
-# The same benchmark sources built against an installed MPI (bench/compare runs them).
+# The same benchmark sources built against an installed MPI (bench/compare runs them), with
+# the optimization rmp-bench's own sources get in a release build: only the libraries differ.
+BENCH_OPT := -O3
 BENCH_MPIS := $(foreach m,openmpi mpich,$(if $(shell command -v mpicc.$(m)),build/bench/osu-like-$(m)))
-bench: $(BENCH) $(BENCH_MPIS) build/bench/osu-like-rmp-mpi
+bench: $(BENCH) $(BENCH_MPIS) build/bench/osu-like-rmp-mpi build/bench/floor
+# The shared-memory latency floor of this machine (bench/floor.c), recorded by bench/compare.
+build/bench/floor: bench/floor.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(BENCH_OPT) $(WARN) -o $@ $<
 # ... and through rmp's own mpi.h (rmpcc, librmp-mpi): the "rmp-mpi" column of bench/compare,
 # which shows what the MPI layer costs over the native API (both link rmp statically).
-build/bench/osu-like-rmp-mpi: $(BENCH_SRC) $(wildcard bench/rmp-bench/*.h) $(MPI_SHARED) $(RMPCC)
+build/bench/osu-like-rmp-mpi: $(BENCH_SRC) $(wildcard bench/rmp-bench/*.h) $(MPI_SHARED) $(RMPCC) Makefile
 	@mkdir -p $(dir $@)
-	$(RMPCC) -static-rmp -std=c11 -D_GNU_SOURCE -O2 $(WARN) -DBENCH_MPI -Ibench/rmp-bench -o $@ \
+	$(RMPCC) -static-rmp -std=c11 -D_GNU_SOURCE $(BENCH_OPT) $(WARN) -DBENCH_MPI -Ibench/rmp-bench -o $@ \
 	  $(BENCH_SRC)
-build/bench/osu-like-%: $(BENCH_SRC) $(wildcard bench/rmp-bench/*.h)
+build/bench/osu-like-%: $(BENCH_SRC) $(wildcard bench/rmp-bench/*.h) Makefile
 	@mkdir -p $(dir $@)
-	mpicc.$* -std=c11 -D_GNU_SOURCE -O2 $(WARN) -DBENCH_MPI -Ibench/rmp-bench -o $@ $(BENCH_SRC)
+	mpicc.$* -std=c11 -D_GNU_SOURCE $(BENCH_OPT) $(WARN) -DBENCH_MPI -Ibench/rmp-bench -o $@ $(BENCH_SRC)
 
 # A program that plays a hostile peer (hostile.c) drives the runtime's internals, which
 # librmp.a no longer exports: it links the internal archive instead.
