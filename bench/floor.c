@@ -10,6 +10,7 @@
 #define _GNU_SOURCE /* sched_setaffinity */
 #endif
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +70,8 @@ int main(int argc, char **argv)
         return 1;
     }
     if (child == 0) {
-        pin(cb);
+        if (pin(cb) != 0)
+            _exit(1);
         for (long i = 1; i <= iters; i++) {
             while (atomic_load_explicit(ping, memory_order_acquire) != i)
                 ;
@@ -77,7 +79,12 @@ int main(int argc, char **argv)
         }
         _exit(0);
     }
-    pin(ca);
+    if (pin(ca) != 0) {
+        perror("floor: sched_setaffinity");
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+        return 1;
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long i = 1; i <= iters; i++) {

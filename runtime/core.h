@@ -406,7 +406,9 @@ static inline int ctx_check(void)
 #define DT_MAX_DERIVED   65536
 #define DT_TABLE_CAP     (DT_FIRST_DERIVED + DT_MAX_DERIVED)
 
-/* NULL if the handle is not a valid (and, if need_commit, committed) type. */
+/* NULL if the handle is not a valid (and, if need_commit, committed) type. Lock-free on
+ * purpose: callers may or may not hold the runtime lock, and the table never moves. A freed
+ * type keeps its descriptor (types built on it still need the layout). */
 static inline const dtype_t *dtype_get(rmp_datatype_t h, bool need_commit)
 {
     const dtype_t *tab = rmp_ctx.dtypes;

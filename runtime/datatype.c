@@ -89,8 +89,6 @@ void dtype_fini(rmp_ctx_t *c)
     c->ndtypes = 0;
 }
 
-/* Lock-free on purpose: callers may or may not hold the runtime lock, and the table never
- * moves. A freed type keeps its descriptor (types built on it still need the layout). */
 /* Mark in ref every derived type h is built on, at any depth. */
 static void dt_mark(rmp_ctx_t *c, int h, unsigned char *ref)
 {

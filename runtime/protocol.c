@@ -128,7 +128,7 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
     struct rmp_request *r = match_take_posted(c->mq, m->ctx, m->src, m->tag);
     if (r) {
         size_t n = recv_matched(r, m->src, m->tag, m->len);
-        if (m->type == PKT_RTS) {
+        if (pk->type == PKT_RTS) {
             rndv_recv_start(c, r, src_world, m->len, rts->sreq, &rts->rkey,
                             m->flags & PKT_F_GET);
         } else {
@@ -145,7 +145,7 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
         return;
     }
     *u = (unexp_t){.ctx = m->ctx, .src = m->src, .tag = m->tag, .src_world = src_world,
-                   .len = m->len, .rndv = m->type == PKT_RTS};
+                   .len = m->len, .rndv = pk->type == PKT_RTS};
     if (u->rndv) {
         u->sreq = rts->sreq;
         u->rkey = rts->rkey;

@@ -1,6 +1,7 @@
 /* wire.c — the checks of bytes from other processes (see wire.h): what a peer wrote is trusted
- * only after these pass. Each field is read once, by copy, from memory the peer may still be
- * writing; nothing here touches runtime state, which is what lets tests/fuzz run it alone. */
+ * only after these pass. Fields are read by copy from memory the peer may still be writing,
+ * and only the copy is checked and used; nothing here touches runtime state, which is what
+ * lets tests/fuzz run it alone. */
 #include "wire.h"
 
 #include <string.h>
@@ -12,7 +13,7 @@ const char *wire_parse(const void *data, size_t len, wire_pkt_t *p)
     uint8_t type;
     memcpy(&type, data, 1);
     /* One fixed-size copy per type (inlined by the compiler: this is on every message's path);
-     * the rest of *p is left as it was, since nothing reads past the header of the type. */
+     * the rest of *p is left as it was: the runtime reads only the header of p->type. */
     size_t hl;
     switch (type) {
     case PKT_EAGER:
@@ -45,6 +46,10 @@ const char *wire_parse(const void *data, size_t len, wire_pkt_t *p)
         return "control packet longer than its header";
     if ((type == PKT_EAGER || type == PKT_RTS) && p->h.m.src < 0)
         return "negative source rank";
+    /* The copy read the type byte a second time, and the peer may have changed it in between
+     * (shm hands over its shared memory): the header says the type that was checked, so no
+     * reader can take an EAGER's 32 bytes for an RTS's and read what was never copied. */
+    p->h.m.type = type;
     p->type = type;
     p->payload = (const char *)data + hl;
     p->paylen = len - hl;

@@ -149,7 +149,7 @@ int shm_ring_try_write(shm_ring_t *r, const void *hdr, size_t hdrlen, const void
     rec->len = (uint32_t)(hdrlen + len);
     rec->kind = REC_DATA;
     uint8_t *body = (uint8_t *)(rec + 1);
-    if (hdrlen == 32) /* the core's match header: a fixed size is copied inline */
+    if (hdrlen == 32) /* the size of the core's usual headers: copied inline, fixed size */
         memcpy(body, hdr, 32);
     else if (hdrlen)
         memcpy(body, hdr, hdrlen);
