@@ -5,6 +5,14 @@
  * network interface under rxe0 down and up again: every rank must report the port error (and,
  * under RMP_VERBOSE, the port coming back), and traffic must work again afterwards.
  *
+ * The link must go down with nothing in flight: an RC send whose acknowledgement has not come
+ * back when the port dies fails with a local QP error, and its peer is failed, as it should be.
+ * Rank 0 leaving the barrier does not say the others have (one run printed "ready" while rank
+ * 2 still waited for rank 1's message of the barrier's first round, and that send failed). So
+ * every other rank reports to rank 0 once it is out, and rank 0 prints "ready" only after all
+ * reports and a pause long enough for the last acknowledgements (the soft-RoCE VM runs under
+ * emulation: milliseconds, not microseconds).
+ *
  * Usage: mrun -n N verbs_events GO [max_wait_s]   (default 60 s) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +38,12 @@ int main(int argc, char **argv)
     if ((rc = rmp_barrier(RMP_COMM_WORLD)))
         goto fail;
     if (rank == 0) {
+        for (int p = 1; p < n; p++) {
+            int out;
+            if ((rc = rmp_recv(&out, 1, RMP_INT, p, 6, RMP_COMM_WORLD, RMP_STATUS_IGNORE)))
+                goto fail;
+        }
+        usleep(500 * 1000); /* the acknowledgements of the reports: see the top */
         printf("verbs_events: ready\n");
         fflush(stdout);
         double t0 = rmp_wtime();
@@ -48,7 +62,8 @@ int main(int argc, char **argv)
         for (int p = 1; p < n; p++)
             if ((rc = rmp_send(&go, 1, RMP_INT, p, 7, RMP_COMM_WORLD)))
                 goto fail;
-    } else if ((rc = rmp_recv(&go, 1, RMP_INT, 0, 7, RMP_COMM_WORLD, RMP_STATUS_IGNORE))) {
+    } else if ((rc = rmp_send(&rank, 1, RMP_INT, 0, 6, RMP_COMM_WORLD)) ||
+               (rc = rmp_recv(&go, 1, RMP_INT, 0, 7, RMP_COMM_WORLD, RMP_STATUS_IGNORE))) {
         goto fail;
     }
     /* Eager and rendezvous traffic between every pair after the flap. */
