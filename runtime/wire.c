@@ -6,42 +6,54 @@
 
 #include <string.h>
 
+/* The exact header size of each packet type, 0 for an unknown type. */
+static size_t hdr_size(uint8_t type)
+{
+    switch (type) {
+    case PKT_EAGER:
+        return sizeof(pkt_match_t);
+    case PKT_RTS:
+        return sizeof(pkt_rts_t);
+    case PKT_CTS:
+    case PKT_FIN:
+        return sizeof(pkt_ctl_t);
+    case PKT_DATA:
+        return sizeof(pkt_data_t);
+    default:
+        return 0;
+    }
+}
+
 const char *wire_parse(const void *data, size_t len, wire_pkt_t *p)
 {
     if (len == 0)
         return "empty packet";
     uint8_t type;
     memcpy(&type, data, 1);
+    size_t hl = hdr_size(type);
+    if (!hl)
+        return "unknown packet type";
+    if (len < hl)
+        return "packet shorter than its header";
     /* One fixed-size copy per type (inlined by the compiler: this is on every message's path);
      * the rest of *p is left as it was: the runtime reads only the header of p->type. */
-    size_t hl;
     switch (type) {
     case PKT_EAGER:
-        if (len < (hl = sizeof(pkt_match_t)))
-            return "packet shorter than its header";
         memcpy(&p->h.m, data, sizeof(pkt_match_t));
-        if (p->h.m.len != len - hl)
-            return "eager length differs from the bytes that arrived";
         break;
     case PKT_RTS:
-        if (len < (hl = sizeof(pkt_rts_t)))
-            return "packet shorter than its header";
         memcpy(&p->h.rts, data, sizeof(pkt_rts_t));
         break;
     case PKT_CTS:
     case PKT_FIN:
-        if (len < (hl = sizeof(pkt_ctl_t)))
-            return "packet shorter than its header";
         memcpy(&p->h.ctl, data, sizeof(pkt_ctl_t));
         break;
-    case PKT_DATA:
-        if (len < (hl = sizeof(pkt_data_t)))
-            return "packet shorter than its header";
+    default: /* PKT_DATA: hdr_size knows no other type */
         memcpy(&p->h.data, data, sizeof(pkt_data_t));
         break;
-    default:
-        return "unknown packet type";
     }
+    if (type == PKT_EAGER && p->h.m.len != len - hl)
+        return "eager length differs from the bytes that arrived";
     if ((type == PKT_RTS || type == PKT_CTS || type == PKT_FIN) && len != hl)
         return "control packet longer than its header";
     if ((type == PKT_EAGER || type == PKT_RTS) && p->h.m.src < 0)

@@ -149,12 +149,8 @@ int shm_ring_try_write(shm_ring_t *r, const void *hdr, size_t hdrlen, const void
     rec->len = (uint32_t)(hdrlen + len);
     rec->kind = REC_DATA;
     uint8_t *body = (uint8_t *)(rec + 1);
-    if (hdrlen == 32) /* the size of the core's usual headers: copied inline, fixed size */
-        memcpy(body, hdr, 32);
-    else if (hdrlen)
-        memcpy(body, hdr, hdrlen);
-    if (len)
-        copy_bytes(body + hdrlen, payload, len);
+    copy_bytes(body, hdr, hdrlen);
+    copy_bytes(body + hdrlen, payload, len);
     /* The stamp last: the consumer reads nothing of the record before it sees it. */
     atomic_store_explicit(&rec->stamp, rec_stamp(r->key, pos), memory_order_release);
 
