@@ -24,7 +24,7 @@
 enum {
     GRACE_MS = 1000, /* SIGTERM -> SIGKILL */
     DRAIN_MS = 1000, /* after the last rank: how long its output and PMIx connection may lag */
-    BLAME_MS = 200,  /* how long a failure that followed a peer's waits for that peer's verdict */
+    BLAME_MS = 500,  /* how long a failure that followed a peer's waits for that peer's verdict */
     LATE_MS = 300,   /* how long a plain PMIx client's late "finalized" upcall is waited for */
 };
 
@@ -36,6 +36,7 @@ typedef struct rank {
     bool released; /* PMIx reported its connection done (finalized or dropped) */
     rankstat_t st; /* what the rank itself reported (rmp ranks only) */
     int wstatus;     /* once reaped */
+    bool judged;     /* reaped and its verdict is in (a failure, or a clean end) */
     int64_t late_at; /* reaped with status 0, waiting for PMIx's late finalize; 0: not */
     out_stream_t out, err;
 } rank_t;
@@ -93,6 +94,7 @@ __attribute__((format(printf, 3, 4))) static void job_fail(job_t *job, int statu
         return;
     job->failed = true;
     job->status = status;
+    job->pending_at = 0; /* a held verdict no longer matters: nothing more is blamed */
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -163,6 +165,7 @@ static void judge(job_t *job, int r, bool late)
         return;
     }
     rk->late_at = 0;
+    rk->judged = true;
     if (v == RV_OK) {
         if (!rank_initialized(rk) && job->any_connected) {
             fail_uninit(job, r); /* PMIx fences hang when a participant dies before PMIx_Init */
@@ -174,8 +177,10 @@ static void judge(job_t *job, int r, bool late)
         }
         return;
     }
+    /* Held while p's verdict is not in: p may be alive, or reaped in the same batch (mrun
+     * was not scheduled between the two exits) and judged after r, or waiting for PMIx. */
     int p = rk->st.saw_peer;
-    if (p >= 0 && p != r && job->ranks[p].alive &&
+    if (p >= 0 && p != r && !job->ranks[p].judged &&
         (job->pending < 0 || job->ranks[job->pending].st.saw_peer == r)) {
         job->pending = r; /* a consequence of p: hold it until p's own end is known */
         job->pending_status = status;

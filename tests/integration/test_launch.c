@@ -37,6 +37,14 @@ Test(launch, holds_a_consequence_until_its_cause_ends, .timeout = 60)
     expect_rank1_blamed(5, 3, PROG("fail_consequence"), NULL);
 }
 
+/* mrun is stopped while rank 0 (which blames rank 1) and then rank 1 exit: both are reaped in
+ * one batch, rank 0 first; rank 1's verdict is not in yet when rank 0 is judged, so rank 0's
+ * failure is held and rank 1 is blamed. */
+Test(launch, holds_a_consequence_reaped_with_its_cause, .timeout = 60)
+{
+    expect_rank1_blamed(3, 3, PROG("fail_consequence"), "stopped");
+}
+
 /* The peer it blamed goes on running: after the bounded wait, the reporting rank is blamed. */
 Test(launch, blames_the_reporter_when_its_peer_lives_on, .timeout = 30)
 {
