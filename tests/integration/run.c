@@ -258,7 +258,7 @@ static int status_code(int wstatus)
 run_result_t run_cmd(const run_opts_t *opts, const char *const argv[])
 {
     static int serial;
-    run_result_t r = {.code = -1};
+    run_result_t r = {.code = -1, .signalled_at = -1, .marked_at = -1};
     double limit = opts && opts->limit > 0 ? opts->limit : 30;
 
     const char *base = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
@@ -311,7 +311,10 @@ run_result_t run_cmd(const run_opts_t *opts, const char *const argv[])
             count_lines(out.data, opts->signal_when) >= opts->signal_after_lines) {
             kill(pid, opts->signal);
             signalled = true;
+            r.signalled_at = now() - t0;
         }
+        if (opts && opts->mark_when && r.marked_at < 0 && count_prefix(out.data, opts->mark_when))
+            r.marked_at = now() - t0;
         int wstatus;
         if (!exited && waitpid(pid, &wstatus, WNOHANG) == pid) {
             exited = true;
@@ -365,6 +368,12 @@ run_result_t run_mrun(const run_opts_t *opts, int n, const char *prog, ...)
     va_end(ap);
     argv[k] = NULL;
     return run_cmd(opts, argv);
+}
+
+double run_since_cause(const run_result_t *r)
+{
+    double from = r->signalled_at >= 0 ? r->signalled_at : r->marked_at >= 0 ? r->marked_at : 0;
+    return r->elapsed - from;
 }
 
 void run_free(run_result_t *r)

@@ -29,12 +29,16 @@ typedef struct run_opts {
     int signal;
     const char *signal_when;
     int signal_after_lines;
+    /* Record when stdout first holds a line starting with `mark_when` (NULL: never): the
+     * moment a program says it fails, for bounds on how long the job took to end after. */
+    const char *mark_when;
 } run_opts_t;
 
 typedef struct run_result {
     int code;          /* exit status; 128+N when killed by signal N; -1 when it timed out */
     bool timed_out;    /* killed by the harness after opts.limit */
     double elapsed;    /* seconds from start to exit */
+    double signalled_at, marked_at; /* seconds from start to opts.signal, opts.mark_when; -1 */
     char *out, *err;   /* everything printed (NUL-terminated, never NULL) */
     char leftovers[1024]; /* "" if clean, else what survived the job (processes, files) */
 } run_result_t;
@@ -44,6 +48,11 @@ run_result_t run_cmd(const run_opts_t *opts, const char *const argv[]);
 /* Runs `mrun -n N <prog path> args...` (args NULL-terminated). */
 run_result_t run_mrun(const run_opts_t *opts, int n, const char *prog, ...);
 void run_free(run_result_t *r);
+
+/* Seconds from the job's cause of ending to its exit: from the signal the harness sent, else
+ * from the mark (opts.mark_when), else from the start. Start-up under a sanitizer on a loaded
+ * machine takes seconds; a bound on how promptly a job ends must not count it. */
+double run_since_cause(const run_result_t *r);
 
 /* Number of lines of `text` exactly equal to `line`. */
 int count_lines(const char *text, const char *line);

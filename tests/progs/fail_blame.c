@@ -1,5 +1,5 @@
 /* fail_blame.c — rank 1 posts a large send (rendezvous: its data stays in its memory) to every
- * other rank and exits 5 at once; the others receive after it is gone, so their single-copy
+ * other rank and exits 5 at once; the others receive once it has exited, so their single-copy
  * read of its memory fails with RMP_ERR_PEER, and they exit 3. The job's cause is rank 1's
  * exit 5, whichever rank mrun happens to reap first. */
 #include "progs.h"
@@ -15,6 +15,8 @@ int main(int argc, char **argv)
     char *buf = calloc(LEN, 1);
     if (!buf)
         return 1;
+    int pid1 = (int)getpid(); /* rank 1's, once broadcast */
+    MUST(rmp_bcast(&pid1, 1, RMP_INT, 1, RMP_COMM_WORLD));
     MUST(rmp_barrier(RMP_COMM_WORLD));
     if (prog_rank == 1) {
         for (int r = 0; r < n; r++) {
@@ -26,7 +28,10 @@ int main(int argc, char **argv)
         fflush(stdout);
         _exit(5);
     }
-    usleep(200 * 1000); /* rank 1 is gone by now (or being torn down by mrun) */
+    if (!prog_await_exit(pid1, 10)) { /* mrun may end this rank first: that is fine */
+        FAIL("rank 1 (pid %d) did not exit within 10 s", pid1);
+        return 1;
+    }
     int rc = rmp_recv(buf, LEN, RMP_BYTE, 1, 7, RMP_COMM_WORLD, RMP_STATUS_IGNORE);
     if (rc != RMP_ERR_PEER)
         FAIL("receive from the dead rank 1 returned %d (%s), expected RMP_ERR_PEER", rc,

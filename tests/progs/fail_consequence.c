@@ -1,17 +1,16 @@
 /* fail_consequence.c — mrun's hold on a failure that follows a peer's, made deterministic:
  * rank 0 reports on mrun's status channel, as the library does when a transport finds a peer
- * dead, that rank 1 failed, and exits 3 at once; rank 1 is still alive and exits 5 after
- * 50 ms (or, with argument "stays", sleeps 5 s: a peer that did not really fail). mrun must
+ * dead, that rank 1 failed, and exits 3 at once; rank 1 is still alive and exits 5 once rank 0
+ * has exited (or, with argument "stays", sleeps 5 s: a peer that did not really fail). mrun must
  * blame rank 1's 5 in the first case and rank 0's 3 (after its bounded wait) in the second.
  * With argument "stopped", rank 2 stops mrun (SIGSTOP) until ranks 0 and 1 have both exited,
  * in that order: mrun then reaps the two in one batch, rank 0 first, and must still blame
  * rank 1 (it used to blame rank 0: its peer was no longer alive when rank 0 was judged). */
-
 #include <pthread.h>
 
 #include "progs.h"
 
-/* The state letter of /proc/<pid>/stat ('T' stopped, 'Z' exited and not reaped), or 0. */
+/* The state letter of /proc/<pid>/stat ('T': stopped), or 0. */
 static char proc_state(pid_t pid)
 {
     char path[64], buf[512];
@@ -26,7 +25,7 @@ static char proc_state(pid_t pid)
     return p && p[1] == ' ' ? p[2] : 0;
 }
 
-/* Waits up to 10 s for pid to reach state want; false (after a FAIL line) if it does not. */
+/* Waits up to 10 s for pid to reach state `want`; false (after a FAIL line) if it does not. */
 static bool await_state(pid_t pid, char want, const char *who)
 {
     for (int i = 0; i < 10000; i++) {
@@ -52,7 +51,8 @@ static void stop_mrun_around_exits(const int *pids)
     if (kill(mrun, SIGSTOP) != 0 || !await_state(mrun, 'T', "mrun"))
         exit(1);
     for (int r = 0; r < 2; r++)
-        if (kill(pids[r], SIGUSR1) != 0 || !await_state(pids[r], 'Z', r ? "rank 1" : "rank 0")) {
+        if (kill(pids[r], SIGUSR1) != 0 || !prog_await_exit(pids[r], 10)) {
+            FAIL("rank %d (pid %d) did not exit within 10 s", r, pids[r]);
             kill(mrun, SIGCONT);
             exit(1);
         }
@@ -83,14 +83,12 @@ int main(int argc, char **argv)
     int size;
     MUST(rmp_comm_size(RMP_COMM_WORLD, &size));
     int pid = (int)getpid(), pids[3] = {0};
-    if (stopped && size != 3) {
-        FAIL("\"stopped\" runs on 3 ranks, not %d", size);
+    if (size != 3) {
+        FAIL("runs on 3 ranks, not %d", size);
         exit(1);
     }
-    if (stopped)
-        MUST(rmp_allgather(&pid, 1, RMP_INT, pids, 1, RMP_INT, RMP_COMM_WORLD));
-    else
-        MUST(rmp_barrier(RMP_COMM_WORLD));
+    MUST(rmp_allgather(&pid, 1, RMP_INT, pids, 1, RMP_INT, RMP_COMM_WORLD));
+    MUST(rmp_barrier(RMP_COMM_WORLD));
     if (stopped && prog_rank == 2)
         stop_mrun_around_exits(pids);
     else if (stopped)
@@ -107,8 +105,10 @@ int main(int argc, char **argv)
         _exit(3);
     }
     if (prog_rank == 1) {
-        if (!stopped)
-            usleep(stays ? 5000 * 1000 : 50 * 1000);
+        if (stays)
+            usleep(5000 * 1000);
+        else if (!stopped && !prog_await_exit(pids[0], 10))
+            FAIL("rank 0 (pid %d) did not exit within 10 s", pids[0]);
         printf("rank 1: exiting with status 5\n");
         fflush(stdout);
         _exit(5);

@@ -6,11 +6,12 @@
  *        progress tasks        — prints the process's thread counts around init and finalize
  *        progress kill         — rank 1 dies by SIGKILL while the others compute
  * overlap: the first half of the ranks sends BYTES (rendezvous) to rank + n/2, which posted the
- * receive before a barrier; the sender posts 300 ms after the barrier, so the receive can only
- * progress inside the receiver's computation. The receiver checks its buffer BEFORE any rmp
- * call and prints "rank R thread T: p2p landed during compute: yes|no"; then an iallreduce of
- * COLL_N ints posted before a computation gives "rank R: iallreduce landed during compute:
- * yes|no". Every transfer is then waited for and checked exactly. */
+ * receive before a barrier; the sender posts once the receiver says (by a file, not by rmp)
+ * that it left the barrier for its computation, so the receive can only progress inside the
+ * receiver's computation. The receiver checks its buffer BEFORE any rmp call and prints
+ * "rank R thread T: p2p landed during compute: yes|no"; then an iallreduce of COLL_N ints
+ * posted before a computation gives "rank R: iallreduce landed during compute: yes|no". Every
+ * transfer is then waited for and checked exactly. */
 #include <dirent.h>
 #include <pthread.h>
 #include <time.h>
@@ -19,7 +20,7 @@
 
 #define BYTES (8u << 20)    /* far above every transport's eager limit */
 #define COLL_N (512 * 1024) /* 2 MiB of ints: rendezvous steps in the allreduce */
-#define SEND_DELAY_MS 300 /* the receiver left the barrier by then, even on a loaded machine */
+#define WAIT_MS 30000 /* how long a sender waits for its receiver to say it computes */
 #define COMPUTE_MS 1000
 
 static int rank, n;
@@ -72,6 +73,37 @@ __attribute__((noinline, no_sanitize("thread"))) static int coll_first_wrong(
     return -1;
 }
 
+/* The file by which a receiver thread tells its sender that it left rmp for its computation:
+ * no rmp call may carry that word, or the receiver's call would progress the transfer. In the
+ * job's TMPDIR (the test harness gives each job its own), named after the job. */
+static void computing_path(char *path, size_t len, int receiver, int thread)
+{
+    const char *dir = getenv("TMPDIR"), *job = getenv("RMP_MRUN_FD");
+    snprintf(path, len, "%s/progress-computing.%s.%d.%d", dir && *dir ? dir : "/tmp",
+             job && strchr(job, ':') ? strchr(job, ':') + 1 : "0", receiver, thread);
+}
+
+static void say_computing(int thread)
+{
+    char path[512];
+    computing_path(path, sizeof path, rank, thread);
+    FILE *f = fopen(path, "w");
+    if (!f || fclose(f) != 0)
+        FAIL("thread %d: cannot create %s: %s", thread, path, strerror(errno));
+}
+
+/* Computes (calling nothing of rmp) until the receiver said it computes; removes its word. */
+static void await_computing(int receiver, int thread)
+{
+    char path[512];
+    computing_path(path, sizeof path, receiver, thread);
+    double end = now_ms() + WAIT_MS;
+    while (access(path, F_OK) != 0 && now_ms() < end)
+        compute(1);
+    if (unlink(path) != 0)
+        FAIL("thread %d: rank %d never said it computes (%s)", thread, receiver, path);
+}
+
 static uint64_t seed_of(int sender, int thread)
 {
     return mix64((uint64_t)sender << 8 | (uint64_t)thread);
@@ -102,10 +134,11 @@ static void *p2p_phase(void *arg)
         CHECK(rmp_barrier(RMP_COMM_WORLD));
     pthread_barrier_wait(&posted);
     if (sender) {
-        compute(SEND_DELAY_MS); /* the receiver is computing by now */
+        await_computing(peer, thread);
         CHECK(rmp_isend(buf, BYTES, RMP_BYTE, peer, thread, RMP_COMM_WORLD, &req));
-        compute(COMPUTE_MS - SEND_DELAY_MS);
+        compute(COMPUTE_MS);
     } else {
+        say_computing(thread);
         /* Compute COMPUTE_MS, then on (up to max_ms) until the data is there: a loaded machine
          * may give the progress thread little CPU, and this is not a speed test. */
         double end = now_ms() + max_ms;

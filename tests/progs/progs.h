@@ -5,12 +5,15 @@
 #ifndef RMP_TEST_PROGS_H
 #define RMP_TEST_PROGS_H
 
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rmp.h"
@@ -98,6 +101,24 @@ static inline void phase(const char *what, unsigned secs)
     }
     prog_phase = what;
     alarm(secs);
+}
+
+/* ---- ordering between processes ---- */
+
+/* Waits up to `secs` seconds for process pid to exit (a zombie, or already reaped); false if it
+ * did not. A program that needs another rank gone first waits for exactly that, never a
+ * guessed sleep that a loaded machine outlasts. */
+static inline bool prog_await_exit(pid_t pid, int secs)
+{
+    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (fd < 0)
+        return errno == ESRCH; /* reaped already */
+    struct pollfd pfd = {.fd = fd, .events = POLLIN};
+    int rc;
+    while ((rc = poll(&pfd, 1, secs * 1000)) < 0 && errno == EINTR)
+        ;
+    close(fd);
+    return rc > 0;
 }
 
 /* ---- payloads ---- */
