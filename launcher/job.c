@@ -36,8 +36,14 @@ typedef struct rank {
     bool released; /* PMIx reported its connection done (finalized or dropped) */
     rankstat_t st; /* what the rank itself reported (rmp ranks only) */
     int wstatus;     /* once reaped */
-    bool judged;     /* reaped and its verdict is in (a failure, or a clean end) */
+    bool judged;     /* reaped, and its verdict reached (a clean end, or a failure, maybe held) */
     int64_t late_at; /* reaped with status 0, waiting for PMIx's late finalize; 0: not */
+    /* A failure it reported as the consequence of a peer's (RMP_ERR_PEER: the P line of its
+     * status channel): held until that peer's own verdict is in, so that the first cause is
+     * blamed, not the first reaped; until held_at at most. */
+    int64_t held_at; /* 0: not held */
+    int held_status;
+    char *held_msg;
     out_stream_t out, err;
 } rank_t;
 
@@ -54,12 +60,7 @@ struct job {
     int clean_uninit; /* the first rank that exited 0 without connecting; -1: none */
     bool failed;      /* a failure was reported: the job is being torn down */
     int status;       /* mrun's exit status once failed */
-    /* A failure that a rank reported as the consequence of a peer's (RMP_ERR_PEER): held
-     * until that peer's own end is known, so the first cause is blamed, not the first reaped. */
-    int pending;      /* the rank; -1: none */
-    int pending_status;
-    char pending_msg[256];
-    int64_t kill_at, timeout_at, drain_until, pending_at; /* monotonic ms; 0: not set */
+    int64_t kill_at, timeout_at, drain_until; /* monotonic ms; 0: not set */
     struct pollfd *pfds;
     out_stream_t **pstreams; /* the output stream behind pfds[i], or NULL */
     int *pstat;              /* the rank whose status channel is pfds[i], or -1 */
@@ -94,7 +95,8 @@ __attribute__((format(printf, 3, 4))) static void job_fail(job_t *job, int statu
         return;
     job->failed = true;
     job->status = status;
-    job->pending_at = 0; /* a held verdict no longer matters: nothing more is blamed */
+    for (int r = 0; r < job->nprocs; r++) /* nothing more is blamed: no verdict is waited for */
+        job->ranks[r].late_at = job->ranks[r].held_at = 0;
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -151,6 +153,23 @@ static rank_verdict_t rank_verdict(job_t *job, int r, bool late, int *status, ch
     return RV_FAIL;
 }
 
+/* Holds rank r's failure (status, msg): a consequence of its peer's, whose verdict is not in. */
+static void hold(job_t *job, int r, int status, const char *msg)
+{
+    rank_t *rk = &job->ranks[r];
+    free(rk->held_msg);
+    rk->held_msg = strdup(msg);
+    rk->held_status = status;
+    rk->held_at = now_ms() + BLAME_MS;
+}
+
+/* Rank r's held failure turns out to be its own: the job fails with it. */
+static void fail_held(job_t *job, int r)
+{
+    rank_t *rk = &job->ranks[r];
+    job_fail(job, rk->held_status, "%s", rk->held_msg ? rk->held_msg : "a rank failed");
+}
+
 /* Judges a reaped rank (or one whose late wait ended). */
 static void judge(job_t *job, int r, bool late)
 {
@@ -171,22 +190,21 @@ static void judge(job_t *job, int r, bool late)
             fail_uninit(job, r); /* PMIx fences hang when a participant dies before PMIx_Init */
         } else if (!rank_initialized(rk) && job->clean_uninit < 0) {
             job->clean_uninit = r; /* fine for a plain program, a failure once any rank connects */
-        } else if (job->pending >= 0 && job->ranks[job->pending].st.saw_peer == r) {
-            /* the peer it blamed ended cleanly: the failure was its own after all */
-            job_fail(job, job->pending_status, "%s", job->pending_msg);
+        } else {
+            for (int c = 0; c < job->nprocs; c++) /* r ended cleanly: who blamed it failed alone */
+                if (job->ranks[c].held_at && job->ranks[c].st.saw_peer == r)
+                    fail_held(job, c);
         }
         return;
     }
-    /* Held while p's verdict is not in: p may be alive, or reaped in the same batch (mrun
-     * was not scheduled between the two exits) and judged after r, or waiting for PMIx. */
+    /* Held while p's verdict is not in: p may be alive, reaped in the same batch (mrun was
+     * not scheduled between the exits) and judged after r, waiting for PMIx, or held itself. */
     int p = rk->st.saw_peer;
-    if (p >= 0 && p != r && !job->ranks[p].judged &&
-        (job->pending < 0 || job->ranks[job->pending].st.saw_peer == r)) {
-        job->pending = r; /* a consequence of p: hold it until p's own end is known */
-        job->pending_status = status;
-        snprintf(job->pending_msg, sizeof job->pending_msg, "%s", msg);
-        if (job->pending_at == 0)
-            job->pending_at = now_ms() + BLAME_MS;
+    if (p >= 0 && p != r && (!job->ranks[p].judged || job->ranks[p].held_at)) {
+        if (job->ranks[p].held_at && job->ranks[p].st.saw_peer == r)
+            fail_held(job, p); /* each blames the other: the one that ended first */
+        else
+            hold(job, r, status, msg);
         return;
     }
     job_fail(job, status, "%s", msg);
@@ -340,14 +358,17 @@ static int build_pollset(job_t *job, int *nout)
 static int poll_timeout(const job_t *job, int64_t now)
 {
     int64_t next = INT64_MAX;
-    const int64_t deadlines[] = {job->kill_at, job->timeout_at, job->drain_until,
-                                 job->pending_at};
+    const int64_t deadlines[] = {job->kill_at, job->timeout_at, job->drain_until};
     for (size_t i = 0; i < sizeof deadlines / sizeof *deadlines; i++)
         if (deadlines[i] > 0 && deadlines[i] < next)
             next = deadlines[i];
-    for (int r = 0; r < job->nprocs; r++)
-        if (job->ranks[r].late_at > 0 && job->ranks[r].late_at < next)
-            next = job->ranks[r].late_at;
+    for (int r = 0; r < job->nprocs; r++) {
+        const rank_t *rk = &job->ranks[r];
+        if (rk->late_at > 0 && rk->late_at < next)
+            next = rk->late_at;
+        if (rk->held_at > 0 && rk->held_at < next)
+            next = rk->held_at;
+    }
     if (next == INT64_MAX)
         return -1;
     return next <= now ? 0 : (int)(next - now < 60000 ? next - now : 60000);
@@ -357,10 +378,13 @@ static int poll_timeout(const job_t *job, int64_t now)
  * of the job. */
 static void on_time(job_t *job, int64_t now)
 {
-    if (job->pending_at > 0 && now >= job->pending_at) {
-        job->pending_at = 0; /* the peer it blamed has not ended: blame this one */
-        job_fail(job, job->pending_status, "%s", job->pending_msg);
-    }
+    int due = -1; /* the first held failure whose peer has not ended in time: its own */
+    for (int r = 0; r < job->nprocs; r++)
+        if (job->ranks[r].held_at > 0 && now >= job->ranks[r].held_at &&
+            (due < 0 || job->ranks[r].held_at < job->ranks[due].held_at))
+            due = r;
+    if (due >= 0)
+        fail_held(job, due);
     for (int r = 0; r < job->nprocs; r++)
         if (job->ranks[r].late_at > 0 && now >= job->ranks[r].late_at)
             judge(job, r, true);
@@ -388,6 +412,7 @@ static void job_free(job_t *job)
     for (int r = 0; job->ranks && r < job->nprocs; r++) {
         out_close(&job->ranks[r].out);
         out_close(&job->ranks[r].err);
+        free(job->ranks[r].held_msg);
         if (job->ranks[r].out.dest_fd > STDERR_FILENO) /* --output-filename's files */
             close(job->ranks[r].out.dest_fd);
         if (job->ranks[r].err.dest_fd > STDERR_FILENO)
@@ -417,9 +442,9 @@ int job_wait(job_t *job)
          * handles a dropped client crashes it. A failed job does not wait for PMIx: mrun
          * leaves without tearing PMIx down (srv_stop's quick mode), within moments of the
          * failure. */
-        bool judged = job->pending_at == 0;
+        bool judged = true;
         for (int r = 0; r < job->nprocs && judged; r++)
-            judged = job->ranks[r].late_at == 0;
+            judged = job->ranks[r].late_at == 0 && job->ranks[r].held_at == 0;
         if (job->drain_until > 0 && judged &&
             ((nout == 0 && (job->failed || job->nattached == 0)) || now >= job->drain_until))
             break;
@@ -474,7 +499,6 @@ static job_t *job_alloc(const mrun_opts_t *opts, srv_t *srv, int sig_fd)
     job->sig_fd = sig_fd;
     job->nprocs = opts->nprocs;
     job->clean_uninit = -1;
-    job->pending = -1;
     for (int r = 0; r < job->nprocs; r++) {
         rankstat_init(&job->ranks[r].st, -1);
         out_init(&job->ranks[r].out, -1, STDOUT_FILENO, r, opts->tag_output);

@@ -373,7 +373,7 @@ run_result_t run_mrun(const run_opts_t *opts, int n, const char *prog, ...)
 double run_since_cause(const run_result_t *r)
 {
     double from = r->signalled_at >= 0 ? r->signalled_at : r->marked_at >= 0 ? r->marked_at : 0;
-    return r->elapsed - from;
+    return r->elapsed > from ? r->elapsed - from : 0; /* a mark read just after the exit */
 }
 
 void run_free(run_result_t *r)

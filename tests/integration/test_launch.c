@@ -8,15 +8,16 @@
 #include "run.h"
 
 /* `times` jobs of prog (arg may be NULL) on n ranks: each must end with status 5, blamed on
- * rank 1's exit. */
-static void expect_rank1_blamed(int times, int n, const char *prog, const char *arg)
+ * rank `cause`'s exit. */
+static void expect_blamed(int times, int n, int cause, const char *prog, const char *arg)
 {
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "mrun: rank %d (pid ", cause);
     for (int i = 0; i < times; i++) {
         run_opts_t o = {.limit = 20};
         run_result_t r = run_mrun(&o, n, prog, arg, NULL);
         expect_exit(r, 5);
-        expect_like(r, err, "mrun: rank 1 (pid ", ") exited with status 5; terminating the job",
-                    1);
+        expect_like(r, err, prefix, ") exited with status 5; terminating the job", 1);
         expect_no_fail(r);
         expect_clean(r);
         run_free(&r);
@@ -27,22 +28,43 @@ static void expect_rank1_blamed(int times, int n, const char *prog, const char *
  * mrun must report rank 1's 5, whichever it reaps first. */
 Test(launch, blames_the_first_cause_not_the_first_reaped, .timeout = 120)
 {
-    expect_rank1_blamed(10, 4, PROG("fail_blame"), NULL);
+    expect_blamed(10, 4, 1, PROG("fail_blame"), NULL);
 }
 
-/* Rank 0 exits 3 reporting rank 1's failure while rank 1 is still alive; rank 1 exits 5 50 ms
- * later: the cause is rank 1, though rank 0 is reaped first. */
+/* Rank 0 exits 3 reporting rank 1's failure while rank 1 is still alive; rank 1 exits 5 once
+ * rank 0 has: the cause is rank 1, though rank 0 is reaped first. */
 Test(launch, holds_a_consequence_until_its_cause_ends, .timeout = 60)
 {
-    expect_rank1_blamed(5, 3, PROG("fail_consequence"), NULL);
+    expect_blamed(5, 3, 1, PROG("fail_consequence"), NULL);
+}
+
+/* Ranks 0, 1 and 2 all report rank 3's failure before it ends: every one of them is held. */
+Test(launch, holds_every_consequence_of_one_cause, .timeout = 60)
+{
+    expect_blamed(3, 5, 3, PROG("fail_consequence"), NULL);
 }
 
 /* mrun is stopped while rank 0 (which blames rank 1) and then rank 1 exit: both are reaped in
  * one batch, rank 0 first; rank 1's verdict is not in yet when rank 0 is judged, so rank 0's
- * failure is held and rank 1 is blamed. */
+ * failure is held and rank 1 is blamed. On 4 ranks, ranks 0 and 1 blame rank 2: both held. */
 Test(launch, holds_a_consequence_reaped_with_its_cause, .timeout = 60)
 {
-    expect_rank1_blamed(3, 3, PROG("fail_consequence"), "stopped");
+    expect_blamed(3, 3, 1, PROG("fail_consequence"), "stopped");
+    expect_blamed(3, 4, 2, PROG("fail_consequence"), "stopped");
+}
+
+/* A plain PMIx client's clean exit waits for PMIx's late "finalized" while another rank
+ * fails: the job ends, blaming that rank (mrun used to spin for ever: the failure stopped
+ * every later verdict, and the wait for that one was never called off). */
+Test(launch, fails_while_a_late_finalize_is_awaited, .timeout = 60)
+{
+    run_opts_t o = {.limit = 20};
+    run_result_t r = run_mrun(&o, 3, PROG("pmix_plain_fail"), NULL);
+    expect_exit(r, 7);
+    expect_like(r, err, "mrun: rank 1 (pid ", ") exited with status 7; terminating the job", 1);
+    expect_no_fail(r);
+    expect_clean(r);
+    run_free(&r);
 }
 
 /* The peer it blamed goes on running: after the bounded wait, the reporting rank is blamed. */

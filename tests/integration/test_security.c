@@ -351,7 +351,7 @@ Test(security, doorbell_squat_and_flood, .timeout = 90, .fini = sec_teardown)
     snprintf(parent, sizeof parent, "%d", (int)getpid());
     /* The squat must have covered the job's pid, or the run proved nothing about it: then it
      * is repeated (the other test worker may have started hundreds of processes meanwhile). */
-    run_result_t r;
+    run_result_t r = {0};
     char *attack = NULL;
     for (int attempt = 0; attempt < 3; attempt++) {
         if (attack) {

@@ -1,11 +1,13 @@
-/* fail_consequence.c — mrun's hold on a failure that follows a peer's, made deterministic:
- * rank 0 reports on mrun's status channel, as the library does when a transport finds a peer
- * dead, that rank 1 failed, and exits 3 at once; rank 1 is still alive and exits 5 once rank 0
- * has exited (or, with argument "stays", sleeps 5 s: a peer that did not really fail). mrun must
- * blame rank 1's 5 in the first case and rank 0's 3 (after its bounded wait) in the second.
- * With argument "stopped", rank 2 stops mrun (SIGSTOP) until ranks 0 and 1 have both exited,
- * in that order: mrun then reaps the two in one batch, rank 0 first, and must still blame
- * rank 1 (it used to blame rank 0: its peer was no longer alive when rank 0 was judged). */
+/* fail_consequence.c — mrun's hold on a failure that follows a peer's, made deterministic. On
+ * n >= 3 ranks, the cause is rank n-2: every rank below it reports on mrun's status channel, as
+ * the library does when a transport finds a peer dead, that the cause failed, and exits 3; the
+ * cause is still alive and exits 5 once they all have (or, with argument "stays", sleeps 5 s:
+ * a peer that did not really fail). mrun must blame the cause's 5 in the first case and the
+ * first reporter's 3 (after its bounded wait) in the second.
+ * With argument "stopped", the last rank stops mrun (SIGSTOP) while the reporters and then the
+ * cause exit, one after the other: mrun then reaps them all in one batch, reporters first, and
+ * must still blame the cause (it used to blame rank 0, whose peer was no longer alive when it
+ * was judged; or, with two reporters, rank 1, since only one failure could be held). */
 #include <pthread.h>
 
 #include "progs.h"
@@ -25,21 +27,20 @@ static char proc_state(pid_t pid)
     return p && p[1] == ' ' ? p[2] : 0;
 }
 
-/* Waits up to 10 s for pid to reach state `want`; false (after a FAIL line) if it does not. */
-static bool await_state(pid_t pid, char want, const char *who)
+/* Waits up to 10 s for mrun to be stopped; false (after a FAIL line) if it is not. */
+static bool await_stopped(pid_t mrun)
 {
     for (int i = 0; i < 10000; i++) {
-        if (proc_state(pid) == want)
+        if (proc_state(mrun) == 'T')
             return true;
         usleep(1000);
     }
-    FAIL("%s (pid %d) never reached state %c (it is in %c)", who, (int)pid, want,
-         proc_state(pid) ? proc_state(pid) : '?');
+    FAIL("mrun (pid %d) was not stopped within 10 s", (int)mrun);
     return false;
 }
 
-/* Rank 2's part of "stopped": mrun is stopped while ranks 0, then 1, exit. */
-static void stop_mrun_around_exits(const int *pids)
+/* The last rank's part of "stopped": mrun is stopped while ranks 0 .. cause exit in turn. */
+static void stop_mrun_around_exits(const int *pids, int cause)
 {
     const char *v = getenv("RMP_MRUN_FD");
     const char *colon = v ? strchr(v, ':') : NULL;
@@ -48,25 +49,15 @@ static void stop_mrun_around_exits(const int *pids)
         FAIL("no mrun pid in RMP_MRUN_FD=%s", v ? v : "unset");
         exit(1);
     }
-    if (kill(mrun, SIGSTOP) != 0 || !await_state(mrun, 'T', "mrun"))
-        exit(1);
-    for (int r = 0; r < 2; r++)
+    bool ok = kill(mrun, SIGSTOP) == 0 && await_stopped(mrun);
+    for (int r = 0; ok && r <= cause; r++)
         if (kill(pids[r], SIGUSR1) != 0 || !prog_await_exit(pids[r], 10)) {
             FAIL("rank %d (pid %d) did not exit within 10 s", r, pids[r]);
-            kill(mrun, SIGCONT);
-            exit(1);
+            ok = false;
         }
     kill(mrun, SIGCONT);
-}
-
-/* Ranks 0 and 1 under "stopped": wait for rank 2's go. */
-static void await_go(const sigset_t *usr1)
-{
-    int sig;
-    if (sigwait(usr1, &sig) != 0) {
-        FAIL("sigwait failed");
+    if (!ok)
         exit(1);
-    }
 }
 
 int main(int argc, char **argv)
@@ -82,34 +73,44 @@ int main(int argc, char **argv)
     MUST(rmp_comm_rank(RMP_COMM_WORLD, &prog_rank));
     int size;
     MUST(rmp_comm_size(RMP_COMM_WORLD, &size));
-    int pid = (int)getpid(), pids[3] = {0};
-    if (size != 3) {
-        FAIL("runs on 3 ranks, not %d", size);
+    if (size < 3) {
+        FAIL("runs on 3 ranks or more, not %d", size);
         exit(1);
     }
+    int cause = size - 2, pid = (int)getpid(), *pids = calloc((size_t)size, sizeof *pids);
+    if (!pids)
+        exit(1);
     MUST(rmp_allgather(&pid, 1, RMP_INT, pids, 1, RMP_INT, RMP_COMM_WORLD));
     MUST(rmp_barrier(RMP_COMM_WORLD));
-    if (stopped && prog_rank == 2)
-        stop_mrun_around_exits(pids);
-    else if (stopped)
-        await_go(&usr1);
-    if (prog_rank == 0) {
+    if (stopped && prog_rank == size - 1) {
+        stop_mrun_around_exits(pids, cause);
+    } else if (stopped) {
+        int sig;
+        if (sigwait(&usr1, &sig) != 0) { /* the last rank's go */
+            FAIL("sigwait failed");
+            exit(1);
+        }
+    }
+    if (prog_rank < cause) {
         const char *v = getenv("RMP_MRUN_FD");
         int fd = v ? atoi(v) : -1;
-        if (fd < 3 || write(fd, "P 1\n", 4) != 4) {
+        char line[32];
+        int len = snprintf(line, sizeof line, "P %d\n", cause);
+        if (fd < 3 || write(fd, line, (size_t)len) != len) {
             FAIL("no mrun status channel (RMP_MRUN_FD=%s)", v ? v : "unset");
             return 1;
         }
-        printf("rank 0: exiting with status 3 after rank 1's failure\n");
+        printf("rank %d: exiting with status 3 after rank %d's failure\n", prog_rank, cause);
         fflush(stdout);
         _exit(3);
     }
-    if (prog_rank == 1) {
+    if (prog_rank == cause) {
         if (stays)
             usleep(5000 * 1000);
-        else if (!stopped && !prog_await_exit(pids[0], 10))
-            FAIL("rank 0 (pid %d) did not exit within 10 s", pids[0]);
-        printf("rank 1: exiting with status 5\n");
+        for (int r = 0; r < cause && !stays && !stopped; r++)
+            if (!prog_await_exit(pids[r], 10))
+                FAIL("rank %d (pid %d) did not exit within 10 s", r, pids[r]);
+        printf("rank %d: exiting with status 5\n", cause);
         fflush(stdout);
         _exit(5);
     }
