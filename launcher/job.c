@@ -43,7 +43,7 @@ typedef struct rank {
      * blamed, not the first reaped; until held_at at most. */
     int64_t held_at; /* 0: not held */
     int held_status;
-    char *held_msg;
+    char held_msg[256];
     out_stream_t out, err;
 } rank_t;
 
@@ -157,17 +157,40 @@ static rank_verdict_t rank_verdict(job_t *job, int r, bool late, int *status, ch
 static void hold(job_t *job, int r, int status, const char *msg)
 {
     rank_t *rk = &job->ranks[r];
-    free(rk->held_msg);
-    rk->held_msg = strdup(msg);
+    snprintf(rk->held_msg, sizeof rk->held_msg, "%s", msg);
     rk->held_status = status;
     rk->held_at = now_ms() + BLAME_MS;
 }
 
-/* Rank r's held failure turns out to be its own: the job fails with it. */
+/* Rank r's held failure is blamed: the job fails with it. */
 static void fail_held(job_t *job, int r)
 {
-    rank_t *rk = &job->ranks[r];
-    job_fail(job, rk->held_status, "%s", rk->held_msg ? rk->held_msg : "a rank failed");
+    job_fail(job, job->ranks[r].held_status, "%s", job->ranks[r].held_msg);
+}
+
+/* The held rank that blamed peer p first (the earliest hold), or -1. */
+static int first_holder(const job_t *job, int p)
+{
+    int first = -1;
+    for (int c = 0; c < job->nprocs; c++)
+        if (job->ranks[c].held_at && job->ranks[c].st.saw_peer == p &&
+            (first < 0 || job->ranks[c].held_at < job->ranks[first].held_at))
+            first = c;
+    return first;
+}
+
+/* The last held link of the chain of blame from held rank r (r blamed a peer that is itself
+ * held, and so on): the one nearest the cause. r itself if the chain comes back to it. */
+static int chain_end(const job_t *job, int r)
+{
+    int end = r;
+    for (int steps = 0; steps < job->nprocs; steps++) {
+        int p = job->ranks[end].st.saw_peer;
+        if (p < 0 || p == end || !job->ranks[p].held_at)
+            return end;
+        end = p;
+    }
+    return r; /* a cycle: nobody nearer the cause than the first hold */
 }
 
 /* Judges a reaped rank (or one whose late wait ended). */
@@ -190,10 +213,8 @@ static void judge(job_t *job, int r, bool late)
             fail_uninit(job, r); /* PMIx fences hang when a participant dies before PMIx_Init */
         } else if (!rank_initialized(rk) && job->clean_uninit < 0) {
             job->clean_uninit = r; /* fine for a plain program, a failure once any rank connects */
-        } else {
-            for (int c = 0; c < job->nprocs; c++) /* r ended cleanly: who blamed it failed alone */
-                if (job->ranks[c].held_at && job->ranks[c].st.saw_peer == r)
-                    fail_held(job, c);
+        } else if (first_holder(job, r) >= 0) {
+            fail_held(job, first_holder(job, r)); /* r ended cleanly: who blamed it failed alone */
         }
         return;
     }
@@ -290,8 +311,12 @@ static void on_events(job_t *job)
             break;
         case SRV_ABORTED: {
             /* An rmp rank wrote the code it was given before PMIx_Abort (which carries the
-             * mapped status): name that one. */
+             * mapped status): name that one. One that reported a peer's failure first (MPI's
+             * fatal error handler) is judged at its reap like any consequence: it exits as
+             * soon as PMIx_Abort returns. */
             rankstat_pump(&rk->st, job->nprocs);
+            if (rk->st.aborted && rk->st.saw_peer >= 0 && rk->st.saw_peer != ev.rank)
+                break;
             int code = rk->st.aborted ? rk->st.abort_code : ev.status;
             job_fail(job, abort_status(code),
                      "rank %d called rmp_abort with code %d; terminating the job", ev.rank, code);
@@ -378,16 +403,18 @@ static int poll_timeout(const job_t *job, int64_t now)
  * of the job. */
 static void on_time(job_t *job, int64_t now)
 {
-    int due = -1; /* the first held failure whose peer has not ended in time: its own */
+    for (int r = 0; r < job->nprocs; r++) /* first: such a verdict may release a hold */
+        if (job->ranks[r].late_at > 0 && now >= job->ranks[r].late_at)
+            judge(job, r, true);
+    /* The first held failure whose peer's verdict did not come in time: blamed on the link
+     * of its chain nearest the cause (the peer it blamed may be held on another, and so on). */
+    int due = -1;
     for (int r = 0; r < job->nprocs; r++)
         if (job->ranks[r].held_at > 0 && now >= job->ranks[r].held_at &&
             (due < 0 || job->ranks[r].held_at < job->ranks[due].held_at))
             due = r;
     if (due >= 0)
-        fail_held(job, due);
-    for (int r = 0; r < job->nprocs; r++)
-        if (job->ranks[r].late_at > 0 && now >= job->ranks[r].late_at)
-            judge(job, r, true);
+        fail_held(job, chain_end(job, due));
     if (job->timeout_at > 0 && now >= job->timeout_at && job->nalive > 0)
         job_fail(job, 124, "job timed out after %s s; terminating %d ranks",
                  job->opts->timeout_arg, job->nalive);
@@ -412,7 +439,6 @@ static void job_free(job_t *job)
     for (int r = 0; job->ranks && r < job->nprocs; r++) {
         out_close(&job->ranks[r].out);
         out_close(&job->ranks[r].err);
-        free(job->ranks[r].held_msg);
         if (job->ranks[r].out.dest_fd > STDERR_FILENO) /* --output-filename's files */
             close(job->ranks[r].out.dest_fd);
         if (job->ranks[r].err.dest_fd > STDERR_FILENO)

@@ -44,6 +44,13 @@ Test(launch, holds_every_consequence_of_one_cause, .timeout = 60)
     expect_blamed(3, 5, 3, PROG("fail_consequence"), NULL);
 }
 
+/* The reporters end by rmp_abort, as MPI's fatal error handler does after a peer's failure:
+ * PMIx's abort notice is not the verdict, the cause still is. */
+Test(launch, holds_an_abort_that_follows_a_peers_failure, .timeout = 60)
+{
+    expect_blamed(3, 4, 2, PROG("fail_consequence"), "abort");
+}
+
 /* mrun is stopped while rank 0 (which blames rank 1) and then rank 1 exit: both are reaped in
  * one batch, rank 0 first; rank 1's verdict is not in yet when rank 0 is judged, so rank 0's
  * failure is held and rank 1 is blamed. On 4 ranks, ranks 0 and 1 blame rank 2: both held. */

@@ -3,7 +3,8 @@
  * the library does when a transport finds a peer dead, that the cause failed, and exits 3; the
  * cause is still alive and exits 5 once they all have (or, with argument "stays", sleeps 5 s:
  * a peer that did not really fail). mrun must blame the cause's 5 in the first case and the
- * first reporter's 3 (after its bounded wait) in the second.
+ * first reporter's 3 (after its bounded wait) in the second. With argument "abort", the
+ * reporters end by rmp_abort(3) instead, as MPI's fatal error handler does: still the cause's.
  * With argument "stopped", the last rank stops mrun (SIGSTOP) while the reporters and then the
  * cause exit, one after the other: mrun then reaps them all in one batch, reporters first, and
  * must still blame the cause (it used to blame rank 0, whose peer was no longer alive when it
@@ -64,6 +65,7 @@ int main(int argc, char **argv)
 {
     bool stays = argc > 1 && strcmp(argv[1], "stays") == 0;
     bool stopped = argc > 1 && strcmp(argv[1], "stopped") == 0;
+    bool aborts = argc > 1 && strcmp(argv[1], "abort") == 0;
     sigset_t usr1;
     sigemptyset(&usr1);
     sigaddset(&usr1, SIGUSR1);
@@ -100,8 +102,11 @@ int main(int argc, char **argv)
             FAIL("no mrun status channel (RMP_MRUN_FD=%s)", v ? v : "unset");
             return 1;
         }
-        printf("rank %d: exiting with status 3 after rank %d's failure\n", prog_rank, cause);
+        printf("rank %d: %s after rank %d's failure\n", prog_rank,
+               aborts ? "calling rmp_abort(3)" : "exiting with status 3", cause);
         fflush(stdout);
+        if (aborts)
+            rmp_abort(RMP_COMM_WORLD, 3);
         _exit(3);
     }
     if (prog_rank == cause) {
