@@ -7,20 +7,27 @@
 
 #include "run.h"
 
+/* The job r ended with `status`, blamed on rank `cause`'s exit with it, and freed r. */
+static void expect_exit_blamed(run_result_t *r, int cause, int status)
+{
+    char prefix[32], suffix[64];
+    snprintf(prefix, sizeof prefix, "mrun: rank %d (pid ", cause);
+    snprintf(suffix, sizeof suffix, ") exited with status %d; terminating the job", status);
+    expect_exit(*r, status);
+    expect_like(*r, err, prefix, suffix, 1);
+    expect_no_fail(*r);
+    expect_clean(*r);
+    run_free(r);
+}
+
 /* `times` jobs of prog (arg may be NULL) on n ranks: each must end with status 5, blamed on
  * rank `cause`'s exit. */
 static void expect_blamed(int times, int n, int cause, const char *prog, const char *arg)
 {
-    char prefix[32];
-    snprintf(prefix, sizeof prefix, "mrun: rank %d (pid ", cause);
     for (int i = 0; i < times; i++) {
         run_opts_t o = {.limit = 20};
         run_result_t r = run_mrun(&o, n, prog, arg, NULL);
-        expect_exit(r, 5);
-        expect_like(r, err, prefix, ") exited with status 5; terminating the job", 1);
-        expect_no_fail(r);
-        expect_clean(r);
-        run_free(&r);
+        expect_exit_blamed(&r, cause, 5);
     }
 }
 
@@ -67,11 +74,7 @@ Test(launch, fails_while_a_late_finalize_is_awaited, .timeout = 60)
 {
     run_opts_t o = {.limit = 20};
     run_result_t r = run_mrun(&o, 3, PROG("pmix_plain_fail"), NULL);
-    expect_exit(r, 7);
-    expect_like(r, err, "mrun: rank 1 (pid ", ") exited with status 7; terminating the job", 1);
-    expect_no_fail(r);
-    expect_clean(r);
-    run_free(&r);
+    expect_exit_blamed(&r, 1, 7);
 }
 
 /* The peer it blamed goes on running: after the bounded wait, the reporting rank is blamed. */
@@ -236,11 +239,7 @@ Test(launch, hundred_ranks_fail_together, .timeout = 120)
 {
     run_opts_t o = {.limit = 90, .env = small_rings};
     run_result_t r = run_mrun(&o, 100, PROG("fail_exit"), NULL);
-    expect_exit(r, 3);
-    expect_like(r, err, "mrun: rank 1 (pid ", ") exited with status 3; terminating the job", 1);
-    expect_no_fail(r);
-    expect_clean(r);
-    run_free(&r);
+    expect_exit_blamed(&r, 1, 3);
 }
 
 /* Every rank fails in rmp_init while mrun is still starting the others (rings that cannot
