@@ -33,7 +33,8 @@ enum {
     RMP_ERR_REQUEST = -10,        /* not a live request: never returned by rmp, already
                                      completed and freed (a stale copy), or listed twice */
     RMP_ERR_ROOT = -11,           /* invalid root of a collective */
-    RMP_ERR_NOT_INITIALIZED = -12,/* called before rmp_init or after rmp_finalize */
+    RMP_ERR_NOT_INITIALIZED = -12,/* called before rmp_init, after rmp_finalize, or in a child
+                                   * forked after rmp_init (rmp belongs to the rank) */
     RMP_ERR_INITIALIZED = -13,    /* rmp_init called twice */
     RMP_ERR_NO_MEM = -14,         /* out of memory */
     RMP_ERR_TRANSPORT = -15,      /* a transport failed (details printed on stderr) */

@@ -320,7 +320,7 @@ typedef struct progthr {
 typedef struct match_queues match_queues_t; /* match.c */
 
 struct rmp_ctx {
-    atomic_int state;        /* 0 never, 1 initialized, 2 finalized */
+    atomic_int state;        /* 0 never, 1 initialized, 2 finalized, 3 a child forked after 1 */
     int thread_level;
     pthread_mutex_t lock;    /* the runtime lock (taken only at RMP_THREAD_MULTIPLE) */
     bool locking;            /* RMP_THREAD_MULTIPLE, or a progress thread runs */

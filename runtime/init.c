@@ -138,6 +138,22 @@ static void teardown(rmp_ctx_t *c, bool orderly)
     boot_finalize(c);
 }
 
+/* A child forked after rmp_init has copies of the rank's memory, not the rank: rmp is not
+ * initialized there. Every call says so, its exit does not finalize (the MPI layer's exit
+ * handler) and rmp_abort just exits: the rank's job and peers never hear of the child. */
+static void forked_child(void)
+{
+    int up = 1;
+    atomic_compare_exchange_strong(&rmp_ctx.state, &up, 3);
+}
+
+static void forked_child_register(void)
+{
+    if (pthread_atfork(NULL, NULL, forked_child) != 0)
+        fprintf(stderr, "rmp: pthread_atfork failed: a child forked after rmp_init must not "
+                        "call rmp\n");
+}
+
 int rmp_init_thread(int *argc, char ***argv, int required, int *provided)
 {
     rmp_ctx_t *c = &rmp_ctx;
@@ -145,8 +161,10 @@ int rmp_init_thread(int *argc, char ***argv, int required, int *provided)
     (void)argv;
     if (atomic_load(&c->state) == 1)
         return RMP_ERR_INITIALIZED;
-    if (atomic_load(&c->state) == 2)
-        return RMP_ERR_NOT_INITIALIZED; /* MPI forbids re-initialization too */
+    if (atomic_load(&c->state) >= 2)
+        return RMP_ERR_NOT_INITIALIZED; /* MPI forbids re-initialization; or a forked child */
+    static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+    pthread_once(&atfork_once, forked_child_register);
     if (required < RMP_THREAD_SINGLE || required > RMP_THREAD_MULTIPLE)
         return RMP_ERR_ARG;
     memset(c, 0, sizeof(*c));

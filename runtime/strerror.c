@@ -17,7 +17,7 @@ const char *rmp_strerror(int err)
         [9] = "message truncated: receive buffer too small",
         [10] = "invalid request",
         [11] = "invalid root",
-        [12] = "rmp is not initialized (or already finalized)",
+        [12] = "rmp is not initialized (or already finalized, or in a child forked after rmp_init)",
         [13] = "rmp is already initialized",
         [14] = "out of memory",
         [15] = "transport failure",

@@ -858,11 +858,20 @@ static void shm_atexit(void)
         shm_abandon(&s->base);
 }
 
+/* A forked child's exit abandons nothing: the segments are its parent's. */
+static void shm_forked(void)
+{
+    shm_live = NULL;
+}
+
 static void shm_atexit_register(void)
 {
     if (atexit(shm_atexit))
         fprintf(stderr, "rmp: shm: atexit failed: a rank that exits without rmp_finalize may "
                 "leave /dev/shm/rmp.* behind\n");
+    if (pthread_atfork(NULL, NULL, shm_forked))
+        fprintf(stderr, "rmp: shm: pthread_atfork failed: a child forked by a rank must not "
+                "exit through exit()\n");
 }
 
 static void shm_close(tp_t *tp)

@@ -1,8 +1,9 @@
 /* test_api.c — the public API's documented behaviour: invalid arguments to every call give the
  * documented error code (tests/progs/api), and truncation, cancel, probe, waitany/testall,
  * sendrecv, RMP_PROC_NULL and derived datatypes behave as rmp.h says (tests/progs/p2p); also
- * without a launcher, where a program is a singleton of size 1; and hostile arguments that
- * once lost messages or corrupted requests (tests/progs/misuse). */
+ * without a launcher, where a program is a singleton of size 1; hostile arguments that once
+ * lost messages or corrupted requests (tests/progs/misuse); and a child forked by a rank
+ * (tests/progs/fork_child). */
 #include "run.h"
 
 static void expect_ok(const char *prog, int n, const char *okfmt)
@@ -20,6 +21,17 @@ static void expect_ok(const char *prog, int n, const char *okfmt)
     snprintf(line, sizeof line, okfmt, n > 0 ? n : 1);
     expect_line(r, out, line, 1);
     run_free(&r);
+}
+
+/* A child forked after rmp_init is not the rank (tests/progs/fork_child). */
+Test(api, forked_child_is_not_the_rank_n1, .timeout = 60)
+{
+    expect_ok(PROG("fork_child"), 1, "fork_child: OK n=%d");
+}
+
+Test(api, forked_child_is_not_the_rank_n3, .timeout = 60)
+{
+    expect_ok(PROG("fork_child"), 3, "fork_child: OK n=%d");
 }
 
 Test(api, invalid_arguments_n1, .timeout = 60)

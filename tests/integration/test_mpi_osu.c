@@ -61,12 +61,14 @@ ParameterizedTestParameters(mpi_osu, exit_without_finalize)
     return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
 }
 
-/* Returning 0 from main without MPI_Finalize (after MPI_THREAD_MULTIPLE threads too) is a
- * success; exit(3) without it still ends the job with status 3, the failed rank named. */
+/* Returning 0 from main without MPI_Finalize (after MPI_THREAD_MULTIPLE threads, or after a
+ * forked helper exit(0)ed, too) is a success; exit(3) without it still ends the job with
+ * status 3, the failed rank named. */
 ParameterizedTest(int *n, mpi_osu, exit_without_finalize, .timeout = 200)
 {
     run_ok(*n, MPIPROG("mpi_nofinalize"), "mpi_nofinalize", "return");
     run_ok(*n, MPIPROG("mpi_nofinalize"), "mpi_nofinalize", "threads");
+    run_ok(*n, MPIPROG("mpi_nofinalize"), "mpi_nofinalize", "fork");
     run_opts_t o = {.limit = 60};
     run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_nofinalize"), "exit3", NULL);
     expect_exit(r, 3);

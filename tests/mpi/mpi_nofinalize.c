@@ -2,8 +2,11 @@
  * does (argv[1]): "return" returns 0 after a barrier (the job must succeed: librmp-mpi
  * finalizes on exit 0), "threads" does it at MPI_THREAD_MULTIPLE after joining two threads
  * that exchanged messages, "exit3" calls exit(3) (the job must fail with status 3, as any
- * failed rank's). */
+ * failed rank's), "fork" first forks a helper child that ends with exit(0) (the child is not
+ * the rank: its exit must not finalize, which used to hang it in the job's fence). */
 #include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "mpicheck.h"
 
@@ -30,6 +33,15 @@ int main(int argc, char **argv)
     EXPECT_INT(provided, MPI_THREAD_MULTIPLE);
     CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &mc_rank));
     CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    if (strcmp(mode, "fork") == 0) {
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0)
+            exit(0); /* a helper's ordinary end, exit handlers and all */
+        int ws = -1;
+        if (pid < 0 || waitpid(pid, &ws, 0) != pid || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0)
+            FAIL("the forked helper did not exit 0 (wait status %d)", ws);
+    }
     if (strcmp(mode, "threads") == 0) {
         pthread_t t[2];
         for (int i = 0; i < 2; i++)
