@@ -3,7 +3,9 @@
  * called as MPI calls it, fn(in, inout, &len, &type) computing inout = in op inout over len
  * elements of the call's datatype, in the type's own memory layout (packed data of a
  * non-contiguous type is unpacked around the call). Whether an op commutes decides whether
- * the collectives may combine in any order (op_commutes). */
+ * the collectives may combine in any order (op_commutes). A freed op stays callable by the
+ * calls that took it before the free (MPI's rule): its slot is given to a new op only once no
+ * collective is in flight. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,11 +17,13 @@
 typedef struct user_op {
     rmp_user_function *fn;
     bool commute, in_use;
+    bool freed; /* by rmp_op_free: no new call takes it, calls in flight still apply it */
 } user_op_t;
 
 static user_op_t user_ops[OP_USER_MAX];
 
-static const user_op_t *user_get(rmp_op_t op)
+/* The user op behind handle op that a call already holds (freed since, maybe), or NULL. */
+static const user_op_t *user_held(rmp_op_t op)
 {
     if (op < OP_USER_FIRST || op >= OP_USER_FIRST + OP_USER_MAX)
         return NULL;
@@ -27,9 +31,16 @@ static const user_op_t *user_get(rmp_op_t op)
     return u->in_use ? u : NULL;
 }
 
+/* The user op for a new call: held and not freed, or NULL. */
+static const user_op_t *user_get(rmp_op_t op)
+{
+    const user_op_t *u = user_held(op);
+    return u && !u->freed ? u : NULL;
+}
+
 bool op_is_user(rmp_op_t op)
 {
-    return user_get(op) != NULL;
+    return user_held(op) != NULL;
 }
 
 int op_check(rmp_op_t op, dt_base_t base)
@@ -39,7 +50,7 @@ int op_check(rmp_op_t op, dt_base_t base)
 
 bool op_commutes(rmp_op_t op)
 {
-    const user_op_t *u = user_get(op);
+    const user_op_t *u = user_held(op);
     return !u || u->commute;
 }
 
@@ -51,6 +62,10 @@ int rmp_op_create(rmp_user_function *fn, int commute, rmp_op_t *op)
     if (!fn || !op)
         return RMP_ERR_ARG;
     ctx_lock(&rmp_ctx);
+    if (list_empty(&rmp_ctx.coll_active)) /* no call in flight holds a freed op any more */
+        for (int k = 0; k < OP_USER_MAX; k++)
+            if (user_ops[k].freed)
+                user_ops[k] = (user_op_t){0};
     int i = 0;
     while (i < OP_USER_MAX && user_ops[i].in_use)
         i++;
@@ -75,7 +90,7 @@ int rmp_op_free(rmp_op_t *op)
     if (!user_get(*op)) {
         err = RMP_ERR_OP; /* builtins and stale handles */
     } else {
-        user_ops[*op - OP_USER_FIRST] = (user_op_t){0};
+        user_ops[*op - OP_USER_FIRST].freed = true;
         *op = RMP_OP_NULL;
     }
     ctx_unlock(&rmp_ctx);
@@ -122,7 +137,7 @@ static int user_call(const user_op_t *u, const dtype_t *dt, const void *in, void
 
 int op_apply(rmp_op_t op, const dtype_t *dt, const void *in, void *inout, size_t n)
 {
-    const user_op_t *u = user_get(op);
+    const user_op_t *u = user_held(op);
     if (!u) {
         op_reduce(op, dt->base, in, inout, n);
         return RMP_SUCCESS;
@@ -133,7 +148,7 @@ int op_apply(rmp_op_t op, const dtype_t *dt, const void *in, void *inout, size_t
 int op_apply3(rmp_op_t op, const dtype_t *dt, const void *in, const void *in2, void *out,
               size_t n)
 {
-    if (!user_get(op)) {
+    if (!user_held(op)) {
         op_reduce3(op, dt->base, in, in2, out, n);
         return RMP_SUCCESS;
     }

@@ -2,7 +2,8 @@
  * matrix products, mod 2^64: the order of the ranks matters) through allreduce, reduce to
  * every root, reduce_scatter_block, scan and exscan, blocking and not; a commutative one on a
  * strided (non-contiguous) type, which the function must see in the type's own layout; the
- * handle rules. "userop: OK" from rank 0. */
+ * handle rules, and an op freed while a nonblocking allreduce holds it. "userop: OK" from
+ * rank 0. */
 #include "progs.h"
 
 static int me, np;
@@ -114,6 +115,55 @@ static void t_strided(rmp_op_t op)
     }
 }
 
+static void iadd(void *in, void *inout, int *len, rmp_datatype_t *t)
+{
+    (void)t;
+    for (int i = 0; i < *len; i++)
+        ((int32_t *)inout)[i] += ((const int32_t *)in)[i];
+}
+
+static void impostor(void *in, void *inout, int *len, rmp_datatype_t *t)
+{
+    (void)in, (void)t;
+    for (int i = 0; i < *len; i++)
+        ((int32_t *)inout)[i] = -7;
+}
+
+/* Freed while a nonblocking allreduce holds it, and a new op created at once: the allreduce
+ * still applies the freed op (MPI's rule), never the new one in its slot. Counts for the
+ * shared-memory path and for the software schedules. */
+static void t_freed_in_flight(void)
+{
+    static const int counts[] = {4, 1024, 70000};
+    for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
+        int n = counts[k];
+        size_t bytes = sizeof(int32_t) * (size_t)n;
+        int32_t *in = malloc(bytes), *out = malloc(bytes);
+        if (!in || !out) {
+            FAIL("no memory for %d ints", n);
+            return;
+        }
+        for (int i = 0; i < n; i++)
+            in[i] = me + i, out[i] = -1;
+        rmp_op_t op, other;
+        rmp_request_t req;
+        MUST(rmp_op_create(iadd, 1, &op));
+        CHECK(rmp_iallreduce(in, out, n, RMP_INT32, op, RMP_COMM_WORLD, &req));
+        CHECK(rmp_op_free(&op));
+        CHECK(rmp_op_create(impostor, 1, &other));
+        CHECK(rmp_wait(&req, RMP_STATUS_IGNORE));
+        for (int i = 0; i < n; i++)
+            if (out[i] != np * (np - 1) / 2 + np * i) {
+                FAIL("op freed in flight, %d ints: out[%d] = %d, expected %d", n, i, out[i],
+                     np * (np - 1) / 2 + np * i);
+                break;
+            }
+        CHECK(rmp_op_free(&other));
+        free(in);
+        free(out);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MUST(rmp_init(&argc, &argv));
@@ -135,6 +185,7 @@ int main(int argc, char **argv)
     t_noncommutative(mm, 0);
     t_noncommutative(mm, 1);
     t_strided(vs);
+    t_freed_in_flight();
     EXPECT(calls_wrong_type == 0, "the user functions saw %d wrong types or filled gaps",
            calls_wrong_type);
     rmp_op_t b = RMP_SUM, stale = mm;
