@@ -14,6 +14,7 @@ typedef struct ofl_call {
     ofl_req_t *oreq;
     const ofl_ops_t *ops;
     comm_t *comm; /* held while the call runs (comm_hold) */
+    rmp_op_t op;  /* its reduction's op, held likewise (op_hold); RMP_OP_NULL: none */
 } ofl_call_t;
 
 /* Whether any transport has an offload table (fixed from rmp_init to rmp_finalize). */
@@ -49,11 +50,13 @@ static int offload_progress(struct rmp_request *r)
         return 0;
     call->ops->finish(call->oreq);
     comm_t *comm = call->comm;
+    rmp_op_t op = call->op;
     call_free(call);
     r->coll = NULL;
     progress_coll_remove(&rmp_ctx, r);
     req_complete(r, rc);
     comm_unhold(comm);
+    op_unhold(op);
     return 1;
 }
 
@@ -124,8 +127,10 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
         ctx_unlock(c);
         return rc ? rc : RMP_ERR_NO_MEM;
     }
-    *call = (ofl_call_t){.oreq = oreq, .ops = tp->offload, .comm = comm};
+    *call = (ofl_call_t){.oreq = oreq, .ops = tp->offload, .comm = comm,
+                         .op = a->reduce.fn ? (rmp_op_t)a->reduce.op : RMP_OP_NULL};
     comm_hold(comm);
+    op_hold(call->op);
     r->status = (rmp_status_t){.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
     r->coll = call;
     r->coll_progress = offload_progress;

@@ -128,6 +128,7 @@ typedef struct vec {
 
 struct sched {
     comm_t *comm;
+    rmp_op_t op; /* the reduction's op (RMP_OP_NULL: none), held while posted (op_hold) */
     int tag;
     int round; /* the round in flight, -1 before the start */
     int err;   /* first error (building: RMP_ERR_NO_MEM) */
@@ -177,6 +178,7 @@ sched_t *sched_new(comm_t *comm, int tag)
         return NULL;
     s->arena_used = 0;
     s->comm = comm;
+    s->op = RMP_OP_NULL;
     s->tag = tag;
     s->round = -1;
     s->err = RMP_SUCCESS;
@@ -256,6 +258,7 @@ void sched_copy(sched_t *s, void *dst, const void *src, size_t bytes)
 void sched_reduce(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, void *inout,
                   size_t n)
 {
+    s->op = op;
     if (n > 0)
         add(s,
             (step_t){.kind = ST_REDUCE, .op = op, .dt = dt, .src = in, .dst = inout, .n = n});
@@ -264,6 +267,7 @@ void sched_reduce(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, vo
 void sched_reduce3(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, const void *in2,
                    void *out, size_t n)
 {
+    s->op = op;
     if (n > 0)
         add(s, (step_t){.kind = ST_REDUCE3, .op = op, .dt = dt, .src = in, .src2 = in2,
                         .dst = out, .n = n});
@@ -418,11 +422,13 @@ static int sched_progress(struct rmp_request *r)
             if (s->done_fn)
                 s->done_fn(s->done_arg, err);
             comm_t *comm = s->comm;
+            rmp_op_t op = s->op;
             r->coll = NULL;
             sched_free(s);
             progress_coll_remove(&rmp_ctx, r);
             req_complete(r, err); /* the last touch of r: a waiting thread may free it now */
             comm_unhold(comm);    /* may release a communicator freed meanwhile */
+            op_unhold(op);        /* and an op */
             return events + 1;
         }
         s->round++;
@@ -449,6 +455,7 @@ int sched_post(sched_t *s, rmp_request_t *req)
     ctx_lock(c);
     progress_coll_add(c, r);
     comm_hold(s->comm);
+    op_hold(s->op);
     sched_progress(r);
     ctx_unlock(c);
     return RMP_SUCCESS;

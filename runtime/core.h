@@ -96,6 +96,10 @@ int op_apply3(rmp_op_t op, const dtype_t *dt, const void *in, const void *in2, v
               size_t n);
 bool op_is_user(rmp_op_t op);
 bool op_commutes(rmp_op_t op); /* builtins do; a user op as created */
+/* A collective in flight that applies op (a user op) holds it, so that rmp_op_free meanwhile
+ * does not take it away (lock held; builtins: nothing). */
+void op_hold(rmp_op_t op);
+void op_unhold(rmp_op_t op);
 
 /* ---- Communicators (comm.c) ---- */
 typedef struct comm {

@@ -4,8 +4,8 @@
  * elements of the call's datatype, in the type's own memory layout (packed data of a
  * non-contiguous type is unpacked around the call). Whether an op commutes decides whether
  * the collectives may combine in any order (op_commutes). A freed op stays callable by the
- * calls that took it before the free (MPI's rule): its slot is given to a new op only once no
- * collective is in flight. */
+ * calls in flight that hold it (op_hold, MPI's rule): its slot is given back when the last of
+ * them ends. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +18,7 @@ typedef struct user_op {
     rmp_user_function *fn;
     bool commute, in_use;
     bool freed; /* by rmp_op_free: no new call takes it, calls in flight still apply it */
+    int holds;  /* calls in flight that apply it (op_hold) */
 } user_op_t;
 
 static user_op_t user_ops[OP_USER_MAX];
@@ -62,10 +63,6 @@ int rmp_op_create(rmp_user_function *fn, int commute, rmp_op_t *op)
     if (!fn || !op)
         return RMP_ERR_ARG;
     ctx_lock(&rmp_ctx);
-    if (list_empty(&rmp_ctx.coll_active)) /* no call in flight holds a freed op any more */
-        for (int k = 0; k < OP_USER_MAX; k++)
-            if (user_ops[k].freed)
-                user_ops[k] = (user_op_t){0};
     int i = 0;
     while (i < OP_USER_MAX && user_ops[i].in_use)
         i++;
@@ -90,11 +87,29 @@ int rmp_op_free(rmp_op_t *op)
     if (!user_get(*op)) {
         err = RMP_ERR_OP; /* builtins and stale handles */
     } else {
-        user_ops[*op - OP_USER_FIRST].freed = true;
+        user_op_t *u = &user_ops[*op - OP_USER_FIRST];
+        u->freed = true;
+        if (u->holds == 0)
+            *u = (user_op_t){0};
         *op = RMP_OP_NULL;
     }
     ctx_unlock(&rmp_ctx);
     return err;
+}
+
+void op_hold(rmp_op_t op)
+{
+    if (user_held(op))
+        user_ops[op - OP_USER_FIRST].holds++;
+}
+
+void op_unhold(rmp_op_t op)
+{
+    if (!user_held(op))
+        return;
+    user_op_t *u = &user_ops[op - OP_USER_FIRST];
+    if (--u->holds == 0 && u->freed)
+        *u = (user_op_t){0}; /* the last call that applied a freed op ended */
 }
 
 /* n elements of dt at packed p as the type lays them out, in fresh memory covering where

@@ -164,6 +164,41 @@ static void t_freed_in_flight(void)
     }
 }
 
+/* A pipeline that creates, uses and frees an op per step while the previous step's request is
+ * still in flight: more steps than there are op slots, so freed ops must be given back as
+ * their calls end, not only when no collective at all is in flight. */
+static void t_op_per_step(void)
+{
+    enum { STEPS = 1100 };
+    int32_t in[2][4], out[2][4];
+    rmp_request_t req[2] = {RMP_REQUEST_NULL, RMP_REQUEST_NULL};
+    for (int k = 0; k <= STEPS; k++) {
+        int b = k % 2;
+        if (k < STEPS) {
+            rmp_op_t op;
+            int rc = rmp_op_create(iadd, 1, &op);
+            if (rc != RMP_SUCCESS) {
+                FAIL("step %d: rmp_op_create returned %d (%s)", k, rc, rmp_strerror(rc));
+                break;
+            }
+            for (int i = 0; i < 4; i++)
+                in[b][i] = me + i + k, out[b][i] = -1;
+            CHECK(rmp_iallreduce(in[b], out[b], 4, RMP_INT32, op, RMP_COMM_WORLD, &req[b]));
+            CHECK(rmp_op_free(&op));
+        }
+        if (k > 0) { /* the previous step's */
+            int pb = 1 - b, pk = k - 1;
+            CHECK(rmp_wait(&req[pb], RMP_STATUS_IGNORE));
+            for (int i = 0; i < 4; i++)
+                if (out[pb][i] != np * (np - 1) / 2 + np * (i + pk)) {
+                    FAIL("step %d: out[%d] = %d, expected %d", pk, i, out[pb][i],
+                         np * (np - 1) / 2 + np * (i + pk));
+                    return;
+                }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     MUST(rmp_init(&argc, &argv));
@@ -186,6 +221,7 @@ int main(int argc, char **argv)
     t_noncommutative(mm, 1);
     t_strided(vs);
     t_freed_in_flight();
+    t_op_per_step();
     EXPECT(calls_wrong_type == 0, "the user functions saw %d wrong types or filled gaps",
            calls_wrong_type);
     rmp_op_t b = RMP_SUM, stale = mm;
