@@ -60,6 +60,7 @@ struct job {
     int clean_uninit; /* the first rank that exited 0 without connecting; -1: none */
     bool failed;      /* a failure was reported: the job is being torn down */
     int status;       /* mrun's exit status once failed */
+    int nheld;        /* ranks whose failure is held (rank_t.held_at); 0 again once failed */
     int64_t kill_at, timeout_at, drain_until; /* monotonic ms; 0: not set */
     struct pollfd *pfds;
     out_stream_t **pstreams; /* the output stream behind pfds[i], or NULL */
@@ -97,6 +98,7 @@ __attribute__((format(printf, 3, 4))) static void job_fail(job_t *job, int statu
     job->status = status;
     for (int r = 0; r < job->nprocs; r++) /* nothing more is blamed: no verdict is waited for */
         job->ranks[r].late_at = job->ranks[r].held_at = 0;
+    job->nheld = 0;
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -157,6 +159,7 @@ static rank_verdict_t rank_verdict(job_t *job, int r, bool late, int *status, ch
 static void hold(job_t *job, int r, int status, const char *msg)
 {
     rank_t *rk = &job->ranks[r];
+    job->nheld++; /* judged once: never held twice */
     snprintf(rk->held_msg, sizeof rk->held_msg, "%s", msg);
     rk->held_status = status;
     rk->held_at = now_ms() + BLAME_MS;
@@ -172,7 +175,7 @@ static void fail_held(job_t *job, int r)
 static int first_holder(const job_t *job, int p)
 {
     int first = -1;
-    for (int c = 0; c < job->nprocs; c++)
+    for (int c = 0; job->nheld > 0 && c < job->nprocs; c++)
         if (job->ranks[c].held_at && job->ranks[c].st.saw_peer == p &&
             (first < 0 || job->ranks[c].held_at < job->ranks[first].held_at))
             first = c;
@@ -213,8 +216,10 @@ static void judge(job_t *job, int r, bool late)
             fail_uninit(job, r); /* PMIx fences hang when a participant dies before PMIx_Init */
         } else if (!rank_initialized(rk) && job->clean_uninit < 0) {
             job->clean_uninit = r; /* fine for a plain program, a failure once any rank connects */
-        } else if (first_holder(job, r) >= 0) {
-            fail_held(job, first_holder(job, r)); /* r ended cleanly: who blamed it failed alone */
+        } else {
+            int h = first_holder(job, r); /* r ended cleanly: who blamed it failed alone */
+            if (h >= 0)
+                fail_held(job, h);
         }
         return;
     }
@@ -409,7 +414,7 @@ static void on_time(job_t *job, int64_t now)
     /* The first held failure whose peer's verdict did not come in time: blamed on the link
      * of its chain nearest the cause (the peer it blamed may be held on another, and so on). */
     int due = -1;
-    for (int r = 0; r < job->nprocs; r++)
+    for (int r = 0; job->nheld > 0 && r < job->nprocs; r++)
         if (job->ranks[r].held_at > 0 && now >= job->ranks[r].held_at &&
             (due < 0 || job->ranks[r].held_at < job->ranks[due].held_at))
             due = r;
