@@ -48,7 +48,14 @@ enum {
     RMP_ERR_TOPOLOGY = -23,       /* the communicator has no topology of the kind needed */
     RMP_ERR_DIMS = -24,           /* invalid dimensions (negative, or not the product asked) */
     RMP_ERR_WIN = -25,            /* invalid or freed window */
-    RMP_ERR_LAST = -26
+    RMP_ERR_KEYVAL = -26,         /* invalid or freed attribute key, or one for another kind
+                                     of object */
+    RMP_ERR_INFO = -27,           /* invalid or freed info object */
+    RMP_ERR_INFO_KEY = -28,       /* info key empty or longer than RMP_MAX_INFO_KEY */
+    RMP_ERR_INFO_VALUE = -29,     /* info value longer than RMP_MAX_INFO_VAL */
+    RMP_ERR_INFO_NOKEY = -30,     /* info key not set */
+    RMP_ERR_PENDING = -31,        /* waitall/testall: a request in the list has not completed */
+    RMP_ERR_LAST = -32
 };
 
 /* ---- Handles ---------------------------------------------------------------------------- */
@@ -610,6 +617,26 @@ int rmp_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             void *recvbuf, const int recvcounts[], const ptrdiff_t rdispls[],
                             const rmp_datatype_t recvtypes[], rmp_comm_t comm,
                             rmp_request_t *req);
+
+/* ==== issue 20: intercommunicators ==== */
+
+
+
+/* ==== issue 20: communicator creation, names, info and attributes ==== */
+
+
+
+/* ==== issue 20: datatypes, packing and ops ==== */
+
+
+
+/* ==== issue 20: groups, topologies and requests ==== */
+
+
+
+/* ==== issue 20: persistent collectives, isendrecv and large counts ==== */
+
+
 
 #ifdef __cplusplus
 }

@@ -41,6 +41,12 @@ static const int rmpi_class_of[-RMP_ERR_LAST] = {
     [-RMP_ERR_TOPOLOGY] = MPI_ERR_TOPOLOGY,
     [-RMP_ERR_DIMS] = MPI_ERR_DIMS,
     [-RMP_ERR_WIN] = MPI_ERR_WIN,
+    [-RMP_ERR_KEYVAL] = MPI_ERR_KEYVAL,
+    [-RMP_ERR_INFO] = MPI_ERR_INFO,
+    [-RMP_ERR_INFO_KEY] = MPI_ERR_INFO_KEY,
+    [-RMP_ERR_INFO_VALUE] = MPI_ERR_INFO_VALUE,
+    [-RMP_ERR_INFO_NOKEY] = MPI_ERR_INFO_NOKEY,
+    [-RMP_ERR_PENDING] = MPI_ERR_PENDING,
 };
 
 static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {

@@ -31,6 +31,12 @@ const char *rmp_strerror(int err)
         [23] = "invalid topology (the communicator has none of the kind needed)",
         [24] = "invalid dimensions",
         [25] = "invalid window",
+        [26] = "invalid attribute key",
+        [27] = "invalid info object",
+        [28] = "invalid info key",
+        [29] = "invalid info value",
+        [30] = "info key not set",
+        [31] = "request pending",
     };
     if (err > 0 || err <= RMP_ERR_LAST)
         return "unknown error code";

@@ -570,6 +570,30 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request *request);
 
+/* ==== issue 20: intercommunicators ==== */
+
+
+
+/* ==== issue 20: communicator creation, names, info and attributes ==== */
+
+
+
+/* ==== issue 20: datatypes, packing and ops ==== */
+
+
+
+/* ==== issue 20: groups, topologies and requests ==== */
+
+
+
+/* ==== issue 20: persistent collectives, isendrecv and large counts ==== */
+
+
+
+/* ==== issue 20: the profiling interface ==== */
+
+
+
 #ifdef __cplusplus
 }
 #endif
