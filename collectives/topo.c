@@ -3,6 +3,8 @@
  * parent's order: reorder is ignored), as one block at comm_t.topo (topo.h) that is freed with
  * the communicator. The queries are index arithmetic on that block. */
 #include <limits.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,33 +178,71 @@ int rmp_cart_create(rmp_comm_t comm, int ndims, const int dims[], const int peri
     return RMP_SUCCESS;
 }
 
-/* The prime factors of n, largest first (at most 31 for an int). */
-static int prime_factors(int n, int *f)
+/* x^m >= r, without overflow (x >= 1, r >= 1). */
+static bool pow_reaches(long long x, int m, long long r)
 {
-    int k = 0;
-    for (int p = 2; (long long)p * p <= n; p++)
-        while (n % p == 0) {
-            f[k++] = p;
-            n /= p;
+    long long p = 1;
+    for (int i = 0; i < m && p < r; i++)
+        p *= x; /* p < r <= INT_MAX and x <= INT_MAX: no overflow */
+    return p >= r;
+}
+
+/* The largest x with x^m <= r (r >= 1, m >= 1). */
+static long long iroot(long long r, int m)
+{
+    long long x = (long long)pow((double)r, 1.0 / m);
+    while (x > 1 && pow_reaches(x, m, r + 1))
+        x--; /* x^m > r: too big */
+    while (!pow_reaches(x + 1, m, r + 1))
+        x++; /* (x+1)^m <= r: too small */
+    return x;
+}
+
+/* The search of rmp_dims_create: r still to split into m factors, none above `cap`; the
+ * factors chosen so far are cur[0..depth-1] (non-increasing). Keeps in best[] the split with
+ * the smallest spread (largest minus smallest), the first found on ties: factors are tried in
+ * increasing order, so the smaller largest factor wins. */
+typedef struct dims_search {
+    const int *div; /* the divisors of the number split, increasing */
+    int ndiv, nfree;
+    int *cur, *best;
+    long long spread; /* best's; LLONG_MAX before any */
+} dims_search_t;
+
+static void dims_dfs(dims_search_t *s, long long r, int m, long long cap, int depth)
+{
+    if (m == 1) {
+        if (r > cap)
+            return;
+        s->cur[depth] = (int)r;
+        long long spread = s->cur[0] - r;
+        if (spread < s->spread) {
+            s->spread = spread;
+            memcpy(s->best, s->cur, sizeof(int) * (size_t)s->nfree);
         }
-    if (n > 1)
-        f[k++] = n;
-    for (int i = 0; i < k / 2; i++) { /* found in increasing order */
-        int x = f[i];
-        f[i] = f[k - 1 - i];
-        f[k - 1 - i] = x;
+        return;
     }
-    return k;
+    /* whatever follows, the smallest factor is at most r^(1/m): the spread is at least the
+     * largest one minus that */
+    long long root = iroot(r, m);
+    for (int i = 0; i < s->ndiv; i++) {
+        long long d = s->div[i];
+        if (d > cap || d > r)
+            break;
+        if (r % d || !pow_reaches(d, m, r)) /* the other m-1 factors are at most d */
+            continue;
+        long long top = depth ? s->cur[0] : d;
+        if (top - root >= s->spread)
+            break; /* d only grows, and so does the bound at depth 0 */
+        s->cur[depth] = (int)d;
+        dims_dfs(s, r / d, m - 1, d, depth + 1);
+    }
 }
 
-static int cmp_desc(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x < y) - (x > y);
-}
-
-/* Each prime factor, largest first, goes to the free dimension with the smallest product so
- * far; the free dimensions then take the products in non-increasing order. */
+/* MPI asks for dimensions "as close to each other as possible": among the splits of the free
+ * dimensions' product into non-increasing factors, the one whose largest and smallest factors
+ * differ least (72 in 2-D: 9 x 8, not the 12 x 6 that handing out prime factors greedily
+ * gives), found by a bounded search over the divisors. */
 int rmp_dims_create(int nnodes, int ndims, int dims[])
 {
     if (ndims < 0 || (ndims > 0 && !dims))
@@ -221,26 +261,32 @@ int rmp_dims_create(int nnodes, int ndims, int dims[])
     }
     if (nnodes % fixed)
         return RMP_ERR_DIMS;
-    int rest = (int)(nnodes / fixed), f[32], nf = prime_factors(rest, f);
+    int rest = (int)(nnodes / fixed);
     if (nfree == 0)
         return rest == 1 ? RMP_SUCCESS : RMP_ERR_DIMS;
-    int *val = malloc(sizeof(int) * (size_t)nfree);
-    if (!val)
+    enum { MAXDIV = 1536 }; /* the most divisors an int has */
+    int ndiv = 0, nhigh = 0, *div = malloc(sizeof(int) * MAXDIV),
+        *high = malloc(sizeof(int) * MAXDIV), /* the divisors above the root, decreasing */
+        *cur = malloc(sizeof(int) * (size_t)nfree), *best = malloc(sizeof(int) * (size_t)nfree);
+    if (!div || !high || !cur || !best) {
+        free(div), free(high), free(cur), free(best);
         return RMP_ERR_NO_MEM;
-    for (int i = 0; i < nfree; i++)
-        val[i] = 1;
-    for (int k = 0; k < nf; k++) {
-        int lo = 0;
-        for (int i = 1; i < nfree; i++)
-            if (val[i] < val[lo])
-                lo = i;
-        val[lo] *= f[k];
     }
-    qsort(val, (size_t)nfree, sizeof(int), cmp_desc);
+    for (long long d = 1; d * d <= rest; d++)
+        if (rest % d == 0) {
+            div[ndiv++] = (int)d;
+            if (d * d != rest)
+                high[nhigh++] = (int)(rest / d);
+        }
+    for (int i = nhigh - 1; i >= 0; i--)
+        div[ndiv++] = high[i];
+    dims_search_t s = {.div = div, .ndiv = ndiv, .nfree = nfree, .cur = cur, .best = best,
+                       .spread = LLONG_MAX};
+    dims_dfs(&s, rest, nfree, rest, 0);
     for (int i = 0, j = 0; i < ndims; i++)
         if (dims[i] == 0)
-            dims[i] = val[j++];
-    free(val);
+            dims[i] = best[j++];
+    free(div), free(high), free(cur), free(best);
     return RMP_SUCCESS;
 }
 

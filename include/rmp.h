@@ -241,8 +241,9 @@ int rmp_type_indexed(int count, const int blocklens[], const int displs[], rmp_d
                      rmp_datatype_t *newtype);
 int rmp_type_create_hindexed(int count, const int blocklens[], const ptrdiff_t displs[],
                              rmp_datatype_t old, rmp_datatype_t *newtype);
-/* The same with a type per block (a C struct: offsetof gives the displacements). No padding
- * is added to the extent: resize the type to sizeof(struct) to send arrays of structs. */
+/* The same with a type per block (a C struct: offsetof gives the displacements). The extent
+ * is padded up to the strictest alignment of the member types, as C pads a struct ({int,
+ * char}: 8), unless a member was resized (its bounds are the user's: no padding). */
 int rmp_type_create_struct(int count, const int blocklens[], const ptrdiff_t displs[],
                            const rmp_datatype_t types[], rmp_datatype_t *newtype);
 /* old with its lower bound and extent set (extent >= 0): element i starts i * extent bytes

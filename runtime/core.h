@@ -48,6 +48,11 @@ typedef struct dtype {
     ptrdiff_t true_lb, true_ub; /* where its data really lies, from the origin (a resized
                                  * type's data may reach outside [lb, lb + extent)) */
     bool contig;          /* lb == 0, size == extent and no gaps: memcpy is enough */
+    /* The strictest C alignment of the builtins it is made of; a struct type's extent is
+     * rounded up to it (MPI-3.1 4.1.6, as a C compiler pads a struct). sticky: its bounds
+     * were set by resized (at any depth), which pads nothing, as MPICH and Open MPI do. */
+    unsigned short align;
+    bool sticky;
     /* vector kind (nblocks == 0): count blocks of blocklen `old` elements, block starts
      * stride*extent(old) apart */
     int count, blocklen, stride;

@@ -37,6 +37,17 @@ static const size_t base_extents[DT_NBUILTIN] = {
     [DT_SHORT_INT] = sizeof(struct pair_si),
 };
 
+/* The C alignment of each builtin (of the struct, for the pairs). */
+static const unsigned short base_aligns[DT_NBUILTIN] = {
+    [DT_INT8] = _Alignof(int8_t),   [DT_INT16] = _Alignof(int16_t), [DT_INT32] = _Alignof(int32_t),
+    [DT_INT64] = _Alignof(int64_t), [DT_UINT8] = _Alignof(uint8_t), [DT_UINT16] = _Alignof(uint16_t),
+    [DT_UINT32] = _Alignof(uint32_t), [DT_UINT64] = _Alignof(uint64_t),
+    [DT_FLOAT] = _Alignof(float),   [DT_DOUBLE] = _Alignof(double), [DT_BYTE] = 1,
+    [DT_2INT] = _Alignof(int),      [DT_FLOAT_INT] = _Alignof(struct pair_fi),
+    [DT_DOUBLE_INT] = _Alignof(struct pair_di), [DT_LONG_INT] = _Alignof(struct pair_li),
+    [DT_SHORT_INT] = _Alignof(struct pair_si),
+};
+
 /* The pairs as blocks: the value, then the int at its offset. */
 #define PAIR(T, VT)                                                                            \
     {{.disp = 0, .count = 1, .old = VT}, {.disp = offsetof(T, i), .count = 1, .old = RMP_INT32}}
@@ -69,7 +80,8 @@ int dtype_init(rmp_ctx_t *c)
                            .size = base_sizes[b],
                            .extent = ext,
                            .true_ub = (ptrdiff_t)ext,
-                           .contig = ext == base_sizes[b]};
+                           .contig = ext == base_sizes[b],
+                           .align = base_aligns[b]};
         if (!tab[b].contig) {
             tab[b].nblocks = 2;
             tab[b].blocks = (dt_block_t *)pair_blocks[b]; /* never freed: builtins stay */
@@ -161,6 +173,8 @@ static int dt_layout(dtype_t *t, int count, int blocklen, int stride, const dtyp
                    .true_lb = empty ? 0 : o->true_lb,
                    .true_ub = empty ? 0 : last + o->true_ub,
                    .contig = o->contig && (count <= 1 || stride == blocklen),
+                   .align = o->align,
+                   .sticky = o->sticky,
                    .count = count,
                    .blocklen = blocklen,
                    .stride = stride};
@@ -223,7 +237,8 @@ static int dt_blocks_layout(dtype_t *t)
     size_t size = 0;
     ptrdiff_t lo = PTRDIFF_MAX, hi = PTRDIFF_MIN, tlo = PTRDIFF_MAX, thi = PTRDIFF_MIN;
     dt_base_t base = DT_NONE;
-    bool mixed = false, any = false;
+    bool mixed = false, any = false, sticky = false;
+    unsigned short align = 1;
     for (int b = 0; b < t->nblocks; b++) {
         const dt_block_t *k = &t->blocks[b];
         const dtype_t *o = dtype_get(k->old, false);
@@ -231,6 +246,8 @@ static int dt_blocks_layout(dtype_t *t)
             return RMP_ERR_TYPE;
         if (k->count == 0)
             continue;
+        align = o->align > align ? o->align : align;
+        sticky |= o->sticky;
         size_t bytes, span;
         ptrdiff_t start, end;
         if (__builtin_mul_overflow((size_t)k->count, o->size, &bytes) ||
@@ -266,6 +283,22 @@ static int dt_blocks_layout(dtype_t *t)
     t->extent = (size_t)ext;
     t->contig = !any || (t->nblocks == 1 && t->blocks[0].disp == 0 && first->contig &&
                          lo == 0 && (size_t)ext == size);
+    t->align = align;
+    t->sticky = sticky;
+    return RMP_SUCCESS;
+}
+
+/* A struct's extent rounded up to its strictest member alignment: {int, char} is 8 bytes
+ * apart in an array, as sizeof says, so that count > 1 of them (or a contiguous type of them)
+ * lands where the C array's elements are. Not after a resize anywhere inside (sticky). */
+static int dt_struct_pad(dtype_t *t)
+{
+    size_t a = t->align, r = a > 1 ? t->extent % a : 0;
+    if (t->sticky || r == 0)
+        return RMP_SUCCESS;
+    if (__builtin_add_overflow(t->extent, a - r, &t->extent) || t->extent > PTRDIFF_MAX)
+        return RMP_ERR_COUNT;
+    t->contig = false; /* the padding is a gap */
     return RMP_SUCCESS;
 }
 
@@ -323,10 +356,13 @@ static int dt_blocks_create(const dt_spec_t *sp, rmp_datatype_t *newtype)
         err = RMP_ERR_TYPE;
     if (!err)
         err = dt_blocks_layout(&t);
+    if (!err && sp->structure)
+        err = dt_struct_pad(&t);
     if (!err && sp->resize) {
         t.lb = sp->lb;
         t.extent = (size_t)sp->extent;
         t.contig = t.contig && sp->lb == 0 && (size_t)sp->extent == t.size;
+        t.sticky = true;
     }
     if (!err)
         err = dt_store(&t, newtype);

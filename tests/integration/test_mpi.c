@@ -115,6 +115,18 @@ ParameterizedTestParameters(mpi, groups)
     return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
 }
 
+/* MPI_Dims_create against a brute force and MPICH's table of balanced decompositions. */
+ParameterizedTestParameters(mpi, dims)
+{
+    static int ns[] = {1, 2, 4};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi, dims, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_dims"), "mpi_dims", NULL);
+}
+
 /* Groups, Comm_create, Comm_compare and their error codes (mpi_groups.c). */
 ParameterizedTest(int *n, mpi, groups, .timeout = 100)
 {

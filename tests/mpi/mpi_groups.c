@@ -209,6 +209,53 @@ static void t_errors(int rank, int size)
     CHECK(MPI_Group_free(&world));
 }
 
+/* MPI-2.2's MPI_Comm_create with a different, disjoint group on each rank (how a 2-D grid
+ * builds its rows and columns): each group becomes a communicator of its own. Checked for rows
+ * and columns of an r x c grid (world rank = row * c + col) and for singletons; each new
+ * communicator's size, rank order (as in the group, here reversed) and an allreduce over it
+ * (the sum of its members' world ranks, computed serially). */
+static void t_create_disjoint(int rank, int size)
+{
+    int cols = size % 2 ? 1 : 2, rows = size / cols, list[8], n;
+    MPI_Group world, mine;
+    CHECK(MPI_Comm_group(MPI_COMM_WORLD, &world));
+    for (int dim = 0; dim < 3; dim++) {
+        /* dim 0: my row, highest column first; 1: my column, highest row first; 2: me alone */
+        n = 0;
+        if (dim == 0)
+            for (int c = cols - 1; c >= 0; c--)
+                list[n++] = rank / cols * cols + c;
+        else if (dim == 1)
+            for (int r = rows - 1; r >= 0; r--)
+                list[n++] = r * cols + rank % cols;
+        else
+            list[n++] = rank;
+        MPI_Comm nc = MPI_COMM_NULL;
+        CHECK(MPI_Group_incl(world, n, list, &mine));
+        CHECK(MPI_Comm_create(MPI_COMM_WORLD, mine, &nc));
+        CHECK(MPI_Group_free(&mine));
+        if (nc == MPI_COMM_NULL) {
+            FAIL("disjoint Comm_create (%s): MPI_COMM_NULL for a member",
+                 dim == 0 ? "rows" : dim == 1 ? "columns" : "singletons");
+            continue;
+        }
+        int x = -1, want_rank = -1, want_sum = 0, sum = -1;
+        for (int i = 0; i < n; i++) {
+            want_sum += list[i];
+            if (list[i] == rank)
+                want_rank = i;
+        }
+        CHECK(MPI_Comm_size(nc, &x));
+        EXPECT_INT(x, n);
+        CHECK(MPI_Comm_rank(nc, &x));
+        EXPECT_INT(x, want_rank);
+        CHECK(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, nc));
+        EXPECT_INT(sum, want_sum);
+        CHECK(MPI_Comm_free(&nc));
+    }
+    CHECK(MPI_Group_free(&world));
+}
+
 int main(int argc, char **argv)
 {
     mc_watchdog(60);
@@ -222,6 +269,7 @@ int main(int argc, char **argv)
         return 1;
     }
     t_groups(mc_rank, size);
+    t_create_disjoint(mc_rank, size);
     t_errors(mc_rank, size);
     CHECK(MPI_Finalize());
     return mc_done("mpi_groups");

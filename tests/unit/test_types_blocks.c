@@ -98,6 +98,56 @@ struct rec {
     int i[3];
 };
 
+/* A struct type's extent is padded as C pads the struct (MPI-3.1 4.1.6): up to the strictest
+ * alignment of its members, whatever their order or nesting; a resized member is the user's
+ * word on the bounds, and nothing containing it is padded. */
+Test(types_blocks, struct_extent_padded_to_alignment, TB)
+{
+    struct ic { int i; char c; };
+    struct cd { char c; double d; };
+    struct sc { short s; char c; };
+    struct nest { struct ic a; char c; };
+    int one[] = {1, 1}, zero_dbl[] = {1, 0};
+    ptrdiff_t d_ic[] = {offsetof(struct ic, i), offsetof(struct ic, c)},
+              d_cd[] = {offsetof(struct cd, c), offsetof(struct cd, d)},
+              d_sc[] = {offsetof(struct sc, s), offsetof(struct sc, c)},
+              d_nest[] = {offsetof(struct nest, a), offsetof(struct nest, c)};
+    rmp_datatype_t t_ic[] = {RMP_INT32, RMP_INT8}, t_cd[] = {RMP_INT8, RMP_DOUBLE},
+                   t_sc[] = {RMP_INT16, RMP_INT8}, ic, cd, sc, nest, empty_dbl, rs, in_rs;
+    ptrdiff_t lb, ext;
+    cr_assert_eq(rmp_type_create_struct(2, one, d_ic, t_ic, &ic), RMP_SUCCESS);
+    cr_assert_eq(rmp_type_get_extent(ic, &lb, &ext), RMP_SUCCESS);
+    cr_assert_eq(ext, (ptrdiff_t)sizeof(struct ic), "{int, char}: %td, C says %zu", ext,
+                 sizeof(struct ic));
+    size_t size;
+    cr_assert_eq(rmp_type_size(ic, &size), RMP_SUCCESS);
+    cr_assert_eq(size, 5, "the padding is no data");
+    cr_assert_not(dtype_get(ic, false)->contig, "the padding is a gap");
+    cr_assert_eq(rmp_type_create_struct(2, one, d_cd, t_cd, &cd), RMP_SUCCESS);
+    cr_assert_eq(rmp_type_get_extent(cd, &lb, &ext), RMP_SUCCESS);
+    cr_assert_eq(ext, (ptrdiff_t)sizeof(struct cd));
+    cr_assert_eq(rmp_type_create_struct(2, one, d_sc, t_sc, &sc), RMP_SUCCESS);
+    cr_assert_eq(rmp_type_get_extent(sc, &lb, &ext), RMP_SUCCESS);
+    cr_assert_eq(ext, (ptrdiff_t)sizeof(struct sc));
+    rmp_datatype_t t_nest[] = {ic, RMP_INT8};
+    cr_assert_eq(rmp_type_create_struct(2, one, d_nest, t_nest, &nest), RMP_SUCCESS);
+    cr_assert_eq(rmp_type_get_extent(nest, &lb, &ext), RMP_SUCCESS);
+    cr_assert_eq(ext, (ptrdiff_t)sizeof(struct nest), "nested: the inner int's alignment counts");
+    /* a member of count 0 lays out nothing and aligns nothing */
+    cr_assert_eq(rmp_type_create_struct(2, zero_dbl, d_cd, t_cd, &empty_dbl), RMP_SUCCESS);
+    cr_assert_eq(rmp_type_get_extent(empty_dbl, &lb, &ext), RMP_SUCCESS);
+    cr_assert_eq(ext, 1);
+    /* resized to 5: the user's bounds stay, in the type and in a struct of it */
+    cr_assert_eq(rmp_type_create_resized(ic, 0, 5, &rs), RMP_SUCCESS);
+    rmp_datatype_t t_rs[] = {rs};
+    cr_assert_eq(rmp_type_create_struct(1, one, d_ic, t_rs, &in_rs), RMP_SUCCESS);
+    cr_assert_eq(rmp_type_get_extent(in_rs, &lb, &ext), RMP_SUCCESS);
+    cr_assert_eq(ext, 5);
+    rmp_datatype_t all[] = {ic, cd, sc, nest, empty_dbl, rs, in_rs};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        cr_assert_eq(rmp_type_free(&all[i]), RMP_SUCCESS);
+}
+
 Test(types_blocks, struct_resized_array, TB)
 {
     int bl[] = {1, 1, 3};
@@ -107,7 +157,7 @@ Test(types_blocks, struct_resized_array, TB)
     ptrdiff_t lb, ext;
     cr_assert_eq(rmp_type_get_extent(st, &lb, &ext), RMP_SUCCESS);
     cr_assert_eq(lb, 0);
-    cr_assert_eq(ext, (ptrdiff_t)(offsetof(struct rec, i) + 12), "no padding added");
+    cr_assert_eq(ext, (ptrdiff_t)sizeof(struct rec), "padded to the double's alignment, as C");
     cr_assert_eq(rmp_type_create_resized(st, 0, sizeof(struct rec), &arr), RMP_SUCCESS);
     cr_assert_eq(rmp_type_commit(&arr), RMP_SUCCESS);
     cr_assert_eq(rmp_type_get_extent(arr, &lb, &ext), RMP_SUCCESS);
