@@ -544,6 +544,113 @@ static void windows(void)
     CHECK(MPI_Win_free_keyval(&k2));
 }
 
+/* ---- attrdelete / attrdeleteget: callbacks that delete other attributes and read theirs ---- */
+static int kd1, kd2, kd3, deleteget_ok;
+
+static int delete_others(MPI_Comm comm, int keyval, void *val, void *extra)
+{
+    (void)keyval, (void)val, (void)extra;
+    CHECK(MPI_Comm_delete_attr(comm, kd1));
+    CHECK(MPI_Comm_delete_attr(comm, kd3));
+    return MPI_SUCCESS;
+}
+
+static int delete_get(MPI_Comm comm, int keyval, void *val, void *extra)
+{
+    void *v = NULL;
+    int flag = 0;
+    (void)extra;
+    /* the communicator is still valid, and the attribute still readable */
+    CHECK(MPI_Comm_get_attr(comm, keyval, &v, &flag));
+    deleteget_ok = comm != MPI_COMM_NULL && flag && v == val;
+    return MPI_SUCCESS;
+}
+
+static void delete_in_callbacks(void)
+{
+    MPI_Comm comm;
+    static char buf[4];
+    void *v = NULL;
+    int flag = 0;
+    CHECK(MPI_Comm_split(MPI_COMM_WORLD, 1, 0, &comm));
+    CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &kd1, NULL));
+    CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_others, &kd2, NULL));
+    CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &kd3, NULL));
+    CHECK(MPI_Comm_set_attr(comm, kd1, buf));
+    CHECK(MPI_Comm_set_attr(comm, kd2, buf + 1));
+    CHECK(MPI_Comm_set_attr(comm, kd3, buf + 2));
+    CHECK(MPI_Comm_delete_attr(comm, kd2));
+    for (int k = 0; k < 3; k++) {
+        CHECK(MPI_Comm_get_attr(comm, k == 0 ? kd1 : k == 1 ? kd2 : kd3, &v, &flag));
+        EXPECT_INT(flag, 0);
+    }
+    /* the same during MPI_Comm_free: kd2 goes first (set last), taking kd1 with it */
+    CHECK(MPI_Comm_set_attr(comm, kd1, buf));
+    CHECK(MPI_Comm_set_attr(comm, kd3, buf + 2));
+    CHECK(MPI_Comm_set_attr(comm, kd2, buf + 1));
+    CHECK(MPI_Comm_free(&comm));
+    CHECK(MPI_Comm_free_keyval(&kd1));
+    CHECK(MPI_Comm_free_keyval(&kd2));
+    CHECK(MPI_Comm_free_keyval(&kd3));
+
+    int key;
+    CHECK(MPI_Comm_split(MPI_COMM_WORLD, 1, 0, &comm));
+    CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_get, &key, NULL));
+    CHECK(MPI_Comm_set_attr(comm, key, buf + 3));
+    deleteget_ok = 0;
+    CHECK(MPI_Comm_free(&comm));
+    if (!deleteget_ok)
+        FAIL("the delete callback at MPI_Comm_free could not read its attribute");
+    CHECK(MPI_Comm_free_keyval(&key));
+}
+
+/* ---- Several threads at once (MPI_THREAD_MULTIPLE), each on its own keyvals and dups ---- */
+#include <pthread.h>
+
+static void *thread_attrs(void *arg)
+{
+    MPI_Comm comm = *(MPI_Comm *)arg;
+    static char buf[1];
+    for (int i = 0; i < 300; i++) {
+        int key, flag = 0;
+        void *v = NULL;
+        CHECK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &key, NULL));
+        CHECK(MPI_Comm_set_attr(MPI_COMM_SELF, key, buf));
+        CHECK(MPI_Comm_set_attr(comm, key, buf));
+        CHECK(MPI_Comm_get_attr(comm, key, &v, &flag));
+        if (!flag || v != buf)
+            FAIL("thread: flag %d value %p", flag, v);
+        int copy = key;
+        CHECK(MPI_Comm_free_keyval(&key));
+        CHECK(MPI_Comm_delete_attr(MPI_COMM_SELF, copy)); /* alive while attached */
+        if (i % 2) /* else the comm's attribute goes with the comm */
+            CHECK(MPI_Comm_delete_attr(comm, copy));
+    }
+    return NULL;
+}
+
+static void threads(void)
+{
+    int provided = 0;
+    CHECK(MPI_Query_thread(&provided));
+    if (provided != MPI_THREAD_MULTIPLE)
+        return;
+    enum { NT = 4 };
+    pthread_t t[NT];
+    MPI_Comm comms[NT];
+    for (int i = 0; i < NT; i++) {
+        CHECK(MPI_Comm_dup(MPI_COMM_SELF, &comms[i]));
+        CHECK(MPI_Comm_set_errhandler(comms[i], MPI_ERRORS_RETURN));
+    }
+    for (int i = 0; i < NT; i++)
+        if (pthread_create(&t[i], NULL, thread_attrs, &comms[i]))
+            FAIL("pthread_create");
+    for (int i = 0; i < NT; i++)
+        pthread_join(t[i], NULL);
+    for (int i = 0; i < NT; i++)
+        CHECK(MPI_Comm_free(&comms[i]));
+}
+
 /* ---- MPI_Finalize deletes MPI_COMM_SELF's attributes, last set first ---- */
 static int self_keys[2], self_seen;
 
@@ -561,7 +668,8 @@ static int self_delete(MPI_Comm comm, int keyval, void *val, void *extra)
 int main(int argc, char **argv)
 {
     mc_watchdog(60);
-    MPI_Init(&argc, &argv);
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &mc_rank);
@@ -582,6 +690,8 @@ int main(int argc, char **argv)
     invalid();
     types();
     windows();
+    delete_in_callbacks();
+    threads();
 
     for (int i = 0; i < 2; i++) {
         CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &self_keys[i], NULL));

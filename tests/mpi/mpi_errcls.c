@@ -60,7 +60,10 @@ static void classes(void)
         CHECK(MPI_Error_class(newclass[i], &out));
         EXPECT_INT(out, newclass[i]);
         CHECK(MPI_Error_string(newclass[i], got, &len));
-        snprintf(want, sizeof want, i % 2 ? "class %d" : "", i);
+        if (i % 2)
+            snprintf(want, sizeof want, "class %d", i);
+        else
+            want[0] = 0;
         if (strcmp(got, want) || len != (int)strlen(want))
             FAIL("class %d string '%s' (%d), expected '%s'", i, got, len, want);
         for (int j = 0; j < NCODES; j++) {
