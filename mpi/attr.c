@@ -57,29 +57,42 @@ static struct {
 } at = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* ---- Predefined callbacks ------------------------------------------------------------- */
-int RMP_MPI_null_copy_fn(int oldobj, int keyval, void *extra_state, void *attribute_val_in,
-                         void *attribute_val_out, int *flag)
+static int null_copy(void *out, int *flag)
 {
-    (void)oldobj, (void)keyval, (void)extra_state, (void)attribute_val_in,
-        (void)attribute_val_out;
+    (void)out;
     *flag = 0;
     return MPI_SUCCESS;
 }
 
-int RMP_MPI_dup_fn(int oldobj, int keyval, void *extra_state, void *attribute_val_in,
-                   void *attribute_val_out, int *flag)
+static int dup_copy(void *in, void *out, int *flag)
 {
-    (void)oldobj, (void)keyval, (void)extra_state;
-    memcpy(attribute_val_out, &attribute_val_in, sizeof attribute_val_in);
+    memcpy(out, &in, sizeof in);
     *flag = 1;
     return MPI_SUCCESS;
 }
 
-int RMP_MPI_null_delete_fn(int obj, int keyval, void *attribute_val, void *extra_state)
-{
-    (void)obj, (void)keyval, (void)attribute_val, (void)extra_state;
-    return MPI_SUCCESS;
-}
+#define RMPI_PREDEF_CALLBACKS(H, NULL_COPY, DUP, NULL_DELETE)                                  \
+    int NULL_COPY(H old, int keyval, void *extra, void *in, void *out, int *flag)              \
+    {                                                                                          \
+        (void)old, (void)keyval, (void)extra, (void)in;                                        \
+        return null_copy(out, flag);                                                           \
+    }                                                                                          \
+    int DUP(H old, int keyval, void *extra, void *in, void *out, int *flag)                    \
+    {                                                                                          \
+        (void)old, (void)keyval, (void)extra;                                                  \
+        return dup_copy(in, out, flag);                                                        \
+    }                                                                                          \
+    int NULL_DELETE(H obj, int keyval, void *val, void *extra)                                 \
+    {                                                                                          \
+        (void)obj, (void)keyval, (void)val, (void)extra;                                       \
+        return MPI_SUCCESS;                                                                    \
+    }
+
+RMPI_PREDEF_CALLBACKS(MPI_Comm, MPI_NULL_COPY_FN, MPI_DUP_FN, MPI_NULL_DELETE_FN)
+RMPI_PREDEF_CALLBACKS(MPI_Comm, MPI_COMM_NULL_COPY_FN, MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN)
+RMPI_PREDEF_CALLBACKS(MPI_Datatype, MPI_TYPE_NULL_COPY_FN, MPI_TYPE_DUP_FN,
+                      MPI_TYPE_NULL_DELETE_FN)
+RMPI_PREDEF_CALLBACKS(MPI_Win, MPI_WIN_NULL_COPY_FN, MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN)
 
 /* ---- Tables (lock held) -------------------------------------------------------------- */
 /* The keyval of handle k, or NULL when k is not a live user keyval. */

@@ -607,26 +607,31 @@ typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra_state,
                               void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val,
                                 void *extra_state);
-/* The predefined callbacks: one function each serves every kind (the handles are all ints).
- * null copy: *flag = 0 (not copied); dup: *(void **)attribute_val_out = attribute_val_in and
- * *flag = 1; null delete: nothing. */
-int RMP_MPI_null_copy_fn(int oldobj, int keyval, void *extra_state, void *attribute_val_in,
-                         void *attribute_val_out, int *flag);
-int RMP_MPI_dup_fn(int oldobj, int keyval, void *extra_state, void *attribute_val_in,
+/* The predefined callbacks (functions, as MPI-3.1 6.7.2 declares them): null copy sets
+ * *flag = 0 (not copied); dup sets *(void **)attribute_val_out = attribute_val_in and
+ * *flag = 1; null delete does nothing. */
+int MPI_NULL_COPY_FN(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
+                     void *attribute_val_out, int *flag);
+int MPI_DUP_FN(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
+               void *attribute_val_out, int *flag);
+int MPI_NULL_DELETE_FN(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                          void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_COMM_DUP_FN(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in,
+                    void *attribute_val_out, int *flag);
+int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                            void *extra_state);
+int MPI_TYPE_NULL_COPY_FN(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                          void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_TYPE_DUP_FN(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                    void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                            void *extra_state);
+int MPI_WIN_NULL_COPY_FN(MPI_Win oldwin, int win_keyval, void *extra_state,
+                         void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_WIN_DUP_FN(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in,
                    void *attribute_val_out, int *flag);
-int RMP_MPI_null_delete_fn(int obj, int keyval, void *attribute_val, void *extra_state);
-#define MPI_NULL_COPY_FN ((MPI_Copy_function *)RMP_MPI_null_copy_fn)
-#define MPI_DUP_FN ((MPI_Copy_function *)RMP_MPI_dup_fn)
-#define MPI_NULL_DELETE_FN ((MPI_Delete_function *)RMP_MPI_null_delete_fn)
-#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)RMP_MPI_null_copy_fn)
-#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function *)RMP_MPI_dup_fn)
-#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)RMP_MPI_null_delete_fn)
-#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)RMP_MPI_null_copy_fn)
-#define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)RMP_MPI_dup_fn)
-#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)RMP_MPI_null_delete_fn)
-#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function *)RMP_MPI_null_copy_fn)
-#define MPI_WIN_DUP_FN ((MPI_Win_copy_attr_function *)RMP_MPI_dup_fn)
-#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)RMP_MPI_null_delete_fn)
+int MPI_WIN_NULL_DELETE_FN(MPI_Win win, int win_keyval, void *attribute_val, void *extra_state);
 
 /* Predefined attributes (read-only; get_attr's attribute_val receives a pointer to an int,
  * except MPI_WIN_BASE: the base itself, and MPI_WIN_SIZE: a pointer to an MPI_Aint).
