@@ -269,11 +269,21 @@ int rmpi_raise_code(MPI_Comm comm, int code, const char *call)
     return rmpi_raise_on(EH_COMM, rmpi_errh_comm(comm), code, call);
 }
 
+/* Has window win a handler set by the program? Until it has, its errors go to
+ * MPI_COMM_WORLD's handler, as they always did here (and as in MPICH). */
+static bool win_has_own(MPI_Win win)
+{
+    pthread_mutex_lock(&rmpi_errh.lock);
+    bool own = win >= 0 && (size_t)win < rmpi_errh.n[EH_WIN] && rmpi_errh.of[EH_WIN][win];
+    pthread_mutex_unlock(&rmpi_errh.lock);
+    return own;
+}
+
 int rmpi_raise_win_code(MPI_Win win, int code, const char *call)
 {
     if (code == MPI_SUCCESS)
         return code;
-    if (!rmpi_win_valid(win))
+    if (!rmpi_win_valid(win) || !win_has_own(win))
         return rmpi_raise_code(MPI_COMM_WORLD, code, call);
     return rmpi_raise_on(EH_WIN, win, code, call);
 }
@@ -427,13 +437,14 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     return rmpi_raise_win_code(win, errh_set(EH_WIN, win, errhandler), __func__);
 }
 
+/* A window with no handler of its own reports MPI_COMM_WORLD's (which takes its errors). */
 int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
     if (!rmpi_win_valid(win))
         return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_WIN, __func__);
     if (!errhandler)
         return rmpi_raise_win_code(win, MPI_ERR_ARG, __func__);
-    *errhandler = errh_get(EH_WIN, win);
+    *errhandler = win_has_own(win) ? errh_get(EH_WIN, win) : errh_get(EH_COMM, MPI_COMM_WORLD);
     return MPI_SUCCESS;
 }
 
@@ -442,7 +453,7 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
     if (!rmpi_win_valid(win))
         return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_WIN, __func__);
     if (errorcode != MPI_SUCCESS)
-        (void)rmpi_raise_on(EH_WIN, win, errorcode, __func__);
+        (void)rmpi_raise_win_code(win, errorcode, __func__);
     return MPI_SUCCESS;
 }
 

@@ -499,8 +499,8 @@ int MPI_Get_address(const void *location, MPI_Aint *address);
  * base, size and displacement unit are exchanged; MPI_Win_allocate allocates, MPI_Win_free
  * waits for all ranks and frees), but MPI_Put, Get, Accumulate, Win_fence, Win_lock... are not
  * declared, so a program that uses them fails to link. info: MPI_INFO_NULL. Creation errors
- * are raised on the communicator's handler, the others on the window's (MPI_Win_set_errhandler;
- * MPI_COMM_WORLD's for an invalid window). */
+ * are raised on the communicator's handler, the others on the window's once the program set
+ * one (MPI_Win_set_errhandler), else (and for an invalid window) on MPI_COMM_WORLD's. */
 typedef rmp_win_t MPI_Win;
 #define MPI_WIN_NULL ((MPI_Win)RMP_WIN_NULL)
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
@@ -704,8 +704,10 @@ int MPI_Add_error_string(int errorcode, const char *string);
  * code when a call on it fails, then the call returns the code. A handler is refcounted: a
  * communicator or window using it keeps it alive after MPI_Errhandler_free, and a new
  * communicator inherits its parent's. MPI_Comm_get_errhandler returns a new reference (free
- * it). MPI_Comm_call_errhandler and MPI_Win_call_errhandler return MPI_SUCCESS once the
- * handler returned (MPI_ERRORS_RETURN: at once). */
+ * it). A window has no handler of its own until MPI_Win_set_errhandler: MPI_COMM_WORLD's
+ * takes its errors (as in MPICH) and MPI_Win_get_errhandler reports that one.
+ * MPI_Comm_call_errhandler and MPI_Win_call_errhandler return MPI_SUCCESS once the handler
+ * returned (MPI_ERRORS_RETURN: at once). */
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef MPI_Comm_errhandler_function MPI_Handler_function; /* MPI-1 name */

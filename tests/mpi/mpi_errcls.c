@@ -243,8 +243,10 @@ static void handlers(void)
     MPI_Win win;
     MPI_Errhandler weh;
     CHECK(MPI_Win_create(mem, sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    /* no handler of its own yet: MPI_COMM_WORLD's (MPI_ERRORS_RETURN here) takes its errors */
     CHECK(MPI_Win_get_errhandler(win, &got));
-    EXPECT_INT(got, MPI_ERRORS_ARE_FATAL);
+    EXPECT_INT(got, MPI_ERRORS_RETURN);
+    EXPECT_INT(MPI_Win_attach(win, mem, sizeof mem), MPI_ERR_WIN);
     CHECK(MPI_Win_create_errhandler(win_eh, &weh));
     CHECK(MPI_Win_set_errhandler(win, weh));
     CHECK(MPI_Win_get_errhandler(win, &got));
