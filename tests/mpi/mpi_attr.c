@@ -215,6 +215,15 @@ static void copy_delete(void)
     expect_attr(dup, knull, NULL);
     expect_attr(dup, kdel, buf + 6);
     expect_attr(base, kplus, buf + 4); /* the original is untouched */
+    /* only a dup copies attributes: a split starts with none */
+    MPI_Comm split;
+    nlog = 0;
+    CHECK(MPI_Comm_split(base, 0, rank, &split));
+    EXPECT_INT(nlog, 0);
+    expect_attr(split, kplus, NULL);
+    expect_attr(split, kdup, NULL);
+    CHECK(MPI_Comm_free(&split));
+    EXPECT_INT(nlog, 0);
     /* the dup inherited the handler too */
     MPI_Errhandler eh;
     CHECK(MPI_Comm_get_errhandler(dup, &eh));
