@@ -12,12 +12,21 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
     return rmpi_raise(comm, rmp_comm_size(comm, size), __func__);
 }
 
+/* The copy callbacks of comm's attributes run on the new communicator; one that fails makes
+ * the dup fail with its error, and *newcomm is then MPI_COMM_NULL (as MPICH does). */
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     int rc = rmp_comm_dup(comm, newcomm);
-    if (rc == RMP_SUCCESS)
-        rmpi_errh_inherit(comm, *newcomm);
-    return rmpi_raise(comm, rc, __func__);
+    if (rc != RMP_SUCCESS)
+        return rmpi_raise(comm, rc, __func__);
+    rmpi_errh_inherit(comm, *newcomm);
+    int code = rmpi_attr_copy(RMPI_KIND_COMM, comm, *newcomm);
+    if (code != MPI_SUCCESS) {
+        rmpi_errh_forget(*newcomm);
+        (void)rmp_comm_free(newcomm);
+        *newcomm = MPI_COMM_NULL;
+    }
+    return rmpi_raise_code(comm, code, __func__);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
@@ -40,9 +49,17 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
     return rmpi_raise(comm, rc, __func__);
 }
 
+/* The delete callbacks of comm's attributes run first (last set first); one that fails makes
+ * the free fail with its error, comm still valid. */
 int MPI_Comm_free(MPI_Comm *comm)
 {
     MPI_Comm old = comm ? *comm : MPI_COMM_NULL;
+    int size;
+    if (old != MPI_COMM_WORLD && old != MPI_COMM_SELF && rmp_comm_size(old, &size) == RMP_SUCCESS) {
+        int code = rmpi_attr_delete_all(RMPI_KIND_COMM, old);
+        if (code != MPI_SUCCESS)
+            return rmpi_raise_code(old, code, __func__);
+    }
     int rc = rmp_comm_free(comm);
     if (rc == RMP_SUCCESS)
         rmpi_errh_forget(old); /* the handle may be reused: its next owner starts fatal */

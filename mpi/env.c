@@ -43,8 +43,16 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
+/* MPI_COMM_SELF's attributes are deleted first (MPI-3.1 8.7.1: libraries hook their cleanup
+ * there), then MPI_COMM_WORLD's. */
 int MPI_Finalize(void)
 {
+    int up = 0;
+    if (rmp_initialized(&up) == RMP_SUCCESS && up) {
+        int code = rmpi_attr_finalize();
+        if (code != MPI_SUCCESS)
+            return rmpi_raise_code(MPI_COMM_WORLD, code, __func__);
+    }
     return rmpi_raise(MPI_COMM_WORLD, rmp_finalize(), __func__);
 }
 

@@ -1,6 +1,7 @@
 /* errors.c — MPI's error model over rmp's codes: the error codes and classes, the strings,
- * and the error handler of each communicator (MPI_ERRORS_ARE_FATAL unless the program chose
- * MPI_ERRORS_RETURN). The handler table is the MPI layer's only state. */
+ * and the error handler of each communicator and window (MPI_ERRORS_ARE_FATAL unless the
+ * program chose MPI_ERRORS_RETURN or a handler of its own). User classes and codes are in
+ * errclass.c. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +13,8 @@
 /* Codes for rmp errors that have no MPI class of their own: RMPI_CODE_BASE - rmp_err, above
  * MPI_ERR_LASTCLASS, so that MPI_Error_string keeps rmp's precise description. */
 enum { RMPI_CODE_BASE = 64 };
+_Static_assert(RMPI_CODE_BASE - (RMP_ERR_LAST + 1) <= MPI_ERR_LASTCODE,
+               "rmp's extra codes are predefined codes: MPI_ERR_LASTCODE must cover them");
 
 /* The MPI class of each rmp error, indexed by -rmp_err. MPI_ERR_OTHER: no class of its own. */
 static const int rmpi_class_of[-RMP_ERR_LAST] = {
@@ -66,13 +69,90 @@ static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {
     "MPI_ERR_RMA_SHARED", "MPI_ERR_RMA_FLAVOR",
 };
 
-/* Per communicator handle: true when its handler is MPI_ERRORS_RETURN. Grown on demand,
- * locked because communicators may be made by several threads (MPI_THREAD_MULTIPLE). */
+/* Error handlers: MPI_ERRHANDLER_NULL (0), MPI_ERRORS_ARE_FATAL (1) and MPI_ERRORS_RETURN (2)
+ * are builtin; user handlers get the handles 3 and up, refcounted (the program's reference
+ * until MPI_Errhandler_free, plus one per communicator or window using it), and their slot
+ * is reused once no reference is left. Per communicator and per window handle: the handle of
+ * its handler, 0 standing for the default MPI_ERRORS_ARE_FATAL. Everything under one lock,
+ * never held while a user handler runs: communicators may be made by several threads. */
+enum { EH_FIRST_USER = 3, EH_COMM = 0, EH_WIN = 1 };
+
+typedef struct errh {
+    int kind; /* EH_COMM or EH_WIN */
+    int refs; /* 0: a free slot */
+    void (*fn)(void);
+} errh_t;
+
 static struct {
     pthread_mutex_t lock;
-    bool *returns;
-    size_t n;
+    errh_t *eh; /* eh[h - EH_FIRST_USER] */
+    int neh;
+    int *of[2]; /* per kind of object, indexed by its handle */
+    size_t n[2];
 } rmpi_errh = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The user handler of handle h, or NULL (lock held). */
+static errh_t *errh_user(MPI_Errhandler h)
+{
+    if (h < EH_FIRST_USER || h - EH_FIRST_USER >= rmpi_errh.neh)
+        return NULL;
+    errh_t *e = &rmpi_errh.eh[h - EH_FIRST_USER];
+    return e->refs > 0 ? e : NULL;
+}
+
+static void errh_ref(MPI_Errhandler h, int d)
+{
+    errh_t *e = errh_user(h);
+    if (e)
+        e->refs += d;
+}
+
+/* The handler of object h of the kind, MPI_ERRORS_ARE_FATAL by default (lock held). */
+static MPI_Errhandler errh_of(int kind, int h)
+{
+    int eh = h >= 0 && (size_t)h < rmpi_errh.n[kind] ? rmpi_errh.of[kind][h] : 0;
+    return eh ? eh : MPI_ERRORS_ARE_FATAL;
+}
+
+/* Object h's handler becomes eh (0: the default), the reference moving (lock held); false
+ * when out of memory. */
+static bool errh_put(int kind, int h, MPI_Errhandler eh)
+{
+    if (h < 0)
+        return true;
+    if ((size_t)h >= rmpi_errh.n[kind]) {
+        if (!eh)
+            return true;
+        size_t n = (size_t)h + 16;
+        int *p = realloc(rmpi_errh.of[kind], n * sizeof *p);
+        if (!p)
+            return false;
+        memset(p + rmpi_errh.n[kind], 0, (n - rmpi_errh.n[kind]) * sizeof *p);
+        rmpi_errh.of[kind] = p;
+        rmpi_errh.n[kind] = n;
+    }
+    errh_ref(eh, 1);
+    errh_ref(rmpi_errh.of[kind][h], -1);
+    rmpi_errh.of[kind][h] = eh;
+    return true;
+}
+
+/* A valid communicator, else MPI_COMM_WORLD (whose handler takes errors of invalid ones). */
+static MPI_Comm rmpi_errh_comm(MPI_Comm comm)
+{
+    int size;
+    if (comm != MPI_COMM_WORLD && rmp_comm_size(comm, &size) != RMP_SUCCESS)
+        comm = MPI_COMM_WORLD;
+    return comm;
+}
+
+static bool rmpi_win_valid(MPI_Win win)
+{
+    intptr_t base;
+    ptrdiff_t size;
+    int du;
+    return rmp_win_get_peer(win, 0, &base, &size, &du) == RMP_SUCCESS;
+}
 
 int rmpi_code(int rmp_err)
 {
@@ -104,61 +184,41 @@ static int rmpi_err_of_class(int cls)
     return 0;
 }
 
-/* The handler of comm: MPI_ERRORS_ARE_FATAL unless set (or inherited) otherwise; an invalid
- * handle (MPI_COMM_NULL, a freed one) gets MPI_COMM_WORLD's. */
-static bool rmpi_errh_returns(MPI_Comm comm)
-{
-    int size;
-    if (comm != MPI_COMM_WORLD && rmp_comm_size(comm, &size) != RMP_SUCCESS)
-        comm = MPI_COMM_WORLD;
-    pthread_mutex_lock(&rmpi_errh.lock);
-    bool r = (size_t)comm < rmpi_errh.n && rmpi_errh.returns[comm];
-    pthread_mutex_unlock(&rmpi_errh.lock);
-    return r;
-}
-
-/* Sets comm's handler; false when out of memory. */
-static bool rmpi_errh_set(MPI_Comm comm, bool returns)
-{
-    bool ok = true;
-    pthread_mutex_lock(&rmpi_errh.lock);
-    if ((size_t)comm >= rmpi_errh.n) {
-        size_t n = (size_t)comm + 16;
-        bool *p = realloc(rmpi_errh.returns, n * sizeof *p);
-        if (p) {
-            memset(p + rmpi_errh.n, 0, (n - rmpi_errh.n) * sizeof *p);
-            rmpi_errh.returns = p;
-            rmpi_errh.n = n;
-        }
-        ok = p != NULL;
-    }
-    if (ok)
-        rmpi_errh.returns[comm] = returns;
-    pthread_mutex_unlock(&rmpi_errh.lock);
-    return ok;
-}
-
 void rmpi_errh_inherit(MPI_Comm parent, MPI_Comm child)
 {
-    if (child >= 0) /* on no memory the child keeps the default, MPI_ERRORS_ARE_FATAL */
-        (void)rmpi_errh_set(child, rmpi_errh_returns(parent));
+    if (child < 0)
+        return;
+    parent = rmpi_errh_comm(parent);
+    pthread_mutex_lock(&rmpi_errh.lock);
+    MPI_Errhandler eh = errh_of(EH_COMM, parent);
+    /* on no memory the child keeps the default, MPI_ERRORS_ARE_FATAL */
+    (void)errh_put(EH_COMM, child, eh == MPI_ERRORS_ARE_FATAL ? 0 : eh);
+    pthread_mutex_unlock(&rmpi_errh.lock);
 }
 
 void rmpi_errh_forget(MPI_Comm comm)
 {
-    if (comm >= 0)
-        (void)rmpi_errh_set(comm, false);
+    pthread_mutex_lock(&rmpi_errh.lock);
+    (void)errh_put(EH_COMM, comm, 0);
+    pthread_mutex_unlock(&rmpi_errh.lock);
 }
 
-int rmpi_raise_code(MPI_Comm comm, int code, const char *call)
+void rmpi_win_errh_forget(MPI_Win win)
 {
-    if (code == MPI_SUCCESS || rmpi_errh_returns(comm))
-        return code;
+    pthread_mutex_lock(&rmpi_errh.lock);
+    (void)errh_put(EH_WIN, win, 0);
+    pthread_mutex_unlock(&rmpi_errh.lock);
+}
+
+/* MPI_ERRORS_ARE_FATAL: one line naming the call, the rank and the error, then the end. */
+static _Noreturn void rmpi_fatal(int code, const char *call)
+{
     char text[MPI_MAX_ERROR_STRING];
     int len, cls = MPI_ERR_INTERN, rank = -1;
     if (MPI_Error_string(code, text, &len) != MPI_SUCCESS)
         snprintf(text, sizeof text, "error code %d", code);
-    (void)MPI_Error_class(code, &cls);
+    if (MPI_Error_class(code, &cls) != MPI_SUCCESS || cls > 255)
+        cls = MPI_ERR_OTHER; /* an exit status */
     int up = 0;
     if (rmp_initialized(&up) != RMP_SUCCESS || !up || rmp_comm_rank(RMP_COMM_WORLD, &rank) != 0)
         rank = -1;
@@ -171,6 +231,66 @@ int rmpi_raise_code(MPI_Comm comm, int code, const char *call)
     fflush(stderr);
     rmp_abort(RMP_COMM_WORLD, cls);
     abort(); /* rmp_abort never returns */
+}
+
+/* Raises code on object h of the kind (valid: the caller checked), returning the code. */
+static int rmpi_raise_on(int kind, int h, int code, const char *call)
+{
+    if (code == MPI_SUCCESS)
+        return code;
+    pthread_mutex_lock(&rmpi_errh.lock);
+    MPI_Errhandler eh = errh_of(kind, h);
+    errh_t *e = errh_user(eh);
+    void (*fn)(void) = e ? e->fn : NULL;
+    errh_ref(eh, 1); /* kept while it runs, even if the handler is changed meanwhile */
+    pthread_mutex_unlock(&rmpi_errh.lock);
+    if (fn) {
+        int c = code;
+        if (kind == EH_COMM) {
+            MPI_Comm comm = h;
+            ((MPI_Comm_errhandler_function *)fn)(&comm, &c);
+        } else {
+            MPI_Win win = h;
+            ((MPI_Win_errhandler_function *)fn)(&win, &c);
+        }
+    }
+    pthread_mutex_lock(&rmpi_errh.lock);
+    errh_ref(eh, -1);
+    pthread_mutex_unlock(&rmpi_errh.lock);
+    if (eh == MPI_ERRORS_ARE_FATAL)
+        rmpi_fatal(code, call);
+    return code;
+}
+
+int rmpi_raise_code(MPI_Comm comm, int code, const char *call)
+{
+    if (code == MPI_SUCCESS)
+        return code;
+    return rmpi_raise_on(EH_COMM, rmpi_errh_comm(comm), code, call);
+}
+
+/* Has window win a handler set by the program? Until it has, its errors go to
+ * MPI_COMM_WORLD's handler, as they always did here (and as in MPICH). */
+static bool win_has_own(MPI_Win win)
+{
+    pthread_mutex_lock(&rmpi_errh.lock);
+    bool own = win >= 0 && (size_t)win < rmpi_errh.n[EH_WIN] && rmpi_errh.of[EH_WIN][win];
+    pthread_mutex_unlock(&rmpi_errh.lock);
+    return own;
+}
+
+int rmpi_raise_win_code(MPI_Win win, int code, const char *call)
+{
+    if (code == MPI_SUCCESS)
+        return code;
+    if (!rmpi_win_valid(win) || !win_has_own(win))
+        return rmpi_raise_code(MPI_COMM_WORLD, code, call);
+    return rmpi_raise_on(EH_WIN, win, code, call);
+}
+
+int rmpi_raise_win(MPI_Win win, int rmp_err, const char *call)
+{
+    return rmpi_raise_win_code(win, rmpi_code(rmp_err), call);
 }
 
 int rmpi_raise(MPI_Comm comm, int rmp_err, const char *call)
@@ -190,39 +310,186 @@ void rmpi_status_fix(MPI_Status *s, int n)
         s[i].MPI_ERROR = rmpi_code(s[i].rmp_status_.error);
 }
 
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+/* Is eh a handler that objects of the kind may use (a builtin or a live one of the kind)? */
+static bool errh_fits(int kind, MPI_Errhandler eh)
+{
+    if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN)
+        return true;
+    errh_t *e = errh_user(eh);
+    return e && e->kind == kind;
+}
+
+static int errh_set(int kind, int h, MPI_Errhandler eh)
+{
+    int code = MPI_SUCCESS;
+    pthread_mutex_lock(&rmpi_errh.lock);
+    if (!errh_fits(kind, eh))
+        code = MPI_ERR_ARG;
+    else if (!errh_put(kind, h, eh))
+        code = MPI_ERR_NO_MEM;
+    pthread_mutex_unlock(&rmpi_errh.lock);
+    return code;
+}
+
+/* A new reference to the handler (the program frees it with MPI_Errhandler_free). */
+static MPI_Errhandler errh_get(int kind, int h)
+{
+    pthread_mutex_lock(&rmpi_errh.lock);
+    MPI_Errhandler eh = errh_of(kind, h);
+    errh_ref(eh, 1);
+    pthread_mutex_unlock(&rmpi_errh.lock);
+    return eh;
+}
+
+static int errh_create(int kind, void (*fn)(void), MPI_Errhandler *errhandler)
+{
+    if (!fn || !errhandler)
+        return MPI_ERR_ARG;
+    int code = MPI_SUCCESS, i = 0;
+    pthread_mutex_lock(&rmpi_errh.lock);
+    while (i < rmpi_errh.neh && rmpi_errh.eh[i].refs > 0)
+        i++;
+    if (i == rmpi_errh.neh) {
+        int n = rmpi_errh.neh ? 2 * rmpi_errh.neh : 16;
+        errh_t *p = realloc(rmpi_errh.eh, sizeof(*p) * (size_t)n);
+        if (p) {
+            memset(p + rmpi_errh.neh, 0, sizeof(*p) * (size_t)(n - rmpi_errh.neh));
+            rmpi_errh.eh = p;
+            rmpi_errh.neh = n;
+        } else {
+            code = MPI_ERR_NO_MEM;
+        }
+    }
+    if (!code) {
+        rmpi_errh.eh[i] = (errh_t){.kind = kind, .refs = 1, .fn = fn};
+        *errhandler = EH_FIRST_USER + i;
+    }
+    pthread_mutex_unlock(&rmpi_errh.lock);
+    return code;
+}
+
+/* MPI_Comm_set_errhandler and its MPI-1 name (no MPI call calls another: a profiling layer
+ * sees each once). */
+static int comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler, const char *call)
 {
     int size;
     int rc = rmp_comm_size(comm, &size); /* is comm valid? */
     if (rc != RMP_SUCCESS)
-        return rmpi_raise(comm, rc, __func__);
-    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
-        return rmpi_raise_code(comm, MPI_ERR_ARG, __func__);
-    if (!rmpi_errh_set(comm, errhandler == MPI_ERRORS_RETURN))
-        return rmpi_raise(comm, RMP_ERR_NO_MEM, __func__);
-    return MPI_SUCCESS;
+        return rmpi_raise(comm, rc, call);
+    return rmpi_raise_code(comm, errh_set(EH_COMM, comm, errhandler), call);
 }
 
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+static int comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler, const char *call)
 {
     int size;
     int rc = rmp_comm_size(comm, &size);
     if (rc == RMP_SUCCESS && !errhandler)
         rc = RMP_ERR_ARG;
     if (rc != RMP_SUCCESS)
-        return rmpi_raise(comm, rc, __func__);
-    *errhandler = rmpi_errh_returns(comm) ? MPI_ERRORS_RETURN : MPI_ERRORS_ARE_FATAL;
+        return rmpi_raise(comm, rc, call);
+    *errhandler = errh_get(EH_COMM, comm);
     return MPI_SUCCESS;
 }
 
-/* The predefined handlers are the only ones; freeing a handle only forgets it. */
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return comm_set_errhandler(comm, errhandler, __func__);
+}
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    return comm_get_errhandler(comm, errhandler, __func__);
+}
+
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                               MPI_Errhandler *errhandler)
+{
+    return rmpi_raise_code(MPI_COMM_WORLD,
+                           errh_create(EH_COMM, (void (*)(void))comm_errhandler_fn, errhandler),
+                           __func__);
+}
+
+/* The handler runs as if an MPI call on comm had failed with errorcode; MPI_SUCCESS once it
+ * returned (MPI_ERRORS_ARE_FATAL ends the job). */
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+    int size;
+    int rc = rmp_comm_size(comm, &size);
+    if (rc != RMP_SUCCESS)
+        return rmpi_raise(comm, rc, __func__);
+    if (errorcode != MPI_SUCCESS)
+        (void)rmpi_raise_on(EH_COMM, comm, errorcode, __func__);
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                              MPI_Errhandler *errhandler)
+{
+    return rmpi_raise_code(MPI_COMM_WORLD,
+                           errh_create(EH_WIN, (void (*)(void))win_errhandler_fn, errhandler),
+                           __func__);
+}
+
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    if (!rmpi_win_valid(win))
+        return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_WIN, __func__);
+    return rmpi_raise_win_code(win, errh_set(EH_WIN, win, errhandler), __func__);
+}
+
+/* A window with no handler of its own reports MPI_COMM_WORLD's (which takes its errors). */
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+{
+    if (!rmpi_win_valid(win))
+        return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_WIN, __func__);
+    if (!errhandler)
+        return rmpi_raise_win_code(win, MPI_ERR_ARG, __func__);
+    *errhandler = win_has_own(win) ? errh_get(EH_WIN, win) : errh_get(EH_COMM, MPI_COMM_WORLD);
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    if (!rmpi_win_valid(win))
+        return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_WIN, __func__);
+    if (errorcode != MPI_SUCCESS)
+        (void)rmpi_raise_win_code(win, errorcode, __func__);
+    return MPI_SUCCESS;
+}
+
+int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
+{
+    return rmpi_raise_code(MPI_COMM_WORLD,
+                           errh_create(EH_COMM, (void (*)(void))function, errhandler), __func__);
+}
+
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return comm_set_errhandler(comm, errhandler, __func__);
+}
+
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    return comm_get_errhandler(comm, errhandler, __func__);
+}
+
+/* A builtin handle only becomes MPI_ERRHANDLER_NULL; a user handler loses the program's
+ * reference (the communicators and windows using it keep theirs). */
 int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
-    if (!errhandler ||
-        (*errhandler != MPI_ERRORS_ARE_FATAL && *errhandler != MPI_ERRORS_RETURN))
-        return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_ARG, __func__);
-    *errhandler = MPI_ERRHANDLER_NULL;
-    return MPI_SUCCESS;
+    int code = MPI_SUCCESS;
+    pthread_mutex_lock(&rmpi_errh.lock);
+    if (!errhandler)
+        code = MPI_ERR_ARG;
+    else if (*errhandler == MPI_ERRORS_ARE_FATAL || *errhandler == MPI_ERRORS_RETURN)
+        *errhandler = MPI_ERRHANDLER_NULL;
+    else if (errh_user(*errhandler)) {
+        errh_ref(*errhandler, -1);
+        *errhandler = MPI_ERRHANDLER_NULL;
+    } else
+        code = MPI_ERR_ARG;
+    pthread_mutex_unlock(&rmpi_errh.lock);
+    return rmpi_raise_code(MPI_COMM_WORLD, code, __func__);
 }
 
 int MPI_Error_class(int errorcode, int *errorclass)
@@ -233,7 +500,7 @@ int MPI_Error_class(int errorcode, int *errorclass)
         *errorclass = errorcode;
     else if (rmpi_extra_err(errorcode))
         *errorclass = MPI_ERR_OTHER;
-    else
+    else if (!rmpi_user_code(errorcode, errorclass, NULL))
         return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_ARG, __func__);
     return MPI_SUCCESS;
 }
@@ -244,6 +511,10 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
     int cls, e = rmpi_extra_err(errorcode);
     if (!string || !resultlen)
         return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_ARG, __func__);
+    if (!e && rmpi_user_code(errorcode, &cls, string)) { /* the string added, else "" */
+        *resultlen = (int)strlen(string);
+        return MPI_SUCCESS;
+    }
     if (e)
         cls = MPI_ERR_OTHER;
     else if (errorcode >= MPI_SUCCESS && errorcode <= MPI_ERR_LASTCLASS)

@@ -4,6 +4,8 @@
 #ifndef RMPI_H
 #define RMPI_H
 
+#include <stdbool.h>
+
 #include "rmp/mpi.h"
 
 /* The MPI error code for an rmp result (RMP_SUCCESS -> MPI_SUCCESS). */
@@ -35,5 +37,33 @@ static inline rmp_status_t *rmpi_st(MPI_Status *s)
 void rmpi_status_prep(MPI_Status *s, int n);
 /* After rmp filled n statuses: their error fields become MPI codes. */
 void rmpi_status_fix(MPI_Status *s, int n);
+
+/* ---- Attributes (attr.c) and error handlers of windows (errors.c) ---- */
+/* The kinds of object that hold attributes. */
+enum { RMPI_KIND_COMM, RMPI_KIND_TYPE, RMPI_KIND_WIN };
+/* Runs the copy callbacks of old's attributes onto new_ (a fresh dup of old): MPI_SUCCESS,
+ * or the first callback error (the attributes already copied to new_ are deleted again).
+ * For MPI_Comm_dup, MPI_Comm_idup, MPI_Type_dup. */
+int rmpi_attr_copy(int kind, int old, int new_);
+/* Runs the delete callbacks of obj's attributes, last set first, and forgets them (and a
+ * window's creation record): MPI_SUCCESS, or the first callback error (that attribute and
+ * those set before it stay). Call it before the object is freed, and free only on success. */
+int rmpi_attr_delete_all(int kind, int obj);
+/* After a window is made: what the calling rank gave, for the MPI_WIN_* attributes. */
+void rmpi_win_born(MPI_Win win, void *base, MPI_Aint size, int disp_unit, int flavor);
+/* MPI_Finalize, first: MPI_COMM_SELF's attributes are deleted, then MPI_COMM_WORLD's. */
+int rmpi_attr_finalize(void);
+
+/* User error codes and classes (errclass.c). The last code given out (MPI_ERR_LASTCODE
+ * before any). */
+int rmpi_lastusedcode(void);
+/* For a user code or class: true, with its class and (string may be NULL) its string. */
+bool rmpi_user_code(int code, int *cls, char *string);
+
+/* Errors on a window: its handler (errors.c), MPI_COMM_WORLD's for an invalid window. */
+int rmpi_raise_win(MPI_Win win, int rmp_err, const char *call);
+int rmpi_raise_win_code(MPI_Win win, int code, const char *call);
+/* A new window starts with MPI_ERRORS_ARE_FATAL; a freed one forgets its handler. */
+void rmpi_win_errh_forget(MPI_Win win);
 
 #endif

@@ -75,8 +75,17 @@ int MPI_Type_commit(MPI_Datatype *datatype)
     return rmpi_raise(MPI_COMM_WORLD, rmp_type_commit(datatype), __func__);
 }
 
+/* The delete callbacks of the type's attributes run first (not for a builtin, which cannot
+ * be freed); one that fails makes the free fail with its error. */
 int MPI_Type_free(MPI_Datatype *datatype)
 {
+    char name[RMP_MAX_OBJECT_NAME];
+    /* a valid type, and derived: a builtin has a name */
+    if (datatype && rmp_type_get_name(*datatype, name, NULL) == RMP_SUCCESS && !name[0]) {
+        int code = rmpi_attr_delete_all(RMPI_KIND_TYPE, *datatype);
+        if (code != MPI_SUCCESS)
+            return rmpi_raise_code(MPI_COMM_WORLD, code, __func__);
+    }
     return rmpi_raise(MPI_COMM_WORLD, rmp_type_free(datatype), __func__);
 }
 

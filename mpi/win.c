@@ -1,6 +1,7 @@
 /* win.c — MPI's window life cycle over rmp's windows (no one-sided operations: see mpi.h),
  * and MPI_Get_address. info carries hints only: any is accepted and none changes anything.
- * Creation errors are raised on the communicator's handler, the others on MPI_COMM_WORLD's. */
+ * Creation errors are raised on the communicator's handler, the others on the window's (on
+ * MPI_COMM_WORLD's for an invalid window). */
 #include <string.h>
 
 #include "rmpi.h"
@@ -9,7 +10,10 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
                    MPI_Win *win)
 {
     (void)info;
-    return rmpi_raise(comm, rmp_win_create(base, size, disp_unit, comm, win), __func__);
+    int rc = rmp_win_create(base, size, disp_unit, comm, win);
+    if (rc == RMP_SUCCESS)
+        rmpi_win_born(*win, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE);
+    return rmpi_raise(comm, rc, __func__);
 }
 
 /* baseptr is a void ** passed as void *, as in MPI_Alloc_mem. */
@@ -19,30 +23,50 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
     (void)info;
     void *p = NULL;
     int rc = baseptr ? rmp_win_allocate(size, disp_unit, comm, &p, win) : RMP_ERR_ARG;
-    if (rc == RMP_SUCCESS)
+    if (rc == RMP_SUCCESS) {
         memcpy(baseptr, &p, sizeof p);
+        rmpi_win_born(*win, p, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE);
+    }
     return rmpi_raise(comm, rc, __func__);
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     (void)info;
-    return rmpi_raise(comm, rmp_win_create_dynamic(comm, win), __func__);
+    int rc = rmp_win_create_dynamic(comm, win);
+    if (rc == RMP_SUCCESS)
+        rmpi_win_born(*win, NULL, 0, 1, MPI_WIN_FLAVOR_DYNAMIC);
+    return rmpi_raise(comm, rc, __func__);
 }
 
 int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
-    return rmpi_raise(MPI_COMM_WORLD, rmp_win_attach(win, base, size), __func__);
+    return rmpi_raise_win(win, rmp_win_attach(win, base, size), __func__);
 }
 
 int MPI_Win_detach(MPI_Win win, const void *base)
 {
-    return rmpi_raise(MPI_COMM_WORLD, rmp_win_detach(win, base), __func__);
+    return rmpi_raise_win(win, rmp_win_detach(win, base), __func__);
 }
 
+/* The delete callbacks of the window's attributes run first; one that fails makes the free
+ * fail with its error, the window still valid. */
 int MPI_Win_free(MPI_Win *win)
 {
-    return rmpi_raise(MPI_COMM_WORLD, rmp_win_free(win), __func__);
+    MPI_Win old = win ? *win : MPI_WIN_NULL;
+    intptr_t b;
+    ptrdiff_t sz;
+    int du;
+    if (rmp_win_get_peer(old, 0, &b, &sz, &du) == RMP_SUCCESS) {
+        int code = rmpi_attr_delete_all(RMPI_KIND_WIN, old);
+        if (code != MPI_SUCCESS)
+            return rmpi_raise_win_code(old, code, __func__);
+    }
+    int rc = rmp_win_free(win);
+    if (rc != RMP_SUCCESS)
+        return rmpi_raise_win(old, rc, __func__);
+    rmpi_win_errh_forget(old); /* the handle may be reused: its next owner starts fatal */
+    return MPI_SUCCESS;
 }
 
 int MPI_Get_address(const void *location, MPI_Aint *address)

@@ -498,8 +498,9 @@ int MPI_Get_address(const void *location, MPI_Aint *address);
 /* Windows WITHOUT one-sided operations: creation and free are real collectives (every rank's
  * base, size and displacement unit are exchanged; MPI_Win_allocate allocates, MPI_Win_free
  * waits for all ranks and frees), but MPI_Put, Get, Accumulate, Win_fence, Win_lock... are not
- * declared, so a program that uses them fails to link. info: MPI_INFO_NULL. Errors are raised
- * on MPI_COMM_WORLD's handler (windows have none of their own here). */
+ * declared, so a program that uses them fails to link. info: MPI_INFO_NULL. Creation errors
+ * are raised on the communicator's handler, the others on the window's once the program set
+ * one (MPI_Win_set_errhandler), else (and for an invalid window) on MPI_COMM_WORLD's. */
 typedef rmp_win_t MPI_Win;
 #define MPI_WIN_NULL ((MPI_Win)RMP_WIN_NULL)
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
@@ -575,6 +576,155 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
 
 
 /* ==== issue 20: communicator creation, names, info and attributes ==== */
+/* -- attributes and error classes -- */
+/* Attribute caching (MPI-3.1 6.7) on communicators, datatypes and windows. The callbacks have
+ * MPI signatures, so the MPI layer holds keyvals and attributes (rmp's native API has none).
+ * Copy callbacks run at MPI_Comm_dup (and MPI_Type_dup), in the order the attributes were
+ * set; a copy callback's error makes the dup fail with that error (the new handle is then
+ * MPI_COMM_NULL). Delete callbacks run at delete_attr, when set_attr replaces a value, and
+ * when the object is freed (in the reverse order of setting; MPI_Finalize frees
+ * MPI_COMM_SELF's, then MPI_COMM_WORLD's). A delete callback's error is returned and the
+ * attribute stays. A freed keyval stays valid for the attributes still holding it. Keyvals of
+ * one kind of object give MPI_ERR_KEYVAL on another, as do freed, invalid and (for set,
+ * delete and free) predefined keyvals. */
+#define MPI_KEYVAL_INVALID (-1)
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out,
+                                        int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                                          void *extra_state);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval,
+                                        void *extra_state, void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval,
+                                          void *attribute_val, void *extra_state);
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state,
+                                       void *attribute_val_in, void *attribute_val_out,
+                                       int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attribute_val,
+                                         void *extra_state);
+typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra_state,
+                              void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val,
+                                void *extra_state);
+/* The predefined callbacks (functions, as MPI-3.1 6.7.2 declares them): null copy sets
+ * *flag = 0 (not copied); dup sets *(void **)attribute_val_out = attribute_val_in and
+ * *flag = 1; null delete does nothing. */
+int MPI_NULL_COPY_FN(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
+                     void *attribute_val_out, int *flag);
+int MPI_DUP_FN(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
+               void *attribute_val_out, int *flag);
+int MPI_NULL_DELETE_FN(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                          void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_COMM_DUP_FN(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in,
+                    void *attribute_val_out, int *flag);
+int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                            void *extra_state);
+int MPI_TYPE_NULL_COPY_FN(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                          void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_TYPE_DUP_FN(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                    void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                            void *extra_state);
+int MPI_WIN_NULL_COPY_FN(MPI_Win oldwin, int win_keyval, void *extra_state,
+                         void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_WIN_DUP_FN(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in,
+                   void *attribute_val_out, int *flag);
+int MPI_WIN_NULL_DELETE_FN(MPI_Win win, int win_keyval, void *attribute_val, void *extra_state);
+
+/* Predefined attributes (read-only; get_attr's attribute_val receives a pointer to an int,
+ * except MPI_WIN_BASE: the base itself, and MPI_WIN_SIZE: a pointer to an MPI_Aint).
+ * Communicator ones, on every communicator: MPI_TAG_UB (RMP_TAG_UB), MPI_HOST
+ * (MPI_PROC_NULL), MPI_IO (MPI_ANY_SOURCE: every rank can do I/O), MPI_WTIME_IS_GLOBAL (0),
+ * MPI_UNIVERSE_SIZE (the size of MPI_COMM_WORLD), MPI_APPNUM (0), MPI_LASTUSEDCODE (the last
+ * code MPI_Add_error_class/code made, MPI_ERR_LASTCODE before any). Window ones: what the
+ * calling rank gave at creation (a dynamic window: MPI_BOTTOM, 0 and 1), the flavor, and
+ * MPI_WIN_UNIFIED. */
+#define MPI_TAG_UB 1
+#define MPI_HOST 2
+#define MPI_IO 3
+#define MPI_WTIME_IS_GLOBAL 4
+#define MPI_UNIVERSE_SIZE 5
+#define MPI_LASTUSEDCODE 6
+#define MPI_APPNUM 7
+#define MPI_WIN_BASE 8
+#define MPI_WIN_SIZE 9
+#define MPI_WIN_DISP_UNIT 10
+#define MPI_WIN_CREATE_FLAVOR 11
+#define MPI_WIN_MODEL 12
+#define MPI_WIN_FLAVOR_CREATE 1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED 2
+
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                           MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
+                           void *extra_state);
+int MPI_Comm_free_keyval(int *comm_keyval);
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+/* attribute_val is a void ** passed as void * (the standard's type). */
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                           MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+                           void *extra_state);
+int MPI_Type_free_keyval(int *type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                          MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                          void *extra_state);
+int MPI_Win_free_keyval(int *win_keyval);
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+/* MPI-1 names (deprecated) of the communicator calls. */
+int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+                      void *extra_state);
+int MPI_Keyval_free(int *keyval);
+int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+int MPI_Attr_delete(MPI_Comm comm, int keyval);
+
+/* User error classes, codes and strings (MPI-3.1 8.5): new classes and codes are numbered
+ * from MPI_ERR_LASTCODE + 1 up (MPI_LASTUSEDCODE tells the last); MPI_Error_class and
+ * MPI_Error_string know them (a code or class with no string added has the string "").
+ * Strings may be added only to user codes and classes (else MPI_ERR_ARG), and must be
+ * shorter than MPI_MAX_ERROR_STRING. */
+#define MPI_ERR_LASTCODE 127
+int MPI_Add_error_class(int *errorclass);
+int MPI_Add_error_code(int errorclass, int *errorcode);
+int MPI_Add_error_string(int errorcode, const char *string);
+
+/* User error handlers (MPI-3.1 8.3): called with the communicator (window) and the error
+ * code when a call on it fails, then the call returns the code. A handler is refcounted: a
+ * communicator or window using it keeps it alive after MPI_Errhandler_free, and a new
+ * communicator inherits its parent's. MPI_Comm_get_errhandler returns a new reference (free
+ * it). A window has no handler of its own until MPI_Win_set_errhandler: MPI_COMM_WORLD's
+ * takes its errors (as in MPICH) and MPI_Win_get_errhandler reports that one.
+ * MPI_Comm_call_errhandler and MPI_Win_call_errhandler return MPI_SUCCESS once the handler
+ * returned (MPI_ERRORS_RETURN: at once). */
+typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef MPI_Comm_errhandler_function MPI_Handler_function; /* MPI-1 name */
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *error_code, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                               MPI_Errhandler *errhandler);
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                              MPI_Errhandler *errhandler);
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+/* MPI-1 names (removed in MPI-3.0, kept for old programs). */
+int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
 
 
 
