@@ -49,12 +49,15 @@ Test(op_predef, check_matrix, .timeout = 30)
     }
 }
 
-/* n elements of T at a misaligned offset: op_reduce (in place) and op_reduce3 against EXPR */
-#define CHECK_MC(T, BASE, OP, EXPR, GA, GB)                                                    \
+/* n elements of T at offsets 1, 3 and 5 times A (A = 1: misaligned, for the memcpy kernels of
+ * long double and complex; the integer kernels LOGICAL and bool share want natural alignment,
+ * as packed buffers of those types always have): op_reduce (in place) and op_reduce3 against
+ * EXPR */
+#define CHECK_AL(T, A, BASE, OP, EXPR, GA, GB)                                                 \
     do {                                                                                       \
         enum { N = 37 };                                                                       \
-        static char ib[N * sizeof(T) + 8], iob[N * sizeof(T) + 8], ob[N * sizeof(T) + 8];      \
-        char *in = ib + 1, *io = iob + 3, *out = ob + 5;                                       \
+        static _Alignas(16) char ib[N * sizeof(T) + 8 * (A)], iob[sizeof ib], ob[sizeof ib];   \
+        char *in = ib + 1 * (A), *io = iob + 3 * (A), *out = ob + 5 * (A);                     \
         T want[N];                                                                             \
         for (int i = 0; i < N; i++) {                                                          \
             T a = GA, b = GB;                                                                  \
@@ -71,6 +74,8 @@ Test(op_predef, check_matrix, .timeout = 30)
             cr_assert(g == want[i] && h == want[i], "%s op %d element %d", #T, OP, i);         \
         }                                                                                      \
     } while (0)
+#define CHECK_MC(T, BASE, OP, EXPR, GA, GB) CHECK_AL(T, 1, BASE, OP, EXPR, GA, GB)
+#define CHECK_IK(T, BASE, OP, EXPR, GA, GB) CHECK_AL(T, sizeof(T), BASE, OP, EXPR, GA, GB)
 
 Test(op_predef, kernels, .timeout = 30)
 {
@@ -90,15 +95,15 @@ Test(op_predef, kernels, .timeout = 30)
              (long double)i + 1.0Li, -2.0Li);
     CHECK_MC(long double _Complex, DT_C_LONG_DOUBLE_COMPLEX, RMP_PROD, a * b,
              (long double)i + 1.0Li, (long double)(i % 3) - 2.0Li);
-    CHECK_MC(_Bool, DT_C_BOOL, RMP_LAND, a && b, i % 2, i % 3);
-    CHECK_MC(_Bool, DT_C_BOOL, RMP_LOR, a || b, i % 2, i % 3);
-    CHECK_MC(_Bool, DT_C_BOOL, RMP_LXOR, a != b, i % 2, i % 3);
+    CHECK_IK(_Bool, DT_C_BOOL, RMP_LAND, a && b, i % 2, i % 3);
+    CHECK_IK(_Bool, DT_C_BOOL, RMP_LOR, a || b, i % 2, i % 3);
+    CHECK_IK(_Bool, DT_C_BOOL, RMP_LXOR, a != b, i % 2, i % 3);
     /* LOGICAL: any nonzero is true (some compilers use -1), results are 0 or 1 */
-    CHECK_MC(int32_t, DT_LOGICAL, RMP_LAND, (a != 0) && (b != 0), i % 2 ? -1 : 0, i % 3);
-    CHECK_MC(int32_t, DT_LOGICAL, RMP_LOR, (a != 0) || (b != 0), i % 2 ? -1 : 0, i % 3 == 0);
-    CHECK_MC(int32_t, DT_LOGICAL, RMP_LXOR, (a != 0) != (b != 0), i % 2 ? 7 : 0, i % 3 == 0);
-    CHECK_MC(int64_t, DT_INT64, RMP_LXOR, (a != 0) != (b != 0), i % 2 ? INT64_MIN : 0, i % 3);
-    CHECK_MC(uint8_t, DT_UINT8, RMP_LXOR, (a != 0) != (b != 0), (uint8_t)(i % 2 ? 128 : 0),
+    CHECK_IK(int32_t, DT_LOGICAL, RMP_LAND, (a != 0) && (b != 0), i % 2 ? -1 : 0, i % 3);
+    CHECK_IK(int32_t, DT_LOGICAL, RMP_LOR, (a != 0) || (b != 0), i % 2 ? -1 : 0, i % 3 == 0);
+    CHECK_IK(int32_t, DT_LOGICAL, RMP_LXOR, (a != 0) != (b != 0), i % 2 ? 7 : 0, i % 3 == 0);
+    CHECK_IK(int64_t, DT_INT64, RMP_LXOR, (a != 0) != (b != 0), i % 2 ? INT64_MIN : 0, i % 3);
+    CHECK_IK(uint8_t, DT_UINT8, RMP_LXOR, (a != 0) != (b != 0), (uint8_t)(i % 2 ? 128 : 0),
              (uint8_t)(i % 3));
 }
 
