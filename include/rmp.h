@@ -630,6 +630,59 @@ int rmp_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
 /* ==== issue 20: datatypes, packing and ops ==== */
 
 
+/* -- predefined types and ops -- */
+/* More builtin types (handles below DT_FIRST_DERIVED; each its own reduction kernels). */
+#define RMP_LONG_DOUBLE ((rmp_datatype_t)17)      /* long double (x86-64: 16 bytes) */
+#define RMP_WCHAR ((rmp_datatype_t)18)            /* wchar_t: no reduction op */
+#define RMP_C_BOOL ((rmp_datatype_t)19)           /* _Bool: logical ops only */
+#define RMP_C_FLOAT_COMPLEX ((rmp_datatype_t)20)  /* float _Complex: sum and product */
+#define RMP_C_DOUBLE_COMPLEX ((rmp_datatype_t)21) /* double _Complex */
+#define RMP_C_LONG_DOUBLE_COMPLEX ((rmp_datatype_t)22) /* long double _Complex */
+#define RMP_LONG_DOUBLE_INT ((rmp_datatype_t)23)  /* {long double value; int index;} */
+#define RMP_LOGICAL ((rmp_datatype_t)24)          /* Fortran LOGICAL (4 bytes, 0 false):
+                                                   * logical ops only, results 0 or 1 */
+#define RMP_2REAL ((rmp_datatype_t)25)            /* Fortran pairs: {float v, i} and */
+#define RMP_2DOUBLE_PRECISION ((rmp_datatype_t)26) /* {double v, i}, index of the value's type */
+
+/* More ops: RMP_LXOR (logical exclusive or: integer, floating, bool and logical types) is a
+ * reduction; RMP_REPLACE and RMP_NO_OP exist for one-sided accumulates and are refused by every
+ * reduction (RMP_ERR_OP). Which (op, type) pairs reduce: RMP_SUM and RMP_PROD on integer,
+ * floating (long double too) and complex types; RMP_MIN and RMP_MAX on integer and floating;
+ * RMP_LAND, RMP_LOR and RMP_LXOR on integer, float, double, RMP_C_BOOL and RMP_LOGICAL;
+ * RMP_BAND, RMP_BOR, RMP_BXOR on integer types and RMP_BYTE; RMP_MINLOC and RMP_MAXLOC on the
+ * pair types; any other pair is RMP_ERR_OP. */
+#define RMP_LXOR ((rmp_op_t)12)
+#define RMP_REPLACE ((rmp_op_t)13)
+#define RMP_NO_OP ((rmp_op_t)14)
+
+/* inoutbuf[i] = inbuf[i] op inoutbuf[i] for count elements of type, locally (no
+ * communication): a builtin op on a type made of one builtin (RMP_ERR_OP otherwise, or for a
+ * pair the op does not reduce), or a user op on any committed type. Buffers are in the type's
+ * memory layout and must not overlap. */
+int rmp_reduce_local(const void *inbuf, void *inoutbuf, int count, rmp_datatype_t type,
+                     rmp_op_t op);
+/* *commute = 1 for the builtin ops and commutative user ops, 0 otherwise; RMP_ERR_OP for an
+ * invalid (or freed) op. */
+int rmp_op_commutative(rmp_op_t op, int *commute);
+
+/* Type classes of rmp_type_match_size. */
+#define RMP_TYPECLASS_INTEGER 1
+#define RMP_TYPECLASS_REAL 2
+#define RMP_TYPECLASS_COMPLEX 3
+/* The builtin type of a class with the given size in bytes: integer 1, 2, 4, 8 (RMP_INT8 ...
+ * RMP_INT64); real 4, 8, sizeof(long double) (RMP_FLOAT, RMP_DOUBLE, RMP_LONG_DOUBLE); complex
+ * twice those. RMP_ERR_ARG for another class or a size no type has. */
+int rmp_type_match_size(int typeclass, int size, rmp_datatype_t *type);
+/* The smallest builtin type with at least the decimal exponent range r (integers: |x| <
+ * 10^r) and precision p (decimal digits), as Fortran's selected_int_kind and
+ * selected_real_kind choose: integers RMP_INT8 (range 2), INT16 (4), INT32 (9), INT64 (18);
+ * reals RMP_FLOAT, DOUBLE, LONG_DOUBLE (their <float.h> digits and ranges); complex types the
+ * same over the complex types. RMP_UNDEFINED for p or r leaves it free (not both: RMP_ERR_ARG);
+ * RMP_ERR_ARG when no type is large enough. */
+int rmp_type_create_f90_integer(int r, rmp_datatype_t *type);
+int rmp_type_create_f90_real(int p, int r, rmp_datatype_t *type);
+int rmp_type_create_f90_complex(int p, int r, rmp_datatype_t *type);
+
 
 /* ==== issue 20: groups, topologies and requests ==== */
 

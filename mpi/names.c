@@ -20,7 +20,7 @@ static const char *const rmpi_type_names[] = {
     [RMP_UINT64] = "MPI_UNSIGNED_LONG", /* also MPI_UNSIGNED_LONG_LONG, MPI_UINT64_T */
     [RMP_UINT32] = "MPI_UNSIGNED",      /* also MPI_UINT32_T */
 #endif
-    [RMP_UINT8] = "MPI_UNSIGNED_CHAR",   /* also MPI_UINT8_T, MPI_C_BOOL */
+    [RMP_UINT8] = "MPI_UNSIGNED_CHAR",   /* also MPI_UINT8_T */
     [RMP_UINT16] = "MPI_UNSIGNED_SHORT", /* also MPI_UINT16_T */
     [RMP_FLOAT] = "MPI_FLOAT",
     [RMP_DOUBLE] = "MPI_DOUBLE",
@@ -30,6 +30,17 @@ static const char *const rmpi_type_names[] = {
     [RMP_DOUBLE_INT] = "MPI_DOUBLE_INT",
     [RMP_LONG_INT] = "MPI_LONG_INT",
     [RMP_SHORT_INT] = "MPI_SHORT_INT",
+    /* issue 20, predefined types (the aliases are in mpi.h's section) */
+    [RMP_LONG_DOUBLE] = "MPI_LONG_DOUBLE",
+    [RMP_WCHAR] = "MPI_WCHAR",
+    [RMP_C_BOOL] = "MPI_C_BOOL",                   /* also MPI_CXX_BOOL */
+    [RMP_C_FLOAT_COMPLEX] = "MPI_C_FLOAT_COMPLEX", /* also MPI_C_COMPLEX, MPI_COMPLEX... */
+    [RMP_C_DOUBLE_COMPLEX] = "MPI_C_DOUBLE_COMPLEX", /* also MPI_DOUBLE_COMPLEX... */
+    [RMP_C_LONG_DOUBLE_COMPLEX] = "MPI_C_LONG_DOUBLE_COMPLEX",
+    [RMP_LONG_DOUBLE_INT] = "MPI_LONG_DOUBLE_INT",
+    [RMP_LOGICAL] = "MPI_LOGICAL",
+    [RMP_2REAL] = "MPI_2REAL",
+    [RMP_2DOUBLE_PRECISION] = "MPI_2DOUBLE_PRECISION",
 };
 
 int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)

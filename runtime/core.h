@@ -29,7 +29,12 @@ typedef struct rmp_ctx rmp_ctx_t;
 typedef enum {
     DT_NONE = 0, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32,
     DT_UINT64, DT_FLOAT, DT_DOUBLE, DT_BYTE, DT_2INT, DT_FLOAT_INT, DT_DOUBLE_INT, DT_LONG_INT,
-    DT_SHORT_INT, DT_NBUILTIN
+    DT_SHORT_INT,
+    /* issue 20, predefined types: long double, wchar_t, C bool, the C complex types, the long
+     * double pair, Fortran LOGICAL and the Fortran pairs (both members REAL, DOUBLE PRECISION) */
+    DT_LONG_DOUBLE, DT_WCHAR, DT_C_BOOL, DT_C_FLOAT_COMPLEX, DT_C_DOUBLE_COMPLEX,
+    DT_C_LONG_DOUBLE_COMPLEX, DT_LONG_DOUBLE_INT, DT_LOGICAL, DT_2REAL, DT_2DOUBLE,
+    DT_NBUILTIN
 } dt_base_t;
 
 /* A block of a struct-like type: count elements of old at disp bytes from the origin. */

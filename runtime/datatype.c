@@ -15,12 +15,21 @@
 _Static_assert((int)DT_INT8 == RMP_INT8 && (int)DT_BYTE == RMP_BYTE &&
                    (int)DT_2INT == RMP_2INT && (int)DT_SHORT_INT == RMP_SHORT_INT,
                "builtin handles double as dt_base_t values");
+_Static_assert((int)DT_LONG_DOUBLE == RMP_LONG_DOUBLE && (int)DT_WCHAR == RMP_WCHAR &&
+                   (int)DT_C_BOOL == RMP_C_BOOL && (int)DT_C_FLOAT_COMPLEX == RMP_C_FLOAT_COMPLEX &&
+                   (int)DT_C_DOUBLE_COMPLEX == RMP_C_DOUBLE_COMPLEX &&
+                   (int)DT_C_LONG_DOUBLE_COMPLEX == RMP_C_LONG_DOUBLE_COMPLEX &&
+                   (int)DT_LONG_DOUBLE_INT == RMP_LONG_DOUBLE_INT &&
+                   (int)DT_LOGICAL == RMP_LOGICAL && (int)DT_2REAL == RMP_2REAL &&
+                   (int)DT_2DOUBLE == RMP_2DOUBLE_PRECISION && DT_NBUILTIN <= DT_FIRST_DERIVED,
+               "the predefined types' handles double as dt_base_t values");
 
 /* The pair types' memory layout, as C lays out {T value; int index;}. */
 struct pair_fi { float v; int i; };
 struct pair_di { double v; int i; };
 struct pair_li { long v; int i; };
 struct pair_si { short v; int i; };
+struct pair_ldi { long double v; int i; };
 
 static const size_t base_sizes[DT_NBUILTIN] = {
     [DT_INT8] = 1,  [DT_INT16] = 2,  [DT_INT32] = 4,  [DT_INT64] = 8,
@@ -29,12 +38,25 @@ static const size_t base_sizes[DT_NBUILTIN] = {
     /* packed records: value, then int */
     [DT_2INT] = 8, [DT_FLOAT_INT] = 8, [DT_DOUBLE_INT] = 12,
     [DT_LONG_INT] = sizeof(long) + 4, [DT_SHORT_INT] = 6,
+    [DT_LONG_DOUBLE] = sizeof(long double), [DT_WCHAR] = sizeof(wchar_t),
+    [DT_C_BOOL] = sizeof(_Bool), [DT_C_FLOAT_COMPLEX] = sizeof(float _Complex),
+    [DT_C_DOUBLE_COMPLEX] = sizeof(double _Complex),
+    [DT_C_LONG_DOUBLE_COMPLEX] = sizeof(long double _Complex),
+    [DT_LONG_DOUBLE_INT] = sizeof(long double) + 4, [DT_LOGICAL] = 4,
+    [DT_2REAL] = 2 * sizeof(float), [DT_2DOUBLE] = 2 * sizeof(double),
+};
+
+/* The pairs' value sizes (the index follows it); 0 for a type that is not a pair. */
+static const size_t pair_value_sizes[DT_NBUILTIN] = {
+    [DT_2INT] = 4, [DT_FLOAT_INT] = 4, [DT_DOUBLE_INT] = 8, [DT_LONG_INT] = sizeof(long),
+    [DT_SHORT_INT] = 2, [DT_LONG_DOUBLE_INT] = sizeof(long double), [DT_2REAL] = 4,
+    [DT_2DOUBLE] = 8,
 };
 
 static const size_t base_extents[DT_NBUILTIN] = {
     [DT_2INT] = 2 * sizeof(int), [DT_FLOAT_INT] = sizeof(struct pair_fi),
     [DT_DOUBLE_INT] = sizeof(struct pair_di), [DT_LONG_INT] = sizeof(struct pair_li),
-    [DT_SHORT_INT] = sizeof(struct pair_si),
+    [DT_SHORT_INT] = sizeof(struct pair_si), [DT_LONG_DOUBLE_INT] = sizeof(struct pair_ldi),
 };
 
 /* The C alignment of each builtin (of the struct, for the pairs). */
@@ -57,6 +79,7 @@ static const dt_block_t pair_blocks[DT_NBUILTIN][2] = {
     [DT_DOUBLE_INT] = PAIR(struct pair_di, RMP_DOUBLE),
     [DT_LONG_INT] = PAIR(struct pair_li, sizeof(long) == 8 ? RMP_INT64 : RMP_INT32),
     [DT_SHORT_INT] = PAIR(struct pair_si, RMP_INT16),
+    [DT_LONG_DOUBLE_INT] = PAIR(struct pair_ldi, RMP_LONG_DOUBLE),
 };
 
 size_t dtype_base_size(dt_base_t b)
@@ -509,9 +532,9 @@ static size_t dt_elems(const dtype_t *t, size_t count, size_t budget, size_t *el
 {
     if (t->builtin && t->nblocks == 0) {
         size_t sz = t->size, n = budget / sz < count ? budget / sz : count;
-        bool pair = t->base >= DT_2INT; /* two basic elements: the value, then the int */
+        size_t vs = pair_value_sizes[t->base]; /* pairs: two basic elements, value and index */
+        bool pair = vs != 0;
         *elems += n * (pair ? 2 : 1);
-        size_t vs = sz - sizeof(int32_t);
         if (pair && n < count && budget - n * sz >= vs) { /* ends after a record's value */
             *elems += 1;
             return n * sz + vs;

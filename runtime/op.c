@@ -65,7 +65,8 @@ typedef void (*op3_fn_t)(const void *in, const void *in2, void *out, size_t n);
     OP_KERNEL(bor_##SFX, T, a | b)                                                                 \
     OP_KERNEL(bxor_##SFX, T, a ^ b)                                                                \
     OP_KERNEL(land_##SFX, T, (a != 0 && b != 0) ? 1 : 0)                                           \
-    OP_KERNEL(lor_##SFX, T, (a != 0 || b != 0) ? 1 : 0)
+    OP_KERNEL(lor_##SFX, T, (a != 0 || b != 0) ? 1 : 0)                                            \
+    OP_KERNEL(lxor_##SFX, T, (a != 0) != (b != 0) ? 1 : 0)
 
 /* min/max as a plain compare-select (vectorizes to minps/maxpd; NaN handling follows it). */
 #define OP_FLOAT_KERNELS(SFX, T)                                                                   \
@@ -74,7 +75,8 @@ typedef void (*op3_fn_t)(const void *in, const void *in2, void *out, size_t n);
     OP_KERNEL(min_##SFX, T, a < b ? a : b)                                                         \
     OP_KERNEL(max_##SFX, T, a > b ? a : b)                                                         \
     OP_KERNEL(land_##SFX, T, (a != 0 && b != 0) ? 1 : 0)                                           \
-    OP_KERNEL(lor_##SFX, T, (a != 0 || b != 0) ? 1 : 0)
+    OP_KERNEL(lor_##SFX, T, (a != 0 || b != 0) ? 1 : 0)                                            \
+    OP_KERNEL(lxor_##SFX, T, (a != 0) != (b != 0) ? 1 : 0)
 
 OP_INT_KERNELS(i8, int8_t, unsigned)
 OP_INT_KERNELS(i16, int16_t, unsigned)
@@ -90,15 +92,17 @@ OP_KERNEL(band_byte, uint8_t, (a & b))
 OP_KERNEL(bor_byte, uint8_t, a | b)
 OP_KERNEL(bxor_byte, uint8_t, a ^ b)
 
-/* MINLOC / MAXLOC on packed records (value of type T, then an int, no padding: see the pair
- * types in datatype.c): the better value wins; on a tie, the smaller index. */
-#define OP_LOC_KERNELS(SFX, T)                                                                     \
+/* MINLOC / MAXLOC on packed records (value of type T, then an index of type I, no padding:
+ * see the pair types in datatype.c): the better value wins; on a tie, the smaller index. The
+ * C pairs' index is an int; Fortran's 2REAL and 2DOUBLE_PRECISION carry one of the value's
+ * type. Records may be unaligned (20-byte long double pairs): memcpy in and out. */
+#define OP_LOC_KERNELS(SFX, T, IX)                                                                 \
     static void loc_##SFX(const void *in, const void *in2, void *out, size_t n, bool min)        \
     {                                                                                              \
-        const size_t rs = sizeof(T) + sizeof(int32_t);                                             \
+        const size_t rs = sizeof(T) + sizeof(IX);                                                  \
         for (size_t i = 0; i < n; i++) {                                                           \
             T av, bv;                                                                              \
-            int32_t ai, bi;                                                                        \
+            IX ai, bi;                                                                             \
             const char *a = (const char *)in + i * rs, *b = (const char *)in2 + i * rs;           \
             memcpy(&av, a, sizeof(T));                                                             \
             memcpy(&ai, a + sizeof(T), sizeof(ai));                                                \
@@ -126,11 +130,43 @@ OP_KERNEL(bxor_byte, uint8_t, a ^ b)
         loc_##SFX(in, in2, out, n, false);                                                         \
     }
 
-OP_LOC_KERNELS(2int, int32_t)
-OP_LOC_KERNELS(fi, float)
-OP_LOC_KERNELS(di, double)
-OP_LOC_KERNELS(li, long)
-OP_LOC_KERNELS(si, int16_t)
+OP_LOC_KERNELS(2int, int32_t, int32_t)
+OP_LOC_KERNELS(fi, float, int32_t)
+OP_LOC_KERNELS(di, double, int32_t)
+OP_LOC_KERNELS(li, long, int32_t)
+OP_LOC_KERNELS(si, int16_t, int32_t)
+OP_LOC_KERNELS(ldi, long double, int32_t)
+OP_LOC_KERNELS(2real, float, float)
+OP_LOC_KERNELS(2dbl, double, double)
+
+/* Long double and the complex types: one element at a time through memcpy (packed buffers
+ * need not be aligned for them, and these are rare enough that vector speed does not matter).
+ * Complex products are C99's (Annex G: infinities and NaNs as the C library gives them). */
+#define OP_MC_KERNEL(NAME, T, EXPR)                                                                \
+    static void NAME##3(const void *in, const void *in2, void *out, size_t n)                     \
+    {                                                                                              \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            T a, b, r;                                                                             \
+            memcpy(&a, (const char *)in + i * sizeof(T), sizeof(T));                               \
+            memcpy(&b, (const char *)in2 + i * sizeof(T), sizeof(T));                              \
+            r = (T)(EXPR);                                                                         \
+            memcpy((char *)out + i * sizeof(T), &r, sizeof(T));                                    \
+        }                                                                                          \
+    }                                                                                              \
+    static void NAME(const void *in, void *io, size_t n)                                           \
+    {                                                                                              \
+        NAME##3(in, io, io, n);                                                                    \
+    }
+OP_MC_KERNEL(sum_ld, long double, a + b)
+OP_MC_KERNEL(prod_ld, long double, a * b)
+OP_MC_KERNEL(min_ld, long double, a < b ? a : b)
+OP_MC_KERNEL(max_ld, long double, a > b ? a : b)
+OP_MC_KERNEL(sum_cf, float _Complex, a + b)
+OP_MC_KERNEL(prod_cf, float _Complex, a * b)
+OP_MC_KERNEL(sum_cd, double _Complex, a + b)
+OP_MC_KERNEL(prod_cd, double _Complex, a * b)
+OP_MC_KERNEL(sum_cld, long double _Complex, a + b)
+OP_MC_KERNEL(prod_cld, long double _Complex, a * b)
 
 /* One row per op: the kernels for each base type, {NULL, NULL} where the op is undefined. */
 #define K(F) {F, F##3}
@@ -142,25 +178,35 @@ OP_LOC_KERNELS(si, int16_t)
 #define OP_ROW_BITS(OP)  OP_ROW_INT(OP), [DT_BYTE] = K(OP##_byte)
 #define OP_ROW_LOC(OP)                                                                             \
     [DT_2INT] = K(OP##_2int), [DT_FLOAT_INT] = K(OP##_fi), [DT_DOUBLE_INT] = K(OP##_di),         \
-    [DT_LONG_INT] = K(OP##_li), [DT_SHORT_INT] = K(OP##_si)
+    [DT_LONG_INT] = K(OP##_li), [DT_SHORT_INT] = K(OP##_si),                                     \
+    [DT_LONG_DOUBLE_INT] = K(OP##_ldi), [DT_2REAL] = K(OP##_2real), [DT_2DOUBLE] = K(OP##_2dbl)
+/* SUM and PROD also on long double and complex; MIN and MAX on long double. */
+#define OP_ROW_SUMPROD(OP)                                                                         \
+    OP_ROW_ARITH(OP), [DT_LONG_DOUBLE] = K(OP##_ld), [DT_C_FLOAT_COMPLEX] = K(OP##_cf),          \
+    [DT_C_DOUBLE_COMPLEX] = K(OP##_cd), [DT_C_LONG_DOUBLE_COMPLEX] = K(OP##_cld)
+#define OP_ROW_MINMAX(OP) OP_ROW_ARITH(OP), [DT_LONG_DOUBLE] = K(OP##_ld)
+/* Logical ops also on C's bool (one byte, 0 or 1) and Fortran's LOGICAL (4 bytes): the
+ * unsigned 8-bit and the 32-bit kernels compute exactly that (nonzero is true, results 0/1). */
+#define OP_ROW_LOGIC(OP) OP_ROW_ARITH(OP), [DT_C_BOOL] = K(OP##_u8), [DT_LOGICAL] = K(OP##_i32)
 
 typedef struct {
     op_fn_t two;
     op3_fn_t three;
 } op_pair_t;
 
-static const op_pair_t op_table[RMP_MAXLOC + 1][DT_NBUILTIN] = {
-    [RMP_SUM] = {OP_ROW_ARITH(sum)},  [RMP_PROD] = {OP_ROW_ARITH(prod)},
-    [RMP_MIN] = {OP_ROW_ARITH(min)},  [RMP_MAX] = {OP_ROW_ARITH(max)},
-    [RMP_BAND] = {OP_ROW_BITS(band)}, [RMP_BOR] = {OP_ROW_BITS(bor)},
-    [RMP_BXOR] = {OP_ROW_BITS(bxor)}, [RMP_LAND] = {OP_ROW_ARITH(land)},
-    [RMP_LOR] = {OP_ROW_ARITH(lor)},  [RMP_MINLOC] = {OP_ROW_LOC(minloc)},
-    [RMP_MAXLOC] = {OP_ROW_LOC(maxloc)},
+/* RMP_REPLACE and RMP_NO_OP (one-sided only) have no row: every reduction refuses them. */
+static const op_pair_t op_table[RMP_LXOR + 1][DT_NBUILTIN] = {
+    [RMP_SUM] = {OP_ROW_SUMPROD(sum)}, [RMP_PROD] = {OP_ROW_SUMPROD(prod)},
+    [RMP_MIN] = {OP_ROW_MINMAX(min)},  [RMP_MAX] = {OP_ROW_MINMAX(max)},
+    [RMP_BAND] = {OP_ROW_BITS(band)},  [RMP_BOR] = {OP_ROW_BITS(bor)},
+    [RMP_BXOR] = {OP_ROW_BITS(bxor)},  [RMP_LAND] = {OP_ROW_LOGIC(land)},
+    [RMP_LOR] = {OP_ROW_LOGIC(lor)},   [RMP_LXOR] = {OP_ROW_LOGIC(lxor)},
+    [RMP_MINLOC] = {OP_ROW_LOC(minloc)}, [RMP_MAXLOC] = {OP_ROW_LOC(maxloc)},
 };
 
 static const op_pair_t *op_lookup(rmp_op_t op, dt_base_t base)
 {
-    if (op <= RMP_OP_NULL || op > RMP_MAXLOC || base <= DT_NONE || base >= DT_NBUILTIN)
+    if (op <= RMP_OP_NULL || op > RMP_LXOR || base <= DT_NONE || base >= DT_NBUILTIN)
         return NULL;
     return op_table[op][base].two ? &op_table[op][base] : NULL;
 }

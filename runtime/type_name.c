@@ -13,6 +13,11 @@ static const char *const type_names[DT_NBUILTIN] = {
     [DT_BYTE] = "RMP_BYTE",           [DT_2INT] = "RMP_2INT",
     [DT_FLOAT_INT] = "RMP_FLOAT_INT", [DT_DOUBLE_INT] = "RMP_DOUBLE_INT",
     [DT_LONG_INT] = "RMP_LONG_INT",   [DT_SHORT_INT] = "RMP_SHORT_INT",
+    [DT_LONG_DOUBLE] = "RMP_LONG_DOUBLE", [DT_WCHAR] = "RMP_WCHAR", [DT_C_BOOL] = "RMP_C_BOOL",
+    [DT_C_FLOAT_COMPLEX] = "RMP_C_FLOAT_COMPLEX", [DT_C_DOUBLE_COMPLEX] = "RMP_C_DOUBLE_COMPLEX",
+    [DT_C_LONG_DOUBLE_COMPLEX] = "RMP_C_LONG_DOUBLE_COMPLEX",
+    [DT_LONG_DOUBLE_INT] = "RMP_LONG_DOUBLE_INT", [DT_LOGICAL] = "RMP_LOGICAL",
+    [DT_2REAL] = "RMP_2REAL", [DT_2DOUBLE] = "RMP_2DOUBLE_PRECISION",
 };
 
 int rmp_type_get_name(rmp_datatype_t type, char *name, int *resultlen)

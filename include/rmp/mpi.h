@@ -164,7 +164,6 @@ typedef union MPI_Status {
 #define MPI_UINT16_T ((MPI_Datatype)RMP_UINT16)
 #define MPI_UINT32_T ((MPI_Datatype)RMP_UINT32)
 #define MPI_UINT64_T ((MPI_Datatype)RMP_UINT64)
-#define MPI_C_BOOL ((MPI_Datatype)RMP_UINT8)
 #if defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 4
 #define MPI_AINT ((MPI_Datatype)RMP_INT32)
 #else
@@ -490,8 +489,8 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 #define MPI_MAX_OBJECT_NAME RMP_MAX_OBJECT_NAME
 /* A builtin's name, "" for a derived type. Where several names are one handle the name is
  * the first of: MPI_CHAR (= MPI_SIGNED_CHAR, MPI_INT8_T), MPI_SHORT, MPI_INT (= MPI_INT32_T),
- * MPI_LONG (LP64: = MPI_LONG_LONG, MPI_INT64_T, MPI_AINT...), MPI_UNSIGNED_CHAR (= MPI_UINT8_T,
- * MPI_C_BOOL), ... Thread-safe. */
+ * MPI_LONG (LP64: = MPI_LONG_LONG, MPI_INT64_T, MPI_AINT...), MPI_UNSIGNED_CHAR (=
+ * MPI_UINT8_T), ... (the predefined types' aliases: see their section below). Thread-safe. */
 int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 int MPI_Get_address(const void *location, MPI_Aint *address);
 
@@ -730,6 +729,80 @@ int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
 
 /* ==== issue 20: datatypes, packing and ops ==== */
 
+
+/* -- predefined types and ops -- */
+/* More C types, each its own handle. MPI_C_BOOL is a bool (logical ops only); MPI_WCHAR has no
+ * reduction op; the complex types reduce with MPI_SUM and MPI_PROD; long double with MPI_SUM,
+ * PROD, MIN and MAX. The C++ names are the C types' handles (same layouts and semantics), and
+ * MPI_Type_get_name answers with the C name. */
+#define MPI_LONG_DOUBLE ((MPI_Datatype)RMP_LONG_DOUBLE)
+#define MPI_WCHAR ((MPI_Datatype)RMP_WCHAR)
+#define MPI_C_BOOL ((MPI_Datatype)RMP_C_BOOL)
+#define MPI_C_FLOAT_COMPLEX ((MPI_Datatype)RMP_C_FLOAT_COMPLEX)
+#define MPI_C_COMPLEX ((MPI_Datatype)RMP_C_FLOAT_COMPLEX)
+#define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)RMP_C_DOUBLE_COMPLEX)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)RMP_C_LONG_DOUBLE_COMPLEX)
+#define MPI_CXX_BOOL ((MPI_Datatype)RMP_C_BOOL)
+#define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)RMP_C_FLOAT_COMPLEX)
+#define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)RMP_C_DOUBLE_COMPLEX)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)RMP_C_LONG_DOUBLE_COMPLEX)
+/* {long double value; int index;} for MPI_MINLOC and MPI_MAXLOC. */
+#define MPI_LONG_DOUBLE_INT ((MPI_Datatype)RMP_LONG_DOUBLE_INT)
+
+/* Fortran's types, usable from C (as gfortran lays them out: INTEGER and LOGICAL 4 bytes,
+ * REAL 4, DOUBLE PRECISION 8). Integer and real ones are the C types of their size; COMPLEX and
+ * DOUBLE COMPLEX are the C complex types (same layout, same MPI_SUM and MPI_PROD). MPI_LOGICAL
+ * is its own type (logical ops only, 0 false, results 0 or 1), as are MPI_2REAL and
+ * MPI_2DOUBLE_PRECISION (value and index both of the value's type). No REAL*16 here (gfortran's
+ * is IEEE quad, not C's long double): MPI_REAL16, MPI_COMPLEX32 are MPI_DATATYPE_NULL. */
+#define MPI_INTEGER ((MPI_Datatype)RMP_INT32)
+#define MPI_REAL ((MPI_Datatype)RMP_FLOAT)
+#define MPI_DOUBLE_PRECISION ((MPI_Datatype)RMP_DOUBLE)
+#define MPI_COMPLEX ((MPI_Datatype)RMP_C_FLOAT_COMPLEX)
+#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)RMP_C_DOUBLE_COMPLEX)
+#define MPI_LOGICAL ((MPI_Datatype)RMP_LOGICAL)
+#define MPI_CHARACTER ((MPI_Datatype)RMP_INT8)
+#define MPI_INTEGER1 ((MPI_Datatype)RMP_INT8)
+#define MPI_INTEGER2 ((MPI_Datatype)RMP_INT16)
+#define MPI_INTEGER4 ((MPI_Datatype)RMP_INT32)
+#define MPI_INTEGER8 ((MPI_Datatype)RMP_INT64)
+#define MPI_REAL4 ((MPI_Datatype)RMP_FLOAT)
+#define MPI_REAL8 ((MPI_Datatype)RMP_DOUBLE)
+#define MPI_REAL16 MPI_DATATYPE_NULL
+#define MPI_COMPLEX8 ((MPI_Datatype)RMP_C_FLOAT_COMPLEX)
+#define MPI_COMPLEX16 ((MPI_Datatype)RMP_C_DOUBLE_COMPLEX)
+#define MPI_COMPLEX32 MPI_DATATYPE_NULL
+#define MPI_2INTEGER ((MPI_Datatype)RMP_2INT)
+#define MPI_2REAL ((MPI_Datatype)RMP_2REAL)
+#define MPI_2DOUBLE_PRECISION ((MPI_Datatype)RMP_2DOUBLE_PRECISION)
+
+/* MPI_LXOR reduces integer, floating, bool and logical types. MPI_REPLACE and MPI_NO_OP are
+ * for one-sided accumulates (which rmp has not): every reduction refuses them (MPI_ERR_OP), as
+ * it refuses any op on a type the op is not defined for (MPI-3.1 5.9.2). */
+#define MPI_LXOR ((MPI_Op)RMP_LXOR)
+#define MPI_REPLACE ((MPI_Op)RMP_REPLACE)
+#define MPI_NO_OP ((MPI_Op)RMP_NO_OP)
+
+/* inoutbuf = inbuf op inoutbuf, locally: builtin ops on types made of one builtin, user ops on
+ * any type. inbuf and inoutbuf must be distinct buffers (MPI_IN_PLACE: MPI_ERR_BUFFER). */
+int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op);
+/* 1 for the builtin reductions and commutative user ops; 0 for MPI_REPLACE, MPI_NO_OP and
+ * non-commutative user ops. */
+int MPI_Op_commutative(MPI_Op op, int *commute);
+
+#define MPI_TYPECLASS_INTEGER RMP_TYPECLASS_INTEGER
+#define MPI_TYPECLASS_REAL RMP_TYPECLASS_REAL
+#define MPI_TYPECLASS_COMPLEX RMP_TYPECLASS_COMPLEX
+/* A predefined type of the class and size (integers 1, 2, 4, 8; reals 4, 8, 16 = long double;
+ * complex 8, 16, 32); MPI_ERR_ARG if none. */
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+/* As MPICH: predefined handles (MPI_CHAR... for integers, MPI_FLOAT, MPI_DOUBLE,
+ * MPI_LONG_DOUBLE, and the C complex types), the smallest with the precision p and range r
+ * asked (MPI_UNDEFINED: any, not for both); MPI_ERR_ARG when none has them. Not to be freed. */
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 
 
 /* ==== issue 20: groups, topologies and requests ==== */
