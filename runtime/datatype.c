@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "datatype.h"
 
@@ -68,6 +69,12 @@ static const unsigned short base_aligns[DT_NBUILTIN] = {
     [DT_2INT] = _Alignof(int),      [DT_FLOAT_INT] = _Alignof(struct pair_fi),
     [DT_DOUBLE_INT] = _Alignof(struct pair_di), [DT_LONG_INT] = _Alignof(struct pair_li),
     [DT_SHORT_INT] = _Alignof(struct pair_si),
+    [DT_LONG_DOUBLE] = _Alignof(long double), [DT_WCHAR] = _Alignof(wchar_t),
+    [DT_C_BOOL] = _Alignof(_Bool),  [DT_C_FLOAT_COMPLEX] = _Alignof(float _Complex),
+    [DT_C_DOUBLE_COMPLEX] = _Alignof(double _Complex),
+    [DT_C_LONG_DOUBLE_COMPLEX] = _Alignof(long double _Complex),
+    [DT_LONG_DOUBLE_INT] = _Alignof(struct pair_ldi), [DT_LOGICAL] = _Alignof(int),
+    [DT_2REAL] = _Alignof(float),   [DT_2DOUBLE] = _Alignof(double),
 };
 
 /* The pairs as blocks: the value, then the int at its offset. */

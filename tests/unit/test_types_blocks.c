@@ -148,6 +148,18 @@ Test(types_blocks, struct_extent_padded_to_alignment, TB)
         cr_assert_eq(rmp_type_free(&all[i]), RMP_SUCCESS);
 }
 
+/* Every builtin knows its C alignment (a struct of it is padded by it). */
+Test(types_blocks, builtins_aligned, TB)
+{
+    for (int b = DT_INT8; b < DT_NBUILTIN; b++) {
+        const dtype_t *t = dtype_get(b, true);
+        cr_assert(t && t->align >= 1 && (t->align & (t->align - 1)) == 0,
+                  "builtin %d has alignment %u", b, t ? t->align : 0);
+    }
+    cr_assert_eq(dtype_get(RMP_DOUBLE, true)->align, _Alignof(double));
+    cr_assert_eq(dtype_get(RMP_LONG_DOUBLE, true)->align, _Alignof(long double));
+}
+
 Test(types_blocks, struct_resized_array, TB)
 {
     int bl[] = {1, 1, 3};
