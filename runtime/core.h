@@ -29,7 +29,9 @@ typedef struct rmp_ctx rmp_ctx_t;
 typedef enum {
     DT_NONE = 0, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32,
     DT_UINT64, DT_FLOAT, DT_DOUBLE, DT_BYTE, DT_2INT, DT_FLOAT_INT, DT_DOUBLE_INT, DT_LONG_INT,
-    DT_SHORT_INT, DT_NBUILTIN
+    DT_SHORT_INT,
+    DT_PACKED, /* issue 20: MPI_PACKED, bytes of a packed buffer (rmp_pack) */
+    DT_NBUILTIN
 } dt_base_t;
 
 /* A block of a struct-like type: count elements of old at disp bytes from the origin. */
@@ -55,6 +57,8 @@ typedef struct dtype {
     /* block kind (indexed, hindexed, struct, resized, the pair builtins): nblocks blocks */
     int nblocks;
     dt_block_t *blocks;
+    struct dt_env *env;   /* how it was built (type_env.h): rmp_type_get_contents; NULL for
+                           * builtins */
 } dtype_t;
 
 /* dtype_get(h, need_commit), the type of a handle: defined inline below rmp_ctx. */
@@ -72,6 +76,12 @@ static inline int dtype_bytes(const dtype_t *t, size_t count, size_t *bytes)
         return RMP_ERR_COUNT;
     *bytes = size;
     return RMP_SUCCESS;
+}
+/* A buffer for count > 0 elements of t: buf, or NULL (RMP_BOTTOM) when the type's data lies
+ * at absolute addresses (rmp_get_address), all above the first page, which is never mapped. */
+static inline bool dtype_buf_ok(const void *buf, const dtype_t *t)
+{
+    return buf || t->size == 0 || t->true_lb >= 4096;
 }
 /* Pack count elements at src into dst (size*count bytes), and the reverse. `bytes` caps how
  * much is unpacked (a truncated message). */

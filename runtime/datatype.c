@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "datatype.h"
+#include "type_env.h"
 
 _Static_assert((int)DT_INT8 == RMP_INT8 && (int)DT_BYTE == RMP_BYTE &&
-                   (int)DT_2INT == RMP_2INT && (int)DT_SHORT_INT == RMP_SHORT_INT,
+                   (int)DT_2INT == RMP_2INT && (int)DT_SHORT_INT == RMP_SHORT_INT &&
+                   (int)DT_PACKED == RMP_PACKED,
                "builtin handles double as dt_base_t values");
 
 /* The pair types' memory layout, as C lays out {T value; int index;}. */
@@ -29,6 +31,7 @@ static const size_t base_sizes[DT_NBUILTIN] = {
     /* packed records: value, then int */
     [DT_2INT] = 8, [DT_FLOAT_INT] = 8, [DT_DOUBLE_INT] = 12,
     [DT_LONG_INT] = sizeof(long) + 4, [DT_SHORT_INT] = 6,
+    [DT_PACKED] = 1,
 };
 
 static const size_t base_extents[DT_NBUILTIN] = {
@@ -82,8 +85,10 @@ int dtype_init(rmp_ctx_t *c)
 
 void dtype_fini(rmp_ctx_t *c)
 {
-    for (int h = DT_FIRST_DERIVED; c->dtypes && h < c->ndtypes; h++)
+    for (int h = DT_FIRST_DERIVED; c->dtypes && h < c->ndtypes; h++) {
         free(c->dtypes[h].blocks);
+        dtype_env_free(c->dtypes[h].env);
+    }
     free(c->dtypes);
     c->dtypes = NULL;
     c->ndtypes = 0;
@@ -93,6 +98,13 @@ void dtype_fini(rmp_ctx_t *c)
 static void dt_mark(rmp_ctx_t *c, int h, unsigned char *ref)
 {
     const dtype_t *t = &c->dtypes[h];
+    for (int i = 0; t->env && i < t->env->nt; i++) { /* what rmp_type_get_contents names */
+        int o = t->env->types[i];
+        if (o >= DT_FIRST_DERIVED && !ref[o]) {
+            ref[o] = 1;
+            dt_mark(c, o, ref);
+        }
+    }
     if (t->nblocks == 0) {
         if (t->old >= DT_FIRST_DERIVED && !ref[t->old]) {
             ref[t->old] = 1;
@@ -129,6 +141,8 @@ static int dt_alloc_slot(rmp_ctx_t *c)
     if (slot >= 0) {
         free(c->dtypes[slot].blocks);
         c->dtypes[slot].blocks = NULL;
+        dtype_env_free(c->dtypes[slot].env);
+        c->dtypes[slot].env = NULL;
     }
     return slot;
 }
@@ -202,15 +216,49 @@ static int dt_create(int count, int blocklen, int stride, rmp_datatype_t old,
     return err;
 }
 
+/* The record of a constructor's arguments (type_env.h): ni ints (the listed ones first, then
+ * n from each of arr1 and arr2), na addresses, one type or one per address. NULL: no memory. */
+static dt_env_t *dt_env(int combiner, int ni, const int *head, int nhead, const int *arr1,
+                        const int *arr2, int n, const ptrdiff_t *addrs, int na,
+                        const rmp_datatype_t *types, int nt)
+{
+    dt_env_t *e = dtype_env_alloc(combiner, ni, na, nt);
+    if (!e)
+        return NULL;
+    if (nhead > 0)
+        memcpy(e->ints, head, sizeof(int) * (size_t)nhead);
+    if (arr1 && n > 0)
+        memcpy(e->ints + nhead, arr1, sizeof(int) * (size_t)n);
+    if (arr2 && n > 0)
+        memcpy(e->ints + nhead + n, arr2, sizeof(int) * (size_t)n);
+    if (na > 0)
+        memcpy(e->addrs, addrs, sizeof(ptrdiff_t) * (size_t)na);
+    if (nt > 0)
+        memcpy(e->types, types, sizeof(rmp_datatype_t) * (size_t)nt);
+    return e;
+}
+
 int rmp_type_contiguous(int count, rmp_datatype_t old, rmp_datatype_t *newtype)
 {
-    return dt_create(1, count, count, old, newtype);
+    int rc = dt_create(1, count, count, old, newtype);
+    if (rc)
+        return rc;
+    int a[] = {count};
+    return dtype_env_attach(rc, newtype,
+                            dt_env(RMP_COMBINER_CONTIGUOUS, 1, a, 1, NULL, NULL, 0, NULL, 0,
+                                   &old, 1));
 }
 
 int rmp_type_vector(int count, int blocklen, int stride, rmp_datatype_t old,
                     rmp_datatype_t *newtype)
 {
-    return dt_create(count, blocklen, stride, old, newtype);
+    int rc = dt_create(count, blocklen, stride, old, newtype);
+    if (rc)
+        return rc;
+    int a[] = {count, blocklen, stride};
+    return dtype_env_attach(rc, newtype,
+                            dt_env(RMP_COMBINER_VECTOR, 3, a, 3, NULL, NULL, 0, NULL, 0, &old,
+                                   1));
 }
 
 /* ---- block kind: indexed, hindexed, struct, resized ---- */
@@ -340,14 +388,24 @@ int rmp_type_indexed(int count, const int blocklens[], const int displs[], rmp_d
                      rmp_datatype_t *newtype)
 {
     dt_spec_t sp = {.n = count, .counts = blocklens, .idisps = displs, .type = old};
-    return dt_blocks_create(&sp, newtype);
+    int rc = dt_blocks_create(&sp, newtype);
+    if (rc)
+        return rc;
+    return dtype_env_attach(rc, newtype,
+                            dt_env(RMP_COMBINER_INDEXED, 2 * count + 1, &count, 1, blocklens,
+                                   displs, count, NULL, 0, &old, 1));
 }
 
 int rmp_type_create_hindexed(int count, const int blocklens[], const ptrdiff_t displs[],
                              rmp_datatype_t old, rmp_datatype_t *newtype)
 {
     dt_spec_t sp = {.n = count, .counts = blocklens, .disps = displs, .type = old};
-    return dt_blocks_create(&sp, newtype);
+    int rc = dt_blocks_create(&sp, newtype);
+    if (rc)
+        return rc;
+    return dtype_env_attach(rc, newtype,
+                            dt_env(RMP_COMBINER_HINDEXED, count + 1, &count, 1, blocklens, NULL,
+                                   count, displs, count, &old, 1));
 }
 
 int rmp_type_create_struct(int count, const int blocklens[], const ptrdiff_t displs[],
@@ -357,7 +415,12 @@ int rmp_type_create_struct(int count, const int blocklens[], const ptrdiff_t dis
         return RMP_ERR_ARG;
     dt_spec_t sp = {.n = count, .counts = blocklens, .disps = displs, .types = types,
                     .structure = true};
-    return dt_blocks_create(&sp, newtype);
+    int rc = dt_blocks_create(&sp, newtype);
+    if (rc)
+        return rc;
+    return dtype_env_attach(rc, newtype,
+                            dt_env(RMP_COMBINER_STRUCT, count + 1, &count, 1, blocklens, NULL,
+                                   count, displs, count, types, count));
 }
 
 int rmp_type_create_resized(rmp_datatype_t old, ptrdiff_t lb, ptrdiff_t extent,
@@ -369,7 +432,13 @@ int rmp_type_create_resized(rmp_datatype_t old, ptrdiff_t lb, ptrdiff_t extent,
         return RMP_ERR_ARG;
     dt_spec_t sp = {.n = 1, .counts = &one, .disps = &zero, .type = old, .resize = true,
                     .lb = lb, .extent = extent};
-    return dt_blocks_create(&sp, newtype);
+    int rc = dt_blocks_create(&sp, newtype);
+    if (rc)
+        return rc;
+    ptrdiff_t a[] = {lb, extent};
+    return dtype_env_attach(rc, newtype,
+                            dt_env(RMP_COMBINER_RESIZED, 0, NULL, 0, NULL, NULL, 0, a, 2, &old,
+                                   1));
 }
 
 int rmp_type_commit(rmp_datatype_t *type)
@@ -473,7 +542,8 @@ static size_t dt_elems(const dtype_t *t, size_t count, size_t budget, size_t *el
 {
     if (t->builtin && t->nblocks == 0) {
         size_t sz = t->size, n = budget / sz < count ? budget / sz : count;
-        bool pair = t->base >= DT_2INT; /* two basic elements: the value, then the int */
+        /* two basic elements: the value, then the int */
+        bool pair = t->base >= DT_2INT && t->base <= DT_SHORT_INT;
         *elems += n * (pair ? 2 : 1);
         size_t vs = sz - sizeof(int32_t);
         if (pair && n < count && budget - n * sz >= vs) { /* ends after a record's value */
@@ -506,7 +576,7 @@ static size_t dt_elems(const dtype_t *t, size_t count, size_t budget, size_t *el
     return done;
 }
 
-int rmp_get_elements(const rmp_status_t *status, rmp_datatype_t type, int *count)
+int rmp_get_elements_x(const rmp_status_t *status, rmp_datatype_t type, long long *count)
 {
     const dtype_t *t;
     int err = dt_lookup(type, status && count, &t);
@@ -516,11 +586,47 @@ int rmp_get_elements(const rmp_status_t *status, rmp_datatype_t type, int *count
     dt_elems(t, 1, t->size, &per); /* the basic elements of one whole element */
     size_t rest = t->size ? status->count % t->size : 0, part = 0;
     size_t covered = dt_elems(t, 1, rest, &part);
-    if (covered != rest || (per && whole > (INT_MAX - part) / per))
+    if (covered != rest || (per && whole > (LLONG_MAX - part) / per))
         *count = RMP_UNDEFINED; /* ends inside a basic element, or too many */
     else
-        *count = (int)(whole * per + part);
+        *count = (long long)(whole * per + part);
     return RMP_SUCCESS;
+}
+
+int rmp_get_elements(const rmp_status_t *status, rmp_datatype_t type, int *count)
+{
+    long long n = 0;
+    int err = rmp_get_elements_x(status, type, count ? &n : NULL);
+    if (!err)
+        *count = n > INT_MAX ? RMP_UNDEFINED : (int)n;
+    return err;
+}
+
+int dtype_clone(rmp_datatype_t h, rmp_datatype_t *out)
+{
+    ctx_lock(&rmp_ctx);
+    const dtype_t *src = &rmp_ctx.dtypes[h]; /* a live or freed derived type's descriptor */
+    dtype_t t = *src;
+    int err = RMP_SUCCESS;
+    t.in_use = true;
+    t.committed = true; /* as the handle MPI gives back: the type that was used */
+    t.blocks = NULL;
+    t.env = NULL;
+    if (src->nblocks > 0 &&
+        !(t.blocks = malloc(sizeof(dt_block_t) * (size_t)src->nblocks)))
+        err = RMP_ERR_NO_MEM;
+    else if (t.blocks)
+        memcpy(t.blocks, src->blocks, sizeof(dt_block_t) * (size_t)src->nblocks);
+    if (!err && src->env && !(t.env = dtype_env_copy(src->env)))
+        err = RMP_ERR_NO_MEM;
+    if (!err)
+        err = dt_store(&t, out);
+    ctx_unlock(&rmp_ctx);
+    if (err) {
+        free(t.blocks);
+        dtype_env_free(t.env);
+    }
+    return err;
 }
 
 /* ---- pack / unpack ---------------------------------------------------------------------- */

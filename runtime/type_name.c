@@ -13,6 +13,7 @@ static const char *const type_names[DT_NBUILTIN] = {
     [DT_BYTE] = "RMP_BYTE",           [DT_2INT] = "RMP_2INT",
     [DT_FLOAT_INT] = "RMP_FLOAT_INT", [DT_DOUBLE_INT] = "RMP_DOUBLE_INT",
     [DT_LONG_INT] = "RMP_LONG_INT",   [DT_SHORT_INT] = "RMP_SHORT_INT",
+    [DT_PACKED] = "RMP_PACKED",
 };
 
 int rmp_type_get_name(rmp_datatype_t type, char *name, int *resultlen)
