@@ -166,7 +166,7 @@ static int dt_layout(dtype_t *t, int count, int blocklen, int stride, const dtyp
     ptrdiff_t last = 0; /* offset of the last old element: extent bounds it */
     if (count > 0 && blocklen > 0)
         last = ((ptrdiff_t)(count - 1) * stride + (blocklen - 1)) * (ptrdiff_t)o->extent;
-    bool empty = count == 0 || blocklen == 0;
+    bool empty = count == 0 || blocklen == 0 || o->size == 0;
     *t = (dtype_t){.in_use = true,
                    .base = o->base,
                    .size = size,
@@ -293,15 +293,19 @@ static int dt_blocks_layout(dtype_t *t)
          * both lie within [start, end] widened by the old type's own reach, bounded above) */
         ptrdiff_t d0 = k->disp + o->true_lb,
                   d1 = k->disp + (ptrdiff_t)(k->count - 1) * (ptrdiff_t)o->extent + o->true_ub;
-        tlo = d0 < tlo ? d0 : tlo;
-        thi = d1 > thi ? d1 : thi;
+        if (o->size > 0) { /* types without data (an empty darray part) bound no data */
+            tlo = d0 < tlo ? d0 : tlo;
+            thi = d1 > thi ? d1 : thi;
+        }
         mixed |= any && o->base != base;
         base = o->base;
         any = true;
     }
     ptrdiff_t ext;
     if (!any)
-        lo = hi = tlo = thi = 0;
+        lo = hi = 0;
+    if (size == 0)
+        tlo = thi = 0;
     t->true_lb = tlo;
     t->true_ub = thi;
     if (__builtin_sub_overflow(hi, lo, &ext))
