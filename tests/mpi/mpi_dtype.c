@@ -689,6 +689,39 @@ static void t_bounds(void)
     CHECK(MPI_Type_free(&r));
     expect_bounds("MPI_SHORT_INT", MPI_SHORT_INT, 0, sizeof(struct { short s; int i; }), 0,
                   sizeof(struct { short s; int i; }), 6);
+    /* MPICH lbub: bounds through types built on a type with a negative lower bound */
+    CHECK(MPI_Type_create_resized(MPI_INT, -3, 9, &r));
+    CHECK(MPI_Type_contiguous(4, r, &t));
+    expect_bounds("contiguous(4, resized(int,-3,9))", t, -3, 36, 0, 31, 16);
+    CHECK(MPI_Type_free(&t));
+    CHECK(MPI_Type_vector(2, 1, 3, r, &t));
+    expect_bounds("vector(2,1,3, resized(int,-3,9))", t, -3, 36, 0, 31, 8);
+    CHECK(MPI_Type_free(&t));
+    CHECK(MPI_Type_create_hvector(2, 1, -20, r, &t));
+    expect_bounds("hvector(2,1,-20B, resized(int,-3,9))", t, -23, 29, -20, 24, 8);
+    CHECK(MPI_Type_free(&t));
+    MPI_Aint hd[2] = {40, 4};
+    CHECK(MPI_Type_create_hindexed_block(2, 2, hd, r, &t));
+    expect_bounds("hindexed_block(2,2,{40,4}, resized(int,-3,9))", t, 1, 54, 4, 49, 16);
+    CHECK(MPI_Type_free(&t));
+    CHECK(MPI_Type_free(&r));
+    /* large counts: a type of 2^34 bytes (no memory needed to ask) */
+    MPI_Datatype k16, big;
+    CHECK(MPI_Type_contiguous(1 << 12, MPI_INT, &k16));
+    CHECK(MPI_Type_contiguous(1 << 20, k16, &big));
+    int isz = 0;
+    CHECK(MPI_Type_size(big, &isz));
+    EXPECT_INT(isz, MPI_UNDEFINED);
+    MPI_Count csz = 0, clb = -1, cext = 0;
+    CHECK(MPI_Type_size_x(big, &csz));
+    EXPECT_INT(csz, 1LL << 34);
+    CHECK(MPI_Type_get_extent_x(big, &clb, &cext));
+    EXPECT_INT(clb, 0);
+    EXPECT_INT(cext, 1LL << 34);
+    CHECK(MPI_Type_get_true_extent_x(big, &clb, &cext));
+    EXPECT_INT(cext, 1LL << 34);
+    CHECK(MPI_Type_free(&big));
+    CHECK(MPI_Type_free(&k16));
     int x;
     MPI_Aint a1, a2;
     CHECK(MPI_Address(&x, &a1));
