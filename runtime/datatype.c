@@ -645,14 +645,18 @@ static inline void dt_move(dt_dir_t dir, char *user, char *packed, size_t n)
         memcpy(user, packed, n);
 }
 
+/* p + off on a user's address: integer arithmetic, since p may be NULL (RMP_BOTTOM: the
+ * offsets are then absolute addresses, and NULL + offset is undefined for the compiler). */
+#define DT_AT(p, off) ((char *)((uintptr_t)(p) + (uintptr_t)(off)))
+
 /* Walk the first nblk blocks (element e, block b at user + e*extent + b*step); p advances
  * through the packed bytes. N is a constant in the common cases so each copy is inlined; the
  * inner loop has a plain trip count (whole elements, then the blocks of a partial one). */
 #define DT_RUNS_LOOP(COPY, N)                                                                      \
     for (size_t e = 0; e <= nblk / per; e++) {                                                     \
-        char *u = user + e * t->extent;                                                            \
+        char *u = DT_AT(user, e * t->extent);                                                      \
         size_t m = e < nblk / per ? per : nblk % per;                                              \
-        for (size_t b = 0; b < m; b++, u += step, p += (N))                                        \
+        for (size_t b = 0; b < m; b++, u = DT_AT(u, step), p += (N))                               \
             COPY;                                                                                  \
     }
 #define DT_RUNS(N)                                                                                 \
@@ -693,7 +697,7 @@ static size_t dt_runs(const dtype_t *t, char *user, char *packed, size_t budget,
     }
     size_t rem = budget - nblk * blk;
     if (rem)
-        dt_move(dir, user + nblk / per * t->extent + nblk % per * step, p, rem);
+        dt_move(dir, DT_AT(user, nblk / per * t->extent + nblk % per * step), p, rem);
     return budget;
 }
 
@@ -716,10 +720,10 @@ static size_t dt_copy(const dtype_t *t, size_t count, char *user, char *packed, 
     if (t->nblocks > 0) { /* block kind: each element, each block of its own type */
         size_t done = 0;
         for (size_t e = 0; done < budget; e++) {
-            char *u = user + e * t->extent;
+            char *u = DT_AT(user, e * t->extent);
             for (int b = 0; b < t->nblocks && done < budget; b++) {
                 const dt_block_t *k = &t->blocks[b];
-                done += dt_copy(&rmp_ctx.dtypes[k->old], (size_t)k->count, u + k->disp,
+                done += dt_copy(&rmp_ctx.dtypes[k->old], (size_t)k->count, DT_AT(u, k->disp),
                                 packed + done, budget - done, dir);
             }
         }
@@ -732,8 +736,8 @@ static size_t dt_copy(const dtype_t *t, size_t count, char *user, char *packed, 
         return dt_runs(t, user, packed, budget, dir, (size_t)t->blocklen * o->size, step);
     size_t done = 0;
     for (size_t e = 0; done < budget; e++) {
-        char *u = user + e * t->extent;
-        for (int b = 0; b < t->count && done < budget; b++, u += step)
+        char *u = DT_AT(user, e * t->extent);
+        for (int b = 0; b < t->count && done < budget; b++, u = DT_AT(u, step))
             done += dt_copy(o, (size_t)t->blocklen, u, packed + done, budget - done, dir);
     }
     return done;
