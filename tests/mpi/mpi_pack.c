@@ -413,6 +413,48 @@ static void t_bottom(int rank, int size)
     if (r_int != 7 * prev + 1 || r_dbl[1] != -prev - 0.25 || r_chr != 'A' + prev)
         FAIL("MPI_BOTTOM isend/irecv: got (%d, %g, %c)", r_int, r_dbl[1], r_chr);
 
+    /* persistent requests, twice; a matched probe and its receive; a buffered send; a
+     * sendrecv_replace: every path of a receive unpacks to MPI_BOTTOM */
+    MPI_Request pr[2];
+    CHECK(MPI_Recv_init(MPI_BOTTOM, 1, tr, prev, 17, MPI_COMM_WORLD, &pr[0]));
+    CHECK(MPI_Send_init(MPI_BOTTOM, 1, ts, next, 17, MPI_COMM_WORLD, &pr[1]));
+    for (int round = 0; round < 2; round++) {
+        b_int = 1000 * round + rank;
+        r_int = -1, r_chr = 0;
+        CHECK(MPI_Startall(2, pr));
+        CHECK(MPI_Waitall(2, pr, MPI_STATUSES_IGNORE));
+        if (r_int != 1000 * round + prev || r_chr != 'A' + prev)
+            FAIL("MPI_BOTTOM persistent round %d: got (%d, %c)", round, r_int, r_chr);
+    }
+    CHECK(MPI_Request_free(&pr[0]));
+    CHECK(MPI_Request_free(&pr[1]));
+    b_int = 7 * rank + 1;
+    r_int = -1;
+    CHECK(MPI_Isend(MPI_BOTTOM, 1, ts, next, 18, MPI_COMM_WORLD, &rq[1]));
+    MPI_Message msg;
+    CHECK(MPI_Mprobe(prev, 18, MPI_COMM_WORLD, &msg, &st));
+    CHECK(MPI_Mrecv(MPI_BOTTOM, 1, tr, &msg, &st));
+    CHECK(MPI_Wait(&rq[1], MPI_STATUS_IGNORE));
+    if (r_int != 7 * prev + 1)
+        FAIL("MPI_BOTTOM mrecv: got %d", r_int);
+    static char bbuf[1024];
+    CHECK(MPI_Buffer_attach(bbuf, sizeof bbuf));
+    r_int = -1;
+    CHECK(MPI_Irecv(MPI_BOTTOM, 1, tr, prev, 19, MPI_COMM_WORLD, &rq[0]));
+    CHECK(MPI_Bsend(MPI_BOTTOM, 1, ts, next, 19, MPI_COMM_WORLD));
+    CHECK(MPI_Wait(&rq[0], MPI_STATUS_IGNORE));
+    void *detached;
+    int dsize;
+    CHECK(MPI_Buffer_detach(&detached, &dsize));
+    if (r_int != 7 * prev + 1)
+        FAIL("MPI_BOTTOM bsend: got %d", r_int);
+    r_int = rank + 500;
+    r_dbl[0] = r_dbl[1] = rank;
+    r_chr = (char)('a' + rank);
+    CHECK(MPI_Sendrecv_replace(MPI_BOTTOM, 1, tr, next, 20, prev, 20, MPI_COMM_WORLD, &st));
+    if (r_int != prev + 500 || r_dbl[1] != prev || r_chr != 'a' + prev)
+        FAIL("MPI_BOTTOM sendrecv_replace: got (%d, %g, %c)", r_int, r_dbl[1], r_chr);
+
     /* a typed send from a plain buffer received at MPI_BOTTOM: the packed bytes are the same */
     struct {
         int i;
