@@ -628,6 +628,86 @@ int rmp_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
 
 
 /* ==== issue 20: datatypes, packing and ops ==== */
+/* -- type constructors, decoding, packing -- */
+/* The bytes of a packed buffer (rmp_pack): size and extent 1. Sending with it moves bytes. */
+#define RMP_PACKED ((rmp_datatype_t)27)
+/* The buffer argument for a type whose displacements are absolute addresses
+ * (rmp_get_address): point-to-point calls and rmp_pack/rmp_unpack accept it. */
+#define RMP_BOTTOM ((void *)0)
+/* The address of location, for absolute displacements (RMP_BOTTOM). */
+int rmp_get_address(const void *location, ptrdiff_t *address);
+
+/* count blocks of blocklen old elements, block i at i*stride BYTES (any sign). */
+int rmp_type_create_hvector(int count, int blocklen, ptrdiff_t stride, rmp_datatype_t old,
+                            rmp_datatype_t *newtype);
+/* count blocks of the same length blocklen at displs[i] old extents (indexed_block) or
+ * bytes (hindexed_block). */
+int rmp_type_create_indexed_block(int count, int blocklen, const int displs[],
+                                  rmp_datatype_t old, rmp_datatype_t *newtype);
+int rmp_type_create_hindexed_block(int count, int blocklen, const ptrdiff_t displs[],
+                                   rmp_datatype_t old, rmp_datatype_t *newtype);
+#define RMP_ORDER_C 56       /* row-major: the last dimension varies fastest */
+#define RMP_ORDER_FORTRAN 57 /* column-major: the first one does */
+/* The subarray subsizes[] at starts[] of an ndims-dimensional array sizes[] of old: lower
+ * bound 0, extent the whole array. RMP_ERR_ARG for ndims < 1, sizes < 1, subsizes < 0, a
+ * subarray not inside the array or another order. */
+int rmp_type_create_subarray(int ndims, const int sizes[], const int subsizes[],
+                             const int starts[], int order, rmp_datatype_t old,
+                             rmp_datatype_t *newtype);
+#define RMP_DISTRIBUTE_BLOCK 121
+#define RMP_DISTRIBUTE_CYCLIC 122
+#define RMP_DISTRIBUTE_NONE 123
+#define RMP_DISTRIBUTE_DFLT_DARG (-49767)
+/* Process rank's part of the array gsizes[] distributed over the process grid psizes[]
+ * (size processes, numbered row-major), as MPI_Type_create_darray: per dimension BLOCK
+ * (block darg, default ceil(gsize/psize)), CYCLIC (cyclic(darg), default 1) or NONE (psize 1).
+ * Lower bound 0, extent the whole array. RMP_ERR_ARG for an invalid argument. */
+int rmp_type_create_darray(int size, int rank, int ndims, const int gsizes[],
+                           const int distribs[], const int dargs[], const int psizes[],
+                           int order, rmp_datatype_t old, rmp_datatype_t *newtype);
+/* The same type under a new handle (committed if old is). */
+int rmp_type_dup(rmp_datatype_t old, rmp_datatype_t *newtype);
+/* Where the data of one element really lies: from true_lb, true_extent bytes. */
+int rmp_type_get_true_extent(rmp_datatype_t type, ptrdiff_t *true_lb, ptrdiff_t *true_extent);
+/* rmp_get_elements without the int limit. */
+int rmp_get_elements_x(const rmp_status_t *status, rmp_datatype_t type, long long *count);
+
+/* How a type was built (MPI's values). */
+enum {
+    RMP_COMBINER_NAMED = 1, RMP_COMBINER_DUP, RMP_COMBINER_CONTIGUOUS, RMP_COMBINER_VECTOR,
+    RMP_COMBINER_HVECTOR_INTEGER, RMP_COMBINER_HVECTOR, RMP_COMBINER_INDEXED,
+    RMP_COMBINER_HINDEXED_INTEGER, RMP_COMBINER_HINDEXED, RMP_COMBINER_INDEXED_BLOCK,
+    RMP_COMBINER_STRUCT_INTEGER, RMP_COMBINER_STRUCT, RMP_COMBINER_SUBARRAY,
+    RMP_COMBINER_DARRAY, RMP_COMBINER_F90_REAL, RMP_COMBINER_F90_COMPLEX,
+    RMP_COMBINER_F90_INTEGER, RMP_COMBINER_RESIZED, RMP_COMBINER_HINDEXED_BLOCK
+};
+/* The combiner and how many integer, address and datatype arguments it took (builtins:
+ * RMP_COMBINER_NAMED and 0, 0, 0). */
+int rmp_type_get_envelope(rmp_datatype_t type, int *num_integers, int *num_addresses,
+                          int *num_datatypes, int *combiner);
+/* Those arguments, as MPI_Type_get_contents lists them per combiner. A derived datatype
+ * returned is a new handle for the same type (free it); builtins are returned as they are.
+ * RMP_ERR_TYPE for a builtin type, RMP_ERR_ARG if an array is too short. */
+int rmp_type_get_contents(rmp_datatype_t type, int max_integers, int max_addresses,
+                          int max_datatypes, int integers[], ptrdiff_t addresses[],
+                          rmp_datatype_t datatypes[]);
+
+/* Pack incount elements of type at inbuf into outbuf[*position..outsize), advancing
+ * *position; rmp_unpack the reverse. The bytes are the elements' data in typemap order;
+ * RMP_ERR_TRUNCATE when they do not fit in (are not all in) the buffer. */
+int rmp_pack(const void *inbuf, int incount, rmp_datatype_t type, void *outbuf, size_t outsize,
+             size_t *position);
+int rmp_unpack(const void *inbuf, size_t insize, size_t *position, void *outbuf, int outcount,
+               rmp_datatype_t type);
+/* An upper bound of the bytes rmp_pack writes for incount elements of type. */
+int rmp_pack_size(int incount, rmp_datatype_t type, size_t *size);
+/* The same in a portable representation: datarep "external32" (big-endian, IEEE floats;
+ * rmp's sizes); another datarep gives RMP_ERR_ARG. */
+int rmp_pack_external(const char *datarep, const void *inbuf, int incount, rmp_datatype_t type,
+                      void *outbuf, size_t outsize, size_t *position);
+int rmp_unpack_external(const char *datarep, const void *inbuf, size_t insize, size_t *position,
+                        void *outbuf, int outcount, rmp_datatype_t type);
+int rmp_pack_external_size(const char *datarep, int incount, rmp_datatype_t type, size_t *size);
 
 
 /* -- predefined types and ops -- */

@@ -29,6 +29,7 @@ static const char *const rmpi_type_names[] = {
     [RMP_FLOAT_INT] = "MPI_FLOAT_INT",
     [RMP_DOUBLE_INT] = "MPI_DOUBLE_INT",
     [RMP_LONG_INT] = "MPI_LONG_INT",
+    [RMP_PACKED] = "MPI_PACKED",
     [RMP_SHORT_INT] = "MPI_SHORT_INT",
     /* issue 20, predefined types (the aliases are in mpi.h's section) */
     [RMP_LONG_DOUBLE] = "MPI_LONG_DOUBLE",

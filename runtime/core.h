@@ -34,6 +34,7 @@ typedef enum {
      * double pair, Fortran LOGICAL and the Fortran pairs (both members REAL, DOUBLE PRECISION) */
     DT_LONG_DOUBLE, DT_WCHAR, DT_C_BOOL, DT_C_FLOAT_COMPLEX, DT_C_DOUBLE_COMPLEX,
     DT_C_LONG_DOUBLE_COMPLEX, DT_LONG_DOUBLE_INT, DT_LOGICAL, DT_2REAL, DT_2DOUBLE,
+    DT_PACKED, /* issue 20: MPI_PACKED, bytes of a packed buffer (rmp_pack) */
     DT_NBUILTIN
 } dt_base_t;
 
@@ -65,6 +66,8 @@ typedef struct dtype {
     /* block kind (indexed, hindexed, struct, resized, the pair builtins): nblocks blocks */
     int nblocks;
     dt_block_t *blocks;
+    struct dt_env *env;   /* how it was built (type_env.h): rmp_type_get_contents; NULL for
+                           * builtins */
 } dtype_t;
 
 /* dtype_get(h, need_commit), the type of a handle: defined inline below rmp_ctx. */
@@ -82,6 +85,12 @@ static inline int dtype_bytes(const dtype_t *t, size_t count, size_t *bytes)
         return RMP_ERR_COUNT;
     *bytes = size;
     return RMP_SUCCESS;
+}
+/* A buffer for count > 0 elements of t: buf, or NULL (RMP_BOTTOM) when the type's data lies
+ * at absolute addresses (rmp_get_address), all above the first page, which is never mapped. */
+static inline bool dtype_buf_ok(const void *buf, const dtype_t *t)
+{
+    return buf || t->size == 0 || t->true_lb >= 4096;
 }
 /* Pack count elements at src into dst (size*count bytes), and the reverse. `bytes` caps how
  * much is unpacked (a truncated message). */

@@ -12,9 +12,11 @@
 #include <wchar.h>
 
 #include "datatype.h"
+#include "type_env.h"
 
 _Static_assert((int)DT_INT8 == RMP_INT8 && (int)DT_BYTE == RMP_BYTE &&
-                   (int)DT_2INT == RMP_2INT && (int)DT_SHORT_INT == RMP_SHORT_INT,
+                   (int)DT_2INT == RMP_2INT && (int)DT_SHORT_INT == RMP_SHORT_INT &&
+                   (int)DT_PACKED == RMP_PACKED,
                "builtin handles double as dt_base_t values");
 _Static_assert((int)DT_LONG_DOUBLE == RMP_LONG_DOUBLE && (int)DT_WCHAR == RMP_WCHAR &&
                    (int)DT_C_BOOL == RMP_C_BOOL && (int)DT_C_FLOAT_COMPLEX == RMP_C_FLOAT_COMPLEX &&
@@ -45,6 +47,7 @@ static const size_t base_sizes[DT_NBUILTIN] = {
     [DT_C_LONG_DOUBLE_COMPLEX] = sizeof(long double _Complex),
     [DT_LONG_DOUBLE_INT] = sizeof(long double) + 4, [DT_LOGICAL] = 4,
     [DT_2REAL] = 2 * sizeof(float), [DT_2DOUBLE] = 2 * sizeof(double),
+    [DT_PACKED] = 1,
 };
 
 /* The pairs' value sizes (the index follows it); 0 for a type that is not a pair. */
@@ -74,7 +77,7 @@ static const unsigned short base_aligns[DT_NBUILTIN] = {
     [DT_C_DOUBLE_COMPLEX] = _Alignof(double _Complex),
     [DT_C_LONG_DOUBLE_COMPLEX] = _Alignof(long double _Complex),
     [DT_LONG_DOUBLE_INT] = _Alignof(struct pair_ldi), [DT_LOGICAL] = _Alignof(int),
-    [DT_2REAL] = _Alignof(float),   [DT_2DOUBLE] = _Alignof(double),
+    [DT_2REAL] = _Alignof(float),   [DT_2DOUBLE] = _Alignof(double), [DT_PACKED] = 1,
 };
 
 /* The pairs as blocks: the value, then the int at its offset. */
@@ -124,8 +127,10 @@ int dtype_init(rmp_ctx_t *c)
 
 void dtype_fini(rmp_ctx_t *c)
 {
-    for (int h = DT_FIRST_DERIVED; c->dtypes && h < c->ndtypes; h++)
+    for (int h = DT_FIRST_DERIVED; c->dtypes && h < c->ndtypes; h++) {
         free(c->dtypes[h].blocks);
+        dtype_env_free(c->dtypes[h].env);
+    }
     free(c->dtypes);
     c->dtypes = NULL;
     c->ndtypes = 0;
@@ -135,6 +140,13 @@ void dtype_fini(rmp_ctx_t *c)
 static void dt_mark(rmp_ctx_t *c, int h, unsigned char *ref)
 {
     const dtype_t *t = &c->dtypes[h];
+    for (int i = 0; t->env && i < t->env->nt; i++) { /* what rmp_type_get_contents names */
+        int o = t->env->types[i];
+        if (o >= DT_FIRST_DERIVED && !ref[o]) {
+            ref[o] = 1;
+            dt_mark(c, o, ref);
+        }
+    }
     if (t->nblocks == 0) {
         if (t->old >= DT_FIRST_DERIVED && !ref[t->old]) {
             ref[t->old] = 1;
@@ -171,6 +183,8 @@ static int dt_alloc_slot(rmp_ctx_t *c)
     if (slot >= 0) {
         free(c->dtypes[slot].blocks);
         c->dtypes[slot].blocks = NULL;
+        dtype_env_free(c->dtypes[slot].env);
+        c->dtypes[slot].env = NULL;
     }
     return slot;
 }
@@ -194,7 +208,7 @@ static int dt_layout(dtype_t *t, int count, int blocklen, int stride, const dtyp
     ptrdiff_t last = 0; /* offset of the last old element: extent bounds it */
     if (count > 0 && blocklen > 0)
         last = ((ptrdiff_t)(count - 1) * stride + (blocklen - 1)) * (ptrdiff_t)o->extent;
-    bool empty = count == 0 || blocklen == 0;
+    bool empty = count == 0 || blocklen == 0 || o->size == 0;
     *t = (dtype_t){.in_use = true,
                    .base = o->base,
                    .size = size,
@@ -246,15 +260,49 @@ static int dt_create(int count, int blocklen, int stride, rmp_datatype_t old,
     return err;
 }
 
+/* The record of a constructor's arguments (type_env.h): ni ints (the listed ones first, then
+ * n from each of arr1 and arr2), na addresses, one type or one per address. NULL: no memory. */
+static dt_env_t *dt_env(int combiner, int ni, const int *head, int nhead, const int *arr1,
+                        const int *arr2, int n, const ptrdiff_t *addrs, int na,
+                        const rmp_datatype_t *types, int nt)
+{
+    dt_env_t *e = dtype_env_alloc(combiner, ni, na, nt);
+    if (!e)
+        return NULL;
+    if (nhead > 0)
+        memcpy(e->ints, head, sizeof(int) * (size_t)nhead);
+    if (arr1 && n > 0)
+        memcpy(e->ints + nhead, arr1, sizeof(int) * (size_t)n);
+    if (arr2 && n > 0)
+        memcpy(e->ints + nhead + n, arr2, sizeof(int) * (size_t)n);
+    if (na > 0)
+        memcpy(e->addrs, addrs, sizeof(ptrdiff_t) * (size_t)na);
+    if (nt > 0)
+        memcpy(e->types, types, sizeof(rmp_datatype_t) * (size_t)nt);
+    return e;
+}
+
 int rmp_type_contiguous(int count, rmp_datatype_t old, rmp_datatype_t *newtype)
 {
-    return dt_create(1, count, count, old, newtype);
+    int rc = dt_create(1, count, count, old, newtype);
+    if (rc)
+        return rc;
+    int a[] = {count};
+    return dtype_env_attach(rc, newtype,
+                            dt_env(RMP_COMBINER_CONTIGUOUS, 1, a, 1, NULL, NULL, 0, NULL, 0,
+                                   &old, 1));
 }
 
 int rmp_type_vector(int count, int blocklen, int stride, rmp_datatype_t old,
                     rmp_datatype_t *newtype)
 {
-    return dt_create(count, blocklen, stride, old, newtype);
+    int rc = dt_create(count, blocklen, stride, old, newtype);
+    if (rc)
+        return rc;
+    int a[] = {count, blocklen, stride};
+    return dtype_env_attach(rc, newtype,
+                            dt_env(RMP_COMBINER_VECTOR, 3, a, 3, NULL, NULL, 0, NULL, 0, &old,
+                                   1));
 }
 
 /* ---- block kind: indexed, hindexed, struct, resized ---- */
@@ -292,15 +340,19 @@ static int dt_blocks_layout(dtype_t *t)
          * both lie within [start, end] widened by the old type's own reach, bounded above) */
         ptrdiff_t d0 = k->disp + o->true_lb,
                   d1 = k->disp + (ptrdiff_t)(k->count - 1) * (ptrdiff_t)o->extent + o->true_ub;
-        tlo = d0 < tlo ? d0 : tlo;
-        thi = d1 > thi ? d1 : thi;
+        if (o->size > 0) { /* types without data (an empty darray part) bound no data */
+            tlo = d0 < tlo ? d0 : tlo;
+            thi = d1 > thi ? d1 : thi;
+        }
         mixed |= any && o->base != base;
         base = o->base;
         any = true;
     }
     ptrdiff_t ext;
     if (!any)
-        lo = hi = tlo = thi = 0;
+        lo = hi = 0;
+    if (size == 0)
+        tlo = thi = 0;
     t->true_lb = tlo;
     t->true_ub = thi;
     if (__builtin_sub_overflow(hi, lo, &ext))
@@ -406,14 +458,24 @@ int rmp_type_indexed(int count, const int blocklens[], const int displs[], rmp_d
                      rmp_datatype_t *newtype)
 {
     dt_spec_t sp = {.n = count, .counts = blocklens, .idisps = displs, .type = old};
-    return dt_blocks_create(&sp, newtype);
+    int rc = dt_blocks_create(&sp, newtype);
+    if (rc)
+        return rc;
+    return dtype_env_attach(rc, newtype,
+                            dt_env(RMP_COMBINER_INDEXED, 2 * count + 1, &count, 1, blocklens,
+                                   displs, count, NULL, 0, &old, 1));
 }
 
 int rmp_type_create_hindexed(int count, const int blocklens[], const ptrdiff_t displs[],
                              rmp_datatype_t old, rmp_datatype_t *newtype)
 {
     dt_spec_t sp = {.n = count, .counts = blocklens, .disps = displs, .type = old};
-    return dt_blocks_create(&sp, newtype);
+    int rc = dt_blocks_create(&sp, newtype);
+    if (rc)
+        return rc;
+    return dtype_env_attach(rc, newtype,
+                            dt_env(RMP_COMBINER_HINDEXED, count + 1, &count, 1, blocklens, NULL,
+                                   count, displs, count, &old, 1));
 }
 
 int rmp_type_create_struct(int count, const int blocklens[], const ptrdiff_t displs[],
@@ -423,7 +485,12 @@ int rmp_type_create_struct(int count, const int blocklens[], const ptrdiff_t dis
         return RMP_ERR_ARG;
     dt_spec_t sp = {.n = count, .counts = blocklens, .disps = displs, .types = types,
                     .structure = true};
-    return dt_blocks_create(&sp, newtype);
+    int rc = dt_blocks_create(&sp, newtype);
+    if (rc)
+        return rc;
+    return dtype_env_attach(rc, newtype,
+                            dt_env(RMP_COMBINER_STRUCT, count + 1, &count, 1, blocklens, NULL,
+                                   count, displs, count, types, count));
 }
 
 int rmp_type_create_resized(rmp_datatype_t old, ptrdiff_t lb, ptrdiff_t extent,
@@ -435,7 +502,13 @@ int rmp_type_create_resized(rmp_datatype_t old, ptrdiff_t lb, ptrdiff_t extent,
         return RMP_ERR_ARG;
     dt_spec_t sp = {.n = 1, .counts = &one, .disps = &zero, .type = old, .resize = true,
                     .lb = lb, .extent = extent};
-    return dt_blocks_create(&sp, newtype);
+    int rc = dt_blocks_create(&sp, newtype);
+    if (rc)
+        return rc;
+    ptrdiff_t a[] = {lb, extent};
+    return dtype_env_attach(rc, newtype,
+                            dt_env(RMP_COMBINER_RESIZED, 0, NULL, 0, NULL, NULL, 0, a, 2, &old,
+                                   1));
 }
 
 int rmp_type_commit(rmp_datatype_t *type)
@@ -572,7 +645,7 @@ static size_t dt_elems(const dtype_t *t, size_t count, size_t budget, size_t *el
     return done;
 }
 
-int rmp_get_elements(const rmp_status_t *status, rmp_datatype_t type, int *count)
+int rmp_get_elements_x(const rmp_status_t *status, rmp_datatype_t type, long long *count)
 {
     const dtype_t *t;
     int err = dt_lookup(type, status && count, &t);
@@ -582,11 +655,47 @@ int rmp_get_elements(const rmp_status_t *status, rmp_datatype_t type, int *count
     dt_elems(t, 1, t->size, &per); /* the basic elements of one whole element */
     size_t rest = t->size ? status->count % t->size : 0, part = 0;
     size_t covered = dt_elems(t, 1, rest, &part);
-    if (covered != rest || (per && whole > (INT_MAX - part) / per))
+    if (covered != rest || (per && whole > (LLONG_MAX - part) / per))
         *count = RMP_UNDEFINED; /* ends inside a basic element, or too many */
     else
-        *count = (int)(whole * per + part);
+        *count = (long long)(whole * per + part);
     return RMP_SUCCESS;
+}
+
+int rmp_get_elements(const rmp_status_t *status, rmp_datatype_t type, int *count)
+{
+    long long n = 0;
+    int err = rmp_get_elements_x(status, type, count ? &n : NULL);
+    if (!err)
+        *count = n > INT_MAX ? RMP_UNDEFINED : (int)n;
+    return err;
+}
+
+int dtype_clone(rmp_datatype_t h, rmp_datatype_t *out)
+{
+    ctx_lock(&rmp_ctx);
+    const dtype_t *src = &rmp_ctx.dtypes[h]; /* a live or freed derived type's descriptor */
+    dtype_t t = *src;
+    int err = RMP_SUCCESS;
+    t.in_use = true;
+    t.committed = true; /* as the handle MPI gives back: the type that was used */
+    t.blocks = NULL;
+    t.env = NULL;
+    if (src->nblocks > 0 &&
+        !(t.blocks = malloc(sizeof(dt_block_t) * (size_t)src->nblocks)))
+        err = RMP_ERR_NO_MEM;
+    else if (t.blocks)
+        memcpy(t.blocks, src->blocks, sizeof(dt_block_t) * (size_t)src->nblocks);
+    if (!err && src->env && !(t.env = dtype_env_copy(src->env)))
+        err = RMP_ERR_NO_MEM;
+    if (!err)
+        err = dt_store(&t, out);
+    ctx_unlock(&rmp_ctx);
+    if (err) {
+        free(t.blocks);
+        dtype_env_free(t.env);
+    }
+    return err;
 }
 
 /* ---- pack / unpack ---------------------------------------------------------------------- */
@@ -601,14 +710,18 @@ static inline void dt_move(dt_dir_t dir, char *user, char *packed, size_t n)
         memcpy(user, packed, n);
 }
 
+/* p + off on a user's address: integer arithmetic, since p may be NULL (RMP_BOTTOM: the
+ * offsets are then absolute addresses, and NULL + offset is undefined for the compiler). */
+#define DT_AT(p, off) ((char *)((uintptr_t)(p) + (uintptr_t)(off)))
+
 /* Walk the first nblk blocks (element e, block b at user + e*extent + b*step); p advances
  * through the packed bytes. N is a constant in the common cases so each copy is inlined; the
  * inner loop has a plain trip count (whole elements, then the blocks of a partial one). */
 #define DT_RUNS_LOOP(COPY, N)                                                                      \
     for (size_t e = 0; e <= nblk / per; e++) {                                                     \
-        char *u = user + e * t->extent;                                                            \
+        char *u = DT_AT(user, e * t->extent);                                                      \
         size_t m = e < nblk / per ? per : nblk % per;                                              \
-        for (size_t b = 0; b < m; b++, u += step, p += (N))                                        \
+        for (size_t b = 0; b < m; b++, u = DT_AT(u, step), p += (N))                               \
             COPY;                                                                                  \
     }
 #define DT_RUNS(N)                                                                                 \
@@ -649,7 +762,7 @@ static size_t dt_runs(const dtype_t *t, char *user, char *packed, size_t budget,
     }
     size_t rem = budget - nblk * blk;
     if (rem)
-        dt_move(dir, user + nblk / per * t->extent + nblk % per * step, p, rem);
+        dt_move(dir, DT_AT(user, nblk / per * t->extent + nblk % per * step), p, rem);
     return budget;
 }
 
@@ -672,10 +785,10 @@ static size_t dt_copy(const dtype_t *t, size_t count, char *user, char *packed, 
     if (t->nblocks > 0) { /* block kind: each element, each block of its own type */
         size_t done = 0;
         for (size_t e = 0; done < budget; e++) {
-            char *u = user + e * t->extent;
+            char *u = DT_AT(user, e * t->extent);
             for (int b = 0; b < t->nblocks && done < budget; b++) {
                 const dt_block_t *k = &t->blocks[b];
-                done += dt_copy(&rmp_ctx.dtypes[k->old], (size_t)k->count, u + k->disp,
+                done += dt_copy(&rmp_ctx.dtypes[k->old], (size_t)k->count, DT_AT(u, k->disp),
                                 packed + done, budget - done, dir);
             }
         }
@@ -688,8 +801,8 @@ static size_t dt_copy(const dtype_t *t, size_t count, char *user, char *packed, 
         return dt_runs(t, user, packed, budget, dir, (size_t)t->blocklen * o->size, step);
     size_t done = 0;
     for (size_t e = 0; done < budget; e++) {
-        char *u = user + e * t->extent;
-        for (int b = 0; b < t->count && done < budget; b++, u += step)
+        char *u = DT_AT(user, e * t->extent);
+        for (int b = 0; b < t->count && done < budget; b++, u = DT_AT(u, step))
             done += dt_copy(o, (size_t)t->blocklen, u, packed + done, budget - done, dir);
     }
     return done;

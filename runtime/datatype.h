@@ -12,5 +12,9 @@
 int dtype_init(rmp_ctx_t *c);
 /* Free the table (every handle becomes invalid). */
 void dtype_fini(rmp_ctx_t *c);
+/* A new handle for derived type h, live or freed (its descriptor and construction record
+ * copied, committed): what rmp_type_get_contents returns for a derived old type.
+ * RMP_SUCCESS or RMP_ERR_NO_MEM. */
+int dtype_clone(rmp_datatype_t h, rmp_datatype_t *out);
 
 #endif

@@ -222,7 +222,7 @@ int p2p_check_args(rmp_comm_t comm, p2p_args_t *a, const void *buf, int count,
         return rc;
     if ((rc = check_peer(c, peer, recv)) || (rc = check_tag(tag, recv)))
         return rc;
-    if (!buf && a->bytes > 0)
+    if (a->bytes > 0 && !dtype_buf_ok(buf, a->t)) /* RMP_BOTTOM: absolute addresses */
         return RMP_ERR_BUFFER;
     a->c = c;
     return RMP_SUCCESS;

@@ -219,7 +219,7 @@ void req_complete(struct rmp_request *r, int err)
 
 void req_recv_finish(struct rmp_request *r, int err)
 {
-    if (r->user_buf && r->tmp) {
+    if (r->tmp && r->dt) { /* user_buf NULL: RMP_BOTTOM, absolute addresses */
         dtype_unpack(r->dt, r->count, r->tmp, r->status.count, r->user_buf);
         if (!r->persistent) { /* a persistent receive unpacks through it at every start */
             free(r->tmp);

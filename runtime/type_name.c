@@ -18,6 +18,7 @@ static const char *const type_names[DT_NBUILTIN] = {
     [DT_C_LONG_DOUBLE_COMPLEX] = "RMP_C_LONG_DOUBLE_COMPLEX",
     [DT_LONG_DOUBLE_INT] = "RMP_LONG_DOUBLE_INT", [DT_LOGICAL] = "RMP_LOGICAL",
     [DT_2REAL] = "RMP_2REAL", [DT_2DOUBLE] = "RMP_2DOUBLE_PRECISION",
+    [DT_PACKED] = "RMP_PACKED",
 };
 
 int rmp_type_get_name(rmp_datatype_t type, char *name, int *resultlen)

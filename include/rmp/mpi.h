@@ -728,6 +728,91 @@ int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
 
 
 /* ==== issue 20: datatypes, packing and ops ==== */
+/* -- type constructors, decoding, packing -- */
+/* A packed buffer's bytes (MPI_Pack): sent and received as bytes. */
+#define MPI_PACKED ((MPI_Datatype)RMP_PACKED)
+/* Address 0: the buffer for types whose displacements are absolute (MPI_Get_address). */
+#define MPI_BOTTOM RMP_BOTTOM
+#define MPI_ORDER_C RMP_ORDER_C
+#define MPI_ORDER_FORTRAN RMP_ORDER_FORTRAN
+#define MPI_DISTRIBUTE_BLOCK RMP_DISTRIBUTE_BLOCK
+#define MPI_DISTRIBUTE_CYCLIC RMP_DISTRIBUTE_CYCLIC
+#define MPI_DISTRIBUTE_NONE RMP_DISTRIBUTE_NONE
+#define MPI_DISTRIBUTE_DFLT_DARG RMP_DISTRIBUTE_DFLT_DARG
+#define MPI_COMBINER_NAMED RMP_COMBINER_NAMED
+#define MPI_COMBINER_DUP RMP_COMBINER_DUP
+#define MPI_COMBINER_CONTIGUOUS RMP_COMBINER_CONTIGUOUS
+#define MPI_COMBINER_VECTOR RMP_COMBINER_VECTOR
+#define MPI_COMBINER_HVECTOR_INTEGER RMP_COMBINER_HVECTOR_INTEGER
+#define MPI_COMBINER_HVECTOR RMP_COMBINER_HVECTOR
+#define MPI_COMBINER_INDEXED RMP_COMBINER_INDEXED
+#define MPI_COMBINER_HINDEXED_INTEGER RMP_COMBINER_HINDEXED_INTEGER
+#define MPI_COMBINER_HINDEXED RMP_COMBINER_HINDEXED
+#define MPI_COMBINER_INDEXED_BLOCK RMP_COMBINER_INDEXED_BLOCK
+#define MPI_COMBINER_HINDEXED_BLOCK RMP_COMBINER_HINDEXED_BLOCK
+#define MPI_COMBINER_STRUCT_INTEGER RMP_COMBINER_STRUCT_INTEGER
+#define MPI_COMBINER_STRUCT RMP_COMBINER_STRUCT
+#define MPI_COMBINER_SUBARRAY RMP_COMBINER_SUBARRAY
+#define MPI_COMBINER_DARRAY RMP_COMBINER_DARRAY
+#define MPI_COMBINER_F90_REAL RMP_COMBINER_F90_REAL
+#define MPI_COMBINER_F90_COMPLEX RMP_COMBINER_F90_COMPLEX
+#define MPI_COMBINER_F90_INTEGER RMP_COMBINER_F90_INTEGER
+#define MPI_COMBINER_RESIZED RMP_COMBINER_RESIZED
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype);
+int MPI_Type_create_indexed_block(int count, int blocklength,
+                                  const int array_of_displacements[], MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype);
+int MPI_Type_create_hindexed_block(int count, int blocklength,
+                                   const MPI_Aint array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
+                             const int array_of_subsizes[], const int array_of_starts[],
+                             int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                           const int array_of_distribs[], const int array_of_dargs[],
+                           const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype);
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                          int *num_datatypes, int *combiner);
+/* Derived types returned are new handles (free them); builtins come back as they are. */
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                          int max_datatypes, int array_of_integers[],
+                          MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                               MPI_Count *true_extent);
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+/* Deprecated MPI-1 names (MPI_LB and MPI_UB, removed in MPI-3, are not provided). */
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype);
+int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                      MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                    MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int MPI_Address(void *location, MPI_Aint *address);
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+/* Packing: the bytes are the data in typemap order (what a message carries). Too small a
+ * buffer gives MPI_ERR_TRUNCATE. external32: big-endian; rmp's sizes (MPI_LONG, which is
+ * MPI_INT64_T here on LP64, takes 8 bytes); another datarep gives MPI_ERR_ARG. */
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
+             int *position, MPI_Comm comm);
+int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+               MPI_Datatype datatype, MPI_Comm comm);
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                      MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position);
+int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                        MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
+int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                           MPI_Aint *size);
 
 
 /* -- predefined types and ops -- */

@@ -210,6 +210,8 @@ Test(op, check_matrix, .timeout = 30)
         cr_assert_eq(op_check(RMP_NO_OP + 1, (dt_base_t)b), RMP_ERR_OP);
         cr_assert_eq(op_check(-1, (dt_base_t)b), RMP_ERR_OP);
     }
+    for (rmp_op_t op = RMP_OP_NULL; op <= RMP_NO_OP; op++) /* packed bytes: no op applies */
+        cr_assert_eq(op_check(op, DT_PACKED), RMP_ERR_OP, "op %d on DT_PACKED", op);
     cr_assert_eq(op_check(RMP_SUM, DT_NONE), RMP_ERR_OP);
     cr_assert_eq(op_check(RMP_SUM, DT_NBUILTIN), RMP_ERR_OP);
     cr_assert_eq(op_check(RMP_SUM, (dt_base_t)-1), RMP_ERR_OP);
