@@ -291,8 +291,11 @@ int rmp_waitany(int count, rmp_request_t reqs[], int *index, rmp_status_t *statu
  * RMP_ERR_TRANSPORT) instead of waiting. */
 int rmp_probe(int source, int tag, rmp_comm_t comm, rmp_status_t *status);
 int rmp_iprobe(int source, int tag, rmp_comm_t comm, int *flag, rmp_status_t *status);
-/* Cancel a posted receive that has not matched yet; still wait on it afterwards (its status
- * then says cancelled). Cancelling a send or a matched receive has no effect. */
+/* Cancel a posted receive that has not matched yet, or a send no receive has matched yet
+ * (rendezvous and synchronous sends: the receiver is asked, so the wait that follows needs
+ * it to make progress; an eager or buffered send is complete at once and is not cancelled);
+ * still wait on it afterwards: its status says whether it was cancelled
+ * (rmp_test_cancelled). Otherwise the operation completes as usual. */
 int rmp_cancel(rmp_request_t *req);
 
 /* Send modes. Synchronous (ssend): completes only once the receiver has matched the message

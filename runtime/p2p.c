@@ -359,11 +359,14 @@ int rmp_cancel(rmp_request_t *req)
         greq_cancel(r);
         return RMP_SUCCESS;
     }
-    if (r->kind != REQ_RECV)
+    if (r->kind != REQ_RECV && r->kind != REQ_SEND)
         return RMP_SUCCESS;
     rmp_ctx_t *ctx = &rmp_ctx;
     ctx_lock(ctx);
-    p2p_cancel_locked(r);
+    if (r->kind == REQ_SEND)
+        send_cancel(ctx, r); /* send_cancel.c: only an RTS nobody matched yet */
+    else
+        p2p_cancel_locked(r);
     ctx_unlock(ctx);
     return RMP_SUCCESS;
 }
