@@ -1,7 +1,8 @@
 /* test_mpi_grptopo.c — issue 20's groups, topologies and requests through mpi.h: the MPI
  * programs of tests/mpi (mpi_grp_ops, mpi_topo_graph, mpi_topo_cart, mpi_topo_dgraph,
- * mpi_req_greq, mpi_req_cancel) under mrun at n = 1..8, each checking exact values against serial answers and
- * the error classes of bad arguments itself ("FAIL" lines, "<prog>: rank R OK" at the end). */
+ * mpi_req_greq, mpi_req_cancel) under mrun at n = 1..8, each checking exact values against
+ * serial answers and the error classes of bad arguments itself ("FAIL" lines, "<prog>: rank R
+ * OK" at the end). */
 #include "run.h"
 
 #ifndef RMP_TEST_MPIPROGS
