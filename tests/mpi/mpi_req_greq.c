@@ -4,6 +4,9 @@
  * Waitany, Waitsome, Testall, Testany, Testsome), the free callback runs exactly once when the
  * request is freed (also by MPI_Request_free, before or after completion), the cancel callback
  * at MPI_Cancel with the right `complete` flag, and the callbacks' error codes come back. */
+#include <pthread.h>
+#include <time.h>
+
 #include "mpicheck.h"
 
 typedef struct gstate {
@@ -343,16 +346,59 @@ static void t_status(void)
                  MPI_ERR_COUNT);
 }
 
+/* MPI_THREAD_MULTIPLE: another thread completes the request while this one waits in
+ * MPI_Wait (and in MPI_Waitany over it and a receive that never comes). */
+static void *completer(void *arg)
+{
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    CHECK(MPI_Grequest_complete(*(MPI_Request *)arg));
+    return NULL;
+}
+
+static void t_threads(void)
+{
+    for (int k = 0; k < 2; k++) {
+        gstate_t g;
+        MPI_Request r[2], copy;
+        MPI_Status st;
+        int idx = -1, dummy;
+        start(&g, 20 + k, &r[0]);
+        copy = r[0];
+        pthread_t t;
+        if (pthread_create(&t, NULL, completer, &copy)) {
+            FAIL("pthread_create");
+            return;
+        }
+        if (k == 0) {
+            CHECK(MPI_Wait(&r[0], &st));
+        } else {
+            CHECK(MPI_Irecv(&dummy, 1, MPI_INT, MPI_ANY_SOURCE, 12345, MPI_COMM_WORLD, &r[1]));
+            CHECK(MPI_Waitany(2, r, &idx, &st));
+            EXPECT_INT(idx, 0);
+            CHECK(MPI_Cancel(&r[1]));
+            CHECK(MPI_Wait(&r[1], MPI_STATUS_IGNORE));
+        }
+        pthread_join(t, NULL);
+        expect_status("threaded", &st, 20 + k);
+        expect_once("threaded", &g, 1);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    int rank;
+    int rank, provided = -1;
     mc_watchdog(60);
-    MPI_Init(&argc, &argv);
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     mc_rank = rank;
     CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     t_status();
     t_greq();
+    if (provided == MPI_THREAD_MULTIPLE)
+        t_threads();
+    else
+        FAIL("MPI_THREAD_MULTIPLE not provided (%d)", provided);
     MPI_Finalize();
     return mc_done("mpi_req_greq");
 }
