@@ -74,6 +74,34 @@ static void check_collectives(MPI_Comm g, const int *index, const int *edges, in
             FAIL("graph ialltoall block %d: %d", i, got[i]);
     if (got[deg] != -5)
         FAIL("graph alltoall wrote past its %d blocks", deg);
+    /* the v form, blocks placed in reverse order, and the w form with byte displacements */
+    int cnt[MAXE], dsp[MAXE];
+    MPI_Aint bd[MAXE];
+    MPI_Datatype ty[MAXE];
+    for (int i = 0; i < deg; i++) {
+        cnt[i] = 1, dsp[i] = deg - 1 - i, bd[i] = (MPI_Aint)(sizeof(int) * (size_t)i);
+        ty[i] = MPI_INT;
+    }
+    for (int i = 0; i < MAXE; i++)
+        got[i] = -5;
+    CHECK(MPI_Neighbor_alltoallv(send, cnt, dsp, MPI_INT, got, cnt, dsp, MPI_INT, g));
+    for (int i = 0; i < deg; i++) { /* block i (sent as my block deg-1-i) lands at deg-1-i */
+        int nb = nbrs[i], occ = 0, want = -1;
+        for (int j = 0; j < i; j++)
+            occ += nbrs[j] == nb;
+        int nlo = nb ? index[nb - 1] : 0;
+        for (int j = nlo; j < index[nb]; j++)
+            if (edges[j] == me && occ-- == 0)
+                want = nb * 1000 + (index[nb] - nlo - 1 - (j - nlo));
+        if (got[deg - 1 - i] != want)
+            FAIL("graph alltoallv block %d: %d, expected %d", i, got[deg - 1 - i], want);
+    }
+    for (int i = 0; i < MAXE; i++)
+        got[i] = -5;
+    CHECK(MPI_Neighbor_alltoallw(send, cnt, bd, ty, got, cnt, bd, ty, g));
+    for (int i = 0; i < deg; i++)
+        if (got[i] != expect_from(index, edges, me, i))
+            FAIL("graph alltoallw block %d: %d", i, got[i]);
 }
 
 static void t_graph(int rank, int size)
