@@ -156,7 +156,7 @@ static void nb_send(sched_t *s, const topo_t *t, const nb_blocks_t *out, int j)
 
 static void nb_compile(sched_t *s, const topo_t *t, const nb_blocks_t *out, const nb_blocks_t *in)
 {
-    if (t->kind == RMP_DIST_GRAPH) {
+    if (t->kind != RMP_CART) { /* distributed graph, or graph (in = out = its neighbours) */
         for (int i = 0; i < t->indeg; i++)
             nb_recv(s, t, in, i);
         for (int j = 0; j < t->outdeg; j++)

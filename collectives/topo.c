@@ -44,6 +44,15 @@ int topo_dup(const comm_t *from, comm_t *to)
     const topo_t *t = topo_of(from);
     if (!t)
         return RMP_SUCCESS;
+    if (t->kind == RMP_GRAPH) { /* its own layout (graph.c) */
+        topo_t *g = graph_topo_copy(t);
+        if (!g)
+            return RMP_ERR_NO_MEM;
+        ctx_lock(&rmp_ctx);
+        to->topo = g;
+        ctx_unlock(&rmp_ctx);
+        return RMP_SUCCESS;
+    }
     topo_t *c = topo_alloc(t->kind, t->ndims, t->indeg, t->outdeg, t->weighted);
     if (!c)
         return RMP_ERR_NO_MEM;

@@ -16,6 +16,10 @@ typedef struct topo {
     int indeg, outdeg;
     int *in, *in_w, *out, *out_w; /* neighbour ranks and weights (weights: graphs only) */
     bool weighted;
+    /* RMP_GRAPH (graph.c): the whole graph as given (index[nnodes], edges[nedges]); in and out
+     * both point to my node's neighbour list (indeg = outdeg entries) */
+    int nnodes, nedges;
+    int *index, *edges;
     int data[];
 } topo_t;
 
@@ -28,5 +32,8 @@ static inline const topo_t *topo_of(const comm_t *c)
 /* MPI_Comm_dup keeps the topology: a copy of from's (if any) for the duplicate `to`.
  * RMP_ERR_NO_MEM. */
 int topo_dup(const comm_t *from, comm_t *to);
+/* The copy of a graph topology (RMP_GRAPH, graph.c), which topo_dup hands over: NULL when out
+ * of memory. */
+topo_t *graph_topo_copy(const topo_t *t);
 
 #endif

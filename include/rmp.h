@@ -292,8 +292,11 @@ int rmp_waitany(int count, rmp_request_t reqs[], int *index, rmp_status_t *statu
  * RMP_ERR_TRANSPORT) instead of waiting. */
 int rmp_probe(int source, int tag, rmp_comm_t comm, rmp_status_t *status);
 int rmp_iprobe(int source, int tag, rmp_comm_t comm, int *flag, rmp_status_t *status);
-/* Cancel a posted receive that has not matched yet; still wait on it afterwards (its status
- * then says cancelled). Cancelling a send or a matched receive has no effect. */
+/* Cancel a posted receive that has not matched yet, or a send no receive has matched yet
+ * (rendezvous and synchronous sends: the receiver is asked, so the wait that follows needs
+ * it to make progress; an eager or buffered send is complete at once and is not cancelled);
+ * still wait on it afterwards: its status says whether it was cancelled
+ * (rmp_test_cancelled). Otherwise the operation completes as usual. */
 int rmp_cancel(rmp_request_t *req);
 
 /* Send modes. Synchronous (ssend): completes only once the receiver has matched the message
@@ -765,6 +768,79 @@ int rmp_type_create_f90_complex(int p, int r, rmp_datatype_t *type);
 
 
 /* ==== issue 20: groups, topologies and requests ==== */
+/* Groups (local): the ranks first, first+stride, ..., up to last of each triplet
+ * ranges[i] = {first, last, stride}, in triplet order (range_incl), or the group without them
+ * (range_excl). first and last must be ranks of group (RMP_ERR_RANK); stride != 0 and moving
+ * from first towards last (RMP_ERR_ARG); a rank named twice gives RMP_ERR_RANK. */
+int rmp_group_range_incl(rmp_group_t group, int n, const int ranges[][3],
+                         rmp_group_t *newgroup);
+int rmp_group_range_excl(rmp_group_t group, int n, const int ranges[][3],
+                         rmp_group_t *newgroup);
+/* Union: group1's members, then group2's not in group1 (group2's order); intersection:
+ * group1's members also in group2; difference: group1's members not in group2 (both in
+ * group1's order). An empty result is RMP_GROUP_EMPTY. */
+int rmp_group_union(rmp_group_t group1, rmp_group_t group2, rmp_group_t *newgroup);
+int rmp_group_intersection(rmp_group_t group1, rmp_group_t group2, rmp_group_t *newgroup);
+int rmp_group_difference(rmp_group_t group1, rmp_group_t group2, rmp_group_t *newgroup);
+
+/* Graph topologies (MPI-3.1 7.5.3): node i's neighbours are edges[index[i-1] .. index[i]-1]
+ * (index[-1] = 0), nodes 0..nnodes-1 being the first nnodes ranks of comm, whose other ranks
+ * get RMP_COMM_NULL (all of them when nnodes is 0). Self-loops and repeated edges are allowed.
+ * RMP_ERR_ARG: nnodes < 0 or > size of comm, index decreasing or negative; RMP_ERR_RANK: an
+ * edge outside 0..nnodes-1. Collective; reorder is ignored. rmp_topo_test gives RMP_GRAPH.
+ * The neighbourhood collectives on it exchange with the node's neighbours in this order,
+ * sending and receiving alike. */
+#define RMP_GRAPH 1
+int rmp_graph_create(rmp_comm_t comm, int nnodes, const int index[], const int edges[],
+                     int reorder, rmp_comm_t *newcomm);
+int rmp_graphdims_get(rmp_comm_t comm, int *nnodes, int *nedges);
+/* The first maxindex entries of index and maxedges of edges. */
+int rmp_graph_get(rmp_comm_t comm, int maxindex, int maxedges, int index[], int edges[]);
+int rmp_graph_neighbors_count(rmp_comm_t comm, int rank, int *nneighbors);
+/* The first maxneighbors neighbours of rank. */
+int rmp_graph_neighbors(rmp_comm_t comm, int rank, int maxneighbors, int neighbors[]);
+/* What rank I would have in rmp_graph_create / rmp_cart_create over comm (ranks are not
+ * reordered): my rank if it is below nnodes (the grid's size), else RMP_UNDEFINED. */
+int rmp_graph_map(rmp_comm_t comm, int nnodes, const int index[], const int edges[],
+                  int *newrank);
+int rmp_cart_map(rmp_comm_t comm, int ndims, const int dims[], const int periods[],
+                 int *newrank);
+/* The sub-grids keeping the dimensions i with remain_dims[i] != 0 (in their order, with their
+ * periodicity): each a new Cartesian communicator of the ranks that share the coordinates of
+ * the dropped dimensions, ranked as in comm. None kept: a 0-dimensional grid of myself. */
+int rmp_cart_sub(rmp_comm_t comm, const int remain_dims[], rmp_comm_t *newcomm);
+/* A distributed graph whose edges any rank may give: rank r gives, for i < n, the edges
+ * sources[i] -> destinations[k] for the degrees[i] next entries of destinations (weights
+ * alike, unless RMP_UNWEIGHTED). The edges are exchanged so that every rank learns its in-
+ * and out-neighbours, listed by the rank that gave the edge, then in the order it gave them.
+ * RMP_ERR_ARG: n < 0, a negative degree or weight; RMP_ERR_RANK: a rank outside comm.
+ * Collective; reorder is ignored. */
+int rmp_dist_graph_create(rmp_comm_t comm, int n, const int sources[], const int degrees[],
+                          const int destinations[], const int weights[], int reorder,
+                          rmp_comm_t *newcomm);
+
+/* Requests. testany: *flag = 1 with *index and *status of a completed request (reaped as by
+ * rmp_test), or with *index = RMP_UNDEFINED when no request is active; else *flag = 0. */
+int rmp_testany(int count, rmp_request_t reqs[], int *index, int *flag, rmp_status_t *status);
+/* Statuses: whether the operation was cancelled (also settable, for generalized requests), and
+ * setting its size as count basic elements of type (what rmp_get_elements will report). */
+int rmp_test_cancelled(const rmp_status_t *status, int *flag);
+int rmp_status_set_cancelled(rmp_status_t *status, int flag);
+int rmp_status_set_elements(rmp_status_t *status, rmp_datatype_t type, long long count);
+/* Generalized requests (MPI-3.1 12.2): an operation the program carries out itself, which rmp's
+ * completion calls wait for like any other. query fills the status when a wait or test
+ * completes the request (its return value is that call's error); free runs after query when
+ * the request is freed (by that wait/test, or by rmp_request_free: then at completion);
+ * cancel(extra_state, complete) runs at rmp_cancel. The callbacks run without rmp's lock held
+ * (they may call rmp) and return RMP_SUCCESS or an RMP_ERR_* code. rmp_grequest_complete tells
+ * rmp the operation is done (from any thread, once). */
+typedef int rmp_grequest_query_fn(void *extra_state, rmp_status_t *status);
+typedef int rmp_grequest_free_fn(void *extra_state);
+typedef int rmp_grequest_cancel_fn(void *extra_state, int complete);
+int rmp_grequest_start(rmp_grequest_query_fn *query_fn, rmp_grequest_free_fn *free_fn,
+                       rmp_grequest_cancel_fn *cancel_fn, void *extra_state,
+                       rmp_request_t *req);
+int rmp_grequest_complete(rmp_request_t req);
 
 
 

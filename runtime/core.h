@@ -160,7 +160,8 @@ int comm_rank_of_world(const comm_t *c, int w);
 /* ---- Requests (request.c) ---- */
 /* REQ_MSG: not an operation but a message taken out of matching by rmp_mprobe (mprobe.c),
  * which only carries it (msg) to rmp_mrecv; never waited for. */
-typedef enum { REQ_SEND = 1, REQ_RECV, REQ_COLL, REQ_MSG } req_kind_t;
+/* REQ_GREQ: a generalized request (greq.c): completed by the program, its callbacks at greq. */
+typedef enum { REQ_SEND = 1, REQ_RECV, REQ_COLL, REQ_MSG, REQ_GREQ } req_kind_t;
 
 typedef enum {
     RS_NONE = 0,
@@ -209,6 +210,7 @@ struct rmp_request {
     bool orphan;           /* rmp_request_free'd while active: req_complete frees it */
     uint8_t pmode;         /* persistent send: its mode (persist.c) */
     void *msg;             /* REQ_MSG: the unexp_t taken from matching (mprobe.c) */
+    void *greq;            /* REQ_GREQ: its callbacks and extra state (greq.c) */
 
     /* protocols */
     req_state_t state;
@@ -224,6 +226,13 @@ struct rmp_request {
     void *coll;
     int (*coll_progress)(struct rmp_request *r);
 };
+
+/* Generalized requests (greq.c), lock NOT held (their callbacks may call rmp): hand out a
+ * completed one's status through its query callback and free it (wait.c's reap); free a
+ * completed one (rmp_request_free); run its cancel callback (rmp_cancel). */
+int greq_reap(struct rmp_request *r, rmp_status_t *status);
+void greq_free_done(struct rmp_request *r);
+void greq_cancel(struct rmp_request *r);
 
 /* A fresh request (its own slot; NULL when out of memory or past REQ_MAX_LIVE live ones). */
 struct rmp_request *req_alloc(req_kind_t kind);

@@ -344,6 +344,32 @@ unexp_t *match_find_unexp(match_queues_t *mq, uint32_t ctx, int src, int tag, bo
     return u;
 }
 
+unexp_t *match_take_unexp_rts(match_queues_t *mq, int src_world, uint64_t sreq)
+{
+    if (!mq->nunexp)
+        return NULL;
+    unexp_t *u = NULL;
+    for (size_t i = 0; i <= mq->mask && !u; i++)
+        for (match_bucket_t *b = mq->table[i]; b && !u; b = b->hnext) {
+            if (b->src == RMP_ANY_SOURCE) /* every message is in one source bucket too */
+                continue;
+            for (list_t *it = b->unexp.next; it != &b->unexp && !u; it = it->next) {
+                unexp_t *x = unexp_of(b, it);
+                if (x->rndv && x->src_world == src_world && x->sreq == sreq)
+                    u = x;
+            }
+        }
+    if (u) { /* as match_find_unexp takes one */
+        list_remove(&u->by_src);
+        bucket_release(mq, u->b_src);
+        list_remove(&u->by_ctx);
+        bucket_release(mq, u->b_ctx);
+        u->b_src = u->b_ctx = NULL;
+        mq->nunexp--;
+    }
+    return u;
+}
+
 size_t match_drop_ctx(match_queues_t *mq, uint32_t ctx)
 {
     size_t n = 0;

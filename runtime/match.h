@@ -59,6 +59,11 @@ bool match_add_unexp(match_queues_t *mq, unexp_t *u);
  * `take`, else left in place (probe). NULL if none. */
 unexp_t *match_find_unexp(match_queues_t *mq, uint32_t ctx, int src, int tag, bool take);
 
+/* Remove and return the unexpected RTS that world rank src_world sent with request cookie
+ * sreq (a send being cancelled), NULL if there is none (matched already). A scan of every
+ * queued message: cancelling is rare. */
+unexp_t *match_take_unexp_rts(match_queues_t *mq, int src_world, uint64_t sreq);
+
 /* Remove and free every unexpected message of context ctx (its communicator was freed:
  * nothing can receive them, and a later communicator may take the id); returns how many. */
 size_t match_drop_ctx(match_queues_t *mq, uint32_t ctx);

@@ -355,11 +355,18 @@ int rmp_cancel(rmp_request_t *req)
     struct rmp_request *r = req ? req_lookup(*req) : NULL;
     if (!r || r->orphan || r->kind == REQ_MSG) /* freed by the user; a message handle */
         return RMP_ERR_REQUEST;
-    if (r->kind != REQ_RECV)
+    if (r->kind == REQ_GREQ) { /* the program's own operation: its cancel callback */
+        greq_cancel(r);
+        return RMP_SUCCESS;
+    }
+    if (r->kind != REQ_RECV && r->kind != REQ_SEND)
         return RMP_SUCCESS;
     rmp_ctx_t *ctx = &rmp_ctx;
     ctx_lock(ctx);
-    p2p_cancel_locked(r);
+    if (r->kind == REQ_SEND)
+        send_cancel(ctx, r); /* send_cancel.c: only an RTS nobody matched yet */
+    else
+        p2p_cancel_locked(r);
     ctx_unlock(ctx);
     return RMP_SUCCESS;
 }

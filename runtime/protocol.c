@@ -192,6 +192,12 @@ void core_deliver(rmp_ctx_t *c, int src, const void *data, size_t len)
     case PKT_FIN:
         rndv_on_ctl(c, src, &pk.h.ctl);
         break;
+    case PKT_CANCEL:
+        send_cancel_on_cancel(c, src, &pk.h.ctl);
+        break;
+    case PKT_CANCELLED:
+        send_cancel_on_cancelled(c, src, &pk.h.ctl);
+        break;
     default: /* PKT_DATA: wire_parse knows no other type */
         rndv_on_data(c, src, &pk.h.data, pk.payload, pk.paylen);
         break;

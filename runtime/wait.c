@@ -19,6 +19,10 @@ static struct rmp_request *user_req(rmp_request_t h)
  * persistent request stays, inactive, and so does the user's handle. */
 static int reap(struct rmp_request *r, rmp_request_t *req, rmp_status_t *status)
 {
+    if (r->kind == REQ_GREQ) { /* its query callback makes the status (greq.c) */
+        *req = RMP_REQUEST_NULL;
+        return greq_reap(r, status);
+    }
     int err = r->status.error;
     if (status)
         *status = r->status;
@@ -306,11 +310,51 @@ int rmp_request_free(rmp_request_t *req)
         return RMP_ERR_REQUEST;
     rmp_ctx_t *c = &rmp_ctx;
     ctx_lock(c); /* completion (req_complete, under the lock) sees orphan, or we see done */
-    if (is_inactive(r) || is_done(r))
+    bool greq_done = r->kind == REQ_GREQ && is_done(r);
+    if (greq_done)
+        ; /* its free callback runs outside the lock, below */
+    else if (is_inactive(r) || is_done(r))
         req_free(r);
     else
         r->orphan = true;
     ctx_unlock(c);
     *req = RMP_REQUEST_NULL;
+    if (greq_done)
+        greq_free_done(r);
+    return RMP_SUCCESS;
+}
+
+/* MPI_Testany: one pass of progress, then the first active request that is done is reaped. */
+int rmp_testany(int count, rmp_request_t reqs[], int *index, int *flag, rmp_status_t *status)
+{
+    int rc = check_array(count, reqs);
+    if (rc)
+        return rc;
+    if (!index || !flag)
+        return RMP_ERR_ARG;
+    if (!count_active(count, reqs)) {
+        *flag = 1;
+        *index = RMP_UNDEFINED;
+        if (status)
+            *status = empty_status;
+        return RMP_SUCCESS;
+    }
+    any_arg_t a = {.n = count, .reqs = reqs};
+    if (!any_done(&a)) {
+        rmp_ctx_t *c = &rmp_ctx;
+        ctx_lock(c);
+        progress_poll(c);
+        ctx_unlock(c);
+    }
+    for (int i = 0; i < count; i++) {
+        struct rmp_request *r = active_req(reqs[i]);
+        if (r && is_done(r)) {
+            *flag = 1;
+            *index = i;
+            return reap(r, &reqs[i], status);
+        }
+    }
+    *flag = 0;
+    *index = RMP_UNDEFINED;
     return RMP_SUCCESS;
 }

@@ -16,6 +16,8 @@ static size_t hdr_size(uint8_t type)
         return sizeof(pkt_rts_t);
     case PKT_CTS:
     case PKT_FIN:
+    case PKT_CANCEL:
+    case PKT_CANCELLED:
         return sizeof(pkt_ctl_t);
     case PKT_DATA:
         return sizeof(pkt_data_t);
@@ -46,6 +48,8 @@ const char *wire_parse(const void *data, size_t len, wire_pkt_t *p)
         break;
     case PKT_CTS:
     case PKT_FIN:
+    case PKT_CANCEL:
+    case PKT_CANCELLED:
         memcpy(&p->h.ctl, data, sizeof(pkt_ctl_t));
         break;
     default: /* PKT_DATA: hdr_size knows no other type */
@@ -54,7 +58,9 @@ const char *wire_parse(const void *data, size_t len, wire_pkt_t *p)
     }
     if (type == PKT_EAGER && p->h.m.len != len - hl)
         return "eager length differs from the bytes that arrived";
-    if ((type == PKT_RTS || type == PKT_CTS || type == PKT_FIN) && len != hl)
+    if ((type == PKT_RTS || type == PKT_CTS || type == PKT_FIN || type == PKT_CANCEL ||
+         type == PKT_CANCELLED) &&
+        len != hl)
         return "control packet longer than its header";
     if ((type == PKT_EAGER || type == PKT_RTS) && p->h.m.src < 0)
         return "negative source rank";

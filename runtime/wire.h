@@ -13,7 +13,7 @@ typedef struct wire_pkt {
     union {
         pkt_match_t m; /* EAGER; RTS starts with it too */
         pkt_rts_t rts;
-        pkt_ctl_t ctl; /* CTS, FIN */
+        pkt_ctl_t ctl; /* CTS, FIN, CANCEL, CANCELLED */
         pkt_data_t data;
     } h;
     const void *payload; /* EAGER, DATA: the bytes after the header, inside the packet */

@@ -891,6 +891,55 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 
 
 /* ==== issue 20: groups, topologies and requests ==== */
+/* Groups by ranges and set operations (MPI-3.1 6.3.2); errors raised on MPI_COMM_WORLD's
+ * handler. A range's first and last must be ranks of the group (MPI_ERR_RANK), its stride
+ * non-zero and heading from first to last (MPI_ERR_ARG); a rank named twice: MPI_ERR_RANK. */
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+
+/* Graph topologies (MPI_Topo_test: MPI_GRAPH; the neighbourhood collectives exchange with
+ * MPI_Graph_neighbors' list, in its order), the mapping queries (ranks are not reordered: my
+ * rank if it is in the topology, else MPI_UNDEFINED), MPI_Cart_sub and the general
+ * MPI_Dist_graph_create (neighbours listed by the rank that gave the edge, then in the order
+ * it gave them). */
+#define MPI_GRAPH RMP_GRAPH
+int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                     int reorder, MPI_Comm *comm_graph);
+int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]);
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                  int *newrank);
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank);
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                          const int destinations[], const int weights[], MPI_Info info,
+                          int reorder, MPI_Comm *comm_dist_graph);
+
+/* Requests (errors raised on MPI_COMM_WORLD's handler). MPI_Cancel of a send cancels it if no
+ * receive has matched it yet and it is a rendezvous or synchronous send (the receiver is asked:
+ * its MPI calls answer); an eager or buffered send is complete at once and is not cancelled:
+ * MPI_Test_cancelled tells which. Generalized requests complete
+ * in every completion call; their callbacks' error codes come back from that call by class
+ * (a class rmp has no error of, MPI_ERR_OTHER included, comes back as MPI_ERR_INTERN). */
+int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                MPI_Status *status);
+int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                       MPI_Grequest_free_function *free_fn,
+                       MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                       MPI_Request *request);
+int MPI_Grequest_complete(MPI_Request request);
 
 
 
