@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coll.h"
+#include "objmeta.h"
 
 typedef struct win_peer {
     int64_t base, size, disp_unit;
@@ -239,6 +240,7 @@ int rmp_win_free(rmp_win_t *win)
     pthread_mutex_lock(&win_tab.lock);
     win_tab.slot[*win - 1] = NULL;
     pthread_mutex_unlock(&win_tab.lock);
+    objmeta_forget(OBJ_WIN, *win); /* its name and hints go with it */
     rmp_comm_free(&w->comm);
     win_destroy(w);
     *win = RMP_WIN_NULL;
