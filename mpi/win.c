@@ -1,5 +1,7 @@
 /* win.c — MPI's window life cycle over rmp's windows (no one-sided operations: see mpi.h),
- * and MPI_Get_address. info carries hints only: any is accepted and none changes anything.
+ * and MPI_Get_address. info carries hints only: any valid one is accepted (an invalid handle
+ * raises MPI_ERR_INFO), kept as the window's hints (MPI_Win_get_info), and none changes
+ * anything.
  * Creation errors are raised on the communicator's handler, the others on MPI_COMM_WORLD's. */
 #include <string.h>
 
@@ -8,26 +10,37 @@
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                    MPI_Win *win)
 {
-    (void)info;
-    return rmpi_raise(comm, rmp_win_create(base, size, disp_unit, comm, win), __func__);
+    if (rmpi_info_check(info) != MPI_SUCCESS)
+        return rmpi_raise_code(comm, MPI_ERR_INFO, __func__);
+    int rc = rmp_win_create(base, size, disp_unit, comm, win);
+    if (rc == RMP_SUCCESS)
+        (void)rmp_win_set_info(*win, info); /* hints: losing them (no memory) is harmless */
+    return rmpi_raise(comm, rc, __func__);
 }
 
 /* baseptr is a void ** passed as void *, as in MPI_Alloc_mem. */
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                      MPI_Win *win)
 {
-    (void)info;
+    if (rmpi_info_check(info) != MPI_SUCCESS)
+        return rmpi_raise_code(comm, MPI_ERR_INFO, __func__);
     void *p = NULL;
     int rc = baseptr ? rmp_win_allocate(size, disp_unit, comm, &p, win) : RMP_ERR_ARG;
-    if (rc == RMP_SUCCESS)
+    if (rc == RMP_SUCCESS) {
         memcpy(baseptr, &p, sizeof p);
+        (void)rmp_win_set_info(*win, info);
+    }
     return rmpi_raise(comm, rc, __func__);
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-    (void)info;
-    return rmpi_raise(comm, rmp_win_create_dynamic(comm, win), __func__);
+    if (rmpi_info_check(info) != MPI_SUCCESS)
+        return rmpi_raise_code(comm, MPI_ERR_INFO, __func__);
+    int rc = rmp_win_create_dynamic(comm, win);
+    if (rc == RMP_SUCCESS)
+        (void)rmp_win_set_info(*win, info);
+    return rmpi_raise(comm, rc, __func__);
 }
 
 int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
