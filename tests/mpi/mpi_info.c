@@ -143,7 +143,7 @@ static void t_dup(void)
 static void t_del(void)
 {
     MPI_Info info;
-    char key[MPI_MAX_INFO_KEY + 1], val[16];
+    char key[MPI_MAX_INFO_KEY + 1], val[32];
     int n = -1;
     CHECK(MPI_Info_create(&info));
     for (int i = 0; i < 10; i++) {
@@ -158,7 +158,7 @@ static void t_del(void)
     CHECK(MPI_Info_get_nkeys(info, &n));
     EXPECT_INT(n, 5);
     for (int i = 0; i < 5; i++) {
-        char want[16];
+        char want[32];
         snprintf(want, sizeof want, "key%d", 2 * i + 1);
         CHECK(MPI_Info_get_nthkey(info, i, key));
         if (strcmp(key, want) != 0)
@@ -231,7 +231,7 @@ static void t_many(void)
 {
     enum { N = 300 };
     static MPI_Info infos[N];
-    char key[32], val[32], got[32];
+    char key[32], val[48], got[48];
     int flag;
     for (int round = 0; round < 2; round++) {
         for (int i = 0; i < N; i++) {
@@ -244,7 +244,7 @@ static void t_many(void)
             snprintf(key, sizeof key, "k%d", i % 7);
             snprintf(val, sizeof val, "r%d-%d", round, i);
             flag = 0;
-            CHECK(MPI_Info_get(infos[i], key, 31, got, &flag));
+            CHECK(MPI_Info_get(infos[i], key, 47, got, &flag));
             if (!flag || strcmp(got, val) != 0)
                 FAIL("infomany round %d info %d: '%s' (flag %d), expected '%s'", round, i, got,
                      flag, val);
