@@ -683,7 +683,9 @@ int rmp_comm_idup(rmp_comm_t comm, rmp_comm_t *newcomm, rmp_request_t *req);
 /* A communicator of group's members (a subset of comm, else RMP_ERR_GROUP), ordered as in
  * group: collective over the members of group ONLY (the other ranks of comm need not call,
  * and are not waited for). Concurrent calls on one comm with intersecting groups use distinct
- * tags (0..RMP_TAG_UB, else RMP_ERR_TAG). A caller outside group gets RMP_COMM_NULL at once. */
+ * tags (0..RMP_TAG_UB, else RMP_ERR_TAG). A caller outside group gets RMP_COMM_NULL at once.
+ * Threads creating communicators at once follow rmp_comm_dup's rule (collectives/comm_ops.c):
+ * on every member, the same creations in each thread, in the same order. */
 int rmp_comm_create_group(rmp_comm_t comm, rmp_group_t group, int tag, rmp_comm_t *newcomm);
 
 

@@ -47,3 +47,18 @@ ParameterizedTest(int *n, mpi_ccreate, create, .timeout = 100)
     expect_all_ok(&r, "mpi_ccreate", *n);
     run_free(&r);
 }
+
+ParameterizedTestParameters(mpi_ccreate, threads)
+{
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* 4 threads per rank creating communicators at once (MPI_THREAD_MULTIPLE). */
+ParameterizedTest(int *n, mpi_ccreate, threads, .timeout = 160)
+{
+    run_opts_t o = {.limit = 150};
+    run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_ccreate_threads"), NULL);
+    expect_all_ok(&r, "mpi_ccreate_threads", *n);
+    run_free(&r);
+}
