@@ -325,13 +325,18 @@ static int idup_progress(struct rmp_request *r)
         comm_t *parent = d->parent, *child = d->child;
         if (!err)
             child->ctx_id = 2 * (uint32_t)bit; /* the new communicator is usable from now on */
-        else
-            comm_release_locked(child); /* its handle is invalid: MPI leaves newcomm undefined */
         r->coll = NULL;
         idup_free(d);
         progress_coll_remove(&rmp_ctx, r);
         req_complete(r, err); /* the last touch of r */
         comm_unhold(parent);
+        /* freed by the program meanwhile (erroneous, but no reason to corrupt the table): its
+         * teardown runs now, with the id it got; after a failure the handle goes, as MPI
+         * leaves newcomm undefined */
+        bool freed = child->freed != NULL;
+        comm_unhold(child);
+        if (err && !freed)
+            comm_release_locked(child);
         return events;
     }
     return events;
@@ -382,6 +387,7 @@ int rmp_comm_idup(rmp_comm_t comm, rmp_comm_t *newcomm, rmp_request_t *req)
     *req = req_handle(r); /* before progress: r may complete (but not be freed) at once */
     ctx_lock(c);
     comm_hold(cl.comm);
+    comm_hold(d->child);
     progress_coll_add(c, r);
     idup_round(d);
     idup_progress(r);
