@@ -237,10 +237,10 @@ int rmp_win_free(rmp_win_t *win)
     err = rmp_barrier(w->comm);
     if (err)
         return err;
+    objmeta_forget(OBJ_WIN, *win); /* its name and hints go with it, before the handle does */
     pthread_mutex_lock(&win_tab.lock);
     win_tab.slot[*win - 1] = NULL;
     pthread_mutex_unlock(&win_tab.lock);
-    objmeta_forget(OBJ_WIN, *win); /* its name and hints go with it */
     rmp_comm_free(&w->comm);
     win_destroy(w);
     *win = RMP_WIN_NULL;
