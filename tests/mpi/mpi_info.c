@@ -257,7 +257,7 @@ static void t_many(void)
     }
 }
 
-static void t_env(int size)
+static void t_env(int size, int argc, char **argv)
 {
     char val[MPI_MAX_INFO_VAL + 1];
     int flag = 0, n = -1;
@@ -268,9 +268,16 @@ static void t_env(int size)
     CHECK(MPI_Info_get(MPI_INFO_ENV, "maxprocs", MPI_MAX_INFO_VAL, val, &flag));
     if (!flag || atoi(val) != size)
         FAIL("MPI_INFO_ENV maxprocs is '%s' (flag %d), expected %d", val, flag, size);
+    char want[MPI_MAX_INFO_VAL + 1] = ""; /* the arguments, space-separated */
+    for (int i = 1; i < argc; i++)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i > 1 ? " " : "",
+                 argv[i]);
+    flag = -1;
     CHECK(MPI_Info_get(MPI_INFO_ENV, "argv", MPI_MAX_INFO_VAL, val, &flag));
-    if (!flag || strcmp(val, "first second") != 0)
-        FAIL("MPI_INFO_ENV argv is '%s' (flag %d), expected 'first second'", val, flag);
+    if (argc > 1 && (!flag || strcmp(val, want) != 0))
+        FAIL("MPI_INFO_ENV argv is '%s' (flag %d), expected '%s'", val, flag, want);
+    if (argc <= 1 && flag != 0)
+        FAIL("MPI_INFO_ENV has argv '%s' without arguments", val);
     CHECK(MPI_Info_get(MPI_INFO_ENV, "thread_level", MPI_MAX_INFO_VAL, val, &flag));
     if (!flag || strcmp(val, "MPI_THREAD_SINGLE") != 0)
         FAIL("MPI_INFO_ENV thread_level is '%s' (flag %d)", val, flag);
@@ -590,7 +597,7 @@ int main(int argc, char **argv)
     t_del();
     t_lengths();
     t_many();
-    t_env(size);
+    t_env(size, argc, argv);
     t_info_errors();
     t_names(rank);
     t_hints(rank, size);
