@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "coll.h"
+#include "ctxid.h"
 #include "match.h"
+#include "objmeta.h"
 #include "topo.h"
 
 /* ---- context ids -------------------------------------------------------------------------
@@ -19,18 +21,12 @@
  * reduced mask and so takes the same decision: done (a common free bit, every member held its
  * mask), exhausted (every member held its mask, no common bit), or retry (someone did not hold
  * its mask). Which waiting creation may hold the mask is decided by a priority every process
- * agrees on, the parent's context id (lowest first): without it two processes could each give
- * the mask to a different creation, forever. So concurrent creations must be able to complete
- * in that order, as in MPICH: a thread must not wait for a creation on a parent with a higher
- * id before starting one on a lower. All of it under the runtime lock. */
-#define CTX_BITS RMP_MAX_COMMS
-#define CTX_WORDS (CTX_BITS / 32)
-
-typedef struct ctx_waiter {
-    uint32_t parent; /* the parent's context id: the priority */
-    struct ctx_waiter *next;
-} ctx_waiter_t;
-
+ * agrees on, the parent's context id (lowest first), then a number that tells apart creations
+ * on one parent (ctxid.h): without it two processes could each give the mask to a different
+ * creation, forever. So concurrent creations must be able to complete in that order, as in
+ * MPICH: a thread must not wait for a creation on a parent with a higher id before starting
+ * one on a lower. All of it under the runtime lock. The pieces are in ctxid.h, for
+ * comm_create_group.c's creations, which reduce the masks their own way. */
 static uint32_t ctx_free[CTX_WORDS];
 static bool ctx_ready, ctx_busy;
 static ctx_waiter_t *ctx_waiters; /* creations in progress in this process */
@@ -44,18 +40,31 @@ static void ctx_mask_init(void)
     ctx_ready = true;
 }
 
-/* May w hold the mask now? Only the waiter with the lowest parent id, when nobody holds it. */
+static bool ctx_before(const ctx_waiter_t *a, const ctx_waiter_t *b)
+{
+    return a->parent != b->parent ? a->parent < b->parent : a->sub < b->sub;
+}
+
+/* May w hold the mask now? Only the waiter with the lowest priority key, when nobody holds
+ * it. */
 static bool ctx_my_turn(const ctx_waiter_t *w)
 {
     if (ctx_busy)
         return false;
     for (const ctx_waiter_t *o = ctx_waiters; o; o = o->next)
-        if (o->parent < w->parent)
+        if (ctx_before(o, w))
             return false;
     return true;
 }
 
-static void ctx_unwait(ctx_waiter_t *w)
+void ctx_enter_locked(ctx_waiter_t *w)
+{
+    ctx_mask_init();
+    w->next = ctx_waiters;
+    ctx_waiters = w;
+}
+
+void ctx_leave_locked(ctx_waiter_t *w)
 {
     for (ctx_waiter_t **p = &ctx_waiters; *p; p = &(*p)->next)
         if (*p == w) {
@@ -74,25 +83,22 @@ static int ctx_first(const uint32_t *mask)
 }
 
 /* Give back a pair taken by ctx_agree (a communicator freed, or not created here). */
-static void ctx_release_locked(uint32_t id)
+void ctx_release_locked(uint32_t id)
 {
     uint32_t b = id / 2;
     if (id >= 4 && b < CTX_BITS)
         ctx_free[b / 32] |= 1u << (b % 32);
 }
 
-static void ctx_release(uint32_t id)
+void ctx_release(uint32_t id)
 {
     ctx_lock(&rmp_ctx);
     ctx_release_locked(id);
     ctx_unlock(&rmp_ctx);
 }
 
-/* One round: my mask (or nothing, when it is not my turn) reduced over the parent. The last
- * word says whether every member held its mask. *bit: the pair taken, -1 for none. */
-static int ctx_round(rmp_comm_t parent, ctx_waiter_t *w, uint32_t *buf, int *bit, bool *all)
+bool ctx_round_begin_locked(ctx_waiter_t *w, uint32_t *buf)
 {
-    ctx_lock(&rmp_ctx);
     bool own = ctx_my_turn(w);
     if (own)
         memcpy(buf, ctx_free, sizeof(ctx_free));
@@ -100,48 +106,71 @@ static int ctx_round(rmp_comm_t parent, ctx_waiter_t *w, uint32_t *buf, int *bit
         memset(buf, 0, sizeof(ctx_free));
     buf[CTX_WORDS] = own;
     ctx_busy |= own;
-    ctx_unlock(&rmp_ctx);
-    int err = rmp_allreduce(RMP_IN_PLACE, buf, CTX_WORDS + 1, RMP_UINT32, RMP_BAND, parent);
-    ctx_lock(&rmp_ctx);
+    return own;
+}
+
+int ctx_round_end_locked(bool own, int err, const uint32_t *buf, bool *all)
+{
     if (own)
         ctx_busy = false;
     *all = !err && buf[CTX_WORDS];
-    *bit = *all ? ctx_first(buf) : -1;
-    if (*bit >= 0) /* every member held its mask, so this pair is free on every member */
-        ctx_free[*bit / 32] &= ~(1u << (*bit % 32));
+    int bit = *all ? ctx_first(buf) : -1;
+    if (bit >= 0) /* every member held its mask, so this pair is free on every member */
+        ctx_free[bit / 32] &= ~(1u << (bit % 32));
+    return bit;
+}
+
+int ctx_exhausted(int members)
+{
+    core_error(&rmp_ctx,
+               "cannot create a communicator: its %d members have no context id free in "
+               "common (each process has %d; free unused communicators)",
+               members, CTX_BITS - 2);
+    return RMP_ERR_NO_MEM;
+}
+
+int ctx_agree(ctx_waiter_t *w, ctx_reduce_fn *fn, void *arg, int members, uint32_t *id)
+{
+    uint32_t buf[CTX_BUF_WORDS];
+    ctx_lock(&rmp_ctx);
+    ctx_enter_locked(w);
     ctx_unlock(&rmp_ctx);
-    return err;
+    int bit = -1, err;
+    bool all;
+    for (;;) { /* one round: my mask (or nothing, when it is not my turn) reduced */
+        ctx_lock(&rmp_ctx);
+        bool own = ctx_round_begin_locked(w, buf);
+        ctx_unlock(&rmp_ctx);
+        err = fn(buf, CTX_BUF_WORDS, arg);
+        ctx_lock(&rmp_ctx);
+        bit = ctx_round_end_locked(own, err, buf, &all);
+        ctx_unlock(&rmp_ctx);
+        if (err || all)
+            break;
+        sched_yield(); /* another creation holds the mask here or on a member: let it finish */
+    }
+    ctx_lock(&rmp_ctx);
+    ctx_leave_locked(w);
+    ctx_unlock(&rmp_ctx);
+    if (err)
+        return err;
+    if (bit < 0)
+        return ctx_exhausted(members);
+    *id = 2 * (uint32_t)bit;
+    return RMP_SUCCESS;
+}
+
+static int parent_allreduce(uint32_t *buf, int nwords, void *arg)
+{
+    return rmp_allreduce(RMP_IN_PLACE, buf, nwords, RMP_UINT32, RMP_BAND, *(rmp_comm_t *)arg);
 }
 
 /* Collective over `parent`: a context id pair free on every member, now taken (ctx_release
  * gives it back). RMP_ERR_NO_MEM when the members have no free pair in common. */
 static int agree_ctx_id(const coll_t *cl, rmp_comm_t parent, uint32_t *id)
 {
-    uint32_t buf[CTX_WORDS + 1];
-    ctx_waiter_t w = {.parent = cl->comm->ctx_id};
-    ctx_lock(&rmp_ctx);
-    ctx_mask_init();
-    w.next = ctx_waiters;
-    ctx_waiters = &w;
-    ctx_unlock(&rmp_ctx);
-    int bit = -1, err;
-    bool all;
-    while (!(err = ctx_round(parent, &w, buf, &bit, &all)) && !all)
-        sched_yield(); /* another creation holds the mask here or on a member: let it finish */
-    ctx_lock(&rmp_ctx);
-    ctx_unwait(&w);
-    ctx_unlock(&rmp_ctx);
-    if (err)
-        return err;
-    if (bit < 0) {
-        core_error(&rmp_ctx,
-                   "cannot create a communicator: its %d members have no context id free in "
-                   "common (each process has %d; free unused communicators)",
-                   cl->size, CTX_BITS - 2);
-        return RMP_ERR_NO_MEM;
-    }
-    *id = 2 * (uint32_t)bit;
-    return RMP_SUCCESS;
+    ctx_waiter_t w = {.parent = cl->comm->ctx_id, .sub = cl->comm->coll_seq};
+    return ctx_agree(&w, parent_allreduce, &parent, cl->size, id);
 }
 
 int rmp_comm_dup(rmp_comm_t comm, rmp_comm_t *newcomm)
@@ -156,6 +185,8 @@ int rmp_comm_dup(rmp_comm_t comm, rmp_comm_t *newcomm)
     if (!err && (err = comm_create(cl.comm->world, cl.size, cl.rank, id, newcomm)))
         ctx_release(id);
     if (!err && (err = topo_dup(cl.comm, comm_get(*newcomm)))) /* MPI: the topology too */
+        rmp_comm_free(newcomm);
+    if (!err && (err = objmeta_copy_info(OBJ_COMM, comm, *newcomm))) /* and the hints */
         rmp_comm_free(newcomm);
     return err;
 }

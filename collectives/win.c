@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coll.h"
+#include "objmeta.h"
 
 typedef struct win_peer {
     int64_t base, size, disp_unit;
@@ -236,6 +237,7 @@ int rmp_win_free(rmp_win_t *win)
     err = rmp_barrier(w->comm);
     if (err)
         return err;
+    objmeta_forget(OBJ_WIN, *win); /* its name and hints go with it, before the handle does */
     pthread_mutex_lock(&win_tab.lock);
     win_tab.slot[*win - 1] = NULL;
     pthread_mutex_unlock(&win_tab.lock);

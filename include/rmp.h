@@ -628,6 +628,70 @@ int rmp_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
 
 /* ==== issue 20: communicator creation, names, info and attributes ==== */
 
+/* -- info objects, names, communicator creation -- */
+/* Info objects (MPI-3.1 ch. 9): ordered (key, value) string pairs carrying hints; local
+ * objects, thread-safe, usable before rmp_init. Keys are 1..RMP_MAX_INFO_KEY characters
+ * (else RMP_ERR_INFO_KEY), values 1..RMP_MAX_INFO_VAL (else RMP_ERR_INFO_VALUE), both compared
+ * exactly; setting a key again replaces its value and keeps its place in the order of
+ * rmp_info_get_nthkey (the order keys were first set). An invalid or freed handle (and
+ * RMP_INFO_NULL) gives RMP_ERR_INFO. RMP_INFO_ENV is read-only (set, delete and free give
+ * RMP_ERR_INFO; it needs rmp_init): "command" (argv[0]), "argv" (the other arguments,
+ * space-separated, when there are some), "maxprocs" (the world size), "host", "arch",
+ * "wdir" and "thread_level" ("MPI_THREAD_SINGLE" ...). */
+typedef int rmp_info_t;
+#define RMP_INFO_NULL ((rmp_info_t)0)
+#define RMP_INFO_ENV ((rmp_info_t)1)
+#define RMP_MAX_INFO_KEY 255
+#define RMP_MAX_INFO_VAL 1024
+int rmp_info_create(rmp_info_t *info);
+int rmp_info_set(rmp_info_t info, const char *key, const char *value);
+/* *flag = 1 if key is set: value gets at most valuelen characters of its value and a NUL
+ * (value holds valuelen + 1 bytes); *flag = 0 leaves value untouched. */
+int rmp_info_get(rmp_info_t info, const char *key, int valuelen, char *value, int *flag);
+/* *valuelen = strlen of key's value, when *flag = 1. */
+int rmp_info_get_valuelen(rmp_info_t info, const char *key, int *valuelen, int *flag);
+int rmp_info_get_nkeys(rmp_info_t info, int *nkeys);
+/* The n-th key (0 <= n < nkeys, else RMP_ERR_ARG); key holds RMP_MAX_INFO_KEY + 1 bytes. */
+int rmp_info_get_nthkey(rmp_info_t info, int n, char *key);
+int rmp_info_delete(rmp_info_t info, const char *key); /* RMP_ERR_INFO_NOKEY: not set */
+int rmp_info_dup(rmp_info_t info, rmp_info_t *newinfo);
+int rmp_info_free(rmp_info_t *info); /* *info becomes RMP_INFO_NULL */
+
+/* Names of communicators, datatypes and windows, cut to RMP_MAX_OBJECT_NAME - 1 characters.
+ * Unnamed: "RMP_COMM_WORLD", "RMP_COMM_SELF", "" for other communicators and windows (and
+ * rmp_type_get_name's names for types); a builtin type keeps its name until renamed. A name
+ * goes with its object (a freed handle reused starts unnamed). name: RMP_MAX_OBJECT_NAME
+ * bytes; *resultlen (may be NULL) gets its length. Local calls. */
+int rmp_comm_set_name(rmp_comm_t comm, const char *name);
+int rmp_comm_get_name(rmp_comm_t comm, char *name, int *resultlen);
+int rmp_type_set_name(rmp_datatype_t type, const char *name);
+int rmp_win_set_name(rmp_win_t win, const char *name);
+int rmp_win_get_name(rmp_win_t win, char *name, int *resultlen);
+
+/* Hints of a communicator or window: set_info updates the hints info names and leaves the
+ * others (RMP_INFO_NULL: none changes); get_info returns a NEW info object (the caller frees
+ * it) with every hint set. rmp keeps hints and is not changed by any. rmp_comm_dup copies
+ * them. Local calls here (MPI makes set_info collective: every rank must pass the same). */
+int rmp_comm_set_info(rmp_comm_t comm, rmp_info_t info);
+int rmp_comm_get_info(rmp_comm_t comm, rmp_info_t *info);
+int rmp_win_set_info(rmp_win_t win, rmp_info_t info);
+int rmp_win_get_info(rmp_win_t win, rmp_info_t *info);
+
+/* rmp_comm_dup with info's hints instead of comm's (RMP_INFO_NULL: none). Collective. */
+int rmp_comm_dup_with_info(rmp_comm_t comm, rmp_info_t info, rmp_comm_t *newcomm);
+/* Nonblocking rmp_comm_dup: *newcomm is set at once, usable (and the dup complete) when req
+ * completes; meanwhile comm may be used for other communication and collectives, and other
+ * communicators may be created, the dup calls being made in the same order on every rank of
+ * comm. */
+int rmp_comm_idup(rmp_comm_t comm, rmp_comm_t *newcomm, rmp_request_t *req);
+/* A communicator of group's members (a subset of comm, else RMP_ERR_GROUP), ordered as in
+ * group: collective over the members of group ONLY (the other ranks of comm need not call,
+ * and are not waited for). Concurrent calls on one comm with intersecting groups use distinct
+ * tags (0..RMP_TAG_UB, else RMP_ERR_TAG). A caller outside group gets RMP_COMM_NULL at once.
+ * Threads creating communicators at once follow rmp_comm_dup's rule (collectives/comm_ops.c):
+ * on every member, the same creations in each thread, in the same order. */
+int rmp_comm_create_group(rmp_comm_t comm, rmp_group_t group, int tag, rmp_comm_t *newcomm);
+
 
 
 /* ==== issue 20: datatypes, packing and ops ==== */

@@ -37,11 +37,11 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return rmpi_raise(comm, rc, __func__);
 }
 
-/* Only MPI_INFO_NULL exists: any other info is MPI_ERR_INFO. */
+/* info carries hints only: any valid one is accepted (an invalid handle: MPI_ERR_INFO). */
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                         MPI_Comm *newcomm)
 {
-    if (info != MPI_INFO_NULL)
+    if (rmpi_info_check(info) != MPI_SUCCESS)
         return rmpi_raise_code(comm, MPI_ERR_INFO, __func__);
     int rc = rmp_comm_split_type(comm, split_type, key, newcomm);
     if (rc == RMP_SUCCESS && *newcomm != MPI_COMM_NULL)

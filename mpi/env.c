@@ -138,7 +138,9 @@ int MPI_Get_library_version(char *version, int *resultlen)
 /* rmp registers memory on demand, so any memory serves: MPI_Alloc_mem is malloc. */
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
-    if (size < 0 || info != MPI_INFO_NULL || !baseptr)
+    if (rmpi_info_check(info) != MPI_SUCCESS) /* hints: any valid info, none used */
+        return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_INFO, __func__);
+    if (size < 0 || !baseptr)
         return rmpi_raise(MPI_COMM_WORLD, RMP_ERR_ARG, __func__);
     void *p = malloc(size ? (size_t)size : 1);
     if (!p)

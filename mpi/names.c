@@ -2,6 +2,8 @@
  * the handle and names derived types). Several MPI names share one rmp handle (MPI_CHAR,
  * MPI_SIGNED_CHAR and MPI_INT8_T are RMP_INT8, for instance): each handle answers with the
  * C type's name a program most likely used, listed below. */
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "rmpi.h"
@@ -44,6 +46,18 @@ static const char *const rmpi_type_names[] = {
     [RMP_2DOUBLE_PRECISION] = "MPI_2DOUBLE_PRECISION",
 };
 
+/* Builtins renamed by MPI_Type_set_name answer with their new name (rmp's) from then on. */
+#define RMPI_NBUILTIN_NAMES ((int)(sizeof rmpi_type_names / sizeof rmpi_type_names[0]))
+static atomic_bool rmpi_type_renamed[RMPI_NBUILTIN_NAMES];
+
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+{
+    int rc = rmp_type_set_name(datatype, type_name);
+    if (rc == RMP_SUCCESS && datatype > 0 && datatype < RMPI_NBUILTIN_NAMES)
+        atomic_store(&rmpi_type_renamed[datatype], true);
+    return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
+}
+
 int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
     if (!resultlen)
@@ -52,7 +66,8 @@ int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     if (rc != RMP_SUCCESS)
         return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
     int n = (int)(sizeof rmpi_type_names / sizeof rmpi_type_names[0]);
-    if (datatype > 0 && datatype < n && rmpi_type_names[datatype]) {
+    if (datatype > 0 && datatype < n && rmpi_type_names[datatype] &&
+        !atomic_load(&rmpi_type_renamed[datatype])) {
         size_t len = strlen(rmpi_type_names[datatype]);
         memcpy(type_name, rmpi_type_names[datatype], len + 1);
         *resultlen = (int)len;

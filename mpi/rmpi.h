@@ -22,6 +22,10 @@ int rmpi_raise_code(MPI_Comm comm, int code, const char *call);
 void rmpi_errh_inherit(MPI_Comm parent, MPI_Comm child);
 void rmpi_errh_forget(MPI_Comm comm);
 
+/* An MPI_Info argument of a call that takes hints: MPI_SUCCESS for MPI_INFO_NULL and any valid
+ * info (hints never change what rmp does), MPI_ERR_INFO for an invalid or freed handle. */
+int rmpi_info_check(MPI_Info info);
+
 /* After a successful MPI_Init/MPI_Init_thread: an exit with status 0 that did not finalize
  * finalizes then (exit.c). */
 void rmpi_exit_register(void);

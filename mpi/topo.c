@@ -47,13 +47,14 @@ int MPI_Topo_test(MPI_Comm comm, int *status)
     return rmpi_raise(comm, rmp_topo_test(comm, status), __func__);
 }
 
-/* info carries hints only: any is accepted, and none changes anything. */
+/* info carries hints only: any valid one is accepted, and none changes anything. */
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
                                    const int sourceweights[], int outdegree,
                                    const int destinations[], const int destweights[], MPI_Info info,
                                    int reorder, MPI_Comm *comm_dist_graph)
 {
-    (void)info;
+    if (rmpi_info_check(info) != MPI_SUCCESS)
+        return rmpi_raise_code(comm_old, MPI_ERR_INFO, __func__);
     int rc = rmp_dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree,
                                             destinations, destweights, reorder, comm_dist_graph);
     if (rc == RMP_SUCCESS)

@@ -1,7 +1,8 @@
 /* win.c — MPI's window life cycle over rmp's windows (no one-sided operations: see mpi.h),
- * and MPI_Get_address. info carries hints only: any is accepted and none changes anything.
- * Creation errors are raised on the communicator's handler, the others on the window's (on
- * MPI_COMM_WORLD's for an invalid window). */
+ * and MPI_Get_address. info carries hints only: any valid one is accepted (an invalid handle
+ * raises MPI_ERR_INFO), kept as the window's hints (MPI_Win_get_info), and none changes
+ * anything. Creation errors are raised on the communicator's handler, the others on the
+ * window's (on MPI_COMM_WORLD's for an invalid window). */
 #include <string.h>
 
 #include "rmpi.h"
@@ -9,10 +10,13 @@
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                    MPI_Win *win)
 {
-    (void)info;
+    if (rmpi_info_check(info) != MPI_SUCCESS)
+        return rmpi_raise_code(comm, MPI_ERR_INFO, __func__);
     int rc = rmp_win_create(base, size, disp_unit, comm, win);
-    if (rc == RMP_SUCCESS)
+    if (rc == RMP_SUCCESS) {
         rmpi_win_born(*win, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE);
+        (void)rmp_win_set_info(*win, info); /* hints: losing them (no memory) is harmless */
+    }
     return rmpi_raise(comm, rc, __func__);
 }
 
@@ -20,22 +24,27 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                      MPI_Win *win)
 {
-    (void)info;
+    if (rmpi_info_check(info) != MPI_SUCCESS)
+        return rmpi_raise_code(comm, MPI_ERR_INFO, __func__);
     void *p = NULL;
     int rc = baseptr ? rmp_win_allocate(size, disp_unit, comm, &p, win) : RMP_ERR_ARG;
     if (rc == RMP_SUCCESS) {
         memcpy(baseptr, &p, sizeof p);
         rmpi_win_born(*win, p, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE);
+        (void)rmp_win_set_info(*win, info);
     }
     return rmpi_raise(comm, rc, __func__);
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-    (void)info;
+    if (rmpi_info_check(info) != MPI_SUCCESS)
+        return rmpi_raise_code(comm, MPI_ERR_INFO, __func__);
     int rc = rmp_win_create_dynamic(comm, win);
-    if (rc == RMP_SUCCESS)
+    if (rc == RMP_SUCCESS) {
         rmpi_win_born(*win, NULL, 0, 1, MPI_WIN_FLAVOR_DYNAMIC);
+        (void)rmp_win_set_info(*win, info);
+    }
     return rmpi_raise(comm, rc, __func__);
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "objmeta.h"
 
 static int comm_fill(comm_t *c, rmp_comm_t h, const int *world, int n, int rank, uint32_t ctx_id)
 {
@@ -68,6 +69,7 @@ int comm_create(const int *world, int n, int rank, uint32_t ctx_id, rmp_comm_t *
 
 void comm_release_locked(comm_t *c)
 {
+    objmeta_forget(OBJ_COMM, c->handle); /* its name and hints go with it */
     free(c->world);
     free(c->topo);
     memset(c, 0, sizeof(*c));

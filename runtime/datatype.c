@@ -13,6 +13,7 @@
 
 #include "datatype.h"
 #include "type_env.h"
+#include "objmeta.h"
 
 _Static_assert((int)DT_INT8 == RMP_INT8 && (int)DT_BYTE == RMP_BYTE &&
                    (int)DT_2INT == RMP_2INT && (int)DT_SHORT_INT == RMP_SHORT_INT &&
@@ -541,6 +542,7 @@ int rmp_type_free(rmp_datatype_t *type)
     } else {
         rmp_ctx.dtypes[*type].in_use = false;
         rmp_ctx.dtypes[*type].committed = false;
+        objmeta_forget(OBJ_TYPE, *type); /* a later type on the handle starts unnamed */
         *type = RMP_DATATYPE_NULL;
     }
     ctx_unlock(&rmp_ctx);

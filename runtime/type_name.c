@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "objmeta.h"
 
 static const char *const type_names[DT_NBUILTIN] = {
     [DT_INT8] = "RMP_INT8",           [DT_INT16] = "RMP_INT16",
@@ -31,7 +32,10 @@ int rmp_type_get_name(rmp_datatype_t type, char *name, int *resultlen)
     const dtype_t *t = dtype_get(type, false);
     if (!t)
         return RMP_ERR_TYPE;
-    const char *s = t->builtin && type < DT_NBUILTIN ? type_names[type] : "";
+    char set[RMP_MAX_OBJECT_NAME]; /* a name rmp_type_set_name gave it (objmeta.c) first */
+    const char *s = objmeta_name(OBJ_TYPE, type, set)            ? set
+                    : t->builtin && type < DT_NBUILTIN ? type_names[type]
+                                                       : "";
     size_t n = strlen(s); /* every name is shorter than RMP_MAX_OBJECT_NAME */
     memcpy(name, s, n + 1);
     if (resultlen)

@@ -73,7 +73,7 @@ typedef ptrdiff_t MPI_Aint;
 typedef long long MPI_Offset;
 typedef long long MPI_Count;
 typedef int MPI_Fint;
-typedef int MPI_Info; /* only MPI_INFO_NULL exists */
+typedef rmp_info_t MPI_Info;
 typedef rmp_message_t MPI_Message;
 #define MPI_INFO_NULL ((MPI_Info)0)
 
@@ -268,7 +268,7 @@ double MPI_Wtick(void);
 int MPI_Get_processor_name(char *name, int *resultlen);
 int MPI_Get_version(int *version, int *subversion);
 int MPI_Get_library_version(char *version, int *resultlen);
-int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr); /* info: MPI_INFO_NULL */
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr); /* info: hints, unused */
 int MPI_Free_mem(void *base);
 
 /* ---- Errors ----------------------------------------------------------------------------- */
@@ -287,7 +287,7 @@ int MPI_Comm_free(MPI_Comm *comm);
 /* Collective over comm; the ranks outside group get MPI_COMM_NULL. */
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
-/* split_type MPI_COMM_TYPE_SHARED (or MPI_UNDEFINED: MPI_COMM_NULL); info: MPI_INFO_NULL. */
+/* split_type MPI_COMM_TYPE_SHARED (or MPI_UNDEFINED: MPI_COMM_NULL); info: hints, unused. */
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                         MPI_Comm *newcomm);
 
@@ -497,9 +497,10 @@ int MPI_Get_address(const void *location, MPI_Aint *address);
 /* Windows WITHOUT one-sided operations: creation and free are real collectives (every rank's
  * base, size and displacement unit are exchanged; MPI_Win_allocate allocates, MPI_Win_free
  * waits for all ranks and frees), but MPI_Put, Get, Accumulate, Win_fence, Win_lock... are not
- * declared, so a program that uses them fails to link. info: MPI_INFO_NULL. Creation errors
- * are raised on the communicator's handler, the others on the window's once the program set
- * one (MPI_Win_set_errhandler), else (and for an invalid window) on MPI_COMM_WORLD's. */
+ * declared, so a program that uses them fails to link. info: hints, kept (MPI_Win_get_info).
+ * Creation errors are raised on the communicator's handler, the others on the window's once
+ * the program set one (MPI_Win_set_errhandler), else (and for an invalid window) on
+ * MPI_COMM_WORLD's. */
 typedef rmp_win_t MPI_Win;
 #define MPI_WIN_NULL ((MPI_Win)RMP_WIN_NULL)
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
@@ -724,6 +725,56 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
 int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
 int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+
+/* -- info objects, names, communicator creation -- */
+/* Info objects (MPI-3.1 ch. 9; errors raised on MPI_COMM_WORLD's handler). Keys of 1 to
+ * MPI_MAX_INFO_KEY characters (else MPI_ERR_INFO_KEY), values of 1 to MPI_MAX_INFO_VAL (else
+ * MPI_ERR_INFO_VALUE), compared exactly; MPI_Info_get_nthkey lists keys in the order they were
+ * first set. MPI_Info_get copies at most valuelen characters and a NUL (value holds
+ * valuelen + 1 bytes). MPI_INFO_ENV (read-only: set, delete and free raise MPI_ERR_INFO) holds
+ * "command", "argv" (when the program had arguments), "maxprocs" (the size of
+ * MPI_COMM_WORLD), "host", "arch", "wdir" and "thread_level". */
+#define MPI_INFO_ENV ((MPI_Info)RMP_INFO_ENV)
+#define MPI_MAX_INFO_KEY RMP_MAX_INFO_KEY
+#define MPI_MAX_INFO_VAL RMP_MAX_INFO_VAL
+int MPI_Info_create(MPI_Info *info);
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int MPI_Info_delete(MPI_Info info, const char *key);
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int MPI_Info_free(MPI_Info *info);
+
+/* Names (cut to MPI_MAX_OBJECT_NAME - 1 characters): MPI_COMM_WORLD and MPI_COMM_SELF are
+ * named so, other communicators and windows "" until named; a builtin type keeps the name
+ * MPI_Type_get_name gives until renamed. Window errors go to MPI_COMM_WORLD's handler. */
+int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+int MPI_Win_set_name(MPI_Win win, const char *win_name);
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+
+/* Hints: kept and returned, none changes what rmp does. set_info updates the hints info
+ * names (MPI_INFO_NULL: none); get_info returns a new info with every hint set (free it).
+ * MPI_Comm_dup copies comm's hints, MPI_Comm_dup_with_info takes info's instead; windows get
+ * the hints of the info they were created with. Every call that takes an MPI_Info
+ * (MPI_Comm_split_type, MPI_Win_create..., MPI_Alloc_mem, MPI_Dist_graph_create_adjacent)
+ * accepts any valid one and raises MPI_ERR_INFO for an invalid handle. */
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+/* Nonblocking MPI_Comm_dup: newcomm is usable once request completes; comm may meanwhile be
+ * used for anything else (other collectives, other creations, other idups). */
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+/* Collective over the members of group only (a subset of comm's, else MPI_ERR_GROUP); tag
+ * (0..RMP_TAG_UB, else MPI_ERR_TAG) tells apart concurrent calls; a caller outside group gets
+ * MPI_COMM_NULL. */
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 
 
 

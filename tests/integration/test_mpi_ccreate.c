@@ -1,0 +1,64 @@
+/* test_mpi_ccreate.c — the MPI programs of info objects, names and hints (tests/mpi/mpi_info.c)
+ * and of the MPI-3 communicator creations (tests/mpi/mpi_ccreate.c: Comm_create_group,
+ * Comm_idup, Comm_dup_with_info) under mrun at n = 1..8; each program checks exact values
+ * itself and prints "<prog>: rank R OK" when nothing failed. */
+#include "run.h"
+
+#ifndef RMP_TEST_MPIPROGS
+#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
+#endif
+#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
+
+static void expect_all_ok(run_result_t *r, const char *prog, int n)
+{
+    expect_success(*r);
+    for (int i = 0; i < n; i++) {
+        char line[128];
+        snprintf(line, sizeof line, "%s: rank %d OK", prog, i);
+        expect_line(*r, out, line, 1);
+    }
+}
+
+ParameterizedTestParameters(mpi_ccreate, info)
+{
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* The arguments are what MPI_INFO_ENV's "argv" must show. */
+ParameterizedTest(int *n, mpi_ccreate, info, .timeout = 100)
+{
+    run_opts_t o = {.limit = 90};
+    run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_info"), "first", "second", NULL);
+    expect_all_ok(&r, "mpi_info", *n);
+    run_free(&r);
+}
+
+ParameterizedTestParameters(mpi_ccreate, create)
+{
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi_ccreate, create, .timeout = 100)
+{
+    run_opts_t o = {.limit = 90};
+    run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_ccreate"), NULL);
+    expect_all_ok(&r, "mpi_ccreate", *n);
+    run_free(&r);
+}
+
+ParameterizedTestParameters(mpi_ccreate, threads)
+{
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* 4 threads per rank creating communicators at once (MPI_THREAD_MULTIPLE). */
+ParameterizedTest(int *n, mpi_ccreate, threads, .timeout = 160)
+{
+    run_opts_t o = {.limit = 150};
+    run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_ccreate_threads"), NULL);
+    expect_all_ok(&r, "mpi_ccreate_threads", *n);
+    run_free(&r);
+}

@@ -1,0 +1,136 @@
+/* mpi_ccreate_threads.c — at MPI_THREAD_MULTIPLE, THREADS threads per rank at once (as MPICH's
+ * comm_create_group_threads and comm_idup threaded tests): each on its own parent (a dup made
+ * before), making communicators with MPI_Comm_create_group (the parent's group, then the idup's
+ * in reverse order), MPI_Comm_idup and MPI_Comm_dup_with_info, checking each with an exact
+ * allreduce, while using info objects and naming its communicators. Every thread also creates
+ * groups on MPI_COMM_WORLD itself with its own tag, concurrently with the others (tags tell
+ * them apart). Every rank makes the same creations in each thread, in the same order: the rule
+ * of concurrent creations (collectives/comm_ops.c) — a thread may not go on to a creation that
+ * comes first in the agreed priority while its peers still wait for it in another. */
+#include <pthread.h>
+
+#include "mpicheck.h"
+
+#define THREADS 4
+#define ITERS 30
+
+static int rank, size;
+static MPI_Comm parents[THREADS];
+static pthread_mutex_t fail_mu = PTHREAD_MUTEX_INITIALIZER;
+
+#define TCHECK(call)                                                                           \
+    do {                                                                                       \
+        int rc_ = (call);                                                                      \
+        if (rc_ != MPI_SUCCESS) {                                                              \
+            pthread_mutex_lock(&fail_mu);                                                      \
+            FAIL("thread %d: %s:%d: %s returned %d", t, __FILE__, __LINE__, #call, rc_);       \
+            pthread_mutex_unlock(&fail_mu);                                                    \
+        }                                                                                      \
+    } while (0)
+
+#define TEXPECT(cond, ...)                                                                     \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            pthread_mutex_lock(&fail_mu);                                                      \
+            FAIL(__VA_ARGS__);                                                                 \
+            pthread_mutex_unlock(&fail_mu);                                                    \
+        }                                                                                      \
+    } while (0)
+
+static void check_sum(int t, MPI_Comm c, int members_sum, const char *what, int it)
+{
+    int v = rank, s = -1;
+    TCHECK(MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, c));
+    TEXPECT(s == members_sum, "thread %d iteration %d %s: sum %d, expected %d", t, it, what, s,
+            members_sum);
+}
+
+static void *worker(void *arg)
+{
+    int t = *(int *)arg;
+    MPI_Comm p = parents[t];
+    MPI_Group pg, rev, wg;
+    TCHECK(MPI_Comm_group(p, &pg));
+    TCHECK(MPI_Comm_group(MPI_COMM_WORLD, &wg));
+    int order[64];
+    for (int i = 0; i < size; i++)
+        order[i] = size - 1 - i;
+    TCHECK(MPI_Group_incl(pg, size, order, &rev));
+    for (int it = 0; it < ITERS; it++) {
+        MPI_Comm a, b, c, d, w;
+        MPI_Request req;
+        MPI_Info info;
+        char name[MPI_MAX_OBJECT_NAME], val[32], want[32];
+        int len, flag = 0;
+        TCHECK(MPI_Info_create(&info));
+        snprintf(want, sizeof want, "t%d-i%d", t, it);
+        TCHECK(MPI_Info_set(info, "tag", want));
+
+        TCHECK(MPI_Comm_idup(p, &a, &req));
+        TCHECK(MPI_Comm_create_group(p, pg, it, &b));
+        TCHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        TCHECK(MPI_Comm_dup_with_info(b, info, &c));
+        /* the world, shared by every thread: each thread's own tag */
+        TCHECK(MPI_Comm_create_group(MPI_COMM_WORLD, wg, t * 1000 + it, &w));
+        check_sum(t, a, size * (size - 1) / 2, "idup", it);
+        check_sum(t, b, size * (size - 1) / 2, "create_group", it);
+        check_sum(t, c, size * (size - 1) / 2, "dup_with_info", it);
+        check_sum(t, w, size * (size - 1) / 2, "create_group on the world", it);
+        TCHECK(MPI_Comm_create_group(a, rev, it, &d)); /* the ranks in reverse order */
+        int x = -1;
+        TCHECK(MPI_Comm_rank(d, &x));
+        TEXPECT(x == size - 1 - rank, "thread %d: reversed rank %d, expected %d", t, x,
+                size - 1 - rank);
+        check_sum(t, d, size * (size - 1) / 2, "create_group reversed", it);
+        TCHECK(MPI_Comm_free(&d));
+        MPI_Info got;
+        TCHECK(MPI_Comm_get_info(c, &got));
+        TCHECK(MPI_Info_get(got, "tag", 31, val, &flag));
+        TEXPECT(flag && strcmp(val, want) == 0, "thread %d: hint '%s', expected '%s'", t, val,
+                want);
+        TCHECK(MPI_Info_free(&got));
+        TCHECK(MPI_Comm_set_name(c, want));
+        TCHECK(MPI_Comm_get_name(c, name, &len));
+        TEXPECT(strcmp(name, want) == 0, "thread %d: name '%s', expected '%s'", t, name, want);
+        TCHECK(MPI_Info_free(&info));
+        TCHECK(MPI_Comm_free(&a));
+        TCHECK(MPI_Comm_free(&b));
+        TCHECK(MPI_Comm_free(&c));
+        TCHECK(MPI_Comm_free(&w));
+    }
+    TCHECK(MPI_Group_free(&rev));
+    TCHECK(MPI_Group_free(&pg));
+    TCHECK(MPI_Group_free(&wg));
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int provided = -1;
+    mc_watchdog(150);
+    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+        return 1;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mc_rank = rank;
+    EXPECT_INT(provided, MPI_THREAD_MULTIPLE);
+    int nthreads = argc > 1 ? atoi(argv[1]) : THREADS;
+    if (nthreads < 1 || nthreads > THREADS)
+        nthreads = THREADS;
+    for (int t = 0; t < nthreads; t++)
+        CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &parents[t]));
+    pthread_t tid[THREADS];
+    int ids[THREADS];
+    for (int t = 0; t < nthreads; t++) {
+        ids[t] = t;
+        if (pthread_create(&tid[t], NULL, worker, &ids[t]) != 0)
+            FAIL("pthread_create");
+    }
+    for (int t = 0; t < nthreads; t++)
+        pthread_join(tid[t], NULL);
+    for (int t = 0; t < nthreads; t++)
+        CHECK(MPI_Comm_free(&parents[t]));
+    MPI_Finalize();
+    return mc_done("mpi_ccreate_threads");
+}
