@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coll.h"
+#include "inter.h"
 #include "match.h"
 #include "topo.h"
 
@@ -81,7 +82,7 @@ static void ctx_release_locked(uint32_t id)
         ctx_free[b / 32] |= 1u << (b % 32);
 }
 
-static void ctx_release(uint32_t id)
+void comm_ctx_release(uint32_t id)
 {
     ctx_lock(&rmp_ctx);
     ctx_release_locked(id);
@@ -90,7 +91,8 @@ static void ctx_release(uint32_t id)
 
 /* One round: my mask (or nothing, when it is not my turn) reduced over the parent. The last
  * word says whether every member held its mask. *bit: the pair taken, -1 for none. */
-static int ctx_round(rmp_comm_t parent, ctx_waiter_t *w, uint32_t *buf, int *bit, bool *all)
+static int ctx_round(rmp_comm_t parent, ctx_waiter_t *w, uint32_t *buf, int *bit, bool *all,
+                     ctx_combine_t combine, void *arg)
 {
     ctx_lock(&rmp_ctx);
     bool own = ctx_my_turn(w);
@@ -102,6 +104,8 @@ static int ctx_round(rmp_comm_t parent, ctx_waiter_t *w, uint32_t *buf, int *bit
     ctx_busy |= own;
     ctx_unlock(&rmp_ctx);
     int err = rmp_allreduce(RMP_IN_PLACE, buf, CTX_WORDS + 1, RMP_UINT32, RMP_BAND, parent);
+    if (!err && combine) /* an intercommunicator: the other group's reduced mask too */
+        err = combine(arg, buf, CTX_WORDS + 1);
     ctx_lock(&rmp_ctx);
     if (own)
         ctx_busy = false;
@@ -115,10 +119,14 @@ static int ctx_round(rmp_comm_t parent, ctx_waiter_t *w, uint32_t *buf, int *bit
 
 /* Collective over `parent`: a context id pair free on every member, now taken (ctx_release
  * gives it back). RMP_ERR_NO_MEM when the members have no free pair in common. */
-static int agree_ctx_id(const coll_t *cl, rmp_comm_t parent, uint32_t *id)
+int comm_agree_ctx(rmp_comm_t parent, ctx_combine_t combine, void *arg, uint32_t *id)
 {
     uint32_t buf[CTX_WORDS + 1];
-    ctx_waiter_t w = {.parent = cl->comm->ctx_id};
+    comm_t *pc = comm_get(parent);
+    if (!pc)
+        return RMP_ERR_COMM;
+    ctx_waiter_t w = {.parent = pc->ctx_id};
+    int members = pc->size;
     ctx_lock(&rmp_ctx);
     ctx_mask_init();
     w.next = ctx_waiters;
@@ -126,7 +134,7 @@ static int agree_ctx_id(const coll_t *cl, rmp_comm_t parent, uint32_t *id)
     ctx_unlock(&rmp_ctx);
     int bit = -1, err;
     bool all;
-    while (!(err = ctx_round(parent, &w, buf, &bit, &all)) && !all)
+    while (!(err = ctx_round(parent, &w, buf, &bit, &all, combine, arg)) && !all)
         sched_yield(); /* another creation holds the mask here or on a member: let it finish */
     ctx_lock(&rmp_ctx);
     ctx_unwait(&w);
@@ -137,24 +145,32 @@ static int agree_ctx_id(const coll_t *cl, rmp_comm_t parent, uint32_t *id)
         core_error(&rmp_ctx,
                    "cannot create a communicator: its %d members have no context id free in "
                    "common (each process has %d; free unused communicators)",
-                   cl->size, CTX_BITS - 2);
+                   members, CTX_BITS - 2);
         return RMP_ERR_NO_MEM;
     }
     *id = 2 * (uint32_t)bit;
     return RMP_SUCCESS;
 }
 
+static int agree_ctx_id(const coll_t *cl, rmp_comm_t parent, uint32_t *id)
+{
+    (void)cl;
+    return comm_agree_ctx(parent, NULL, NULL, id);
+}
+
 int rmp_comm_dup(rmp_comm_t comm, rmp_comm_t *newcomm)
 {
     coll_t cl;
     uint32_t id;
+    if (comm_is_inter(comm))
+        return inter_comm_dup(comm, newcomm);
     int err = coll_comm(comm, &cl);
     if (!err && !newcomm)
         err = RMP_ERR_ARG;
     if (!err)
         err = agree_ctx_id(&cl, comm, &id);
     if (!err && (err = comm_create(cl.comm->world, cl.size, cl.rank, id, newcomm)))
-        ctx_release(id);
+        comm_ctx_release(id);
     if (!err && (err = topo_dup(cl.comm, comm_get(*newcomm)))) /* MPI: the topology too */
         rmp_comm_free(newcomm);
     return err;
@@ -199,6 +215,8 @@ int rmp_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm)
 {
     coll_t cl;
     uint32_t id;
+    if (comm_is_inter(comm))
+        return inter_comm_split(comm, color, key, newcomm);
     int err = coll_comm(comm, &cl);
     if (!err && !newcomm)
         err = RMP_ERR_ARG;
@@ -225,7 +243,7 @@ int rmp_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm)
     /* each color's communicator has the same id (their members are disjoint); a rank in none
      * of them, or whose creation failed, does not use it */
     if (have_id && (err || color == RMP_UNDEFINED))
-        ctx_release(id);
+        comm_ctx_release(id);
     free(ck);
     free(world);
     return err;
@@ -243,8 +261,16 @@ static void comm_teardown(comm_t *c)
         core_verbose(&rmp_ctx, "a freed communicator had %zu message%s nobody received: dropped",
                      lost, lost == 1 ? "" : "s");
     coll_offload_comm_free(c);
+    /* an intercommunicator's bridge owns the pair: it goes with it, when its last collective
+     * ends */
+    comm_t *bridge = c->lworld ? &rmp_ctx.comms[c->bridge] : NULL;
     comm_release_locked(c);
-    ctx_release_locked(id);
+    if (bridge && bridge->busy)
+        bridge->freed = comm_teardown;
+    else if (bridge)
+        comm_teardown(bridge);
+    else
+        ctx_release_locked(id);
 }
 
 int rmp_comm_free(rmp_comm_t *comm)

@@ -40,6 +40,7 @@ void comm_fini(rmp_ctx_t *ctx)
         return;
     for (int i = 0; i < RMP_MAX_COMMS; i++) {
         free(ctx->comms[i].world);
+        free(ctx->comms[i].lworld);
         free(ctx->comms[i].topo);
     }
     free(ctx->comms);
@@ -69,6 +70,7 @@ int comm_create(const int *world, int n, int rank, uint32_t ctx_id, rmp_comm_t *
 void comm_release_locked(comm_t *c)
 {
     free(c->world);
+    free(c->lworld);
     free(c->topo);
     memset(c, 0, sizeof(*c));
 }
@@ -116,6 +118,6 @@ int rmp_comm_size(rmp_comm_t comm, int *size)
         return RMP_ERR_COMM;
     if (!size)
         return RMP_ERR_ARG;
-    *size = c->size;
+    *size = c->lworld ? c->lsize : c->size; /* an intercommunicator: its local group */
     return RMP_SUCCESS;
 }
