@@ -256,7 +256,10 @@ int rmp_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm)
 static void comm_teardown(comm_t *c)
 {
     uint32_t id = c->ctx_id;
-    size_t lost = match_drop_ctx(rmp_ctx.mq, id) + match_drop_ctx(rmp_ctx.mq, id + 1);
+    /* (an intercommunicator's collective context is its bridge's, whose collectives may be
+     * in flight still: the bridge's own teardown drops what is left there) */
+    size_t lost = match_drop_ctx(rmp_ctx.mq, id) +
+                  (c->lworld ? 0 : match_drop_ctx(rmp_ctx.mq, id + 1));
     if (lost)
         core_verbose(&rmp_ctx, "a freed communicator had %zu message%s nobody received: dropped",
                      lost, lost == 1 ? "" : "s");

@@ -516,6 +516,69 @@ static void t_build(const ic_t *ic, int rank, int size)
     CHECK(MPI_Comm_free(&m));
 }
 
+/* Typed and empty buffers, operations in flight on two intercommunicators at once, a free
+ * with one pending, and an intercommunicator made over another one as peer_comm. */
+static void t_more(const ic_t *ic)
+{
+    MPI_Comm c = ic->comm, d, e;
+    int myw = ic->lw[ic->me], x = -1;
+    /* a strided type: bcast from remote rank 0's group, every root of group 0 in turn */
+    MPI_Datatype vec;
+    CHECK(MPI_Type_vector(3, 1, 2, MPI_INT, &vec));
+    CHECK(MPI_Type_commit(&vec));
+    int b[6];
+    for (int i = 0; i < 6; i++)
+        b[i] = ic->color == 0 && ic->me == 0 ? 50 + i : -1;
+    int root = ic->color == 0 ? (ic->me == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+    COLL(Bcast, Ibcast, b, 1, vec, root, c);
+    for (int i = 0; i < 6; i++)
+        EXPECT_INT(b[i], ic->color == 0 ? (ic->me == 0 ? 50 + i : -1) : i % 2 ? -1 : 50 + i);
+    /* gather into a strided type at group 1's rank 0 */
+    int g[6 * MAXN], three[3] = {myw, myw + 1, myw + 2};
+    for (int i = 0; i < 6 * MAXN; i++)
+        g[i] = -1;
+    root = ic->color == 1 ? (ic->me == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+    COLL(Gather, Igather, three, 3, MPI_INT, g, 1, vec, root, c);
+    if (ic->color == 1 && ic->me == 0)
+        for (int j = 0; j < ic->rn; j++) /* extent of vec: 5 ints */
+            for (int i = 0; i < 3; i++)
+                EXPECT_INT(g[5 * j + 2 * i], ic->rw[j] + i);
+    CHECK(MPI_Type_free(&vec));
+    /* empty: count 0 with NULL buffers */
+    root = ic->color == 0 ? (ic->me == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+    COLL(Bcast, Ibcast, NULL, 0, MPI_INT, root, c);
+    COLL(Allreduce, Iallreduce, NULL, NULL, 0, MPI_INT, MPI_SUM, c);
+    COLL(Allgather, Iallgather, NULL, 0, MPI_INT, NULL, 0, MPI_INT, c);
+    COLL(Alltoall, Ialltoall, NULL, 0, MPI_INT, NULL, 0, MPI_INT, c);
+
+    /* two intercommunicators with collectives in flight together, then one freed pending */
+    CHECK(MPI_Comm_dup(c, &d));
+    MPI_Request rq[3];
+    int s1 = myw, r1 = -1, s2 = 2 * myw, r2 = -1, sum = 0;
+    CHECK(MPI_Iallreduce(&s1, &r1, 1, MPI_INT, MPI_SUM, c, &rq[0]));
+    CHECK(MPI_Iallreduce(&s2, &r2, 1, MPI_INT, MPI_SUM, d, &rq[1]));
+    CHECK(MPI_Ibarrier(d, &rq[2]));
+    CHECK(MPI_Comm_free(&d));
+    CHECK(MPI_Waitall(3, rq, MPI_STATUSES_IGNORE));
+    for (int j = 0; j < ic->rn; j++)
+        sum += ic->rw[j];
+    EXPECT_INT(r1, sum);
+    EXPECT_INT(r2, 2 * sum);
+
+    /* peer_comm an intercommunicator: the leaders (local rank 0) meet as remote rank 0 */
+    CHECK(MPI_Intercomm_create(ic->local, 0, c, 0, 33, &e));
+    CHECK(MPI_Comm_remote_size(e, &x));
+    EXPECT_INT(x, ic->rn);
+    CHECK(MPI_Allreduce(&s1, &r1, 1, MPI_INT, MPI_SUM, e));
+    EXPECT_INT(r1, sum);
+    CHECK(MPI_Comm_free(&e));
+
+    /* errors only the leader sees reach its whole group */
+    expect_class("peer_comm null", MPI_Intercomm_create(ic->local, 0, MPI_COMM_NULL, 0, 1, &e),
+                 MPI_ERR_COMM);
+    expect_class("bad tag", MPI_Intercomm_create(ic->local, 0, c, 0, -4, &e), MPI_ERR_TAG);
+}
+
 static void t_errors(const ic_t *ic)
 {
     MPI_Comm c = ic->comm, bad = MPI_COMM_NULL;
@@ -592,6 +655,7 @@ int main(int argc, char **argv)
             }
             t_all(&ic);
             t_build(&ic, rank, size);
+            t_more(&ic);
             t_errors(&ic);
             free_ic(&ic);
         }
