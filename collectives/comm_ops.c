@@ -263,7 +263,8 @@ static void comm_teardown(comm_t *c)
     if (lost)
         core_verbose(&rmp_ctx, "a freed communicator had %zu message%s nobody received: dropped",
                      lost, lost == 1 ? "" : "s");
-    coll_offload_comm_free(c);
+    if (!c->lworld) /* an intercommunicator never offloads; its pair's state is the bridge's */
+        coll_offload_comm_free(c);
     /* an intercommunicator's bridge owns the pair: it goes with it, when its last collective
      * ends */
     comm_t *bridge = c->lworld ? &rmp_ctx.comms[c->bridge] : NULL;
