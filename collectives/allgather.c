@@ -16,6 +16,7 @@
  * so nobody hangs and the next collective starts in step. The algorithm is chosen from the
  * slot size alone, which every rank shares. */
 #include "coll.h"
+#include "inter.h"
 
 static const char *const algs[] = {"auto", "recursive_doubling", "bruck", "ring", "direct",
                                    NULL};
@@ -92,6 +93,9 @@ static void allgather_direct(sched_t *s, const coll_t *cl, char *out, size_t blk
 int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                    int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                req);
     coll_t cl;
     const dtype_t *sdt = NULL, *rdt;
     size_t sbytes = 0, rbytes = 0;

@@ -4,11 +4,15 @@
  * longer than its slot is cut to it and gives RMP_ERR_TRUNCATE to every rank (sched.c passes
  * the error along the ring); every rank still runs the whole collective. */
 #include "coll.h"
+#include "inter.h"
 
 int rmp_iallgatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                     const int recvcounts[], const int displs[], rmp_datatype_t recvtype,
                     rmp_comm_t comm, rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                 recvtype, comm, req);
     coll_t cl;
     const dtype_t *sdt = NULL, *rdt = NULL;
     size_t sbytes = 0;

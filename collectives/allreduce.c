@@ -24,6 +24,7 @@
 #include <limits.h>
 
 #include "coll.h"
+#include "inter.h"
 
 static const char *const algs[] = {"auto", "recursive_doubling", "rabenseifner", "ring",
                                    "pipelined_ring", "direct", NULL};
@@ -199,6 +200,8 @@ static void allreduce_direct(sched_t *s, const coll_t *cl, const red_t *rd, cons
 int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
                    rmp_op_t op, rmp_comm_t comm, rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_iallreduce(sendbuf, recvbuf, count, type, op, comm, req);
     coll_t cl;
     const dtype_t *dt = NULL;
     size_t bytes;

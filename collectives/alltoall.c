@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "coll.h"
+#include "inter.h"
 
 static const char *const algs[] = {"auto", "bruck", "linear", "pairwise", NULL};
 enum { AUTO, BRUCK, LINEAR, PAIRWISE };
@@ -86,6 +87,9 @@ static void alltoall_bruck(sched_t *s, const coll_t *cl, const char *in, size_t 
 int rmp_ialltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                   int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                               req);
     coll_t cl;
     const dtype_t *sdt = NULL, *rdt;
     size_t sblk = 0, rblk = 0;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "coll.h"
+#include "inter.h"
 
 /* The outgoing blocks of an in-place alltoallv: copies of recvbuf's blocks. */
 static bool copy_out(sched_t *s, const vview_t *from, int n, vview_t *to)
@@ -56,6 +57,9 @@ int rmp_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm,
                    rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                rdispls, recvtype, comm, req);
     coll_t cl;
     const dtype_t *sdt = NULL, *rdt = NULL;
     bool in_place = sendbuf == RMP_IN_PLACE;
@@ -80,6 +84,9 @@ int rmp_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], const rmp_datatype_t recvtypes[], rmp_comm_t comm,
                    rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                rdispls, recvtypes, comm, req);
     coll_t cl;
     bool in_place = sendbuf == RMP_IN_PLACE;
     int err = coll_comm(comm, &cl);

@@ -2,12 +2,15 @@
  * and waits for rank-k, so after ceil(log2 n) rounds each rank has heard, directly or not,
  * from every other. Zero-byte messages; works for any n. */
 #include "coll.h"
+#include "inter.h"
 
 static const char *const algs[] = {"auto", "dissemination", NULL};
 static coll_tune_t tune = {.name = "BARRIER", .algs = algs};
 
 int rmp_ibarrier(rmp_comm_t comm, rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_ibarrier(comm, req);
     coll_t cl;
     int alg, err = coll_comm(comm, &cl);
     if (!err && !req)

@@ -22,6 +22,7 @@
 #include <limits.h>
 
 #include "coll.h"
+#include "inter.h"
 
 static const char *const algs[] = {"auto", "binomial", "scatter_allgather", "pipelined_chain",
                                    "pipelined_tree", "direct", NULL};
@@ -130,6 +131,8 @@ static int bcast_auto(const coll_t *cl, size_t bytes)
 int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm,
                rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_ibcast(buf, count, type, root, comm, req);
     coll_t cl;
     const dtype_t *dt;
     size_t bytes;

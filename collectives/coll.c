@@ -13,6 +13,8 @@ int coll_comm(rmp_comm_t h, coll_t *cl)
         return err;
     ctx_lock(&rmp_ctx);
     comm_t *c = comm_get(h);
+    if (c && c->lworld) /* an intercommunicator: only the calls that dispatch to inter*.c */
+        c = NULL;
     if (c)
         *cl = (coll_t){.comm = c, .rank = c->rank, .size = c->size};
     ctx_unlock(&rmp_ctx);

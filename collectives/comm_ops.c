@@ -8,6 +8,7 @@
 
 #include "coll.h"
 #include "ctxid.h"
+#include "inter.h"
 #include "match.h"
 #include "objmeta.h"
 #include "topo.h"
@@ -160,23 +161,50 @@ int ctx_agree(ctx_waiter_t *w, ctx_reduce_fn *fn, void *arg, int members, uint32
     return RMP_SUCCESS;
 }
 
+/* A round's reduction over the parent; for an intercommunicator's creation, combine then
+ * brings in the other group's reduced mask (through the leaders). */
+typedef struct agree_over {
+    rmp_comm_t parent;
+    ctx_combine_t combine;
+    void *arg;
+} agree_over_t;
+
 static int parent_allreduce(uint32_t *buf, int nwords, void *arg)
 {
-    return rmp_allreduce(RMP_IN_PLACE, buf, nwords, RMP_UINT32, RMP_BAND, *(rmp_comm_t *)arg);
+    const agree_over_t *o = arg;
+    int err = rmp_allreduce(RMP_IN_PLACE, buf, nwords, RMP_UINT32, RMP_BAND, o->parent);
+    if (!err && o->combine)
+        err = o->combine(o->arg, buf, nwords);
+    return err;
 }
 
 /* Collective over `parent`: a context id pair free on every member, now taken (ctx_release
  * gives it back). RMP_ERR_NO_MEM when the members have no free pair in common. */
+int comm_agree_ctx(rmp_comm_t parent, ctx_combine_t combine, void *arg, uint32_t *id)
+{
+    ctx_lock(&rmp_ctx);
+    comm_t *pc = comm_get(parent);
+    ctx_waiter_t w = {.parent = pc ? pc->ctx_id : 0, .sub = pc ? pc->coll_seq : 0};
+    int members = pc ? pc->size : 0;
+    ctx_unlock(&rmp_ctx);
+    if (!pc)
+        return RMP_ERR_COMM;
+    agree_over_t over = {.parent = parent, .combine = combine, .arg = arg};
+    return ctx_agree(&w, parent_allreduce, &over, members, id);
+}
+
 static int agree_ctx_id(const coll_t *cl, rmp_comm_t parent, uint32_t *id)
 {
-    ctx_waiter_t w = {.parent = cl->comm->ctx_id, .sub = cl->comm->coll_seq};
-    return ctx_agree(&w, parent_allreduce, &parent, cl->size, id);
+    (void)cl;
+    return comm_agree_ctx(parent, NULL, NULL, id);
 }
 
 int rmp_comm_dup(rmp_comm_t comm, rmp_comm_t *newcomm)
 {
     coll_t cl;
     uint32_t id;
+    if (comm_is_inter(comm))
+        return inter_comm_dup(comm, newcomm);
     int err = coll_comm(comm, &cl);
     if (!err && !newcomm)
         err = RMP_ERR_ARG;
@@ -230,6 +258,8 @@ int rmp_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm)
 {
     coll_t cl;
     uint32_t id;
+    if (comm_is_inter(comm))
+        return inter_comm_split(comm, color, key, newcomm);
     int err = coll_comm(comm, &cl);
     if (!err && !newcomm)
         err = RMP_ERR_ARG;
@@ -269,13 +299,25 @@ int rmp_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm)
 static void comm_teardown(comm_t *c)
 {
     uint32_t id = c->ctx_id;
-    size_t lost = match_drop_ctx(rmp_ctx.mq, id) + match_drop_ctx(rmp_ctx.mq, id + 1);
+    /* (an intercommunicator's collective context is its bridge's, whose collectives may be
+     * in flight still: the bridge's own teardown drops what is left there) */
+    size_t lost = match_drop_ctx(rmp_ctx.mq, id) +
+                  (c->lworld ? 0 : match_drop_ctx(rmp_ctx.mq, id + 1));
     if (lost)
         core_verbose(&rmp_ctx, "a freed communicator had %zu message%s nobody received: dropped",
                      lost, lost == 1 ? "" : "s");
-    coll_offload_comm_free(c);
+    if (!c->lworld) /* an intercommunicator never offloads; its pair's state is the bridge's */
+        coll_offload_comm_free(c);
+    /* an intercommunicator's bridge owns the pair: it goes with it, when its last collective
+     * ends */
+    comm_t *bridge = c->lworld ? &rmp_ctx.comms[c->bridge] : NULL;
     comm_release_locked(c);
-    ctx_release_locked(id);
+    if (bridge && bridge->busy)
+        bridge->freed = comm_teardown;
+    else if (bridge)
+        comm_teardown(bridge);
+    else
+        ctx_release_locked(id);
 }
 
 int rmp_comm_free(rmp_comm_t *comm)

@@ -11,6 +11,7 @@
  * the rank that contributed it, unless it is the root, returns RMP_SUCCESS. Every rank still
  * runs the whole collective: nobody hangs, and the next collective starts in step. */
 #include "coll.h"
+#include "inter.h"
 
 static const char *const algs[] = {"auto", "binomial", "linear", NULL};
 enum { AUTO, BINOMIAL, LINEAR };
@@ -75,6 +76,9 @@ int rmp_igather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, voi
                 int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm,
                 rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                             req);
     coll_t cl;
     const dtype_t *sdt = NULL, *rdt = NULL;
     size_t sbytes = 0, rbytes = 0;

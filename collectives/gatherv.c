@@ -5,11 +5,15 @@
  * longer than its slot is cut to it and gives RMP_ERR_TRUNCATE where it lands (gather: the
  * root; scatter: the receiver); every rank still runs the whole collective. */
 #include "coll.h"
+#include "inter.h"
 
 int rmp_igatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                  const int recvcounts[], const int displs[], rmp_datatype_t recvtype, int root,
                  rmp_comm_t comm, rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                              root, comm, req);
     coll_t cl;
     const dtype_t *sdt = NULL, *rdt = NULL;
     size_t sbytes = 0;
@@ -58,6 +62,9 @@ int rmp_iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   rmp_datatype_t sendtype, void *recvbuf, int recvcount,
                   rmp_datatype_t recvtype, int root, rmp_comm_t comm, rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                               root, comm, req);
     coll_t cl;
     const dtype_t *sdt = NULL, *rdt = NULL;
     size_t rbytes = 0;

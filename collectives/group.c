@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "coll.h"
+#include "inter.h"
 
 typedef struct group {
     bool in_use;
@@ -76,7 +77,9 @@ int rmp_comm_group(rmp_comm_t comm, rmp_group_t *group)
     if (err)
         return err;
     comm_t *c = comm_get(comm);
-    int *w = c && group ? malloc(sizeof(int) * (size_t)c->size) : NULL;
+    /* an intercommunicator's group is its local group (core.h) */
+    int n = c && c->lworld ? c->lsize : c ? c->size : 0;
+    int *w = c && group ? malloc(sizeof(int) * (size_t)n) : NULL;
     if (!c)
         err = RMP_ERR_COMM;
     else if (!group)
@@ -84,8 +87,8 @@ int rmp_comm_group(rmp_comm_t comm, rmp_group_t *group)
     else if (!w)
         err = RMP_ERR_NO_MEM;
     else {
-        memcpy(w, c->world, sizeof(int) * (size_t)c->size);
-        err = group_new(w, c->size, group);
+        memcpy(w, c->lworld ? c->lworld : c->world, sizeof(int) * (size_t)n);
+        err = group_new(w, n, group);
     }
     ctx_unlock(&rmp_ctx);
     return err;
@@ -256,7 +259,15 @@ int rmp_comm_compare(rmp_comm_t comm1, rmp_comm_t comm2, int *result)
         err = RMP_ERR_ARG;
     else if (comm1 == comm2)
         *result = RMP_IDENT;
-    else {
+    else if (!a->lworld != !b->lworld) /* an intercommunicator and an intracommunicator */
+        *result = RMP_UNEQUAL;
+    else if (a->lworld) { /* two intercommunicators: both groups, the weaker result */
+        int l = members_compare(a->lworld, a->lsize, b->lworld, b->lsize);
+        int r = members_compare(a->world, a->size, b->world, b->size);
+        *result = l == RMP_UNEQUAL || r == RMP_UNEQUAL ? RMP_UNEQUAL
+                  : l == RMP_IDENT && r == RMP_IDENT  ? RMP_CONGRUENT
+                                                      : RMP_SIMILAR;
+    } else {
         int r = members_compare(a->world, a->size, b->world, b->size);
         *result = r == RMP_IDENT ? RMP_CONGRUENT : r;
     }
@@ -289,6 +300,8 @@ static int comm_create_check(const int *mine, int n, rmp_comm_t *newcomm)
  * comm, which is the split's colour; the key is the group rank. */
 int rmp_comm_create(rmp_comm_t comm, rmp_group_t group, rmp_comm_t *newcomm)
 {
+    if (ctx_check() == RMP_SUCCESS && comm_is_inter(comm))
+        return inter_comm_create(comm, group, newcomm);
     int err = lock_checked();
     if (err)
         return err;

@@ -8,6 +8,7 @@
  * Every op is commutative, so the combining order is free (for floating point the result then
  * depends on the algorithm and the communicator size, as in MPI). */
 #include "coll.h"
+#include "inter.h"
 
 static const char *const algs[] = {"auto", "binomial", "rabenseifner", NULL};
 enum { AUTO, BINOMIAL, RABENSEIFNER };
@@ -68,6 +69,8 @@ static void reduce_rabenseifner(sched_t *s, const coll_t *cl, const red_t *rd, c
 int rmp_ireduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
                 int root, rmp_comm_t comm, rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_ireduce(sendbuf, recvbuf, count, type, op, root, comm, req);
     coll_t cl;
     const dtype_t *dt = NULL;
     size_t bytes;

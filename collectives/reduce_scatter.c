@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "coll.h"
+#include "inter.h"
 
 static const char *const algs[] = {"auto", "recursive_halving", "ring", NULL};
 enum { AUTO, HALVING, RING };
@@ -134,6 +135,8 @@ static int ireduce_scatter(const void *sendbuf, void *recvbuf, const int *counts
 int rmp_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm, rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_ireduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, req);
     if (!recvcounts)
         return ctx_check() ? ctx_check() : RMP_ERR_ARG;
     return ireduce_scatter(sendbuf, recvbuf, recvcounts, -1, type, op, comm, req);
@@ -143,6 +146,8 @@ int rmp_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm,
                               rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_ireduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, req);
     if (recvcount < 0)
         return ctx_check() ? ctx_check() : RMP_ERR_COUNT;
     return ireduce_scatter(sendbuf, recvbuf, NULL, recvcount, type, op, comm, req);

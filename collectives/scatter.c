@@ -10,6 +10,7 @@
  * forwarded (sched.c). The root returns RMP_SUCCESS unless its own slot did not fit. Every
  * rank still runs the whole collective: nobody hangs, and the next one starts in step. */
 #include "coll.h"
+#include "inter.h"
 
 static const char *const algs[] = {"auto", "binomial", "linear", NULL};
 enum { AUTO, BINOMIAL, LINEAR };
@@ -81,6 +82,9 @@ int rmp_iscatter(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, vo
                  int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm,
                  rmp_request_t *req)
 {
+    if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
+        return inter_iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                              comm, req);
     coll_t cl;
     const dtype_t *sdt = NULL, *rdt = NULL;
     size_t sbytes = 0, rbytes = 0;

@@ -623,6 +623,33 @@ int rmp_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             rmp_request_t *req);
 
 /* ==== issue 20: intercommunicators ==== */
+/* An intercommunicator joins two disjoint groups: rmp_comm_rank/size/group give the LOCAL
+ * group, point-to-point ranks (dest, source, status.source) name ranks of the REMOTE group.
+ * rmp_intercomm_create is collective over local_comm (an intracommunicator: RMP_ERR_COMM
+ * otherwise) and, through the two leaders, over the other group: local_leader is a rank of
+ * local_comm (RMP_ERR_RANK otherwise), remote_leader the other group's leader as a rank of
+ * peer_comm, tag the tag of the leaders' messages on peer_comm (peer_comm, remote_leader and
+ * tag matter at the leader only: an invalid one gives its group RMP_ERR_COMM, RMP_ERR_RANK, a
+ * leader of peer_comm that belongs to the local group RMP_ERR_RANK, RMP_ERR_TAG). */
+int rmp_intercomm_create(rmp_comm_t local_comm, int local_leader, rmp_comm_t peer_comm,
+                         int remote_leader, int tag, rmp_comm_t *newintercomm);
+/* An intracommunicator over both groups: the group passing high = 0 first (the same value on
+ * both sides: an order both agree on). */
+int rmp_intercomm_merge(rmp_comm_t intercomm, int high, rmp_comm_t *newintracomm);
+/* *flag: 1 for an intercommunicator, else 0. */
+int rmp_comm_test_inter(rmp_comm_t comm, int *flag);
+/* The remote group's size and group: RMP_ERR_COMM on an intracommunicator. */
+int rmp_comm_remote_size(rmp_comm_t comm, int *size);
+int rmp_comm_remote_group(rmp_comm_t comm, rmp_group_t *group);
+/* Collectives on an intercommunicator (bcast, gather(v), scatter(v), reduce, allgather(v),
+ * alltoall(v,w), allreduce, reduce_scatter(_block), barrier, blocking and nonblocking): each
+ * group gets the OTHER group's data. A rooted one's root: RMP_ROOT at the root, RMP_PROC_NULL
+ * at the other members of its group, the root's rank in its group at the members of the other
+ * group (else RMP_ERR_ROOT). RMP_IN_PLACE: RMP_ERR_BUFFER. Scan, exscan, neighborhood
+ * collectives, topologies and split_type on an intercommunicator: RMP_ERR_COMM. dup, split,
+ * comm_create (each group passes a subgroup of its own group: RMP_ERR_GROUP otherwise),
+ * comm_compare and comm_free work on intercommunicators. */
+#define RMP_ROOT (-3)
 
 
 

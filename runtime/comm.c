@@ -41,6 +41,7 @@ void comm_fini(rmp_ctx_t *ctx)
         return;
     for (int i = 0; i < RMP_MAX_COMMS; i++) {
         free(ctx->comms[i].world);
+        free(ctx->comms[i].lworld);
         free(ctx->comms[i].topo);
     }
     free(ctx->comms);
@@ -71,6 +72,7 @@ void comm_release_locked(comm_t *c)
 {
     objmeta_forget(OBJ_COMM, c->handle); /* its name and hints go with it */
     free(c->world);
+    free(c->lworld);
     free(c->topo);
     memset(c, 0, sizeof(*c));
 }
@@ -118,6 +120,6 @@ int rmp_comm_size(rmp_comm_t comm, int *size)
         return RMP_ERR_COMM;
     if (!size)
         return RMP_ERR_ARG;
-    *size = c->size;
+    *size = c->lworld ? c->lsize : c->size; /* an intercommunicator: its local group */
     return RMP_SUCCESS;
 }

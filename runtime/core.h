@@ -137,7 +137,22 @@ typedef struct comm {
     /* Freed by the user while busy: its handle is gone (comm_get says so), and the last
      * holder to let go calls this (lock held) to release it for good. NULL: not freed. */
     void (*freed)(struct comm *c);
+    /* An intercommunicator (lworld != NULL; collectives/inter.c): size and world above are
+     * then the REMOTE group, the ranks point-to-point names (so the p2p paths serve it
+     * unchanged), rank is mine in the local group (what a message carries as its source),
+     * lsize and lworld the local group. bridge: a hidden intracommunicator over both groups
+     * (lfirst: mine first) that owns the context pair (only its collective context is used,
+     * the intercommunicator's p2p only its p2p one); the intercommunicator collectives run
+     * their schedules on it. */
+    int lsize;
+    int *lworld;
+    rmp_comm_t bridge;
+    bool lfirst;
 } comm_t;
+
+/* Is handle h an intercommunicator? The one test the collectives' entries make before their
+ * intracommunicator paths (invalid handles: false, the intracommunicator checks say why). */
+static inline bool comm_is_inter(rmp_comm_t h);
 
 /* comm_get(h), the communicator for a handle: defined inline below rmp_ctx. */
 /* (comm_create takes the lock itself.)
@@ -460,6 +475,12 @@ static inline comm_t *comm_get(rmp_comm_t h)
         return NULL;
     comm_t *c = &rmp_ctx.comms[h];
     return c->in_use && !c->freed ? c : NULL;
+}
+
+static inline bool comm_is_inter(rmp_comm_t h)
+{
+    comm_t *c = comm_get(h);
+    return __builtin_expect(c && c->lworld, 0);
 }
 
 /* ---- Progress (progress.c) ---- */

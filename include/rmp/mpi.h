@@ -572,6 +572,13 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             MPI_Request *request);
 
 /* ==== issue 20: intercommunicators ==== */
+#define MPI_ROOT RMP_ROOT
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                         int remote_leader, int tag, MPI_Comm *newintercomm);
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
+int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 
 
 
