@@ -204,6 +204,9 @@ struct rmp_request {
      * req_complete, and never touches the request again. */
     void *coll;
     int (*coll_progress)(struct rmp_request *r);
+    /* A persistent collective (collectives/persist_coll.c): rmp_start calls it, lock NOT
+     * held, to build and post its schedule again (its arguments live in tmp). */
+    int (*coll_start)(struct rmp_request *r);
 };
 
 /* A fresh request (its own slot; NULL when out of memory or past REQ_MAX_LIVE live ones). */
