@@ -23,10 +23,28 @@
 #include "topo.h"
 
 typedef enum {
-    PC_BARRIER, PC_BCAST, PC_REDUCE, PC_ALLREDUCE, PC_GATHER, PC_GATHERV, PC_SCATTER,
-    PC_SCATTERV, PC_ALLGATHER, PC_ALLGATHERV, PC_ALLTOALL, PC_ALLTOALLV, PC_ALLTOALLW,
-    PC_REDUCE_SCATTER, PC_REDUCE_SCATTER_BLOCK, PC_SCAN, PC_EXSCAN, PC_NB_ALLGATHER,
-    PC_NB_ALLGATHERV, PC_NB_ALLTOALL, PC_NB_ALLTOALLV, PC_NB_ALLTOALLW
+    PC_BARRIER,
+    PC_BCAST,
+    PC_REDUCE,
+    PC_ALLREDUCE,
+    PC_GATHER,
+    PC_GATHERV,
+    PC_SCATTER,
+    PC_SCATTERV,
+    PC_ALLGATHER,
+    PC_ALLGATHERV,
+    PC_ALLTOALL,
+    PC_ALLTOALLV,
+    PC_ALLTOALLW,
+    PC_REDUCE_SCATTER,
+    PC_REDUCE_SCATTER_BLOCK,
+    PC_SCAN,
+    PC_EXSCAN,
+    PC_NB_ALLGATHER,
+    PC_NB_ALLGATHERV,
+    PC_NB_ALLTOALL,
+    PC_NB_ALLTOALLV,
+    PC_NB_ALLTOALLW
 } pc_kind_t;
 
 /* One persistent collective's arguments (the request's tmp: freed with it). */
@@ -54,31 +72,30 @@ static int pc_call(const pcoll_t *p, rmp_request_t *req)
     case PC_BCAST:
         return rmp_ibcast(p->rbuf, p->rcount, p->rtype, p->root, p->comm, req);
     case PC_REDUCE:
-        return rmp_ireduce(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->root, p->comm,
-                           req);
+        return rmp_ireduce(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->root, p->comm, req);
     case PC_ALLREDUCE:
         return rmp_iallreduce(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->comm, req);
     case PC_GATHER:
         return rmp_igather(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype, p->root,
                            p->comm, req);
     case PC_GATHERV:
-        return rmp_igatherv(p->sbuf, p->scount, p->stype, p->rbuf, p->rcounts, p->rdispls,
-                            p->rtype, p->root, p->comm, req);
-    case PC_SCATTER:
-        return rmp_iscatter(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype,
+        return rmp_igatherv(p->sbuf, p->scount, p->stype, p->rbuf, p->rcounts, p->rdispls, p->rtype,
                             p->root, p->comm, req);
+    case PC_SCATTER:
+        return rmp_iscatter(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype, p->root,
+                            p->comm, req);
     case PC_SCATTERV:
         return rmp_iscatterv(p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf, p->rcount,
                              p->rtype, p->root, p->comm, req);
     case PC_ALLGATHER:
-        return rmp_iallgather(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype,
-                              p->comm, req);
+        return rmp_iallgather(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype, p->comm,
+                              req);
     case PC_ALLGATHERV:
         return rmp_iallgatherv(p->sbuf, p->scount, p->stype, p->rbuf, p->rcounts, p->rdispls,
                                p->rtype, p->comm, req);
     case PC_ALLTOALL:
-        return rmp_ialltoall(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype,
-                             p->comm, req);
+        return rmp_ialltoall(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype, p->comm,
+                             req);
     case PC_ALLTOALLV:
         return rmp_ialltoallv(p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf, p->rcounts,
                               p->rdispls, p->rtype, p->comm, req);
@@ -95,14 +112,14 @@ static int pc_call(const pcoll_t *p, rmp_request_t *req)
     case PC_EXSCAN:
         return rmp_iexscan(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->comm, req);
     case PC_NB_ALLGATHER:
-        return rmp_ineighbor_allgather(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount,
-                                       p->rtype, p->comm, req);
+        return rmp_ineighbor_allgather(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype,
+                                       p->comm, req);
     case PC_NB_ALLGATHERV:
         return rmp_ineighbor_allgatherv(p->sbuf, p->scount, p->stype, p->rbuf, p->rcounts,
                                         p->rdispls, p->rtype, p->comm, req);
     case PC_NB_ALLTOALL:
-        return rmp_ineighbor_alltoall(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount,
-                                      p->rtype, p->comm, req);
+        return rmp_ineighbor_alltoall(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype,
+                                      p->comm, req);
     case PC_NB_ALLTOALLV:
         return rmp_ineighbor_alltoallv(p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf,
                                        p->rcounts, p->rdispls, p->rtype, p->comm, req);
@@ -222,8 +239,11 @@ static bool am_root(rmp_comm_t h, int root)
     return c && c->rank == root;
 }
 
-#define ARR(field, ptr, n, T) \
-    (arr_t) { .dst = (const void **)&tpl.field, .src = (ptr), .bytes = (size_t)(n) * sizeof(T) }
+#define ARR(field, ptr, n, T)                                                                      \
+    (arr_t)                                                                                        \
+    {                                                                                              \
+        .dst = (const void **)&tpl.field, .src = (ptr), .bytes = (size_t)(n) * sizeof(T)           \
+    }
 
 int rmp_barrier_init(rmp_comm_t comm, rmp_request_t *req)
 {
@@ -234,24 +254,35 @@ int rmp_barrier_init(rmp_comm_t comm, rmp_request_t *req)
 int rmp_bcast_init(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm,
                    rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_BCAST, .comm = comm, .rbuf = buf, .rcount = count, .rtype = type,
-                   .root = root};
+    pcoll_t tpl = {
+        .kind = PC_BCAST, .comm = comm, .rbuf = buf, .rcount = count, .rtype = type, .root = root};
     return pc_init(&tpl, NULL, 0, req);
 }
 
-int rmp_reduce_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
-                    rmp_op_t op, int root, rmp_comm_t comm, rmp_request_t *req)
+int rmp_reduce_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
+                    int root, rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_REDUCE, .comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                   .rcount = count, .rtype = type, .op = op, .root = root};
+    pcoll_t tpl = {.kind = PC_REDUCE,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .rbuf = recvbuf,
+                   .rcount = count,
+                   .rtype = type,
+                   .op = op,
+                   .root = root};
     return pc_init(&tpl, NULL, 0, req);
 }
 
 int rmp_allreduce_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
                        rmp_op_t op, rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_ALLREDUCE, .comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                   .rcount = count, .rtype = type, .op = op};
+    pcoll_t tpl = {.kind = PC_ALLREDUCE,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .rbuf = recvbuf,
+                   .rcount = count,
+                   .rtype = type,
+                   .op = op};
     return pc_init(&tpl, NULL, 0, req);
 }
 
@@ -259,19 +290,32 @@ int rmp_gather_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
                     int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm,
                     rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_GATHER, .comm = comm, .sbuf = sendbuf, .scount = sendcount,
-                   .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype,
+    pcoll_t tpl = {.kind = PC_GATHER,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcount = recvcount,
+                   .rtype = recvtype,
                    .root = root};
     return pc_init(&tpl, NULL, 0, req);
 }
 
 int rmp_gatherv_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[], rmp_datatype_t recvtype,
-                     int root, rmp_comm_t comm, rmp_request_t *req)
+                     const int recvcounts[], const int displs[], rmp_datatype_t recvtype, int root,
+                     rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_GATHERV, .comm = comm, .sbuf = sendbuf, .scount = sendcount,
-                   .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,
-                   .rdispls = displs, .rtype = recvtype, .root = root};
+    pcoll_t tpl = {.kind = PC_GATHERV,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcounts = recvcounts,
+                   .rdispls = displs,
+                   .rtype = recvtype,
+                   .root = root};
     int n = am_root(comm, root) ? comm_n(comm) : 0;
     arr_t a[] = {ARR(rcounts, recvcounts, n, int), ARR(rdispls, displs, n, int)};
     return pc_init(&tpl, a, 2, req);
@@ -281,8 +325,14 @@ int rmp_scatter_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype
                      int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm,
                      rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_SCATTER, .comm = comm, .sbuf = sendbuf, .scount = sendcount,
-                   .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype,
+    pcoll_t tpl = {.kind = PC_SCATTER,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcount = recvcount,
+                   .rtype = recvtype,
                    .root = root};
     return pc_init(&tpl, NULL, 0, req);
 }
@@ -291,41 +341,64 @@ int rmp_scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
                       rmp_datatype_t sendtype, void *recvbuf, int recvcount,
                       rmp_datatype_t recvtype, int root, rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_SCATTERV, .comm = comm, .sbuf = sendbuf, .scounts = sendcounts,
-                   .sdispls = displs, .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount,
-                   .rtype = recvtype, .root = root};
+    pcoll_t tpl = {.kind = PC_SCATTERV,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .scounts = sendcounts,
+                   .sdispls = displs,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcount = recvcount,
+                   .rtype = recvtype,
+                   .root = root};
     int n = am_root(comm, root) ? comm_n(comm) : 0;
     arr_t a[] = {ARR(scounts, sendcounts, n, int), ARR(sdispls, displs, n, int)};
     return pc_init(&tpl, a, 2, req);
 }
 
-int rmp_allgather_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
-                       void *recvbuf, int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm,
-                       rmp_request_t *req)
+int rmp_allgather_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                       int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_ALLGATHER, .comm = comm, .sbuf = sendbuf, .scount = sendcount,
-                   .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype};
+    pcoll_t tpl = {.kind = PC_ALLGATHER,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcount = recvcount,
+                   .rtype = recvtype};
     return pc_init(&tpl, NULL, 0, req);
 }
 
-int rmp_allgatherv_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
-                        void *recvbuf, const int recvcounts[], const int displs[],
-                        rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
+int rmp_allgatherv_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                        const int recvcounts[], const int displs[], rmp_datatype_t recvtype,
+                        rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_ALLGATHERV, .comm = comm, .sbuf = sendbuf, .scount = sendcount,
-                   .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,
-                   .rdispls = displs, .rtype = recvtype};
+    pcoll_t tpl = {.kind = PC_ALLGATHERV,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcounts = recvcounts,
+                   .rdispls = displs,
+                   .rtype = recvtype};
     int n = comm_n(comm);
     arr_t a[] = {ARR(rcounts, recvcounts, n, int), ARR(rdispls, displs, n, int)};
     return pc_init(&tpl, a, 2, req);
 }
 
-int rmp_alltoall_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
-                      void *recvbuf, int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm,
-                      rmp_request_t *req)
+int rmp_alltoall_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                      int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_ALLTOALL, .comm = comm, .sbuf = sendbuf, .scount = sendcount,
-                   .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype};
+    pcoll_t tpl = {.kind = PC_ALLTOALL,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcount = recvcount,
+                   .rtype = recvtype};
     return pc_init(&tpl, NULL, 0, req);
 }
 
@@ -334,9 +407,16 @@ int rmp_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                        const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm,
                        rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_ALLTOALLV, .comm = comm, .sbuf = sendbuf, .scounts = sendcounts,
-                   .sdispls = sdispls, .stype = sendtype, .rbuf = recvbuf,
-                   .rcounts = recvcounts, .rdispls = rdispls, .rtype = recvtype};
+    pcoll_t tpl = {.kind = PC_ALLTOALLV,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .scounts = sendcounts,
+                   .sdispls = sdispls,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcounts = recvcounts,
+                   .rdispls = rdispls,
+                   .rtype = recvtype};
     int n = comm_n(comm);
     arr_t a[] = {ARR(scounts, sendcounts, n, int), ARR(sdispls, sdispls, n, int),
                  ARR(rcounts, recvcounts, n, int), ARR(rdispls, rdispls, n, int)};
@@ -348,22 +428,36 @@ int rmp_alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
                        const int rdispls[], const rmp_datatype_t recvtypes[], rmp_comm_t comm,
                        rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_ALLTOALLW, .comm = comm, .sbuf = sendbuf, .scounts = sendcounts,
-                   .sdispls = sdispls, .stypes = sendtypes, .rbuf = recvbuf,
-                   .rcounts = recvcounts, .rdispls = rdispls, .rtypes = recvtypes};
+    pcoll_t tpl = {.kind = PC_ALLTOALLW,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .scounts = sendcounts,
+                   .sdispls = sdispls,
+                   .stypes = sendtypes,
+                   .rbuf = recvbuf,
+                   .rcounts = recvcounts,
+                   .rdispls = rdispls,
+                   .rtypes = recvtypes};
     int n = comm_n(comm);
-    arr_t a[] = {ARR(scounts, sendcounts, n, int), ARR(sdispls, sdispls, n, int),
-                 ARR(stypes, sendtypes, n, rmp_datatype_t), ARR(rcounts, recvcounts, n, int),
-                 ARR(rdispls, rdispls, n, int), ARR(rtypes, recvtypes, n, rmp_datatype_t)};
+    arr_t a[] = {ARR(scounts, sendcounts, n, int),
+                 ARR(sdispls, sdispls, n, int),
+                 ARR(stypes, sendtypes, n, rmp_datatype_t),
+                 ARR(rcounts, recvcounts, n, int),
+                 ARR(rdispls, rdispls, n, int),
+                 ARR(rtypes, recvtypes, n, rmp_datatype_t)};
     return pc_init(&tpl, a, 6, req);
 }
 
 int rmp_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                            rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm,
-                            rmp_request_t *req)
+                            rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_REDUCE_SCATTER, .comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                   .rcounts = recvcounts, .rtype = type, .op = op};
+    pcoll_t tpl = {.kind = PC_REDUCE_SCATTER,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .rbuf = recvbuf,
+                   .rcounts = recvcounts,
+                   .rtype = type,
+                   .op = op};
     int n = comm_n(comm);
     arr_t a[] = {ARR(rcounts, recvcounts, n, int)};
     return pc_init(&tpl, a, 1, req);
@@ -373,24 +467,39 @@ int rmp_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
                                   rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm,
                                   rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_REDUCE_SCATTER_BLOCK, .comm = comm, .sbuf = sendbuf,
-                   .rbuf = recvbuf, .rcount = recvcount, .rtype = type, .op = op};
+    pcoll_t tpl = {.kind = PC_REDUCE_SCATTER_BLOCK,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .rbuf = recvbuf,
+                   .rcount = recvcount,
+                   .rtype = type,
+                   .op = op};
     return pc_init(&tpl, NULL, 0, req);
 }
 
-int rmp_scan_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
-                  rmp_op_t op, rmp_comm_t comm, rmp_request_t *req)
+int rmp_scan_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
+                  rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_SCAN, .comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                   .rcount = count, .rtype = type, .op = op};
+    pcoll_t tpl = {.kind = PC_SCAN,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .rbuf = recvbuf,
+                   .rcount = count,
+                   .rtype = type,
+                   .op = op};
     return pc_init(&tpl, NULL, 0, req);
 }
 
-int rmp_exscan_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
-                    rmp_op_t op, rmp_comm_t comm, rmp_request_t *req)
+int rmp_exscan_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
+                    rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_EXSCAN, .comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                   .rcount = count, .rtype = type, .op = op};
+    pcoll_t tpl = {.kind = PC_EXSCAN,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .rbuf = recvbuf,
+                   .rcount = count,
+                   .rtype = type,
+                   .op = op};
     return pc_init(&tpl, NULL, 0, req);
 }
 
@@ -407,8 +516,14 @@ int rmp_neighbor_allgather_init(const void *sendbuf, int sendcount, rmp_datatype
                                 void *recvbuf, int recvcount, rmp_datatype_t recvtype,
                                 rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_NB_ALLGATHER, .comm = comm, .sbuf = sendbuf, .scount = sendcount,
-                   .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype};
+    pcoll_t tpl = {.kind = PC_NB_ALLGATHER,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcount = recvcount,
+                   .rtype = recvtype};
     return pc_init(&tpl, NULL, 0, req);
 }
 
@@ -416,9 +531,15 @@ int rmp_neighbor_allgatherv_init(const void *sendbuf, int sendcount, rmp_datatyp
                                  void *recvbuf, const int recvcounts[], const int displs[],
                                  rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_NB_ALLGATHERV, .comm = comm, .sbuf = sendbuf,
-                   .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
-                   .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype};
+    pcoll_t tpl = {.kind = PC_NB_ALLGATHERV,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcounts = recvcounts,
+                   .rdispls = displs,
+                   .rtype = recvtype};
     int in, out;
     degrees(comm, &in, &out);
     arr_t a[] = {ARR(rcounts, recvcounts, in, int), ARR(rdispls, displs, in, int)};
@@ -429,19 +550,31 @@ int rmp_neighbor_alltoall_init(const void *sendbuf, int sendcount, rmp_datatype_
                                void *recvbuf, int recvcount, rmp_datatype_t recvtype,
                                rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_NB_ALLTOALL, .comm = comm, .sbuf = sendbuf, .scount = sendcount,
-                   .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype};
+    pcoll_t tpl = {.kind = PC_NB_ALLTOALL,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .scount = sendcount,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcount = recvcount,
+                   .rtype = recvtype};
     return pc_init(&tpl, NULL, 0, req);
 }
 
-int rmp_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
-                                const int sdispls[], rmp_datatype_t sendtype, void *recvbuf,
-                                const int recvcounts[], const int rdispls[],
-                                rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
+int rmp_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                rmp_datatype_t sendtype, void *recvbuf, const int recvcounts[],
+                                const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm,
+                                rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_NB_ALLTOALLV, .comm = comm, .sbuf = sendbuf,
-                   .scounts = sendcounts, .sdispls = sdispls, .stype = sendtype,
-                   .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
+    pcoll_t tpl = {.kind = PC_NB_ALLTOALLV,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .scounts = sendcounts,
+                   .sdispls = sdispls,
+                   .stype = sendtype,
+                   .rbuf = recvbuf,
+                   .rcounts = recvcounts,
+                   .rdispls = rdispls,
                    .rtype = recvtype};
     int in, out;
     degrees(comm, &in, &out);
@@ -456,14 +589,21 @@ int rmp_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                 const rmp_datatype_t recvtypes[], rmp_comm_t comm,
                                 rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_NB_ALLTOALLW, .comm = comm, .sbuf = sendbuf,
-                   .scounts = sendcounts, .sbdispls = sdispls, .stypes = sendtypes,
-                   .rbuf = recvbuf, .rcounts = recvcounts, .rbdispls = rdispls,
+    pcoll_t tpl = {.kind = PC_NB_ALLTOALLW,
+                   .comm = comm,
+                   .sbuf = sendbuf,
+                   .scounts = sendcounts,
+                   .sbdispls = sdispls,
+                   .stypes = sendtypes,
+                   .rbuf = recvbuf,
+                   .rcounts = recvcounts,
+                   .rbdispls = rdispls,
                    .rtypes = recvtypes};
     int in, out;
     degrees(comm, &in, &out);
-    arr_t a[] = {ARR(scounts, sendcounts, out, int), ARR(sbdispls, sdispls, out, ptrdiff_t),
-                 ARR(stypes, sendtypes, out, rmp_datatype_t), ARR(rcounts, recvcounts, in, int),
-                 ARR(rbdispls, rdispls, in, ptrdiff_t), ARR(rtypes, recvtypes, in, rmp_datatype_t)};
+    arr_t a[] = {
+        ARR(scounts, sendcounts, out, int),          ARR(sbdispls, sdispls, out, ptrdiff_t),
+        ARR(stypes, sendtypes, out, rmp_datatype_t), ARR(rcounts, recvcounts, in, int),
+        ARR(rbdispls, rdispls, in, ptrdiff_t),       ARR(rtypes, recvtypes, in, rmp_datatype_t)};
     return pc_init(&tpl, a, 6, req);
 }

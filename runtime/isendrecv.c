@@ -40,9 +40,9 @@ static int isr_progress(struct rmp_request *r)
 /* Post the receive (typed, into recvbuf) and the send (sbuf/scount/st, or the packed bytes of
  * copy when copy is not NULL), then the user's request that completes with both. Arguments
  * already checked; copy (if any) is taken over. */
-static int isr_start(const p2p_args_t *ra, void *recvbuf, int recvcount, int source,
-                     int recvtag, const p2p_args_t *sa, const void *sbuf, int scount, int dest,
-                     int sendtag, void *copy, rmp_request_t *req)
+static int isr_start(const p2p_args_t *ra, void *recvbuf, int recvcount, int source, int recvtag,
+                     const p2p_args_t *sa, const void *sbuf, int scount, int dest, int sendtag,
+                     void *copy, rmp_request_t *req)
 {
     isr_t *x = calloc(1, sizeof(*x));
     struct rmp_request *r = x ? req_alloc(REQ_COLL) : NULL;
@@ -52,12 +52,12 @@ static int isr_start(const p2p_args_t *ra, void *recvbuf, int recvcount, int sou
         return RMP_ERR_NO_MEM;
     }
     x->copy = copy;
-    int rc = p2p_recv_typed(ra->c, 0, recvbuf, recvcount, ra->t, ra->bytes, source, recvtag,
-                            &x->rr);
+    int rc =
+        p2p_recv_typed(ra->c, 0, recvbuf, recvcount, ra->t, ra->bytes, source, recvtag, &x->rr);
     if (rc == RMP_SUCCESS) {
         rc = copy ? p2p_isend_bytes(sa->c, 0, copy, sa->bytes, dest, sendtag, &x->sr)
-                  : p2p_send_typed(sa->c, 0, sbuf, scount, sa->t, sa->bytes, dest, sendtag,
-                                   false, &x->sr);
+                  : p2p_send_typed(sa->c, 0, sbuf, scount, sa->t, sa->bytes, dest, sendtag, false,
+                                   &x->sr);
         if (rc != RMP_SUCCESS) { /* take the receive back: nothing of the call stays posted */
             rmp_ctx_t *c = &rmp_ctx;
             ctx_lock(c);
@@ -86,8 +86,8 @@ static int isr_start(const p2p_args_t *ra, void *recvbuf, int recvcount, int sou
 }
 
 int rmp_isendrecv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, int dest,
-                  int sendtag, void *recvbuf, int recvcount, rmp_datatype_t recvtype,
-                  int source, int recvtag, rmp_comm_t comm, rmp_request_t *req)
+                  int sendtag, void *recvbuf, int recvcount, rmp_datatype_t recvtype, int source,
+                  int recvtag, rmp_comm_t comm, rmp_request_t *req)
 {
     p2p_args_t ra, sa;
     int rc = p2p_check_args(comm, &ra, recvbuf, recvcount, recvtype, source, recvtag, true);
@@ -118,6 +118,5 @@ int rmp_isendrecv_replace(void *buf, int count, rmp_datatype_t type, int dest, i
         return RMP_ERR_NO_MEM;
     if (dest != RMP_PROC_NULL)
         dtype_pack(sa.t, count, buf, copy);
-    return isr_start(&ra, buf, count, source, recvtag, &sa, buf, count, dest, sendtag, copy,
-                     req);
+    return isr_start(&ra, buf, count, source, recvtag, &sa, buf, count, dest, sendtag, copy, req);
 }
