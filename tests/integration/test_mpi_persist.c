@@ -64,3 +64,41 @@ ParameterizedTest(int *n, mpi_persist, isendrecv, .timeout = 100)
 {
     run_ok(*n, "mpi_persist", "isendrecv", NULL);
 }
+
+ParameterizedTestParameters(mpi_persist, bigcount_small)
+{
+    NS;
+}
+/* Every _c call with counts past a limit lowered to 100 (RMPI_BIGCOUNT_LIMIT): the derived
+ * types (factored and chunk struct), reductions in pieces, v-forms through alltoallw. */
+ParameterizedTest(int *n, mpi_persist, bigcount_small, .timeout = 100)
+{
+    const char *env[] = {"RMPI_BIGCOUNT_LIMIT=100", NULL};
+    run_ok(*n, "mpi_bigcount", "small", env);
+}
+
+ParameterizedTestParameters(mpi_persist, bigcount_int_path)
+{
+    NS;
+}
+/* The same calls and values with the real limit: every count takes the int path. */
+ParameterizedTest(int *n, mpi_persist, bigcount_int_path, .timeout = 100)
+{
+    run_ok(*n, "mpi_bigcount", "small", NULL);
+}
+
+/* One real message of 2^31 + 16 bytes, sent then broadcast back, at n = 2; skipped (a SKIP
+ * line) when the machine has not 12 GiB available. */
+Test(mpi_persist, bigcount_huge, .timeout = 300)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, "mpi_bigcount");
+    run_opts_t o = {.limit = 280};
+    run_result_t r = run_mrun(&o, 2, path, "huge", NULL);
+    expect_all_ok(&r, "mpi_bigcount", 2);
+    if (!strstr(r.out, "mpi_bigcount: SKIP huge:"))
+        expect_line(r, out, "mpi_bigcount: huge: 2147483664 bytes sent and broadcast", 1);
+    else
+        cr_log_warn("%s", strstr(r.out, "mpi_bigcount: SKIP huge:"));
+    run_free(&r);
+}
