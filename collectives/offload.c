@@ -90,7 +90,9 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
     /* a persistent collective's start runs its software schedule: it reuses the tag of its
      * init (a backend's sequence number would go backwards) and completes as its own
      * request (persist_coll.c) */
-    bool any = comm->size > 1 && coll_pmode.mode != PCOLL_START && offload_any(c);
+    if (coll_pmode.mode == PCOLL_START)
+        return RMP_ERR_NOT_SUPPORTED;
+    bool any = comm->size > 1 && offload_any(c);
     if (!any && !c->cfg.verbose)
         return RMP_ERR_NOT_SUPPORTED;
     ctx_lock(c);
