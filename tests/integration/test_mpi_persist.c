@@ -65,6 +65,17 @@ ParameterizedTest(int *n, mpi_persist, isendrecv, .timeout = 100)
     run_ok(*n, "mpi_persist", "isendrecv", NULL);
 }
 
+ParameterizedTestParameters(mpi_persist, threads)
+{
+    NS;
+}
+/* Two threads per rank, each on its own communicator, with persistent collectives and
+ * isendrecv at the same time (MPI_THREAD_MULTIPLE). */
+ParameterizedTest(int *n, mpi_persist, threads, .timeout = 100)
+{
+    run_ok(*n, "mpi_persist", "threads", NULL);
+}
+
 ParameterizedTestParameters(mpi_persist, bigcount_small)
 {
     NS;

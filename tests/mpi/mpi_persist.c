@@ -5,6 +5,7 @@
  * together; requests started in different orders on different ranks; blocking collectives in
  * between; and the MPI_ERRORS_RETURN codes (an active request started or freed, a bad info,
  * root, count, type, op, communicator). Argument: "coll", "isendrecv" or nothing (both). */
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "mpicheck.h"
@@ -543,11 +544,74 @@ static void t_isendrecv(void)
     CHECK(MPI_Barrier(MPI_COMM_WORLD)); /* nothing of the refused calls was posted */
 }
 
+/* MPI_THREAD_MULTIPLE: two threads, each on its own duplicate of MPI_COMM_WORLD, make, start
+ * and free persistent collectives and isendrecv at the same time (the init's dry run and the
+ * start's mode are per thread). */
+typedef struct thr_arg {
+    MPI_Comm comm;
+    int id;
+} thr_arg_t;
+
+static void *thr_main(void *p)
+{
+    thr_arg_t *a = p;
+    int right = (rank + 1) % size, left = (rank - 1 + size) % size;
+    for (int it = 0; it < 3; it++) {
+        int sb[CNT] = {0}, rb[CNT] = {0}, b[CNT] = {0};
+        MPI_Request q[2];
+        CHECK(MPI_Allreduce_init(sb, rb, CNT, MPI_INT, MPI_SUM, a->comm, MPI_INFO_NULL, &q[0]));
+        CHECK(MPI_Bcast_init(b, CNT, MPI_INT, 0, a->comm, MPI_INFO_NULL, &q[1]));
+        for (int k = 0; k < ROUNDS; k++) {
+            for (int i = 0; i < CNT; i++) {
+                sb[i] = val(rank, i, k) + a->id;
+                b[i] = rank == 0 ? val(0, i, k) * 2 + a->id : -1;
+            }
+            CHECK(MPI_Startall(2, q));
+            CHECK(MPI_Waitall(2, q, MPI_STATUSES_IGNORE));
+            for (int i = 0; i < CNT; i++) {
+                int sum = 0;
+                for (int r = 0; r < size; r++)
+                    sum += val(r, i, k) + a->id;
+                EXPECT_INT(rb[i], sum);
+                EXPECT_INT(b[i], val(0, i, k) * 2 + a->id);
+            }
+            int x = val(rank, a->id, k), y = -1;
+            MPI_Request r;
+            CHECK(MPI_Isendrecv(&x, 1, MPI_INT, right, a->id, &y, 1, MPI_INT, left, a->id, a->comm,
+                                &r));
+            CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+            EXPECT_INT(y, val(left, a->id, k));
+        }
+        CHECK(MPI_Request_free(&q[0]));
+        CHECK(MPI_Request_free(&q[1]));
+    }
+    return NULL;
+}
+
+static void t_threads(void)
+{
+    thr_arg_t a[2];
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) {
+        a[i].id = i;
+        CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &a[i].comm));
+        CHECK(MPI_Comm_set_errhandler(a[i].comm, MPI_ERRORS_RETURN));
+    }
+    for (int i = 0; i < 2; i++)
+        if (pthread_create(&t[i], NULL, thr_main, &a[i]))
+            FAIL("pthread_create");
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    for (int i = 0; i < 2; i++)
+        CHECK(MPI_Comm_free(&a[i].comm));
+}
+
 int main(int argc, char **argv)
 {
     mc_watchdog(80);
     const char *what = argc > 1 ? argv[1] : "";
-    CHECK(MPI_Init(&argc, &argv));
+    int provided = -1;
+    CHECK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
     CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
@@ -565,6 +629,10 @@ int main(int argc, char **argv)
     }
     if (all || !strcmp(what, "isendrecv"))
         t_isendrecv();
+    if (all || !strcmp(what, "threads")) {
+        EXPECT_INT(provided, MPI_THREAD_MULTIPLE);
+        t_threads();
+    }
     CHECK(MPI_Finalize());
     return mc_done("mpi_persist");
 }
