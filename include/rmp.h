@@ -713,7 +713,8 @@ int rmp_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
 
 /* A send and a receive started together (MPI-4.0 MPI_Isendrecv), completed by one request
  * whose status is the receive's (its error: the receive's, else the send's). The arguments are
- * checked as rmp_sendrecv's. rmp_request_free refuses it (RMP_ERR_REQUEST): complete it. */
+ * checked as rmp_sendrecv's. rmp_request_free may free it while it runs, as a point-to-point
+ * request (it completes in the background). */
 int rmp_isendrecv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, int dest,
                   int sendtag, void *recvbuf, int recvcount, rmp_datatype_t recvtype,
                   int source, int recvtag, rmp_comm_t comm, rmp_request_t *req);

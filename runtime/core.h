@@ -207,6 +207,9 @@ struct rmp_request {
     /* A persistent collective (collectives/persist_coll.c): rmp_start calls it, lock NOT
      * held, to build and post its schedule again (its arguments live in tmp). */
     int (*coll_start)(struct rmp_request *r);
+    /* A REQ_COLL request made of point-to-point operations (rmp_isendrecv): unlike a
+     * collective's, rmp_request_free may free it (it completes in the background). */
+    bool freeable;
 };
 
 /* A fresh request (its own slot; NULL when out of memory or past REQ_MAX_LIVE live ones). */

@@ -3,7 +3,9 @@
  * from progress_poll's coll_active list (as the collectives' schedules are): its coll_progress
  * looks at the two internal requests and, once both are done, hands the receive's status to
  * it and completes it. The replace form sends from a packed copy of the buffer taken at the
- * call, so the receive may land in the buffer at any time (even before the send left). */
+ * call, so the receive may land in the buffer at any time (even before the send left).
+ * rmp_request_free may free the request while it runs (as a point-to-point one): it is then
+ * orphaned, and req_complete frees it when both halves are done. */
 #include <stdlib.h>
 
 #include "p2p.h"
@@ -76,6 +78,7 @@ static int isr_start(const p2p_args_t *ra, void *recvbuf, int recvcount, int sou
     r->status = (rmp_status_t){.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
     r->coll = x;
     r->coll_progress = isr_progress;
+    r->freeable = true;   /* rmp_request_free: orphan until isr_progress completes it */
     *req = req_handle(r); /* before progress: r may complete (but not be freed) at once */
     rmp_ctx_t *c = &rmp_ctx;
     ctx_lock(c);

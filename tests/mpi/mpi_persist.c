@@ -515,6 +515,18 @@ static void t_isendrecv(void)
     EXPECT_INT(i1, left);
     EXPECT_INT(i2, -right);
     EXPECT_INT(sts[1].MPI_TAG, 21);
+    /* MPI_Request_free of a running isendrecv: it completes in the background; a second one
+     * on the same tag matches after it (messages do not overtake), so once that is done the
+     * first (small, eager) one has landed */
+    int f1 = rank + 100, g1 = -1, f2 = rank + 200, g2 = -1;
+    CHECK(MPI_Isendrecv(&f1, 1, MPI_INT, right, 40, &g1, 1, MPI_INT, left, 40, MPI_COMM_WORLD, &r));
+    CHECK(MPI_Request_free(&r));
+    if (r != MPI_REQUEST_NULL)
+        FAIL("MPI_Request_free left an isendrecv request");
+    CHECK(MPI_Isendrecv(&f2, 1, MPI_INT, right, 40, &g2, 1, MPI_INT, left, 40, MPI_COMM_WORLD, &r));
+    CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    EXPECT_INT(g2, left + 200);
+    EXPECT_INT(g1, left + 100);
     /* truncation: the receive's error */
     int big2[4] = {1, 2, 3, 4}, small2[2];
     CHECK(MPI_Isendrecv(big2, 4, MPI_INT, right, 30, small2, 2, MPI_INT, left, 30, MPI_COMM_WORLD,
