@@ -90,8 +90,18 @@ int coll_reduction(int count, rmp_datatype_t type, rmp_op_t op, const dtype_t **
 
 /* The tag separates consecutive collectives on one communicator; all ranks call collectives
  * in the same order (as MPI requires, nonblocking ones included), so their counters agree. */
+_Thread_local pcoll_tls_t coll_pmode;
+
 sched_t *coll_sched(coll_t *cl)
 {
+    if (coll_pmode.mode == PCOLL_DRY) { /* a persistent collective's init: checks only */
+        coll_pmode.reached = true;
+        return NULL;
+    }
+    if (coll_pmode.mode == PCOLL_START) { /* its start: the tag every rank took at init */
+        cl->tag = coll_pmode.tag;
+        return sched_new(cl->comm, cl->tag);
+    }
     ctx_lock(&rmp_ctx);
     cl->tag = (int)(cl->comm->coll_seq++ & RMP_TAG_UB);
     ctx_unlock(&rmp_ctx);

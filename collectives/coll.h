@@ -42,6 +42,20 @@ int coll_buf(const void *buf, int count, rmp_datatype_t type, int nblk, const dt
 /* Type, count and op of a reduction: RMP_ERR_TYPE, RMP_ERR_COUNT, RMP_ERR_OP. */
 int coll_reduction(int count, rmp_datatype_t type, rmp_op_t op, const dtype_t **dt_p);
 
+/* Persistent collectives (persist_coll.c) run the nonblocking entry points in one of two
+ * modes, per thread: PCOLL_DRY (at rmp_*_init: the checks only; coll_sched notes that they
+ * passed and returns NULL, so nothing is built or sent) and PCOLL_START (at rmp_start: the
+ * schedule takes the tag given at init instead of a new one, sched_post posts it as the
+ * persistent request `req` instead of a new request, and no offload is tried). */
+typedef enum { PCOLL_NONE = 0, PCOLL_DRY, PCOLL_START } pcoll_mode_t;
+typedef struct pcoll_tls {
+    pcoll_mode_t mode;
+    bool reached;             /* PCOLL_DRY: the checks passed */
+    int tag;                  /* PCOLL_START: the tag taken at init */
+    struct rmp_request *req;  /* PCOLL_START: the request to post as (NULL once used) */
+} pcoll_tls_t;
+extern _Thread_local pcoll_tls_t coll_pmode;
+
 /* Take this call's tag and a new schedule for it: every rank calls it once per collective,
  * after the checks. NULL: out of memory. */
 sched_t *coll_sched(coll_t *cl);

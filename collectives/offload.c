@@ -87,6 +87,11 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
     /* The transports and their tables are fixed from rmp_init to rmp_finalize, so the common
      * answer (no adapter offload here: every shm-only job) costs no lock on the small-collective
      * path; only RMP_VERBOSE wants the reason said, under the lock below. */
+    /* a persistent collective's start runs its software schedule: it reuses the tag of its
+     * init (a backend's sequence number would go backwards) and completes as its own
+     * request (persist_coll.c) */
+    if (coll_pmode.mode == PCOLL_START)
+        return RMP_ERR_NOT_SUPPORTED;
     bool any = comm->size > 1 && offload_any(c);
     if (!any && !c->cfg.verbose)
         return RMP_ERR_NOT_SUPPORTED;

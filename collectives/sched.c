@@ -442,7 +442,13 @@ int sched_post(sched_t *s, rmp_request_t *req)
 {
     sched_round(s);
     int err = s->err;
-    struct rmp_request *r = err ? NULL : req_alloc(REQ_COLL);
+    struct rmp_request *r = NULL;
+    if (!err && coll_pmode.mode == PCOLL_START && coll_pmode.req) { /* persist_coll.c */
+        r = coll_pmode.req;
+        coll_pmode.req = NULL;
+    } else if (!err) {
+        r = req_alloc(REQ_COLL);
+    }
     if (!r) {
         sched_free(s);
         return err ? err : RMP_ERR_NO_MEM;

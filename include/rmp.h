@@ -936,6 +936,93 @@ int rmp_grequest_complete(rmp_request_t req);
 
 
 /* ==== issue 20: persistent collectives, isendrecv and large counts ==== */
+/* Persistent collectives (MPI-4.0 6.13): the nonblocking collectives' arguments, checked once
+ * at init (every check of the rmp_i* call, with its error codes; nothing is sent), kept in a
+ * persistent request that rmp_start / rmp_startall run as often as wanted, with the data the
+ * buffers hold at each start. Collective: every rank of comm makes the same inits in the same
+ * order; then every rank starts each request as many times, in any order among requests.
+ * Completion as for persistent point-to-point requests (wait/test leave it inactive, with its
+ * handle); starting an active one gives RMP_ERR_REQUEST; rmp_request_free frees an inactive one
+ * (an active one: RMP_ERR_REQUEST). The count and displacement arrays are copied at init; the
+ * communicator, datatypes and op must stay valid (not freed) until the request is freed: a
+ * start on a freed one fails with its error. Each start builds the call's schedule again (the
+ * algorithm choice included) and runs it in software (never offloaded to the adapter). */
+int rmp_barrier_init(rmp_comm_t comm, rmp_request_t *req);
+int rmp_bcast_init(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm,
+                   rmp_request_t *req);
+int rmp_reduce_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
+                    rmp_op_t op, int root, rmp_comm_t comm, rmp_request_t *req);
+int rmp_allreduce_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
+                       rmp_op_t op, rmp_comm_t comm, rmp_request_t *req);
+int rmp_gather_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                    int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm,
+                    rmp_request_t *req);
+int rmp_gatherv_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], rmp_datatype_t recvtype,
+                     int root, rmp_comm_t comm, rmp_request_t *req);
+int rmp_scatter_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                     int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm,
+                     rmp_request_t *req);
+int rmp_scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                      rmp_datatype_t sendtype, void *recvbuf, int recvcount,
+                      rmp_datatype_t recvtype, int root, rmp_comm_t comm, rmp_request_t *req);
+int rmp_allgather_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
+                       void *recvbuf, int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm,
+                       rmp_request_t *req);
+int rmp_allgatherv_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
+                        void *recvbuf, const int recvcounts[], const int displs[],
+                        rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req);
+int rmp_alltoall_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
+                      void *recvbuf, int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm,
+                      rmp_request_t *req);
+int rmp_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       rmp_datatype_t sendtype, void *recvbuf, const int recvcounts[],
+                       const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm,
+                       rmp_request_t *req);
+int rmp_alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       const rmp_datatype_t sendtypes[], void *recvbuf, const int recvcounts[],
+                       const int rdispls[], const rmp_datatype_t recvtypes[], rmp_comm_t comm,
+                       rmp_request_t *req);
+int rmp_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                            rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm,
+                            rmp_request_t *req);
+int rmp_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                  rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm,
+                                  rmp_request_t *req);
+int rmp_scan_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
+                  rmp_op_t op, rmp_comm_t comm, rmp_request_t *req);
+int rmp_exscan_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
+                    rmp_op_t op, rmp_comm_t comm, rmp_request_t *req);
+int rmp_neighbor_allgather_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
+                                void *recvbuf, int recvcount, rmp_datatype_t recvtype,
+                                rmp_comm_t comm, rmp_request_t *req);
+int rmp_neighbor_allgatherv_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
+                                 void *recvbuf, const int recvcounts[], const int displs[],
+                                 rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req);
+int rmp_neighbor_alltoall_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
+                               void *recvbuf, int recvcount, rmp_datatype_t recvtype,
+                               rmp_comm_t comm, rmp_request_t *req);
+int rmp_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], rmp_datatype_t sendtype, void *recvbuf,
+                                const int recvcounts[], const int rdispls[],
+                                rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req);
+int rmp_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                const ptrdiff_t sdispls[], const rmp_datatype_t sendtypes[],
+                                void *recvbuf, const int recvcounts[], const ptrdiff_t rdispls[],
+                                const rmp_datatype_t recvtypes[], rmp_comm_t comm,
+                                rmp_request_t *req);
+
+/* A send and a receive started together (MPI-4.0 MPI_Isendrecv), completed by one request
+ * whose status is the receive's (its error: the receive's, else the send's). The arguments are
+ * checked as rmp_sendrecv's. rmp_request_free may free it while it runs, as a point-to-point
+ * request (it completes in the background). */
+int rmp_isendrecv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, int dest,
+                  int sendtag, void *recvbuf, int recvcount, rmp_datatype_t recvtype,
+                  int source, int recvtag, rmp_comm_t comm, rmp_request_t *req);
+/* The same with one buffer: the data to send is copied at the call (the buffer may be
+ * received into at once); the buffer is not to be touched until completion. */
+int rmp_isendrecv_replace(void *buf, int count, rmp_datatype_t type, int dest, int sendtag,
+                          int source, int recvtag, rmp_comm_t comm, rmp_request_t *req);
 
 
 

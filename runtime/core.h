@@ -240,6 +240,12 @@ struct rmp_request {
      * req_complete, and never touches the request again. */
     void *coll;
     int (*coll_progress)(struct rmp_request *r);
+    /* A persistent collective (collectives/persist_coll.c): rmp_start calls it, lock NOT
+     * held, to build and post its schedule again (its arguments live in tmp). */
+    int (*coll_start)(struct rmp_request *r);
+    /* A REQ_COLL request made of point-to-point operations (rmp_isendrecv): unlike a
+     * collective's, rmp_request_free may free it (it completes in the background). */
+    bool freeable;
 };
 
 /* Generalized requests (greq.c), lock NOT held (their callbacks may call rmp): hand out a

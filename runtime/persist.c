@@ -144,6 +144,8 @@ int rmp_start(rmp_request_t *req)
     struct rmp_request *r = req ? startable(*req) : NULL;
     if (!r)
         return RMP_ERR_REQUEST;
+    if (r->coll_start) /* a persistent collective builds its schedule without the lock */
+        return r->coll_start(r);
     rmp_ctx_t *ctx = &rmp_ctx;
     ctx_lock(ctx);
     rc = start_locked(ctx, r);
@@ -171,7 +173,15 @@ int rmp_startall(int count, rmp_request_t reqs[])
     rmp_ctx_t *ctx = &rmp_ctx;
     ctx_lock(ctx);
     for (i = 0; i < count; i++) {
-        int e = start_locked(ctx, req_lookup(reqs[i]));
+        struct rmp_request *r = req_lookup(reqs[i]);
+        int e;
+        if (r->coll_start) { /* persistent collective: its start takes the lock itself */
+            ctx_unlock(ctx);
+            e = r->coll_start(r);
+            ctx_lock(ctx);
+        } else {
+            e = start_locked(ctx, r);
+        }
         if (e != RMP_SUCCESS && rc == RMP_SUCCESS)
             rc = e;
     }

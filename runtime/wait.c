@@ -306,7 +306,9 @@ int rmp_request_free(rmp_request_t *req)
     if (rc)
         return rc;
     struct rmp_request *r = req ? user_req(*req) : NULL;
-    if (!r || r->kind == REQ_COLL)
+    /* a collective's request: only a persistent one, inactive (MPI-4.0 6.13); an isendrecv's
+     * (freeable) as a point-to-point one */
+    if (!r || (r->kind == REQ_COLL && !r->freeable && (!r->persistent || r->active)))
         return RMP_ERR_REQUEST;
     rmp_ctx_t *c = &rmp_ctx;
     ctx_lock(c); /* completion (req_complete, under the lock) sees orphan, or we see done */

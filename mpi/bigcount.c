@@ -1,0 +1,850 @@
+/* bigcount.c — MPI-4's large-count "_c" forms (MPI_Count counts, MPI_Aint displacements).
+ * rmp's calls take int counts, so this is MPI-layer logic: a count the int path takes (every
+ * count up to INT_MAX) costs one compare and goes straight to it; a larger one is described as
+ * ONE element of a derived type built here (bc_make), which the int path then carries:
+ * - count = a * b with a, b <= the limit: contiguous(a, contiguous(b, type)), a plain vector
+ *   that rmp sees as contiguous when type is (no pack buffer for 2 GiB of bytes);
+ * - else (count prime, say): a struct of q chunks of `limit` elements and the r left over,
+ *   resized to count extents.
+ * Reductions (reduce, allreduce, scan, exscan, reduce_scatter_block) go instead in pieces of at
+ * most `limit` elements, one int-count call each: elementwise results do not care, and a user
+ * op keeps being called with the program's own datatype. The v-forms with a count or a
+ * displacement past int go through rmp_alltoallw with a derived type per peer; since that choice
+ * depends on arrays only some ranks see (gatherv's counts live at the root), the ranks first
+ * agree on it with one small allreduce, the one extra cost of a v-form _c call.
+ *
+ * Test knob: RMPI_BIGCOUNT_LIMIT=<n> (2 <= n < INT_MAX; an MPI-layer variable, not an RMP_*
+ * knob) lowers the limit so that tests exercise these paths with small buffers. */
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rmpi.h"
+
+/* The largest count passed to an int-count call (INT_MAX unless RMPI_BIGCOUNT_LIMIT). */
+static MPI_Count bc_limit(void)
+{
+    static _Atomic long long cached; /* 0: not read yet; every thread reads the same value */
+    long long lim = cached;
+    if (!lim) {
+        const char *e = getenv("RMPI_BIGCOUNT_LIMIT");
+        char *end = NULL;
+        long long v = e ? strtoll(e, &end, 10) : 0;
+        lim = e && end != e && !*end && v >= 2 && v < INT_MAX ? v : INT_MAX;
+        cached = lim;
+    }
+    return lim;
+}
+
+/* One committed element of a new type that holds `count` (> 0) elements of type laid out as
+ * count consecutive elements (extent: count extents of type). rmp error code. */
+static int big_type(MPI_Count count, MPI_Datatype type, MPI_Datatype *big)
+{
+    MPI_Count lim = bc_limit();
+    ptrdiff_t lb, ext;
+    int rc = rmp_type_get_extent(type, &lb, &ext);
+    if (rc)
+        return rc;
+    MPI_Datatype in = MPI_DATATYPE_NULL, out = MPI_DATATYPE_NULL;
+    /* a factorization count = a * b, both within the limit: a vector of one block */
+    MPI_Count first = (count + lim - 1) / lim;
+    for (MPI_Count a = first; a <= lim && a < first + 65536; a++) {
+        if (count % a || count / a > lim)
+            continue;
+        if ((rc = rmp_type_contiguous((int)(count / a), type, &in)))
+            return rc;
+        rc = rmp_type_contiguous((int)a, in, &out);
+        rmp_type_free(&in);
+        if (!rc && (rc = rmp_type_commit(&out)))
+            rmp_type_free(&out);
+        if (!rc)
+            *big = out;
+        return rc;
+    }
+    /* q chunks of lim elements, then r more */
+    MPI_Count q = count / lim, r = count % lim;
+    ptrdiff_t span;
+    if (q > lim || __builtin_mul_overflow((ptrdiff_t)count, ext, &span))
+        return RMP_ERR_COUNT;
+    MPI_Datatype chunk = MPI_DATATYPE_NULL, body = MPI_DATATYPE_NULL, rest = MPI_DATATYPE_NULL;
+    MPI_Datatype st = MPI_DATATYPE_NULL;
+    if (!(rc = rmp_type_contiguous((int)lim, type, &chunk)) &&
+        !(rc = rmp_type_contiguous((int)q, chunk, &body)) &&
+        !(rc = rmp_type_contiguous((int)r, type, &rest))) {
+        int lens[2] = {1, 1};
+        ptrdiff_t displs[2] = {0, (ptrdiff_t)(q * lim) * ext};
+        rmp_datatype_t types[2] = {body, rest};
+        if (!(rc = rmp_type_create_struct(2, lens, displs, types, &st)) &&
+            !(rc = rmp_type_create_resized(st, lb, span, &out)) && (rc = rmp_type_commit(&out)))
+            rmp_type_free(&out);
+    }
+    MPI_Datatype *tmp[] = {&chunk, &body, &rest, &st};
+    for (int i = 0; i < 4; i++)
+        if (*tmp[i] != MPI_DATATYPE_NULL)
+            rmp_type_free(tmp[i]);
+    if (!rc)
+        *big = out;
+    return rc;
+}
+
+/* A (count, type) pair the int path takes: the same pair, or (1, a big type of our own). */
+typedef struct bc {
+    int count;
+    MPI_Datatype type;
+    bool own;
+} bc_t;
+
+static int bc_make(MPI_Count count, MPI_Datatype type, bc_t *v)
+{
+    v->own = false;
+    v->type = type;
+    if (count <= bc_limit()) {                        /* the common case: one compare */
+        v->count = count < INT_MIN ? -1 : (int)count; /* negative: the int path refuses it */
+        return RMP_SUCCESS;
+    }
+    v->count = 1;
+    int rc = big_type(count, type, &v->type);
+    v->own = rc == RMP_SUCCESS;
+    return rc;
+}
+
+static void bc_free(bc_t *v)
+{
+    if (v->own)
+        rmp_type_free(&v->type);
+    v->own = false;
+}
+
+/* ---- point-to-point ------------------------------------------------------------------------ */
+
+typedef int (*send_fn)(const void *, int, rmp_datatype_t, int, int, rmp_comm_t);
+
+static int bc_send(send_fn fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
+                   int tag, MPI_Comm comm)
+{
+    bc_t v;
+    int rc = bc_make(count, type, &v);
+    if (!rc)
+        rc = fn(buf, v.count, v.type, dest, tag, comm);
+    bc_free(&v);
+    return rc;
+}
+
+int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm)
+{
+    return rmpi_raise(comm, bc_send(rmp_send, buf, count, datatype, dest, tag, comm), __func__);
+}
+
+int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm)
+{
+    return rmpi_raise(comm, bc_send(rmp_ssend, buf, count, datatype, dest, tag, comm), __func__);
+}
+
+int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm)
+{
+    return rmpi_raise(comm, bc_send(rmp_bsend, buf, count, datatype, dest, tag, comm), __func__);
+}
+
+int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm)
+{
+    return rmpi_raise(comm, bc_send(rmp_rsend, buf, count, datatype, dest, tag, comm), __func__);
+}
+
+typedef int (*isend_fn)(const void *, int, rmp_datatype_t, int, int, rmp_comm_t, rmp_request_t *);
+
+/* A nonblocking call may free its big type at once: rmp keeps a freed type's layout for the
+ * requests that use it. */
+static int bc_isend(isend_fn fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
+                    int tag, MPI_Comm comm, MPI_Request *req)
+{
+    bc_t v;
+    int rc = bc_make(count, type, &v);
+    if (!rc)
+        rc = fn(buf, v.count, v.type, dest, tag, comm, req);
+    bc_free(&v);
+    return rc;
+}
+
+int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return rmpi_raise(comm, bc_isend(rmp_isend, buf, count, datatype, dest, tag, comm, request),
+                      __func__);
+}
+
+int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    return rmpi_raise(comm, bc_isend(rmp_issend, buf, count, datatype, dest, tag, comm, request),
+                      __func__);
+}
+
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+               MPI_Comm comm, MPI_Status *status)
+{
+    bc_t v;
+    rmpi_status_prep(status, 1);
+    int rc = bc_make(count, datatype, &v);
+    if (!rc)
+        rc = rmp_recv(buf, v.count, v.type, source, tag, comm, rmpi_st(status));
+    bc_free(&v);
+    rmpi_status_fix(status, 1);
+    return rmpi_raise(comm, rc, __func__);
+}
+
+int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Request *request)
+{
+    bc_t v;
+    int rc = bc_make(count, datatype, &v);
+    if (!rc)
+        rc = rmp_irecv(buf, v.count, v.type, source, tag, comm, request);
+    bc_free(&v);
+    return rmpi_raise(comm, rc, __func__);
+}
+
+int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    bc_t s, r = {0};
+    rmpi_status_prep(status, 1);
+    int rc = bc_make(sendcount, sendtype, &s);
+    if (!rc && !(rc = bc_make(recvcount, recvtype, &r)))
+        rc = rmp_sendrecv(sendbuf, s.count, s.type, dest, sendtag, recvbuf, r.count, r.type, source,
+                          recvtag, comm, rmpi_st(status));
+    bc_free(&s);
+    bc_free(&r);
+    rmpi_status_fix(status, 1);
+    return rmpi_raise(comm, rc, __func__);
+}
+
+int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    bc_t v;
+    rmpi_status_prep(status, 1);
+    int rc = bc_make(count, datatype, &v);
+    if (!rc)
+        rc = rmp_sendrecv_replace(buf, v.count, v.type, dest, sendtag, source, recvtag, comm,
+                                  rmpi_st(status));
+    bc_free(&v);
+    rmpi_status_fix(status, 1);
+    return rmpi_raise(comm, rc, __func__);
+}
+
+/* Whole elements of datatype in a status: bytes / size (MPI_UNDEFINED if not whole). */
+int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    size_t size = 0;
+    int rc = !status || !count ? RMP_ERR_ARG : rmp_type_size(datatype, &size);
+    if (!rc) {
+        size_t bytes = status->rmp_status_.count;
+        if (size == 0)
+            *count = 0;
+        else
+            *count = bytes % size ? MPI_UNDEFINED : (MPI_Count)(bytes / size);
+    }
+    return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
+}
+
+/* Basic elements: whole elements times the basic elements of one, plus those of the part of
+ * an element that ends the message (rmp_get_elements on each piece). */
+int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    size_t size = 0;
+    int rc = !status || !count ? RMP_ERR_ARG : rmp_type_size(datatype, &size);
+    if (!rc) {
+        size_t bytes = status->rmp_status_.count;
+        if (bytes <= INT_MAX || size == 0 || size > INT_MAX) {
+            int n = 0;
+            rc = rmp_get_elements(&status->rmp_status_, datatype, &n);
+            if (!rc)
+                *count = n;
+        } else {
+            rmp_status_t one = status->rmp_status_, part = status->rmp_status_;
+            one.count = size;
+            part.count = bytes % size;
+            int per = 0, rest = 0;
+            if (!(rc = rmp_get_elements(&one, datatype, &per)) &&
+                !(rc = rmp_get_elements(&part, datatype, &rest)))
+                *count = per == MPI_UNDEFINED || rest == MPI_UNDEFINED
+                             ? MPI_UNDEFINED
+                             : (MPI_Count)(bytes / size) * per + rest;
+        }
+    }
+    return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
+}
+
+/* ---- datatypes ------------------------------------------------------------------------------ */
+
+int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+    size_t s = 0;
+    int rc = size ? rmp_type_size(datatype, &s) : RMP_ERR_ARG;
+    if (!rc)
+        *size = (MPI_Count)s;
+    return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
+}
+
+int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    ptrdiff_t l = 0, e = 0;
+    int rc = lb && extent ? rmp_type_get_extent(datatype, &l, &e) : RMP_ERR_ARG;
+    if (!rc)
+        *lb = l, *extent = e;
+    return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
+}
+
+int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    int rc;
+    if (!newtype)
+        rc = RMP_ERR_ARG;
+    else if (count <= bc_limit())
+        rc = rmp_type_contiguous(count < INT_MIN ? -1 : (int)count, oldtype, newtype);
+    else
+        rc = big_type(count, oldtype, newtype); /* committed already: a commit is harmless */
+    return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
+}
+
+/* A count the int path takes, else one element of a big type (*own: free it). */
+static int bc_contig(MPI_Count count, MPI_Datatype old, MPI_Datatype *t, bool *own)
+{
+    *own = count > bc_limit();
+    if (*own)
+        return big_type(count, old, t);
+    return rmp_type_contiguous((int)count, old, t);
+}
+
+int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                      MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    MPI_Count lim = bc_limit();
+    int rc;
+    if (!newtype)
+        rc = RMP_ERR_ARG;
+    else if (count < 0 || blocklength < 0)
+        rc = RMP_ERR_COUNT;
+    else if (count <= lim && blocklength <= lim && stride <= INT_MAX && stride >= INT_MIN)
+        rc = rmp_type_vector((int)count, (int)blocklength, (int)stride, oldtype, newtype);
+    else if (stride < 0)
+        rc = RMP_ERR_ARG; /* as rmp_type_vector: negative strides are not supported */
+    else {
+        /* block = blocklength elements, resized to a stride; count of those; resized to the
+         * vector's extent ((count - 1) * stride + blocklength elements) */
+        ptrdiff_t lb, ext, sext, vext = 0, bext;
+        MPI_Datatype blk = MPI_DATATYPE_NULL, step = MPI_DATATYPE_NULL, all = MPI_DATATYPE_NULL;
+        bool own;
+        rc = rmp_type_get_extent(oldtype, &lb, &ext);
+        if (!rc && (__builtin_mul_overflow((ptrdiff_t)stride, ext, &sext) ||
+                    __builtin_mul_overflow((ptrdiff_t)blocklength, ext, &bext) ||
+                    (count > 0 && (__builtin_mul_overflow((ptrdiff_t)(count - 1), sext, &vext) ||
+                                   __builtin_add_overflow(vext, bext, &vext)))))
+            rc = RMP_ERR_COUNT;
+        if (!rc && !(rc = bc_contig(blocklength, oldtype, &blk, &own)) &&
+            !(rc = rmp_type_create_resized(blk, lb, sext, &step)) &&
+            !(rc = bc_contig(count, step, &all, &own)))
+            rc = rmp_type_create_resized(all, lb, vext, newtype);
+        MPI_Datatype *tmp[] = {&blk, &step, &all};
+        for (int i = 0; i < 3; i++)
+            if (*tmp[i] != MPI_DATATYPE_NULL)
+                rmp_type_free(tmp[i]);
+    }
+    return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
+}
+
+/* ---- collectives with one count per side ----------------------------------------------------- */
+
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    bc_t v;
+    int rc = bc_make(count, datatype, &v);
+    if (!rc)
+        rc = rmp_bcast(buffer, v.count, v.type, root, comm);
+    bc_free(&v);
+    return rmpi_raise(comm, rc, __func__);
+}
+
+typedef int (*two_side_fn)(const void *, int, rmp_datatype_t, void *, int, rmp_datatype_t,
+                           rmp_comm_t);
+
+static int bc_two(two_side_fn fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    bc_t s = {0}, r = {0};
+    int rc = RMP_SUCCESS;
+    if (sendbuf == MPI_IN_PLACE)
+        s = (bc_t){.count = 0, .type = sendtype};
+    else
+        rc = bc_make(sendcount, sendtype, &s);
+    if (!rc && !(rc = bc_make(recvcount, recvtype, &r)))
+        rc = fn(sendbuf, s.count, s.type, recvbuf, r.count, r.type, comm);
+    bc_free(&s);
+    bc_free(&r);
+    return rc;
+}
+
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return rmpi_raise(
+        comm,
+        bc_two(rmp_allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+        __func__);
+}
+
+int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return rmpi_raise(
+        comm,
+        bc_two(rmp_alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+        __func__);
+}
+
+/* gather and scatter: a side that does not matter at a rank (the root's receive side at the
+ * others) may carry any count: it is turned into a big type only where it is used. */
+static int bc_side(MPI_Count count, MPI_Datatype type, bool used, bc_t *v)
+{
+    if (!used) {
+        *v = (bc_t){.count = 0, .type = type};
+        return RMP_SUCCESS;
+    }
+    return bc_make(count, type, v);
+}
+
+static int rank_of(MPI_Comm comm)
+{
+    int r = -1;
+    rmp_comm_rank(comm, &r);
+    return r;
+}
+
+int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    bool am_root = rank_of(comm) == root;
+    bc_t s = {0}, r = {0};
+    int rc = bc_side(sendcount, sendtype, sendbuf != MPI_IN_PLACE, &s);
+    if (!rc && !(rc = bc_side(recvcount, recvtype, am_root, &r)))
+        rc = rmp_gather(sendbuf, s.count, s.type, recvbuf, r.count, r.type, root, comm);
+    bc_free(&s);
+    bc_free(&r);
+    return rmpi_raise(comm, rc, __func__);
+}
+
+int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    bool am_root = rank_of(comm) == root;
+    bc_t s = {0}, r = {0};
+    int rc = bc_side(sendcount, sendtype, am_root, &s);
+    if (!rc && !(rc = bc_side(recvcount, recvtype, recvbuf != MPI_IN_PLACE, &r)))
+        rc = rmp_scatter(sendbuf, s.count, s.type, recvbuf, r.count, r.type, root, comm);
+    bc_free(&s);
+    bc_free(&r);
+    return rmpi_raise(comm, rc, __func__);
+}
+
+/* ---- reductions: in pieces of at most the limit ------------------------------------------- */
+
+typedef enum { RD_REDUCE, RD_ALLREDUCE, RD_SCAN, RD_EXSCAN } rd_kind_t;
+
+static int rd_piece(rd_kind_t k, const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root,
+                    MPI_Comm comm)
+{
+    switch (k) {
+    case RD_REDUCE:
+        return rmp_reduce(s, r, n, t, op, root, comm);
+    case RD_ALLREDUCE:
+        return rmp_allreduce(s, r, n, t, op, comm);
+    case RD_SCAN:
+        return rmp_scan(s, r, n, t, op, comm);
+    default:
+        return rmp_exscan(s, r, n, t, op, comm);
+    }
+}
+
+/* A buffer `at` elements further (NULL and MPI_IN_PLACE stay as they are). */
+static const void *ahead(const void *buf, MPI_Count at, ptrdiff_t ext)
+{
+    if (!buf || buf == MPI_IN_PLACE)
+        return buf;
+    return (const char *)buf + at * ext;
+}
+
+static int bc_reduce(rd_kind_t k, const void *sendbuf, void *recvbuf, MPI_Count count,
+                     MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
+{
+    MPI_Count lim = bc_limit();
+    if (count <= lim)
+        return rd_piece(k, sendbuf, recvbuf, count < INT_MIN ? -1 : (int)count, type, op, root,
+                        comm);
+    ptrdiff_t lb, ext;
+    int rc = rmp_type_get_extent(type, &lb, &ext);
+    for (MPI_Count at = 0; !rc && at < count; at += lim) {
+        int n = (int)(count - at < lim ? count - at : lim);
+        rc = rd_piece(k, ahead(sendbuf, at, ext), (void *)ahead(recvbuf, at, ext), n, type, op,
+                      root, comm);
+    }
+    return rc;
+}
+
+int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, int root, MPI_Comm comm)
+{
+    return rmpi_raise(comm, bc_reduce(RD_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm),
+                      __func__);
+}
+
+int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm)
+{
+    return rmpi_raise(comm, bc_reduce(RD_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, 0, comm),
+                      __func__);
+}
+
+int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+               MPI_Op op, MPI_Comm comm)
+{
+    return rmpi_raise(comm, bc_reduce(RD_SCAN, sendbuf, recvbuf, count, datatype, op, 0, comm),
+                      __func__);
+}
+
+int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm)
+{
+    return rmpi_raise(comm, bc_reduce(RD_EXSCAN, sendbuf, recvbuf, count, datatype, op, 0, comm),
+                      __func__);
+}
+
+/* Block r of everyone's sendbuf reduced to rank r (a reduce per block, in pieces); in place,
+ * the input is recvbuf and my block then moves to its start. */
+int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    if (recvcount <= bc_limit())
+        return rmpi_raise(comm,
+                          rmp_reduce_scatter_block(sendbuf, recvbuf,
+                                                   recvcount < INT_MIN ? -1 : (int)recvcount,
+                                                   datatype, op, comm),
+                          __func__);
+    int n = 0, me = rank_of(comm), rc = rmp_comm_size(comm, &n);
+    ptrdiff_t lb, ext;
+    if (!rc)
+        rc = rmp_type_get_extent(datatype, &lb, &ext);
+    bool in_place = sendbuf == MPI_IN_PLACE;
+    const char *in = in_place ? recvbuf : sendbuf;
+    if (!rc && (!in || !recvbuf))
+        rc = RMP_ERR_BUFFER;
+    for (int r = 0; !rc && r < n; r++) {
+        const void *blk = in + (ptrdiff_t)r * recvcount * ext;
+        void *out = in_place ? (void *)blk : recvbuf;
+        const void *src = r == me && in_place ? MPI_IN_PLACE : blk;
+        rc = bc_reduce(RD_REDUCE, src, r == me ? out : NULL, recvcount, datatype, op, r, comm);
+    }
+    if (!rc && in_place && me > 0)
+        memmove(recvbuf, in + (ptrdiff_t)me * recvcount * ext, (size_t)(recvcount * ext));
+    return rmpi_raise(comm, rc, __func__);
+}
+
+/* ---- v-forms ------------------------------------------------------------------------------- */
+
+/* Whether every count and displacement of n fits the int path (counts <= limit, displacements
+ * within int); NULL arrays fit (the int path reports them). */
+static bool fits(const MPI_Count *counts, const MPI_Aint *displs, int n)
+{
+    MPI_Count lim = bc_limit();
+    for (int i = 0; i < n; i++)
+        if ((counts && counts[i] > lim) || (displs && (displs[i] > INT_MAX || displs[i] < INT_MIN)))
+            return false;
+    return true;
+}
+
+/* int copies of n counts and displacements (NULL stays NULL). false: no memory. */
+static bool to_int(const MPI_Count *c, const MPI_Aint *d, int n, int **ic, int **id)
+{
+    *ic = *id = NULL;
+    if (c && !(*ic = malloc(sizeof(int) * (size_t)(n ? n : 1))))
+        return false;
+    if (d && !(*id = malloc(sizeof(int) * (size_t)(n ? n : 1)))) {
+        free(*ic);
+        *ic = NULL;
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        if (c)
+            (*ic)[i] = c[i] < INT_MIN ? -1 : (int)c[i];
+        if (d)
+            (*id)[i] = (int)d[i];
+    }
+    return true;
+}
+
+/* Every rank says whether it needs the big path; all take it if one does. */
+static int agree(bool mine, MPI_Comm comm, bool *all)
+{
+    int m = mine, any = 0;
+    int rc = rmp_allreduce(&m, &any, 1, RMP_INT32, RMP_MAX, comm);
+    *all = any != 0;
+    return rc;
+}
+
+/* The alltoallw description of n blocks: block i is counts[i] elements of type at displs[i]
+ * extents (or at my own block when dflt_count >= 0: every block is that one, dflt_count
+ * elements at dflt_displ), made one element of a per-block type at byte 0; used[i] false:
+ * count 0. */
+typedef struct wside {
+    int *counts, *zeros;
+    MPI_Datatype *types;
+    int n;
+} wside_t;
+
+static void wside_free(wside_t *w)
+{
+    if (w->types)
+        for (int i = 0; i < w->n; i++)
+            if (w->types[i] != MPI_BYTE)
+                rmp_type_free(&w->types[i]);
+    free(w->counts);
+    free(w->zeros);
+    free(w->types);
+    *w = (wside_t){0};
+}
+
+/* One block's type: count elements of type starting displ extents from the buffer. */
+static int block_type(MPI_Count count, MPI_Aint displ, MPI_Datatype type, MPI_Datatype *out)
+{
+    ptrdiff_t lb, ext, at;
+    int rc = rmp_type_get_extent(type, &lb, &ext);
+    if (rc)
+        return rc;
+    if (count < 0)
+        return RMP_ERR_COUNT;
+    if (__builtin_mul_overflow(displ, ext, &at))
+        return RMP_ERR_COUNT;
+    bc_t v;
+    if ((rc = bc_make(count, type, &v)))
+        return rc;
+    int one = v.count;
+    rc = rmp_type_create_hindexed(1, &one, &at, v.type, out);
+    bc_free(&v);
+    if (!rc && (rc = rmp_type_commit(out)))
+        rmp_type_free(out);
+    return rc;
+}
+
+/* used(i): whether block i moves; count(i), displ(i): its elements and place. */
+static int wside_make(wside_t *w, int n, const bool *used, const MPI_Count *counts,
+                      const MPI_Aint *displs, MPI_Count one_count, MPI_Aint one_displ, bool one,
+                      MPI_Datatype type)
+{
+    *w = (wside_t){.n = n};
+    w->counts = calloc((size_t)n + 1, sizeof(int));
+    w->zeros = calloc((size_t)n + 1, sizeof(int));
+    w->types = malloc(((size_t)n + 1) * sizeof(MPI_Datatype));
+    if (!w->counts || !w->zeros || !w->types) {
+        wside_free(w);
+        return RMP_ERR_NO_MEM;
+    }
+    for (int i = 0; i < n; i++)
+        w->types[i] = MPI_BYTE;
+    for (int i = 0; i < n; i++) {
+        if (!used[i])
+            continue;
+        MPI_Count c = one ? one_count : counts ? counts[i] : 0;
+        MPI_Aint d = one ? one_displ : displs ? displs[i] : 0;
+        if (!one && (!counts || !displs)) {
+            wside_free(w);
+            return RMP_ERR_ARG;
+        }
+        int rc = block_type(c, d, type, &w->types[i]);
+        if (rc) {
+            w->types[i] = MPI_BYTE;
+            wside_free(w);
+            return rc;
+        }
+        w->counts[i] = 1;
+    }
+    return RMP_SUCCESS;
+}
+
+static int w_run(const void *sendbuf, wside_t *s, void *recvbuf, wside_t *r, MPI_Comm comm)
+{
+    return rmp_alltoallw(sendbuf, s->counts, s->zeros, s->types, recvbuf, r->counts, r->zeros,
+                         r->types, comm);
+}
+
+static bool *flags(int n, bool v)
+{
+    bool *f = malloc((size_t)n + 1);
+    if (f)
+        memset(f, v, (size_t)n + 1);
+    return f;
+}
+
+int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                  int root, MPI_Comm comm)
+{
+    int n = 0, me = rank_of(comm), rc = rmp_comm_size(comm, &n);
+    bool am_root = me == root, big = false;
+    bool mine = sendcount > bc_limit() || (am_root && !fits(recvcounts, displs, n));
+    if (!rc && (rc = agree(mine, comm, &big)) == RMP_SUCCESS && !big) {
+        int *ic = NULL, *id = NULL;
+        if (am_root && !to_int(recvcounts, displs, n, &ic, &id))
+            rc = RMP_ERR_NO_MEM;
+        else
+            rc = rmp_gatherv(sendbuf, sendcount < INT_MIN ? -1 : (int)sendcount, sendtype, recvbuf,
+                             ic, id, recvtype, root, comm);
+        free(ic);
+        free(id);
+    } else if (!rc) {
+        if (root < 0 || root >= n)
+            return rmpi_raise(comm, RMP_ERR_ROOT, __func__);
+        bool in_place = am_root && sendbuf == MPI_IN_PLACE;
+        bool *su = flags(n, false), *ru = flags(n, am_root);
+        wside_t s = {0}, r = {0};
+        if (!su || !ru) {
+            rc = RMP_ERR_NO_MEM;
+        } else {
+            su[root] = !in_place;
+            if (in_place)
+                ru[root] = false;
+            if (!(rc = wside_make(&s, n, su, NULL, NULL, sendcount, 0, true, sendtype)))
+                rc = wside_make(&r, n, ru, recvcounts, displs, 0, 0, false, recvtype);
+            if (!rc)
+                rc = w_run(in_place ? recvbuf : sendbuf, &s, recvbuf, &r, comm);
+        }
+        wside_free(&s);
+        wside_free(&r);
+        free(su);
+        free(ru);
+    }
+    return rmpi_raise(comm, rc, __func__);
+}
+
+int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm)
+{
+    int n = 0, me = rank_of(comm), rc = rmp_comm_size(comm, &n);
+    bool am_root = me == root, big = false;
+    bool mine = recvcount > bc_limit() || (am_root && !fits(sendcounts, displs, n));
+    if (!rc && (rc = agree(mine, comm, &big)) == RMP_SUCCESS && !big) {
+        int *ic = NULL, *id = NULL;
+        if (am_root && !to_int(sendcounts, displs, n, &ic, &id))
+            rc = RMP_ERR_NO_MEM;
+        else
+            rc = rmp_scatterv(sendbuf, ic, id, sendtype, recvbuf,
+                              recvcount < INT_MIN ? -1 : (int)recvcount, recvtype, root, comm);
+        free(ic);
+        free(id);
+    } else if (!rc) {
+        if (root < 0 || root >= n)
+            return rmpi_raise(comm, RMP_ERR_ROOT, __func__);
+        bool in_place = am_root && recvbuf == MPI_IN_PLACE;
+        bool *su = flags(n, am_root), *ru = flags(n, false);
+        wside_t s = {0}, r = {0};
+        if (!su || !ru) {
+            rc = RMP_ERR_NO_MEM;
+        } else {
+            ru[root] = !in_place;
+            if (in_place)
+                su[root] = false;
+            if (!(rc = wside_make(&s, n, su, sendcounts, displs, 0, 0, false, sendtype)))
+                rc = wside_make(&r, n, ru, NULL, NULL, recvcount, 0, true, recvtype);
+            if (!rc)
+                rc = w_run(sendbuf, &s, in_place ? (void *)sendbuf : recvbuf, &r, comm);
+        }
+        wside_free(&s);
+        wside_free(&r);
+        free(su);
+        free(ru);
+    }
+    return rmpi_raise(comm, rc, __func__);
+}
+
+int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm)
+{
+    int n = 0, me = rank_of(comm), rc = rmp_comm_size(comm, &n);
+    bool big = false;
+    bool mine = sendcount > bc_limit() || !fits(recvcounts, displs, n);
+    if (!rc && (rc = agree(mine, comm, &big)) == RMP_SUCCESS && !big) {
+        int *ic = NULL, *id = NULL;
+        if (!to_int(recvcounts, displs, n, &ic, &id))
+            rc = RMP_ERR_NO_MEM;
+        else
+            rc = rmp_allgatherv(sendbuf, sendcount < INT_MIN ? -1 : (int)sendcount, sendtype,
+                                recvbuf, ic, id, recvtype, comm);
+        free(ic);
+        free(id);
+    } else if (!rc) {
+        bool in_place = sendbuf == MPI_IN_PLACE;
+        bool *su = flags(n, true), *ru = flags(n, true);
+        wside_t s = {0}, r = {0};
+        if (!su || !ru) {
+            rc = RMP_ERR_NO_MEM;
+        } else if (in_place && (!recvcounts || !displs)) {
+            rc = RMP_ERR_ARG;
+        } else {
+            if (in_place) /* my block is in place: it goes out from there, not to me */
+                su[me] = ru[me] = false;
+            if (in_place)
+                rc = wside_make(&s, n, su, NULL, NULL, recvcounts[me], displs[me], true, recvtype);
+            else
+                rc = wside_make(&s, n, su, NULL, NULL, sendcount, 0, true, sendtype);
+            if (!rc)
+                rc = wside_make(&r, n, ru, recvcounts, displs, 0, 0, false, recvtype);
+            if (!rc)
+                rc = w_run(in_place ? recvbuf : sendbuf, &s, recvbuf, &r, comm);
+        }
+        wside_free(&s);
+        wside_free(&r);
+        free(su);
+        free(ru);
+    }
+    return rmpi_raise(comm, rc, __func__);
+}
+
+/* In place with a count past int: MPI_ERR_COUNT (rmp_alltoallw's in-place form takes int
+ * counts, and a copy of the whole buffer is not made here). */
+int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                    const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    int n = 0, rc = rmp_comm_size(comm, &n);
+    bool big = false, in_place = sendbuf == MPI_IN_PLACE;
+    bool mine = !fits(recvcounts, rdispls, n) || (!in_place && !fits(sendcounts, sdispls, n));
+    if (!rc && (rc = agree(mine, comm, &big)) == RMP_SUCCESS && !big) {
+        int *sc = NULL, *sd = NULL, *rcn = NULL, *rd = NULL;
+        if ((!in_place && !to_int(sendcounts, sdispls, n, &sc, &sd)) ||
+            !to_int(recvcounts, rdispls, n, &rcn, &rd))
+            rc = RMP_ERR_NO_MEM;
+        else
+            rc = rmp_alltoallv(sendbuf, sc, sd, sendtype, recvbuf, rcn, rd, recvtype, comm);
+        free(sc), free(sd), free(rcn), free(rd);
+    } else if (!rc && in_place) {
+        rc = RMP_ERR_COUNT;
+    } else if (!rc) {
+        bool *u = flags(n, true);
+        wside_t s = {0}, r = {0};
+        if (!u)
+            rc = RMP_ERR_NO_MEM;
+        else if (!(rc = wside_make(&s, n, u, sendcounts, sdispls, 0, 0, false, sendtype)) &&
+                 !(rc = wside_make(&r, n, u, recvcounts, rdispls, 0, 0, false, recvtype)))
+            rc = w_run(sendbuf, &s, recvbuf, &r, comm);
+        wside_free(&s);
+        wside_free(&r);
+        free(u);
+    }
+    return rmpi_raise(comm, rc, __func__);
+}

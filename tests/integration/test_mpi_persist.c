@@ -1,0 +1,115 @@
+/* test_mpi_persist.c — MPI-4's persistent collectives and MPI_Isendrecv(_replace)
+ * (tests/mpi/mpi_persist.c), and the large-count _c forms (tests/mpi/mpi_bigcount.c), under
+ * mrun at n = 1..8: each program checks exact values itself (a "FAIL" line per problem,
+ * "<prog>: rank R OK" at the end). */
+#include "run.h"
+
+#ifndef RMP_TEST_MPIPROGS
+#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
+#endif
+#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
+
+/* Every rank printed "<prog>: rank R OK" and nothing failed. */
+static void expect_all_ok(run_result_t *r, const char *prog, int n)
+{
+    expect_success(*r);
+    for (int i = 0; i < n; i++) {
+        char line[128];
+        snprintf(line, sizeof line, "%s: rank %d OK", prog, i);
+        expect_line(*r, out, line, 1);
+    }
+}
+
+static void run_ok(int n, const char *prog, const char *arg, const char *const *env)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, prog);
+    run_opts_t o = {.limit = 90, .env = env};
+    run_result_t r = run_mrun(&o, n, path, arg, NULL);
+    expect_all_ok(&r, prog, n);
+    run_free(&r);
+}
+
+#define NS                                                                                         \
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};                                                    \
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0])
+
+ParameterizedTestParameters(mpi_persist, coll)
+{
+    NS;
+}
+/* Every persistent collective started 6 times with new data, Startall with point-to-point
+ * requests, starts in different orders, error codes. */
+ParameterizedTest(int *n, mpi_persist, coll, .timeout = 100)
+{
+    run_ok(*n, "mpi_persist", "coll", NULL);
+}
+
+ParameterizedTestParameters(mpi_persist, coll_eager_off)
+{
+    NS;
+}
+/* The same with every message through rendezvous (eager limit 0). */
+ParameterizedTest(int *n, mpi_persist, coll_eager_off, .timeout = 100)
+{
+    const char *env[] = {"RMP_EAGER_LIMIT=0", NULL};
+    run_ok(*n, "mpi_persist", "coll", env);
+}
+
+ParameterizedTestParameters(mpi_persist, isendrecv)
+{
+    NS;
+}
+ParameterizedTest(int *n, mpi_persist, isendrecv, .timeout = 100)
+{
+    run_ok(*n, "mpi_persist", "isendrecv", NULL);
+}
+
+ParameterizedTestParameters(mpi_persist, threads)
+{
+    NS;
+}
+/* Two threads per rank, each on its own communicator, with persistent collectives and
+ * isendrecv at the same time (MPI_THREAD_MULTIPLE). */
+ParameterizedTest(int *n, mpi_persist, threads, .timeout = 100)
+{
+    run_ok(*n, "mpi_persist", "threads", NULL);
+}
+
+ParameterizedTestParameters(mpi_persist, bigcount_small)
+{
+    NS;
+}
+/* Every _c call with counts past a limit lowered to 100 (RMPI_BIGCOUNT_LIMIT): the derived
+ * types (factored and chunk struct), reductions in pieces, v-forms through alltoallw. */
+ParameterizedTest(int *n, mpi_persist, bigcount_small, .timeout = 100)
+{
+    const char *env[] = {"RMPI_BIGCOUNT_LIMIT=100", NULL};
+    run_ok(*n, "mpi_bigcount", "small", env);
+}
+
+ParameterizedTestParameters(mpi_persist, bigcount_int_path)
+{
+    NS;
+}
+/* The same calls and values with the real limit: every count takes the int path. */
+ParameterizedTest(int *n, mpi_persist, bigcount_int_path, .timeout = 100)
+{
+    run_ok(*n, "mpi_bigcount", "small", NULL);
+}
+
+/* One real message of 2^31 + 16 bytes, sent then broadcast back, at n = 2; skipped (a SKIP
+ * line) when the machine has not 12 GiB available. */
+Test(mpi_persist, bigcount_huge, .timeout = 300)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, "mpi_bigcount");
+    run_opts_t o = {.limit = 280};
+    run_result_t r = run_mrun(&o, 2, path, "huge", NULL);
+    expect_all_ok(&r, "mpi_bigcount", 2);
+    if (!strstr(r.out, "mpi_bigcount: SKIP huge:"))
+        expect_line(r, out, "mpi_bigcount: huge: 2147483664 bytes sent and broadcast", 1);
+    else
+        cr_log_warn("%s", strstr(r.out, "mpi_bigcount: SKIP huge:"));
+    run_free(&r);
+}
