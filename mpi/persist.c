@@ -3,12 +3,11 @@
  * argument, which rmp's calls do not take: rmpi_pcoll_info decides which values are accepted. */
 #include "rmpi.h"
 
-/* The info argument of a persistent collective's init: today MPI_Info is an int with no object
- * behind it, so MPI_INFO_NULL is the only valid value and any other is MPI_ERR_INFO. The one
- * place to widen once info objects exist (a valid info is accepted and its hints ignored). */
+/* The info argument of a persistent collective's init: any valid info (or MPI_INFO_NULL) is
+ * accepted and its hints ignored; an invalid or freed handle is MPI_ERR_INFO. */
 static int rmpi_pcoll_info(MPI_Info info)
 {
-    return info == MPI_INFO_NULL ? MPI_SUCCESS : MPI_ERR_INFO;
+    return rmpi_info_check(info);
 }
 
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)

@@ -407,7 +407,17 @@ static void t_errors(void)
 {
     int x[4] = {0}, y[4] = {0};
     MPI_Request r = MPI_REQUEST_NULL;
-    expect_class("Bcast_init with an info", MPI_Bcast_init(x, 1, MPI_INT, 0, MPI_COMM_WORLD, 5, &r),
+    /* a valid info is accepted (its hints ignored); an invalid handle is MPI_ERR_INFO */
+    MPI_Info hints = MPI_INFO_NULL;
+    CHECK(MPI_Info_create(&hints));
+    CHECK(MPI_Info_set(hints, "mpi_assert_no_any_source", "true"));
+    CHECK(MPI_Barrier_init(MPI_COMM_WORLD, hints, &r));
+    CHECK(MPI_Start(&r));
+    CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    CHECK(MPI_Request_free(&r));
+    CHECK(MPI_Info_free(&hints));
+    expect_class("Bcast_init with an invalid info",
+                 MPI_Bcast_init(x, 1, MPI_INT, 0, MPI_COMM_WORLD, (MPI_Info)0x7ffffff, &r),
                  MPI_ERR_INFO);
     expect_class("Bcast_init bad root",
                  MPI_Bcast_init(x, 1, MPI_INT, size, MPI_COMM_WORLD, MPI_INFO_NULL, &r),
