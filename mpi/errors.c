@@ -154,6 +154,10 @@ int rmpi_raise_code(MPI_Comm comm, int code, const char *call)
 {
     if (code == MPI_SUCCESS || rmpi_errh_returns(comm))
         return code;
+    /* The layer's calls are compiled as PMPI_X (the Makefile's profiling interface), so
+     * __func__ says "PMPI_Send": the user called MPI_Send, the name the message gives. */
+    if (strncmp(call, "PMPI_", 5) == 0)
+        call++;
     char text[MPI_MAX_ERROR_STRING];
     int len, cls = MPI_ERR_INTERN, rank = -1;
     if (MPI_Error_string(code, text, &len) != MPI_SUCCESS)

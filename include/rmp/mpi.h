@@ -591,6 +591,13 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
 
 
 /* ==== issue 20: the profiling interface ==== */
+/* MPI-3.1 14.2: every MPI_ call above is also declared, defined and exported as PMPI_ (same
+ * arguments). pmpi.h is generated from this header (tools/gen-pmpi; make regenerates it), so
+ * a call added anywhere above has its PMPI_ form with nothing else to write. Included last:
+ * its prototypes may use any type declared above. */
+#ifndef RMP_PMPI_GENERATING
+#include "pmpi.h"
+#endif
 
 
 
