@@ -318,7 +318,23 @@ $(TESTS)/mpi/%: tests/mpi/%.c $(wildcard tests/mpi/*.h) $(MPI_SHARED) $(MPI_STAT
 	@mkdir -p $(dir $@)
 	$(RMPCC) $(OPT) $(SAN) $(WARN) -std=c11 -D_GNU_SOURCE -g $(CFLAGS) $(LDFLAGS_ALL) -o $@ $<
 
-tests: all $(PROG_BIN) $(MPIPROG_BIN) $(CLASH_BIN) $(if $(UNIT_SRC),$(TESTS)/unit) $(TESTS)/contract \
+# The profiling interface as tools use it (tests/integration/test_pmpi.c): pmpi_counter.c, a
+# tool defining some MPI_X over PMPI_X, as a library linked ahead of librmp-mpi.so (and
+# preloaded into the plain tests/mpi/mpi_pmpi), and as an object linked with librmp-mpi.a.
+PMPI_T := $(TESTS)/pmpi
+PMPI_BIN := $(PMPI_T)/libpmpi_counter.so $(PMPI_T)/mpi_pmpi-shared $(PMPI_T)/mpi_pmpi-static
+PMPI_FLAGS = $(OPT) $(SAN) $(WARN) -std=c11 -D_GNU_SOURCE -g $(CFLAGS) $(LDFLAGS_ALL)
+$(PMPI_T)/libpmpi_counter.so: tests/packaging/pmpi_counter.c $(MPI_SHARED) $(RMPCC)
+	@mkdir -p $(dir $@)
+	$(RMPCC) -shared -fPIC $(PMPI_FLAGS) -o $@ $<
+$(PMPI_T)/mpi_pmpi-shared: tests/mpi/mpi_pmpi.c tests/mpi/mpicheck.h $(PMPI_T)/libpmpi_counter.so
+	$(RMPCC) $(PMPI_FLAGS) -o $@ $< -L$(PMPI_T) -Wl,-rpath,$(abspath $(PMPI_T)) -lpmpi_counter
+$(PMPI_T)/mpi_pmpi-static: tests/mpi/mpi_pmpi.c tests/mpi/mpicheck.h tests/packaging/pmpi_counter.c \
+                           $(MPI_STATIC) $(STATIC) $(RMPCC)
+	@mkdir -p $(dir $@)
+	$(RMPCC) -static-rmp $(PMPI_FLAGS) -o $@ tests/mpi/mpi_pmpi.c tests/packaging/pmpi_counter.c
+
+tests: all $(PROG_BIN) $(MPIPROG_BIN) $(PMPI_BIN) $(CLASH_BIN) $(if $(UNIT_SRC),$(TESTS)/unit) $(TESTS)/contract \
        $(if $(INTEG_SRC),$(TESTS)/integration)
 
 -include $(LIB_OBJ:.o=.d) $(MRUN_OBJ:.o=.d) $(MPI_OBJ:.o=.d)
