@@ -158,16 +158,15 @@ $(PMPI_H): include/rmp/mpi.h tools/gen-pmpi
 $(PMPI_GEN)-rename.h: $(PMPI_H) tools/gen-pmpi
 	@mkdir -p $(dir $@)
 	tools/gen-pmpi rename $< > $@.tmp && mv $@.tmp $@
-$(PMPI_GEN)-alias.ld: $(PMPI_H) tools/gen-pmpi
-	@mkdir -p $(dir $@)
-	tools/gen-pmpi alias $< > $@.tmp && mv $@.tmp $@
 $(PMPI_GEN)-names: $(PMPI_H) tools/gen-pmpi
 	@mkdir -p $(dir $@)
 	tools/gen-pmpi names $< > $@.tmp && mv $@.tmp $@
 
 # One object for both libraries: the MPI_X aliases (weak), the helpers' hidden names local.
-$(OBJ)/librmp-mpi-all.o: $(MPI_OBJ) $(PMPI_GEN)-alias.ld
-	$(LD) -r -o $@ $^
+$(OBJ)/librmp-mpi-all.o: $(MPI_OBJ) $(PMPI_H) tools/gen-pmpi
+	$(LD) -r -o $(OBJ)/librmp-mpi-pmpi.o $(MPI_OBJ)
+	tools/gen-pmpi alias $(PMPI_H) $(OBJ)/librmp-mpi-pmpi.o > $(PMPI_GEN)-alias.ld
+	$(LD) -r -o $@ $(OBJ)/librmp-mpi-pmpi.o $(PMPI_GEN)-alias.ld
 $(OBJ)/librmp-mpi.o: $(OBJ)/librmp-mpi-all.o $(PMPI_GEN)-names
 	objcopy --localize-hidden --weaken-symbols=$(PMPI_GEN)-names $< $@
 
