@@ -19,7 +19,7 @@
 #define COUNTS                                                                                 \
     "Init=1 Init_thread=0 Finalize=1 Comm_rank=1 Comm_size=1 Send=4 Recv=3 Isend=2 Irecv=2 "   \
     "Wait=2 Waitall=1 Sendrecv=5 Sendrecv_replace=2 Bcast=1 Reduce=1 Allreduce=4 Barrier=2 "   \
-    "Comm_dup=1 Comm_free=1 Error_string=1 Error_class=1"
+    "Comm_dup=1 Comm_free=1 Error_string=1 Error_class=1 Pcontrol=1"
 
 /* Every rank OK, and `counted` lines of the counter per rank, with exactly COUNTS. */
 static void expect_counts(run_result_t *r, int n, int counted)

@@ -4,7 +4,8 @@
  *   Init 1, Comm_rank 1, Comm_size 1 (plus PMPI_Comm_size 1, which no tool sees), Send 4
  *   (one to an invalid rank under MPI_ERRORS_RETURN), Recv 3, Isend 2, Irecv 2, Wait 2,
  *   Waitall 1, Sendrecv 5, Sendrecv_replace 2, Bcast 1, Reduce 1, Allreduce 4, Barrier 2,
- *   Comm_dup 1, Comm_free 1, Error_string 1, Error_class 1, Finalize 1,
+ *   Comm_dup 1, Comm_free 1, Error_string 1, Error_class 1, Pcontrol 1 (plus PMPI_Pcontrol
+ *   1), Finalize 1,
  * so that a counter that sees more has seen a call the MPI layer made to itself.
  * With the argument "fatal", rank 0 sends to an invalid rank under MPI_ERRORS_ARE_FATAL: the
  * job ends and the message names MPI_Send (the user's call, not PMPI_Send). */
@@ -109,6 +110,10 @@ int main(int argc, char **argv)
     EXPECT_INT(cls, MPI_ERR_RANK);
     CHECK(MPI_Error_string(rc, text, &len));
     EXPECT_INT(len > 0, 1);
+
+    /* MPI_Pcontrol: rmp's ignores any level and arguments (MPI-3.1 14.2.4). */
+    CHECK(MPI_Pcontrol(1));
+    CHECK(PMPI_Pcontrol(2, "extra", 3));
 
     int status = mc_done("mpi_pmpi");
     MPI_Finalize();

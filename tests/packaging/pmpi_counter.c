@@ -11,12 +11,12 @@
 enum {
     C_INIT, C_INIT_THREAD, C_FINALIZE, C_COMM_RANK, C_COMM_SIZE, C_SEND, C_RECV, C_ISEND,
     C_IRECV, C_WAIT, C_WAITALL, C_SENDRECV, C_SENDRECV_REPLACE, C_BCAST, C_REDUCE, C_ALLREDUCE,
-    C_BARRIER, C_COMM_DUP, C_COMM_FREE, C_ERROR_STRING, C_ERROR_CLASS, C_N
+    C_BARRIER, C_COMM_DUP, C_COMM_FREE, C_ERROR_STRING, C_ERROR_CLASS, C_PCONTROL, C_N
 };
 static const char *const names[C_N] = {
     "Init", "Init_thread", "Finalize", "Comm_rank", "Comm_size", "Send", "Recv", "Isend",
     "Irecv", "Wait", "Waitall", "Sendrecv", "Sendrecv_replace", "Bcast", "Reduce", "Allreduce",
-    "Barrier", "Comm_dup", "Comm_free", "Error_string", "Error_class"};
+    "Barrier", "Comm_dup", "Comm_free", "Error_string", "Error_class", "Pcontrol"};
 /* Counted with atomics: a program may call MPI from several threads (MPI_THREAD_MULTIPLE). */
 static _Atomic int counts[C_N];
 
@@ -163,4 +163,11 @@ int MPI_Error_class(int errorcode, int *errorclass)
 {
     counts[C_ERROR_CLASS]++;
     return PMPI_Error_class(errorcode, errorclass);
+}
+
+/* What a real tool would read to start or stop profiling (14.2.4); counted here. */
+int MPI_Pcontrol(const int level, ...)
+{
+    counts[C_PCONTROL]++;
+    return PMPI_Pcontrol(level);
 }
