@@ -61,6 +61,10 @@ for q in --showme -showme -show -compile-info -link-info -compile_info -link_inf
     expect "$("$rmpcc" $q)" "$all" "$q"
 done
 expect "$("$rmpcc" -compile-info -c p.c)" "$cc -I$inc/rmp -I$inc -c p.c" "-compile-info -c p.c"
+# MPICH 4's -show-compile-info and -show-link-info (Meson asks them): the flags alone.
+expect "$("$rmpcc" -show-compile-info)" "-I$inc/rmp -I$inc" "-show-compile-info"
+expect "$("$rmpcc" -show-link-info)" "-L$libdir -Wl,-rpath,$libdir -lrmp-mpi -lrmp" \
+    "-show-link-info"
 # -static-rmp: the archives, and librmp's own libraries (PMIx...) among the names and dirs.
 case "$("$rmpcc" -static-rmp -showme:link)" in
 "$libdir/librmp-mpi.a $libdir/librmp.a "*-lpmix*) ;;
