@@ -151,7 +151,7 @@ $(MRUN): $(MRUN_OBJ)
 	$(CC) $(LDFLAGS_ALL) -Wl,--export-dynamic-symbol=accept -o $@ $^ $(PMIX_LIBS)
 
 # pmpi.h lives in the source tree (it is installed, and read like mpi.h); rewritten only when
-# its text changes. tests/packaging/pmpi-header.sh fails when the committed one is stale.
+# its text changes. tests/packaging/pmpi-check.sh fails when the committed one is stale.
 $(PMPI_H): include/rmp/mpi.h tools/gen-pmpi
 	tools/gen-pmpi header "$(CC)" include/rmp/mpi.h > $@.tmp.$$$$ && \
 	  if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; touch $@; else mv $@.tmp.$$$$ $@; fi
