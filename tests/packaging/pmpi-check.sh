@@ -1,5 +1,6 @@
 #!/bin/sh
 # pmpi-check.sh CC SRCDIR LIBDIR — the profiling interface (MPI-3.1 14.2) as built:
+#  - tools/gen-pmpi makes the expected prototypes of sample declarations of every kind;
 #  - include/rmp/pmpi.h is what tools/gen-pmpi makes of include/rmp/mpi.h, in the working tree
 #    and, when SRCDIR is a git tree, as committed (HEAD's mpi.h gives HEAD's pmpi.h): a merge
 #    that added MPI calls without committing the regenerated pmpi.h fails here;
@@ -15,6 +16,50 @@ libdir=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
+
+# The generator on the kinds of declaration other parts of mpi.h may hold: a PMPI_ prototype
+# for each MPI_ function (attributes, variadics, function-pointer arguments, long ones
+# wrapped), none for typedefs, static inline functions, data, macros, all-capital callbacks,
+# and one for a name declared twice.
+cat >"$tmp/cases.h" <<'CASES'
+typedef int MPI_Comm;
+typedef int MPI_Datatype;
+typedef int MPI_Zz_copy_fn(MPI_Comm, int, void *, void *, void *, int *);
+typedef void(MPI_Zz_handler)(MPI_Comm *, int *, ...);
+int MPI_Zz_plain(int a);
+double MPI_Zz_double(void);
+int MPI_Zz_fnptr(MPI_Zz_copy_fn *copy_fn, void (*cb)(int, int), void *extra);
+int MPI_Zz_vararg(const int level, ...);
+int MPI_Zz_attr(int a) __attribute__((deprecated));
+extern int MPI_Zz_extern(int a);
+int MPI_ZZ_NULL_FN(int a);
+static inline int MPI_Zz_inline(int a) { return a; }
+extern int MPI_ZZ_DATA;
+struct MPI_Zz_s { int (*f)(int); };
+#define MPI_Zz_macro(x) (x)
+int MPI_Zz_long(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, int *request);
+int MPI_Zz_plain(int a);
+int MPI_T_zz_init(int a);
+CASES
+cat >"$tmp/cases.want" <<'WANT'
+int PMPI_Zz_plain(int a);
+double PMPI_Zz_double(void);
+int PMPI_Zz_fnptr(MPI_Zz_copy_fn *copy_fn, void (*cb)(int, int), void *extra);
+int PMPI_Zz_vararg(const int level, ...);
+int PMPI_Zz_attr(int a) __attribute__((deprecated));
+extern int PMPI_Zz_extern(int a);
+int PMPI_Zz_long(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, int *request);
+int PMPI_T_zz_init(int a);
+WANT
+"$src/tools/gen-pmpi" header "$cc" "$tmp/cases.h" |
+    sed -n '/^#define RMP_PMPI_H/,/^#endif/p' | sed '1,2d;$d' | sed '$d' >"$tmp/cases.got"
+if ! cmp -s "$tmp/cases.want" "$tmp/cases.got"; then
+    echo "pmpi-check: tools/gen-pmpi on the sample declarations:" >&2
+    diff "$tmp/cases.want" "$tmp/cases.got" >&2 || true
+    status=1
+fi
 
 "$src/tools/gen-pmpi" header "$cc" "$src/include/rmp/mpi.h" >"$tmp/pmpi.h"
 if ! cmp -s "$tmp/pmpi.h" "$src/include/rmp/pmpi.h"; then
