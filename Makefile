@@ -70,7 +70,16 @@ INTERNAL := build/$(VARIANT)/librmp-internal.a
 # same way: what mpi.h declares leaves it, its helpers (rmpi_*) stay inside.
 MPI_SRC := $(wildcard mpi/*.c)
 MPI_OBJ := $(MPI_SRC:%.c=$(OBJ)/%.o)
-$(MPI_OBJ): LIB_CFLAGS := -fvisibility=hidden -include mpi/visibility.h
+# The profiling interface (MPI-3.1 14.2), generated from mpi.h by tools/gen-pmpi with no list
+# to keep: include/rmp/pmpi.h declares PMPI_X for every MPI_X; the layer's sources, written
+# with MPI_ names, are compiled with `#define MPI_X PMPI_X` force-included after mpi.h, so
+# they define PMPI_X and call PMPI_X among themselves (a tool's MPI_X never sees rmp's inner
+# calls); the `ld -r` of librmp-mpi then adds each MPI_X as an alias of PMPI_X, made weak so
+# that a program's own MPI_X wins over librmp-mpi.a's without a duplicate-symbol error.
+PMPI_H := include/rmp/pmpi.h
+PMPI_GEN := $(OBJ)/mpi/pmpi
+$(MPI_OBJ): LIB_CFLAGS := -fvisibility=hidden -include mpi/visibility.h -include $(PMPI_GEN)-rename.h
+$(MPI_OBJ): $(PMPI_GEN)-rename.h $(PMPI_H)
 MRUN_SRC := $(wildcard launcher/*.c)
 MRUN_OBJ := $(MRUN_SRC:%.c=$(OBJ)/%.o)
 EX_SRC := $(wildcard examples/*.c)
@@ -141,19 +150,35 @@ $(MRUN): $(MRUN_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -Wl,--export-dynamic-symbol=accept -o $@ $^ $(PMIX_LIBS)
 
-$(OBJ)/librmp-mpi-all.o: $(MPI_OBJ)
-	$(LD) -r -o $@ $^
-
-$(MPI_STATIC): $(OBJ)/librmp-mpi-all.o
+# pmpi.h lives in the source tree (it is installed, and read like mpi.h); rewritten only when
+# its text changes. tests/packaging/pmpi-check.sh fails when the committed one is stale.
+$(PMPI_H): include/rmp/mpi.h tools/gen-pmpi
+	tools/gen-pmpi header "$(CC)" include/rmp/mpi.h > $@.tmp.$$$$ && \
+	  if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; touch $@; else mv $@.tmp.$$$$ $@; fi
+$(PMPI_GEN)-rename.h: $(PMPI_H) tools/gen-pmpi
 	@mkdir -p $(dir $@)
-	objcopy --localize-hidden $< $(OBJ)/librmp-mpi.o
-	rm -f $@ && ar rcs $@ $(OBJ)/librmp-mpi.o
+	tools/gen-pmpi rename $< > $@.tmp && mv $@.tmp $@
+$(PMPI_GEN)-names: $(PMPI_H) tools/gen-pmpi
+	@mkdir -p $(dir $@)
+	tools/gen-pmpi names $< > $@.tmp && mv $@.tmp $@
+
+# One object for both libraries: the MPI_X aliases (weak), the helpers' hidden names local.
+$(OBJ)/librmp-mpi-all.o: $(MPI_OBJ) $(PMPI_H) tools/gen-pmpi
+	$(LD) -r -o $(OBJ)/librmp-mpi-pmpi.o $(MPI_OBJ)
+	tools/gen-pmpi alias $(PMPI_H) $(OBJ)/librmp-mpi-pmpi.o > $(PMPI_GEN)-alias.ld
+	$(LD) -r -o $@ $(OBJ)/librmp-mpi-pmpi.o $(PMPI_GEN)-alias.ld
+$(OBJ)/librmp-mpi.o: $(OBJ)/librmp-mpi-all.o $(PMPI_GEN)-names
+	objcopy --localize-hidden --weaken-symbols=$(PMPI_GEN)-names $< $@
+
+$(MPI_STATIC): $(OBJ)/librmp-mpi.o
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $<
 
 # librmp-mpi.so.0 needs librmp.so.0, found beside it wherever both are ($ORIGIN).
-$(MPI_SHARED).0: $(MPI_OBJ) $(SHARED)
+$(MPI_SHARED).0: $(OBJ)/librmp-mpi.o $(SHARED)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,librmp-mpi.so.0 -Wl,-rpath,'$$ORIGIN' $(LDFLAGS_ALL) -o $@ \
-	  $(MPI_OBJ) -L$(OUT)/lib -lrmp -lpthread
+	  $< -L$(OUT)/lib -lrmp -lpthread
 
 $(MPI_SHARED): $(MPI_SHARED).0
 	ln -sf librmp-mpi.so.0 $@
@@ -292,7 +317,23 @@ $(TESTS)/mpi/%: tests/mpi/%.c $(wildcard tests/mpi/*.h) $(MPI_SHARED) $(MPI_STAT
 	@mkdir -p $(dir $@)
 	$(RMPCC) $(OPT) $(SAN) $(WARN) -std=c11 -D_GNU_SOURCE -g $(CFLAGS) $(LDFLAGS_ALL) -o $@ $<
 
-tests: all $(PROG_BIN) $(MPIPROG_BIN) $(CLASH_BIN) $(if $(UNIT_SRC),$(TESTS)/unit) $(TESTS)/contract \
+# The profiling interface as tools use it (tests/integration/test_pmpi.c): pmpi_counter.c, a
+# tool defining some MPI_X over PMPI_X, as a library linked ahead of librmp-mpi.so (and
+# preloaded into the plain tests/mpi/mpi_pmpi), and as an object linked with librmp-mpi.a.
+PMPI_T := $(TESTS)/pmpi
+PMPI_BIN := $(PMPI_T)/libpmpi_counter.so $(PMPI_T)/mpi_pmpi-shared $(PMPI_T)/mpi_pmpi-static
+PMPI_FLAGS = $(OPT) $(SAN) $(WARN) -std=c11 -D_GNU_SOURCE -g $(CFLAGS) $(LDFLAGS_ALL)
+$(PMPI_T)/libpmpi_counter.so: tests/packaging/pmpi_counter.c $(MPI_SHARED) $(RMPCC)
+	@mkdir -p $(dir $@)
+	$(RMPCC) -shared -fPIC $(PMPI_FLAGS) -o $@ $<
+$(PMPI_T)/mpi_pmpi-shared: tests/mpi/mpi_pmpi.c tests/mpi/mpicheck.h $(PMPI_T)/libpmpi_counter.so
+	$(RMPCC) $(PMPI_FLAGS) -o $@ $< -L$(PMPI_T) -Wl,-rpath,$(abspath $(PMPI_T)) -lpmpi_counter
+$(PMPI_T)/mpi_pmpi-static: tests/mpi/mpi_pmpi.c tests/mpi/mpicheck.h tests/packaging/pmpi_counter.c \
+                           $(MPI_STATIC) $(STATIC) $(RMPCC)
+	@mkdir -p $(dir $@)
+	$(RMPCC) -static-rmp $(PMPI_FLAGS) -o $@ tests/mpi/mpi_pmpi.c tests/packaging/pmpi_counter.c
+
+tests: all $(PROG_BIN) $(MPIPROG_BIN) $(PMPI_BIN) $(CLASH_BIN) $(if $(UNIT_SRC),$(TESTS)/unit) $(TESTS)/contract \
        $(if $(INTEG_SRC),$(TESTS)/integration)
 
 -include $(LIB_OBJ:.o=.d) $(MRUN_OBJ:.o=.d) $(MPI_OBJ:.o=.d)
@@ -365,7 +406,7 @@ install: all
 	install -m 755 $(MRUN) $(BENCH) $(RMPINFO) $(DESTDIR)$(PREFIX)/bin/
 	$(call pc_text,$(PREFIX),$${prefix}/include) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp.pc
 	install -d $(DESTDIR)$(PREFIX)/include/rmp
-	install -m 644 include/rmp/mpi.h $(DESTDIR)$(PREFIX)/include/rmp/
+	install -m 644 include/rmp/mpi.h include/rmp/pmpi.h $(DESTDIR)$(PREFIX)/include/rmp/
 	install -m 644 $(MPI_STATIC) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(MPI_SHARED).0 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf librmp-mpi.so.0 $(DESTDIR)$(PREFIX)/lib/librmp-mpi.so
@@ -381,7 +422,7 @@ install: all
 # nothing else: the directories stay, as they may hold other packages' files.
 # include/rmp/ is rmp's own directory: removed once empty.
 INSTALLED := include/rmp.h lib/librmp.a lib/librmp.so.0 lib/librmp.so lib/pkgconfig/rmp.pc \
-             bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h lib/librmp-mpi.a \
+             bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h include/rmp/pmpi.h lib/librmp-mpi.a \
              lib/librmp-mpi.so.0 lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc \
              bin/rmpicxx bin/rmpic++
 uninstall:

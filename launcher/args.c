@@ -1,6 +1,7 @@
 /* args.c: mrun's command line. Besides its own options, mrun takes what scripts written for
- * mpirun/mpiexec pass (-np, --oversubscribe, --map-by, --report-bindings, --output-filename,
- * -H/--host, single-dash long options); an option it cannot honour is refused with one line
+ * mpirun/mpiexec pass (-np, -N/--npernode/--ppn, --oversubscribe, --allow-run-as-root,
+ * --map-by, --report-bindings, --output-filename, -H/--host, single-dash long options, the
+ * MPIEXEC_TIMEOUT variable); an option it cannot honour is refused with one line
  * naming what to use instead, and no option is ever abbreviated (getopt_long would read
  * "--n 2" as "--nodes 2"). */
 #include "args.h"
@@ -27,21 +28,25 @@ static const char usage_text[] =
     "  --tag-output    prefix every output line with [rank]\n"
     "  --bind-to core|none  pin rank i to the i-th CPU mrun may use (default: core when\n"
     "                  the ranks fit the CPUs, none when they outnumber them)\n"
-    "  --timeout SEC   end the job after SEC seconds (fractions allowed)\n"
+    "  --timeout SEC   end the job after SEC seconds (fractions allowed); without it, the\n"
+    "                  MPIEXEC_TIMEOUT variable gives SEC (empty: none)\n"
     "  -h, --help      show this help\n"
     "  -V, --version   show the version\n"
     "\n"
     "Accepted for mpirun/mpiexec scripts:\n"
     "  -H, --host localhost:S[,...]  slots on this machine (other hosts are refused); without\n"
     "                  -n, one rank per slot; more ranks than slots need --oversubscribe\n"
+    "  -N, --npernode P  P ranks per node (also --ppn P): mrun starts one node, or the K\n"
+    "                  of --nodes K, so -N P alone means -n P*K, and with -n they must agree\n"
     "  --oversubscribe allow more ranks than -H slots (more ranks than CPUs are always allowed)\n"
+    "  --allow-run-as-root  accepted, does nothing (mrun runs as any user)\n"
     "  --map-by core|slot|node  core, slot: rank i on the i-th CPU (mrun's order); node: the\n"
     "                  same on one node (refused with --nodes K, whose blocks are by slot)\n"
     "  --report-bindings  print the CPU each rank is bound to, on stderr\n"
     "  --output-filename DIR  write rank r's output to DIR/1/rank.r/stdout and stderr\n"
     "  Single-dash spellings (-np, -host, -oversubscribe, ...) work too. --hostfile,\n"
-    "  --machinefile, --npernode, --ppn, --rankfile, --mca and -genv are refused with the\n"
-    "  option to use instead.\n"
+    "  --machinefile, --rankfile, --mca and -genv are refused with the option to use\n"
+    "  instead.\n"
     "\n"
     "Exit status: 0 when every rank succeeds; otherwise the first failure's: the rank's\n"
     "status (128+N if killed by signal N), the rmp_abort code, 1 for a rank that skipped\n"
@@ -50,7 +55,7 @@ static const char usage_text[] =
 
 /* Values getopt_long returns for long options without a short form. */
 enum { OPT_NODES = 256, OPT_TAG, OPT_TIMEOUT, OPT_BIND, OPT_OVERSUB, OPT_MAPBY, OPT_REPORT,
-       OPT_OUTPUT, OPT_REFUSED };
+       OPT_OUTPUT, OPT_ROOT, OPT_REFUSED };
 
 static const struct option args_longopts[] = {
     {"n", required_argument, NULL, 'n'},
@@ -66,11 +71,12 @@ static const struct option args_longopts[] = {
     {"map-by", required_argument, NULL, OPT_MAPBY},
     {"report-bindings", no_argument, NULL, OPT_REPORT},
     {"output-filename", required_argument, NULL, OPT_OUTPUT},
+    {"npernode", required_argument, NULL, 'N'},
+    {"ppn", required_argument, NULL, 'N'}, /* MPICH's name */
+    {"allow-run-as-root", no_argument, NULL, OPT_ROOT},
     /* refused: args_refused says what to use instead */
     {"hostfile", required_argument, NULL, OPT_REFUSED},
     {"machinefile", required_argument, NULL, OPT_REFUSED},
-    {"npernode", required_argument, NULL, OPT_REFUSED},
-    {"ppn", required_argument, NULL, OPT_REFUSED},
     {"rankfile", required_argument, NULL, OPT_REFUSED},
     {"mca", required_argument, NULL, OPT_REFUSED},
     {"genv", required_argument, NULL, OPT_REFUSED},
@@ -84,8 +90,6 @@ static const struct {
                  "virtual nodes)"},
     {"machinefile", "mrun starts every rank on this machine: use -n N (and --nodes K for K "
                     "virtual nodes)"},
-    {"npernode", "use -n N with --nodes K: the N ranks go to K virtual nodes in blocks"},
-    {"ppn", "use -n N with --nodes K: the N ranks go to K virtual nodes in blocks"},
     {"rankfile", "use --bind-to core (rank i on the i-th CPU) or --bind-to none"},
     {"mca", "rmp has no MCA parameters: set RMP_* variables with -x RMP_NAME=VALUE "
             "(rmp-info lists them)"},
@@ -150,7 +154,7 @@ static bool args_normalize(int argc, char **argv, mrun_opts_t *o)
         if (lo)
             i += lo->has_arg == required_argument && !strchr(a, '=') ? 2 : 1;
         else
-            i += a[1] != '-' && strchr("nxH", a[1]) && a[2] == '\0' ? 2 : 1;
+            i += a[1] != '-' && strchr("nxHN", a[1]) && a[2] == '\0' ? 2 : 1;
     }
     return true;
 }
@@ -199,13 +203,14 @@ static int args_hosts(const char *arg, mrun_opts_t *o)
     }
 }
 
-static int args_timeout(const char *arg, mrun_opts_t *o)
+/* --timeout SEC, or MPIEXEC_TIMEOUT's value (`what` names which, for the message). */
+static int args_timeout(const char *arg, const char *what, mrun_opts_t *o)
 {
     char *end;
     errno = 0;
     double t = strtod(arg, &end);
     if (errno || end == arg || *end || !isfinite(t) || t <= 0 || t > 1e8)
-        return usage_error("--timeout needs a positive number of seconds, not '%s'", arg);
+        return usage_error("%s needs a positive number of seconds, not '%s'", what, arg);
     o->timeout_s = t;
     o->timeout_arg = arg;
     return -1;
@@ -270,7 +275,14 @@ static int args_apply(int c, const char *arg, int idx, mrun_opts_t *o)
         o->output_dir = arg;
         return -1;
     case OPT_TIMEOUT:
-        return args_timeout(arg, o);
+        return args_timeout(arg, "--timeout", o);
+    case 'N':
+        if (!parse_int(arg, 1, MRUN_MAX_PROCS, &o->npernode))
+            return usage_error("--npernode needs a number of ranks per node from 1 to %d, not "
+                               "'%s'", MRUN_MAX_PROCS, arg);
+        return -1;
+    case OPT_ROOT: /* Open MPI refuses root without it; mrun has no such rule */
+        return -1;
     case OPT_REFUSED:
         return args_refuse(args_longopts[idx].name);
     case 'h':
@@ -286,6 +298,31 @@ static int args_apply(int c, const char *arg, int idx, mrun_opts_t *o)
 /* What the whole command line must satisfy once every option is read. */
 static int args_check(int argc, char **argv, mrun_opts_t *o)
 {
+    /* The variable mpiexec reads (MPICH, Open MPI), when --timeout did not say: the option
+     * wins. Empty is unset, as a shell's `MPIEXEC_TIMEOUT= mrun ...` means. */
+    const char *env_timeout = getenv("MPIEXEC_TIMEOUT");
+    if (!o->timeout_arg && env_timeout && env_timeout[0] != '\0') {
+        int status = args_timeout(env_timeout, "MPIEXEC_TIMEOUT", o);
+        if (status >= 0)
+            return status;
+    }
+    /* -N P: P ranks on each node, one node here or the K virtual ones of --nodes K. */
+    if (o->npernode > 0) {
+        long total = (long)o->npernode * o->nnodes;
+        if (total > MRUN_MAX_PROCS)
+            return usage_error("--npernode %d on %d nodes is %ld ranks, more than %d",
+                               o->npernode, o->nnodes, total, MRUN_MAX_PROCS);
+        if (o->nprocs == 0)
+            o->nprocs = (int)total;
+        else if (o->nprocs != total && o->nnodes == 1)
+            return usage_error("-n %d and --npernode %d disagree: mrun starts one node, so "
+                               "--npernode %d is -n %d (give one of them, or --nodes K for K "
+                               "virtual nodes)", o->nprocs, o->npernode, o->npernode,
+                               o->npernode);
+        else if (o->nprocs != total)
+            return usage_error("-n %d and --npernode %d disagree: on the %d nodes of --nodes "
+                               "that is -n %ld", o->nprocs, o->npernode, o->nnodes, total);
+    }
     if (o->nprocs == 0 && o->host_slots > 0)
         o->nprocs = o->host_slots; /* mpirun's rule: one rank per slot */
     if (o->nprocs == 0)
@@ -323,7 +360,7 @@ int args_parse(int argc, char **argv, mrun_opts_t *o)
         if (a[0] == '-' && (a[1] == 'h' || a[1] == 'V') && a[2] != '\0')
             return usage_error("unknown option '%s'", a);
         /* '+': options end at the program, whose own options are left alone */
-        int c = getopt_long(argc, av, "+:n:x:H:hV", args_longopts, &idx);
+        int c = getopt_long(argc, av, "+:n:x:H:N:hV", args_longopts, &idx);
         if (c == -1)
             break;
         if (c == ':')

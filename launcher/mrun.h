@@ -12,6 +12,7 @@ enum { MAP_SLOT, MAP_CORE, MAP_NODE }; /* --map-by: rank order over CPUs / virtu
 typedef struct mrun_opts {
     int nprocs;              /* -n */
     int nnodes;              /* --nodes, virtual nodes (default 1) */
+    int npernode;            /* -N/--npernode/--ppn: ranks per (virtual) node; 0: not given */
     bool tag_output;         /* --tag-output */
     int bind;                /* --bind-to: BIND_AUTO, BIND_CORE or BIND_NONE */
     double timeout_s;        /* --timeout; 0: none */

@@ -213,6 +213,10 @@ void rmpi_win_errh_forget(MPI_Win win)
 /* MPI_ERRORS_ARE_FATAL: one line naming the call, the rank and the error, then the end. */
 static _Noreturn void rmpi_fatal(int code, const char *call)
 {
+    /* The layer's calls are compiled as PMPI_X (the Makefile's profiling interface), so
+     * __func__ says "PMPI_Send": the user called MPI_Send, the name the message gives. */
+    if (strncmp(call, "PMPI_", 5) == 0)
+        call++;
     char text[MPI_MAX_ERROR_STRING];
     int len, cls = MPI_ERR_INTERN, rank = -1;
     if (MPI_Error_string(code, text, &len) != MPI_SUCCESS)

@@ -11,6 +11,8 @@ PKGS="$PKGS rdma-core libibverbs-dev librdmacm-dev ibverbs-providers ibverbs-uti
 PKGS="$PKGS perftest qemu-system-x86 busybox-static cpio kmod iproute2"
 # Open MPI's mpirun: a second PMIx launcher the shm tests run rmp under (no mrun sweep).
 PKGS="$PKGS openmpi-bin"
+# CMake: its FindMPI must find rmp through rmpcc/rmpicxx (tests/packaging/cmake-findmpi.sh).
+PKGS="$PKGS cmake"
 
 # One dpkg-query for all: it lists the packages it knows with their state (unknown ones only
 # on stderr), so anything not reported "installed" is missing.

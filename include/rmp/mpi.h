@@ -1156,6 +1156,16 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 
 
 /* ==== issue 20: the profiling interface ==== */
+/* MPI-3.1 14.2: every MPI_ call above is also declared, defined and exported as PMPI_ (same
+ * arguments). pmpi.h is generated from this header (tools/gen-pmpi; make regenerates it), so
+ * a call added anywhere above has its PMPI_ form with nothing else to write. Included last:
+ * its prototypes may use any type declared above. */
+/* MPI-3.1 14.2.4: for profiling tools only (a tool's MPI_Pcontrol reads level: 0 off, 1 on,
+ * 2 flush...); rmp's does nothing and returns MPI_SUCCESS, whatever the arguments. */
+int MPI_Pcontrol(const int level, ...);
+#ifndef RMP_PMPI_GENERATING
+#include "pmpi.h"
+#endif
 
 
 

@@ -102,8 +102,8 @@ static const refuse_case_t refuse_cases[] = {
      "mrun: --machinefile is not supported: mrun starts every rank on this machine: use -n N "
      "(and --nodes K for K virtual nodes); try mrun --help"},
     {{"-n", "4", "--npernode", "2"},
-     "mrun: --npernode is not supported: use -n N with --nodes K: the N ranks go to K virtual "
-     "nodes in blocks; try mrun --help"},
+     "mrun: -n 4 and --npernode 2 disagree: mrun starts one node, so --npernode 2 is -n 2 "
+     "(give one of them, or --nodes K for K virtual nodes); try mrun --help"},
     {{"--mca", "btl", "self", "-n", "2"},
      "mrun: --mca is not supported: rmp has no MCA parameters: set RMP_* variables with -x "
      "RMP_NAME=VALUE (rmp-info lists them); try mrun --help"},

@@ -3,13 +3,15 @@
 # export exactly the functions HEADER declares with PREFIX (default: rmp_): no internal name
 # leaks, no API function is missing. The declared set comes from the preprocessed header (no
 # comments, no macros), so it follows the header as it grows. librmp-mpi is checked with
-# LIB rmp-mpi, PREFIX MPI_ and include/rmp/mpi.h.
+# LIB rmp-mpi, PREFIX MPI_ and include/rmp/mpi.h: there PREFIX MPI_ means MPI_ and PMPI_ (the
+# profiling interface: mpi.h includes pmpi.h, a PMPI_ for each MPI_ call), both exported.
 set -eu
 cc=$1
 libdir=$2
 header=$3
 lib=${4:-rmp}
 prefix=${5:-rmp_}
+[ "$prefix" = MPI_ ] && prefix='P?MPI_'
 uprefix=$(echo "$prefix" | tr '[:lower:]' '[:upper:]')
 
 tmp=$(mktemp -d)

@@ -23,8 +23,8 @@ mk() {
 
 mk install
 for f in include/rmp.h lib/librmp.a lib/librmp.so.0 lib/librmp.so lib/pkgconfig/rmp.pc \
-    bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h lib/librmp-mpi.a lib/librmp-mpi.so.0 \
-    lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc; do
+    bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h include/rmp/pmpi.h lib/librmp-mpi.a \
+    lib/librmp-mpi.so.0 lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc; do
     if [ ! -e "$root/$f" ]; then
         echo "install-uninstall: make install did not install $prefix/$f" >&2
         exit 1
@@ -62,6 +62,12 @@ case "$cflags" in
 "-I$prefix/include/rmp -I$prefix/include"*) ;;
 *) echo "install-uninstall: rmp-mpi.pc gives '$cflags'" >&2; exit 1 ;;
 esac
+# The installed mpi.h is complete: its profiling interface (pmpi.h) came with it.
+if ! echo 'int main(void) { return PMPI_Finalize(); }' |
+    cc -fsyntax-only -I"$root/include/rmp" -I"$root/include" -include mpi.h -x c - ; then
+    echo "install-uninstall: the installed mpi.h does not compile with PMPI_ calls" >&2
+    exit 1
+fi
 
 mk uninstall
 left=$(cd "$dest" && find . ! -type d | sort | tr '\n' ' ')

@@ -1,7 +1,8 @@
 #!/bin/sh
 # rmpcc.sh CC SRCDIR LIBDIR BINDIR OUTDIR [LDFLAGS] — the build tree's rmpcc and rmp-mpi.pc
 # as a user meets them: `rmpcc -show` prints exactly the compiler, include and link flags
-# (none for -c), -static-rmp links the archives (the program needs no librmp*.so), the
+# (none for -c), the --showme:* queries of Open MPI and -compile-info/-link-info of MPICH
+# print what those wrappers print, -static-rmp links the archives (the program needs no librmp*.so), the
 # default links the shared libraries, pkg-config rmp-mpi gives flags that build the same
 # program, and a call outside the subset fails at link time naming the function. Leaves
 # OUTDIR/hello-shared, hello-static and hello-pc for the caller to run.
@@ -30,6 +31,54 @@ case "$got" in
 "othercc -I$inc/rmp -I$inc prog.c $libdir/librmp-mpi.a $libdir/librmp.a "*-lpmix*) ;;
 *) fail "RMPCC_CC=othercc rmpicc -show -static-rmp printed '$got'" ;;
 esac
+
+# What build systems ask of an MPI wrapper (CMake's FindMPI, autotools, Meson), in the exact
+# formats of Open MPI's mpicc (--showme:*, also -showme:*) and MPICH's (-compile-info...).
+expect() { # expect OUTPUT WANT WHAT
+    [ "$1" = "$2" ] || fail "$3 printed '$1', expected '$2'"
+}
+for dash in - --; do
+    expect "$("$rmpcc" ${dash}showme:compile)" "-I$inc/rmp -I$inc" "${dash}showme:compile"
+    expect "$("$rmpcc" ${dash}showme:link)" "-L$libdir -Wl,-rpath,$libdir -lrmp-mpi -lrmp" \
+        "${dash}showme:link"
+    expect "$("$rmpcc" ${dash}showme:incdirs)" "$inc/rmp $inc" "${dash}showme:incdirs"
+    expect "$("$rmpcc" ${dash}showme:libdirs)" "$libdir" "${dash}showme:libdirs"
+    expect "$("$rmpcc" ${dash}showme:libs)" "rmp-mpi rmp" "${dash}showme:libs"
+    expect "$("$rmpcc" ${dash}showme:command)" "$cc" "${dash}showme:command"
+done
+version=$(sed -n 's/^VERSION := //p' "$src/Makefile")
+expect "$("$rmpcc" --showme:version)" "rmpcc: rmp $version (Language: C)" "--showme:version"
+expect "$("$bindir/rmpicc" --showme:version)" "rmpicc: rmp $version (Language: C)" \
+    "rmpicc --showme:version"
+expect "$("$bindir/rmpicxx" --showme:version)" "rmpicxx: rmp $version (Language: C++)" \
+    "rmpicxx --showme:version"
+expect "$(RMPICXX_CXX=otherc++ "$bindir/rmpicxx" -showme:command)" "otherc++" \
+    "rmpicxx -showme:command"
+# --showme alone is the whole command, as -show; MPICH's -compile-info and -link-info too
+# (MPICH prints the command the wrapper would run, a link unless -c says otherwise).
+all="$cc -I$inc/rmp -I$inc -L$libdir -Wl,-rpath,$libdir -lrmp-mpi -lrmp"
+for q in --showme -showme -show -compile-info -link-info -compile_info -link_info; do
+    expect "$("$rmpcc" $q)" "$all" "$q"
+done
+expect "$("$rmpcc" -compile-info -c p.c)" "$cc -I$inc/rmp -I$inc -c p.c" "-compile-info -c p.c"
+# MPICH 4's -show-compile-info and -show-link-info (Meson asks them): the flags alone.
+expect "$("$rmpcc" -show-compile-info)" "-I$inc/rmp -I$inc" "-show-compile-info"
+expect "$("$rmpcc" -show-link-info)" "-L$libdir -Wl,-rpath,$libdir -lrmp-mpi -lrmp" \
+    "-show-link-info"
+# -static-rmp: the archives, and librmp's own libraries (PMIx...) among the names and dirs.
+case "$("$rmpcc" -static-rmp -showme:link)" in
+"$libdir/librmp-mpi.a $libdir/librmp.a "*-lpmix*) ;;
+*) fail "-static-rmp -showme:link printed '$("$rmpcc" -static-rmp -showme:link)'" ;;
+esac
+case " $("$rmpcc" -static-rmp -showme:libs) " in
+" rmp-mpi rmp "*"pmix "*) ;;
+*) fail "-static-rmp -showme:libs printed '$("$rmpcc" -static-rmp -showme:libs)'" ;;
+esac
+if "$rmpcc" --showme:nonsense >/dev/null 2>"$out/showme.err"; then
+    fail "--showme:nonsense succeeded"
+fi
+grep -q "unknown --showme:nonsense" "$out/showme.err" || fail "--showme:nonsense: $(cat "$out/showme.err")"
+rm -f "$out/showme.err"
 
 # shellcheck disable=SC2086 # the flags are meant to split into words
 "$rmpcc" $ldflags -o "$out/hello-shared" "$src/tests/packaging/mpi_hello.c"
