@@ -913,6 +913,11 @@ int rmp_dist_graph_create(rmp_comm_t comm, int n, const int sources[], const int
 /* Requests. testany: *flag = 1 with *index and *status of a completed request (reaped as by
  * rmp_test), or with *index = RMP_UNDEFINED when no request is active; else *flag = 0. */
 int rmp_testany(int count, rmp_request_t reqs[], int *index, int *flag, rmp_status_t *status);
+/* As rmp_test without completing: *flag = 1 and *status when the request is complete (or
+ * RMP_REQUEST_NULL, or an inactive persistent request: an empty status), but the request stays
+ * live and *req unchanged; a later wait, test or request_free completes it. A generalized
+ * request's query callback makes the status each time. */
+int rmp_request_get_status(rmp_request_t req, int *flag, rmp_status_t *status);
 /* Statuses: whether the operation was cancelled (also settable, for generalized requests), and
  * setting its size as count basic elements of type (what rmp_get_elements will report). */
 int rmp_test_cancelled(const rmp_status_t *status, int *flag);

@@ -15,6 +15,14 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    rmpi_status_prep(status, 1);
+    int rc = rmp_request_get_status(request, flag, rmpi_st(status));
+    rmpi_status_fix(status, 1);
+    return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
+}
+
 int MPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
     return rmpi_raise(MPI_COMM_WORLD,

@@ -252,6 +252,8 @@ struct rmp_request {
  * completed one's status through its query callback and free it (wait.c's reap); free a
  * completed one (rmp_request_free); run its cancel callback (rmp_cancel). */
 int greq_reap(struct rmp_request *r, rmp_status_t *status);
+/* A completed generalized request's status from its query callback, the request kept. */
+int greq_query(struct rmp_request *r, rmp_status_t *status);
 void greq_free_done(struct rmp_request *r);
 void greq_cancel(struct rmp_request *r);
 

@@ -64,6 +64,17 @@ int rmp_grequest_complete(rmp_request_t req)
     return orphan ? greq_end(r) : RMP_SUCCESS;
 }
 
+int greq_query(struct rmp_request *r, rmp_status_t *status)
+{
+    greq_t *g = r->greq;
+    rmp_status_t st = {.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
+    int err = g->query(g->extra, &st);
+    st.error = err;
+    if (status)
+        *status = st;
+    return err;
+}
+
 int greq_reap(struct rmp_request *r, rmp_status_t *status)
 {
     greq_t *g = r->greq;

@@ -360,3 +360,36 @@ int rmp_testany(int count, rmp_request_t reqs[], int *index, int *flag, rmp_stat
     *index = RMP_UNDEFINED;
     return RMP_SUCCESS;
 }
+
+/* MPI_Request_get_status: rmp_test's answer, the request kept live (nothing reaped). */
+int rmp_request_get_status(rmp_request_t req, int *flag, rmp_status_t *status)
+{
+    int rc = ctx_check();
+    if (rc)
+        return rc;
+    if (!flag)
+        return RMP_ERR_ARG;
+    struct rmp_request *r = req == RMP_REQUEST_NULL ? NULL : user_req(req);
+    if (req != RMP_REQUEST_NULL && !r)
+        return RMP_ERR_REQUEST;
+    if (!r || is_inactive(r)) {
+        *flag = 1;
+        if (status)
+            *status = empty_status;
+        return RMP_SUCCESS;
+    }
+    if (!is_done(r)) {
+        rmp_ctx_t *c = &rmp_ctx;
+        ctx_lock(c);
+        progress_poll(c);
+        ctx_unlock(c);
+    }
+    *flag = is_done(r);
+    if (!*flag)
+        return RMP_SUCCESS;
+    if (r->kind == REQ_GREQ)
+        return greq_query(r, status);
+    if (status)
+        *status = r->status;
+    return r->status.error;
+}

@@ -986,6 +986,8 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
  * (a class rmp has no error of, MPI_ERR_OTHER included, comes back as MPI_ERR_INTERN). */
 int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
                 MPI_Status *status);
+/* MPI_Test's answer without completing the request (it stays live, the handle unchanged). */
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
 int MPI_Test_cancelled(const MPI_Status *status, int *flag);
 int MPI_Status_set_cancelled(MPI_Status *status, int flag);
 int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);

@@ -385,6 +385,71 @@ static void t_threads(void)
     }
 }
 
+/* MPI_Request_get_status: the answer of MPI_Test without completing anything: on a pending
+ * receive (flag 0), on the same one once a message came (flag 1 and its status, the request
+ * still live: a second call answers the same and MPI_Wait then completes it), on
+ * MPI_REQUEST_NULL and an inactive persistent request (flag 1, an empty status), and on a
+ * generalized request (its query callback asked each time, freed once by the wait). */
+static void t_get_status(void)
+{
+    int rank, size, flag = -1, in = -1, out;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Status st;
+    MPI_Request r = MPI_REQUEST_NULL;
+    int from = (rank + size - 1) % size, to = (rank + 1) % size;
+    CHECK(MPI_Irecv(&in, 1, MPI_INT, from, 77, MPI_COMM_WORLD, &r));
+    CHECK(MPI_Request_get_status(r, &flag, &st));
+    EXPECT_INT(flag, 0); /* nobody sent yet: each rank sends only after this barrier */
+    CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    out = 1000 + rank;
+    CHECK(MPI_Send(&out, 1, MPI_INT, to, 77, MPI_COMM_WORLD));
+    flag = 0;
+    for (int spins = 0; !flag && spins < 10000000; spins++)
+        CHECK(MPI_Request_get_status(r, &flag, &st));
+    EXPECT_INT(flag, 1);
+    EXPECT_INT(st.MPI_SOURCE, from);
+    EXPECT_INT(st.MPI_TAG, 77);
+    if (r == MPI_REQUEST_NULL)
+        FAIL("MPI_Request_get_status freed the request");
+    CHECK(MPI_Request_get_status(r, &flag, &st)); /* again: the same answer */
+    EXPECT_INT(flag, 1);
+    EXPECT_INT(st.MPI_SOURCE, from);
+    CHECK(MPI_Wait(&r, &st));
+    EXPECT_INT(in, 1000 + from);
+    EXPECT_INT(st.MPI_SOURCE, from);
+    flag = 0;
+    CHECK(MPI_Request_get_status(MPI_REQUEST_NULL, &flag, &st));
+    EXPECT_INT(flag, 1);
+    EXPECT_INT(st.MPI_SOURCE, MPI_ANY_SOURCE);
+    CHECK(MPI_Recv_init(&in, 1, MPI_INT, from, 78, MPI_COMM_WORLD, &r));
+    flag = 0;
+    CHECK(MPI_Request_get_status(r, &flag, &st)); /* inactive */
+    EXPECT_INT(flag, 1);
+    EXPECT_INT(st.MPI_TAG, MPI_ANY_TAG);
+    CHECK(MPI_Request_free(&r));
+
+    gstate_t g;
+    MPI_Request gr;
+    start(&g, 5, &gr);
+    CHECK(MPI_Request_get_status(gr, &flag, &st));
+    EXPECT_INT(flag, 0);
+    EXPECT_INT(g.queries, 0);
+    CHECK(MPI_Grequest_complete(gr));
+    CHECK(MPI_Request_get_status(gr, &flag, &st));
+    EXPECT_INT(flag, 1);
+    expect_status("get_status of a generalized request", &st, 5);
+    EXPECT_INT(g.queries, 1);
+    EXPECT_INT(g.frees, 0);
+    CHECK(MPI_Wait(&gr, &st));
+    expect_status("wait after get_status", &st, 5);
+    expect_once("get_status then wait", &g, 2);
+
+    int cls = -1;
+    MPI_Error_class(MPI_Request_get_status(r, NULL, &st), &cls);
+    EXPECT_INT(cls, MPI_ERR_ARG);
+}
+
 int main(int argc, char **argv)
 {
     int rank, provided = -1;
@@ -395,6 +460,7 @@ int main(int argc, char **argv)
     CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     t_status();
     t_greq();
+    t_get_status();
     if (provided == MPI_THREAD_MULTIPLE)
         t_threads();
     else
