@@ -622,7 +622,7 @@ int rmp_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             const rmp_datatype_t recvtypes[], rmp_comm_t comm,
                             rmp_request_t *req);
 
-/* ==== issue 20: intercommunicators ==== */
+/* ---- Intercommunicators ------------------------------------------------------------------ */
 /* An intercommunicator joins two disjoint groups: rmp_comm_rank/size/group give the LOCAL
  * group, point-to-point ranks (dest, source, status.source) name ranks of the REMOTE group.
  * rmp_intercomm_create is collective over local_comm (an intracommunicator: RMP_ERR_COMM
@@ -653,7 +653,7 @@ int rmp_comm_remote_group(rmp_comm_t comm, rmp_group_t *group);
 
 
 
-/* ==== issue 20: communicator creation, names, info and attributes ==== */
+/* ---- Communicator creation, names, info objects, attributes, error classes --------------- */
 
 /* -- info objects, names, communicator creation -- */
 /* Info objects (MPI-3.1 ch. 9): ordered (key, value) string pairs carrying hints; local
@@ -721,7 +721,7 @@ int rmp_comm_create_group(rmp_comm_t comm, rmp_group_t group, int tag, rmp_comm_
 
 
 
-/* ==== issue 20: datatypes, packing and ops ==== */
+/* ---- Datatypes: constructors, decoding, packing; predefined types and ops ---------------- */
 /* -- type constructors, decoding, packing -- */
 /* The bytes of a packed buffer (rmp_pack): size and extent 1. Sending with it moves bytes. */
 #define RMP_PACKED ((rmp_datatype_t)27)
@@ -858,7 +858,7 @@ int rmp_type_create_f90_real(int p, int r, rmp_datatype_t *type);
 int rmp_type_create_f90_complex(int p, int r, rmp_datatype_t *type);
 
 
-/* ==== issue 20: groups, topologies and requests ==== */
+/* ---- Groups, topologies, requests -------------------------------------------------------- */
 /* Groups (local): the ranks first, first+stride, ..., up to last of each triplet
  * ranges[i] = {first, last, stride}, in triplet order (range_incl), or the group without them
  * (range_excl). first and last must be ranks of group (RMP_ERR_RANK); stride != 0 and moving
@@ -940,7 +940,7 @@ int rmp_grequest_complete(rmp_request_t req);
 
 
 
-/* ==== issue 20: persistent collectives, isendrecv and large counts ==== */
+/* ---- MPI-4: persistent collectives, Isendrecv, large counts ------------------------------ */
 /* Persistent collectives (MPI-4.0 6.13): the nonblocking collectives' arguments, checked once
  * at init (every check of the rmp_i* call, with its error codes; nothing is sent), kept in a
  * persistent request that rmp_start / rmp_startall run as often as wanted, with the data the

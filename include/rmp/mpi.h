@@ -1,42 +1,64 @@
-/* mpi.h — the MPI-3.1 C bindings of the subset rmp implements, for existing MPI programs.
- * Installed as $PREFIX/include/rmp/mpi.h (never shadowing a system MPI); build with `rmpcc`
- * or `pkg-config --cflags --libs rmp-mpi`. Each call maps onto the rmp_* call that does the
- * work (librmp-mpi is a thin layer over librmp); a call not declared here fails to compile
- * or link, never at run time.
+/* mpi.h — the MPI-3.1 C bindings rmp implements (everything but one-sided communication, I/O,
+ * dynamic processes and the tools interface), and MPI-4's persistent collectives, Isendrecv
+ * and large-count (_c) calls, for existing MPI programs. Installed as
+ * $PREFIX/include/rmp/mpi.h (never shadowing a system MPI); build with `rmpcc` or
+ * `pkg-config --cflags --libs rmp-mpi`. Each call maps onto the rmp_* call that does the work
+ * (librmp-mpi is a thin layer over librmp; attributes, error handlers and the large-count
+ * splitting live in the layer itself); a call not declared here fails to compile or link,
+ * never at run time. Every MPI_X is also PMPI_X (pmpi.h, the profiling interface).
  *
- * The subset (everything else of MPI-3.1 is absent):
  *   environment   MPI_Init, Init_thread, Finalize, Initialized, Finalized, Query_thread,
  *                 Is_thread_main, Abort, Wtime, Wtick, Get_processor_name, Get_version,
- *                 Get_library_version, Alloc_mem, Free_mem
- *   errors        Comm_set_errhandler, Comm_get_errhandler, Errhandler_free, Error_string,
- *                 Error_class (MPI_ERRORS_ARE_FATAL by default, MPI_ERRORS_RETURN)
- *   communicators Comm_rank, Comm_size, Comm_dup, Comm_split, Comm_split_type
- *                 (MPI_COMM_TYPE_SHARED), Comm_create, Comm_compare, Comm_free
- *   groups        Comm_group, Group_size, Group_rank, Group_incl, Group_excl,
- *                 Group_translate_ranks, Group_compare, Group_free (MPI_GROUP_EMPTY)
- *   datatypes     the C builtins and pair types below, Type_size, Type_get_extent,
- *                 Type_contiguous, Type_vector, Type_indexed, Type_create_hindexed,
- *                 Type_create_struct, Type_create_resized, Type_commit, Type_free,
- *                 Get_count, Get_elements
- *   point-to-point Send, Recv, Isend, Irecv, Sendrecv, Sendrecv_replace, Probe, Iprobe,
- *                 Cancel, Wait, Test, Waitall, Testall, Waitany, Waitsome, Testsome,
- *                 Request_free; Ssend, Issend, Bsend, Ibsend, Rsend, Irsend, Buffer_attach,
- *                 Buffer_detach; Send_init, Ssend_init, Bsend_init, Rsend_init, Recv_init,
- *                 Start, Startall; Mprobe, Improbe, Mrecv, Imrecv (MPI_Message)
- *   collectives   Barrier, Bcast, Reduce, Allreduce, Gather, Gatherv, Scatter, Scatterv,
- *                 Allgather, Allgatherv, Alltoall, Alltoallv, Alltoallw, Reduce_scatter,
- *                 Reduce_scatter_block, Scan, Exscan, and their nonblocking I* forms
- *   ops           MPI_SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, MINLOC, MAXLOC;
- *                 Op_create (commutative or not: non-commutative ops combine in rank
- *                 order), Op_free
- *   names         Type_get_name (MPI_MAX_OBJECT_NAME)
- *   windows       Win_create, Win_allocate, Win_create_dynamic, Win_attach, Win_detach,
- *                 Win_free, Get_address: windows WITHOUT one-sided operations (no Put, Get,
- *                 Accumulate, fence, lock...: a program using them fails to link)
- *   topologies    Dims_create, Cart_create, Cart_coords, Cart_rank, Cart_shift, Cart_get,
- *                 Cartdim_get, Topo_test, Dist_graph_create_adjacent, Dist_graph_neighbors,
- *                 Dist_graph_neighbors_count; Neighbor_allgather, allgatherv, alltoall,
- *                 alltoallv, alltoallw and their nonblocking MPI_Ineighbor_* forms
+ *                 Get_library_version, Alloc_mem, Free_mem, Pcontrol
+ *   errors        Comm_set/get_errhandler, Comm_create_errhandler, Comm_call_errhandler,
+ *                 Win_*_errhandler, Errhandler_free, Error_string, Error_class,
+ *                 Add_error_class, Add_error_code, Add_error_string (MPI_ERR_LASTCODE)
+ *   communicators Comm_rank, size, dup, dup_with_info, idup, split, split_type, create (also
+ *                 with disjoint groups), create_group, compare, free, set/get_name,
+ *                 set/get_info; intercommunicators: Intercomm_create, Intercomm_merge,
+ *                 Comm_test_inter, Comm_remote_size, Comm_remote_group, and point-to-point
+ *                 and every collective on them (MPI_ROOT, MPI_PROC_NULL roots)
+ *   attributes    Comm_/Type_/Win_ create_keyval, free_keyval, set_attr, get_attr,
+ *                 delete_attr, the MPI-1 Keyval_* and Attr_*, the predefined callbacks and
+ *                 attributes (MPI_TAG_UB, HOST, IO, WTIME_IS_GLOBAL, UNIVERSE_SIZE, APPNUM,
+ *                 LASTUSEDCODE, MPI_WIN_BASE, SIZE, DISP_UNIT, CREATE_FLAVOR, MODEL)
+ *   info          Info_create, set, get, get_valuelen, get_nkeys, get_nthkey, delete, dup,
+ *                 free, MPI_INFO_ENV
+ *   groups        Comm_group, Group_size, rank, incl, excl, range_incl, range_excl, union,
+ *                 intersection, difference, translate_ranks, compare, free
+ *   datatypes     the C builtins (long double, wchar_t, bool, C complex), the pair types,
+ *                 the C++ and Fortran-named handles, MPI_PACKED; Type_contiguous, vector,
+ *                 hvector, indexed, hindexed, indexed_block, hindexed_block, struct (padded
+ *                 as C pads), subarray, darray, resized, dup, commit, free, set/get_name,
+ *                 size(_x), get_extent(_x), get_true_extent(_x), get_envelope, get_contents,
+ *                 match_size, create_f90_*, Get_count, Get_elements(_x), Get_address, the
+ *                 MPI-1 Type_struct/hvector/hindexed/extent/lb/ub and Address; Pack, Unpack,
+ *                 Pack_size, Pack_external, Unpack_external, Pack_external_size
+ *                 ("external32"), MPI_BOTTOM
+ *   point-to-point Send, Recv, Isend, Irecv, Sendrecv, Sendrecv_replace, Isendrecv,
+ *                 Isendrecv_replace, Probe, Iprobe, Cancel (receives and unmatched
+ *                 rendezvous sends), Wait, Test, Waitall, Testall, Waitany, Testany,
+ *                 Waitsome, Testsome, Request_free, Request_get_status, Test_cancelled,
+ *                 Status_set_cancelled, Status_set_elements(_x); Ssend, Issend, Bsend,
+ *                 Ibsend, Rsend, Irsend, Buffer_attach, Buffer_detach; Send_init, Ssend_init,
+ *                 Bsend_init, Rsend_init, Recv_init, Start, Startall; Mprobe, Improbe, Mrecv,
+ *                 Imrecv; generalized requests (Grequest_start, Grequest_complete)
+ *   collectives   Barrier, Bcast, Reduce, Allreduce, Gather(v), Scatter(v), Allgather(v),
+ *                 Alltoall(v,w), Reduce_scatter(_block), Scan, Exscan, their nonblocking I*
+ *                 forms and (MPI-4) their persistent *_init forms; Reduce_local
+ *   ops           MPI_SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, LXOR, MINLOC,
+ *                 MAXLOC (MPI_REPLACE, MPI_NO_OP exist for one-sided use), Op_create,
+ *                 Op_free, Op_commutative
+ *   topologies    Dims_create, Cart_create, coords, rank, shift, get, sub, map, Cartdim_get,
+ *                 Graph_create, get, map, neighbors(_count), Graphdims_get, Topo_test,
+ *                 Dist_graph_create, Dist_graph_create_adjacent, Dist_graph_neighbors(_count),
+ *                 Neighbor_allgather(v), alltoall(v,w), their I* and *_init forms
+ *   windows       Win_create, allocate, create_dynamic, attach, detach, free, set/get_name,
+ *                 set/get_info, attributes: windows WITHOUT one-sided operations (MPI_Put,
+ *                 Get, Accumulate, Win_fence, Win_lock... are absent and fail to link)
+ *   large counts  the _c forms (MPI_Count) of point-to-point, the blocking collectives,
+ *                 Get_count, Get_elements, Type_size, Type_get_extent, Type_contiguous,
+ *                 Type_vector
  *
  * Where rmp differs from the standard: MPI_Abort ends the whole job whatever the communicator;
  * a process that exits with status 0 after MPI_Init without calling MPI_Finalize (returning
@@ -45,8 +67,8 @@
  * errors of completion calls (MPI_Wait, Test, Waitall, Testall, Waitany, Waitsome, Testsome,
  * Request_free, Start, Startall, Mrecv, Imrecv) are raised on
  * MPI_COMM_WORLD's error handler, not on the handler of the request's communicator. Handles
- * are ints (MPI_Request a pointer), so MPI_INT and
- * MPI_INT32_T, for instance, are the same handle. */
+ * are ints (MPI_Request a pointer), so MPI_INT and MPI_INT32_T, for instance, are the same
+ * handle, and so are the Fortran and C++ names of a C type (MPI_INTEGER is MPI_INT). */
 #ifndef RMP_MPI_H
 #define RMP_MPI_H
 
@@ -571,7 +593,7 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request *request);
 
-/* ==== issue 20: intercommunicators ==== */
+/* ---- Intercommunicators ------------------------------------------------------------------ */
 #define MPI_ROOT RMP_ROOT
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                          int remote_leader, int tag, MPI_Comm *newintercomm);
@@ -582,7 +604,7 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 
 
 
-/* ==== issue 20: communicator creation, names, info and attributes ==== */
+/* ---- Communicator creation, names, info objects, attributes, error classes --------------- */
 /* -- attributes and error classes -- */
 /* Attribute caching (MPI-3.1 6.7) on communicators, datatypes and windows. The callbacks have
  * MPI signatures, so the MPI layer holds keyvals and attributes (rmp's native API has none).
@@ -785,7 +807,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
 
 
 
-/* ==== issue 20: datatypes, packing and ops ==== */
+/* ---- Datatypes: constructors, decoding, packing; predefined types and ops ---------------- */
 /* -- type constructors, decoding, packing -- */
 /* A packed buffer's bytes (MPI_Pack): sent and received as bytes. */
 #define MPI_PACKED ((MPI_Datatype)RMP_PACKED)
@@ -948,7 +970,7 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 
 
-/* ==== issue 20: groups, topologies and requests ==== */
+/* ---- Groups, topologies, requests -------------------------------------------------------- */
 /* Groups by ranges and set operations (MPI-3.1 6.3.2); errors raised on MPI_COMM_WORLD's
  * handler. A range's first and last must be ranks of the group (MPI_ERR_RANK), its stride
  * non-zero and heading from first to last (MPI_ERR_ARG); a rank named twice: MPI_ERR_RANK. */
@@ -1003,7 +1025,7 @@ int MPI_Grequest_complete(MPI_Request request);
 
 
 
-/* ==== issue 20: persistent collectives, isendrecv and large counts ==== */
+/* ---- MPI-4: persistent collectives, Isendrecv, large counts ------------------------------ */
 /* Persistent collectives (MPI-4.0 6.13): the init checks the arguments and returns an
  * inactive persistent request; MPI_Start/MPI_Startall run it (with the data the buffers hold
  * then), MPI_Wait/Test complete it and leave it inactive, MPI_Request_free frees an inactive
@@ -1157,7 +1179,7 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 
 
 
-/* ==== issue 20: the profiling interface ==== */
+/* ---- The profiling interface (PMPI_) ----------------------------------------------------- */
 /* MPI-3.1 14.2: every MPI_ call above is also declared, defined and exported as PMPI_ (same
  * arguments). pmpi.h is generated from this header (tools/gen-pmpi; make regenerates it), so
  * a call added anywhere above has its PMPI_ form with nothing else to write. Included last:

@@ -403,6 +403,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
                            int reorder, MPI_Comm *comm_dist_graph);
 int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
                  MPI_Status *status);
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
