@@ -114,4 +114,16 @@ const char *tail(const char *text);
         expect_clean(r);                                                                       \
     } while (0)
 
+/* Success, and each of ranks 0..n-1 printed "<prog>: rank R OK" exactly once (the tests/mpi
+ * programs' verdict, tests/mpi/mpicheck.h). */
+#define expect_ranks_ok(r, prog, n)                                                            \
+    do {                                                                                       \
+        expect_success(r);                                                                     \
+        for (int i_ = 0; i_ < (n); i_++) {                                                     \
+            char l_[160];                                                                      \
+            snprintf(l_, sizeof l_, "%s: rank %d OK", (prog), i_);                             \
+            expect_line(r, out, l_, 1);                                                        \
+        }                                                                                      \
+    } while (0)
+
 #endif

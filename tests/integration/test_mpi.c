@@ -16,21 +16,12 @@ ParameterizedTestParameters(mpi, env)
 }
 
 /* Every rank printed "<prog>: rank R OK" and nothing failed. */
-static void expect_all_ok(run_result_t *r, const char *prog, int n)
-{
-    expect_success(*r);
-    for (int i = 0; i < n; i++) {
-        char line[128];
-        snprintf(line, sizeof line, "%s: rank %d OK", prog, i);
-        expect_line(*r, out, line, 1);
-    }
-}
 
 static void run_ok(int n, const char *path, const char *prog, const char *arg)
 {
     run_opts_t o = {.limit = 90};
     run_result_t r = run_mrun(&o, n, path, arg, NULL);
-    expect_all_ok(&r, prog, n);
+    expect_ranks_ok(r, prog, n);
     run_free(&r);
 }
 

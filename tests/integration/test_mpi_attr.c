@@ -9,16 +9,6 @@
 #endif
 #define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
 
-static void expect_all_ok(run_result_t *r, const char *prog, int n)
-{
-    expect_success(*r);
-    expect_no_fail(*r);
-    for (int i = 0; i < n; i++) {
-        char line[128];
-        snprintf(line, sizeof line, "%s: rank %d OK", prog, i);
-        expect_line(*r, out, line, 1);
-    }
-}
 
 ParameterizedTestParameters(mpi_attr, attributes)
 {
@@ -32,7 +22,7 @@ ParameterizedTest(int *n, mpi_attr, attributes, .timeout = 100)
 {
     run_opts_t o = {.limit = 90};
     run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_attr"), NULL);
-    expect_all_ok(&r, "mpi_attr", *n);
+    expect_ranks_ok(r, "mpi_attr", *n);
     for (int i = 0; i < *n; i++) {
         char line[128];
         snprintf(line, sizeof line, "mpi_attr: rank %d finalize deleted self attributes in order",
@@ -52,7 +42,7 @@ ParameterizedTest(int *n, mpi_attr, error_classes_and_handlers, .timeout = 100)
 {
     run_opts_t o = {.limit = 90};
     run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_errcls"), NULL);
-    expect_all_ok(&r, "mpi_errcls", *n);
+    expect_ranks_ok(r, "mpi_errcls", *n);
     run_free(&r);
 }
 

@@ -9,15 +9,6 @@
 #endif
 #define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
 
-static void expect_all_ok(run_result_t *r, const char *prog, int n)
-{
-    expect_success(*r);
-    for (int i = 0; i < n; i++) {
-        char line[128];
-        snprintf(line, sizeof line, "%s: rank %d OK", prog, i);
-        expect_line(*r, out, line, 1);
-    }
-}
 
 ParameterizedTestParameters(mpi_ccreate, info)
 {
@@ -30,7 +21,7 @@ ParameterizedTest(int *n, mpi_ccreate, info, .timeout = 100)
 {
     run_opts_t o = {.limit = 90};
     run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_info"), "first", "second", NULL);
-    expect_all_ok(&r, "mpi_info", *n);
+    expect_ranks_ok(r, "mpi_info", *n);
     run_free(&r);
 }
 
@@ -44,7 +35,7 @@ ParameterizedTest(int *n, mpi_ccreate, create, .timeout = 100)
 {
     run_opts_t o = {.limit = 90};
     run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_ccreate"), NULL);
-    expect_all_ok(&r, "mpi_ccreate", *n);
+    expect_ranks_ok(r, "mpi_ccreate", *n);
     run_free(&r);
 }
 
@@ -59,6 +50,6 @@ ParameterizedTest(int *n, mpi_ccreate, threads, .timeout = 160)
 {
     run_opts_t o = {.limit = 150};
     run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_ccreate_threads"), NULL);
-    expect_all_ok(&r, "mpi_ccreate_threads", *n);
+    expect_ranks_ok(r, "mpi_ccreate_threads", *n);
     run_free(&r);
 }

@@ -12,15 +12,11 @@
 /* Every rank printed "<prog>: rank R OK" and nothing failed. */
 static void grptopo_run_ok(int n, const char *prog)
 {
-    char path[512], line[128];
+    char path[512];
     snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, prog);
     run_opts_t o = {.limit = 90};
     run_result_t r = run_mrun(&o, n, path, NULL, NULL);
-    expect_success(r);
-    for (int i = 0; i < n; i++) {
-        snprintf(line, sizeof line, "%s: rank %d OK", prog, i);
-        expect_line(r, out, line, 1);
-    }
+    expect_ranks_ok(r, prog, n);
     run_free(&r);
 }
 

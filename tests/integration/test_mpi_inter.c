@@ -12,12 +12,7 @@ static void inter_run(int n, const char *arg)
 {
     run_opts_t o = {.limit = 90};
     run_result_t r = run_mrun(&o, n, MPIPROG("mpi_inter"), arg, NULL);
-    expect_success(r);
-    for (int i = 0; i < n; i++) {
-        char line[128];
-        snprintf(line, sizeof line, "mpi_inter: rank %d OK", i);
-        expect_line(r, out, line, 1);
-    }
+    expect_ranks_ok(r, "mpi_inter", n);
     run_free(&r);
 }
 

@@ -18,12 +18,7 @@ static void run_ok(int n, const char *prog, const char *label, const char *arg)
 {
     run_opts_t o = {.limit = 90};
     run_result_t r = run_mrun(&o, n, prog, arg, NULL);
-    expect_success(r);
-    for (int i = 0; i < n; i++) {
-        char line[128];
-        snprintf(line, sizeof line, "%s: rank %d OK", label, i);
-        expect_line(r, out, line, 1);
-    }
+    expect_ranks_ok(r, label, n);
     run_free(&r);
 }
 

@@ -10,15 +10,6 @@
 #define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
 
 /* Every rank printed "<prog>: rank R OK" and nothing failed. */
-static void expect_all_ok(run_result_t *r, const char *prog, int n)
-{
-    expect_success(*r);
-    for (int i = 0; i < n; i++) {
-        char line[128];
-        snprintf(line, sizeof line, "%s: rank %d OK", prog, i);
-        expect_line(*r, out, line, 1);
-    }
-}
 
 static void run_ok(int n, const char *prog, const char *arg, const char *const *env)
 {
@@ -26,7 +17,7 @@ static void run_ok(int n, const char *prog, const char *arg, const char *const *
     snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, prog);
     run_opts_t o = {.limit = 90, .env = env};
     run_result_t r = run_mrun(&o, n, path, arg, NULL);
-    expect_all_ok(&r, prog, n);
+    expect_ranks_ok(r, prog, n);
     run_free(&r);
 }
 
@@ -106,7 +97,7 @@ Test(mpi_persist, bigcount_huge, .timeout = 300)
     snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, "mpi_bigcount");
     run_opts_t o = {.limit = 280};
     run_result_t r = run_mrun(&o, 2, path, "huge", NULL);
-    expect_all_ok(&r, "mpi_bigcount", 2);
+    expect_ranks_ok(r, "mpi_bigcount", 2);
     if (!strstr(r.out, "mpi_bigcount: SKIP huge:"))
         expect_line(r, out, "mpi_bigcount: huge: 2147483664 bytes sent and broadcast", 1);
     else

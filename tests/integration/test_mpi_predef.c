@@ -15,12 +15,7 @@ static void run_ok(int n, const char *path, const char *prog)
 {
     run_opts_t o = {.limit = 90};
     run_result_t r = run_mrun(&o, n, path, NULL, NULL);
-    expect_success(r);
-    for (int i = 0; i < n; i++) {
-        char line[128];
-        snprintf(line, sizeof line, "%s: rank %d OK", prog, i);
-        expect_line(r, out, line, 1);
-    }
+    expect_ranks_ok(r, prog, n);
     run_free(&r);
 }
 
