@@ -341,3 +341,18 @@ int rmp_comm_free(rmp_comm_t *comm)
     *comm = RMP_COMM_NULL;
     return RMP_SUCCESS;
 }
+
+int rmp_comm_disconnect(rmp_comm_t *comm)
+{
+    int err = ctx_check();
+    if (err)
+        return err;
+    if (!comm)
+        return RMP_ERR_ARG;
+    int size;
+    if (*comm == RMP_COMM_WORLD || *comm == RMP_COMM_SELF || rmp_comm_size(*comm, &size))
+        return RMP_ERR_COMM;
+    if ((err = rmp_barrier(*comm)))
+        return err;
+    return rmp_comm_free(comm);
+}

@@ -186,11 +186,12 @@ int rmp_group_translate_ranks(rmp_group_t group1, int n, const int ranks1[], rmp
         err = RMP_ERR_GROUP;
     else if (n < 0 || (n > 0 && (!ranks1 || !ranks2)))
         err = RMP_ERR_ARG;
-    for (int i = 0; !err && i < n; i++)
-        if (ranks1[i] < 0 || ranks1[i] >= a->n)
+    for (int i = 0; !err && i < n; i++) /* MPI-2.2: RMP_PROC_NULL translates to itself */
+        if (ranks1[i] != RMP_PROC_NULL && (ranks1[i] < 0 || ranks1[i] >= a->n))
             err = RMP_ERR_RANK;
     for (int i = 0; !err && i < n; i++) /* nothing written unless every rank is valid */
-        ranks2[i] = group_pos(b, a->world[ranks1[i]]);
+        ranks2[i] = ranks1[i] == RMP_PROC_NULL ? RMP_PROC_NULL
+                                               : group_pos(b, a->world[ranks1[i]]);
     ctx_unlock(&rmp_ctx);
     return err;
 }

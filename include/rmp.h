@@ -175,6 +175,11 @@ int rmp_comm_dup(rmp_comm_t comm, rmp_comm_t *newcomm);
 int rmp_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm);
 /* Free a communicator made by dup/split/create; *comm becomes RMP_COMM_NULL. */
 int rmp_comm_free(rmp_comm_t *comm);
+/* As rmp_comm_free, once every member got here (collective: a barrier first, so that the
+ * communication of all of them on comm has completed, MPI_Comm_disconnect's meaning on a
+ * communicator of one job). RMP_ERR_COMM for RMP_COMM_WORLD, RMP_COMM_SELF or an invalid
+ * one, before any communication. */
+int rmp_comm_disconnect(rmp_comm_t *comm);
 /* RMP_IDENT (the same communicator or group), RMP_CONGRUENT (communicators: the same members in
  * the same order, another context), RMP_SIMILAR (the same members in another order) or
  * RMP_UNEQUAL. */
@@ -204,7 +209,7 @@ int rmp_group_rank(rmp_group_t group, int *rank);
 int rmp_group_incl(rmp_group_t group, int n, const int ranks[], rmp_group_t *newgroup);
 int rmp_group_excl(rmp_group_t group, int n, const int ranks[], rmp_group_t *newgroup);
 /* ranks2[i]: the rank in group2 of the process of rank ranks1[i] in group1 (RMP_UNDEFINED if
- * it is not in group2). */
+ * it is not in group2; RMP_PROC_NULL stays RMP_PROC_NULL, as MPI-2.2 says). */
 int rmp_group_translate_ranks(rmp_group_t group1, int n, const int ranks1[], rmp_group_t group2,
                               int ranks2[]);
 /* RMP_IDENT (same members, same order), RMP_SIMILAR or RMP_UNEQUAL. */
@@ -697,8 +702,9 @@ int rmp_win_get_name(rmp_win_t win, char *name, int *resultlen);
 
 /* Hints of a communicator or window: set_info updates the hints info names and leaves the
  * others (RMP_INFO_NULL: none changes); get_info returns a NEW info object (the caller frees
- * it) with every hint set. rmp keeps hints and is not changed by any. rmp_comm_dup copies
- * them. Local calls here (MPI makes set_info collective: every rank must pass the same). */
+ * it) with the hints kept: a communicator keeps MPI-4's assertions (keys "mpi_assert_...")
+ * and drops others, as hints nobody uses (MPI-3.1 6.4.4); a window keeps every hint. rmp is
+ * not changed by any. rmp_comm_dup copies them. Local calls here (MPI makes set_info collective: every rank must pass the same). */
 int rmp_comm_set_info(rmp_comm_t comm, rmp_info_t info);
 int rmp_comm_get_info(rmp_comm_t comm, rmp_info_t *info);
 int rmp_win_set_info(rmp_win_t win, rmp_info_t info);

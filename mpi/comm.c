@@ -66,6 +66,22 @@ int MPI_Comm_free(MPI_Comm *comm)
     return rmpi_raise(old, rc, __func__);
 }
 
+/* MPI_Comm_free once every member got here (a barrier first: their communication on comm has
+ * completed). Of MPI's dynamic processes only this is here, on communicators of one job, as
+ * programs call it in place of MPI_Comm_free; the attributes go first, as with Comm_free. */
+int MPI_Comm_disconnect(MPI_Comm *comm)
+{
+    MPI_Comm old = comm ? *comm : MPI_COMM_NULL;
+    int size;
+    if (!comm || old == MPI_COMM_WORLD || old == MPI_COMM_SELF ||
+        rmp_comm_size(old, &size) != RMP_SUCCESS)
+        return rmpi_raise(old, comm ? RMP_ERR_COMM : RMP_ERR_ARG, __func__);
+    int rc = rmp_barrier(old);
+    if (rc != RMP_SUCCESS)
+        return rmpi_raise(old, rc, __func__);
+    return MPI_Comm_free(comm);
+}
+
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     int rc = rmp_comm_create(comm, group, newcomm);

@@ -158,6 +158,8 @@ int rmpi_code(int rmp_err)
 {
     if (rmp_err >= 0)
         return MPI_SUCCESS;
+    if (rmp_err < RMPI_FOREIGN_BASE)
+        return RMPI_FOREIGN_BASE - rmp_err; /* an MPI code carried through rmp (rmpi_foreign) */
     if (rmp_err <= RMP_ERR_LAST)
         return MPI_ERR_INTERN; /* not an rmp code: a bug somewhere, never silently success */
     int cls = rmpi_class_of[-rmp_err];

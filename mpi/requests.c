@@ -56,9 +56,9 @@ typedef struct mgreq {
     void *extra;
 } mgreq_t;
 
-/* The rmp error for an MPI code a callback returned: the rmp error whose code it is, else one
- * of its class; a class rmp has no error of (MPI_ERR_OTHER, a code the program added...)
- * becomes RMP_ERR_INTERNAL, so that a failure never passes for success. */
+/* The rmp error for an MPI code a callback returned: the rmp error whose code it is exactly,
+ * else the code itself carried through rmp (rmpi_foreign), so that the wait or test that
+ * completes the request returns the callback's own code, as MPI says. */
 static int rmp_err_of(int code)
 {
     if (code == MPI_SUCCESS)
@@ -66,12 +66,7 @@ static int rmp_err_of(int code)
     for (int e = -1; e > RMP_ERR_LAST; e--)
         if (rmpi_code(e) == code)
             return e;
-    int cls;
-    if (MPI_Error_class(code, &cls) == MPI_SUCCESS)
-        for (int e = -1; e > RMP_ERR_LAST; e--)
-            if (rmpi_code(e) == cls)
-                return e;
-    return RMP_ERR_INTERNAL;
+    return rmpi_foreign(code);
 }
 
 static int mgreq_query(void *extra, rmp_status_t *st)

@@ -11,6 +11,16 @@
 /* The MPI error code for an rmp result (RMP_SUCCESS -> MPI_SUCCESS). */
 int rmpi_code(int rmp_err);
 
+/* An MPI code that has no rmp error of its own (a class or code the program added, returned by
+ * a generalized request's callback) rides through rmp as a value below RMP_ERR_LAST that
+ * rmpi_code turns back into the very same code: MPI says the request's error is the
+ * callback's own. */
+#define RMPI_FOREIGN_BASE (RMP_ERR_LAST - 1)
+static inline int rmpi_foreign(int code)
+{
+    return RMPI_FOREIGN_BASE - code;
+}
+
 /* Returns MPI_SUCCESS for RMP_SUCCESS. Otherwise raises the error on comm's handler: under
  * MPI_ERRORS_RETURN returns the MPI code; under MPI_ERRORS_ARE_FATAL prints one line naming
  * `call`, the rank and the error, and ends the job. An invalid comm uses MPI_COMM_WORLD's. */

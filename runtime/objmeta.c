@@ -163,13 +163,24 @@ int rmp_win_get_name(rmp_win_t win, char *name, int *resultlen)
 
 /* ---- info hints ---- */
 /* Every key of from set into to (neither locked by the caller). */
-static int info_merge(rmp_info_t to, rmp_info_t from)
+/* A hint an object of this kind keeps. MPI-3.1 6.4.4: get_info returns the hints "actually
+ * used"; a communicator's are MPI-4's assertions (mpi_assert_no_any_tag, _no_any_source,
+ * _exact_length, _allow_overtaking), so others are dropped, as MPICH does (its comm_info test
+ * sets an unknown key and expects it gone); a window keeps what it was given. */
+static bool hint_kept(int kind, const char *key)
+{
+    return kind != OBJ_COMM || strncmp(key, "mpi_assert_", 11) == 0;
+}
+
+static int info_merge(int kind, rmp_info_t to, rmp_info_t from)
 {
     int n, err = rmp_info_get_nkeys(from, &n);
     char key[RMP_MAX_INFO_KEY + 1], val[RMP_MAX_INFO_VAL + 1];
     for (int i = 0; !err && i < n; i++) {
         int flag = 0;
         err = rmp_info_get_nthkey(from, i, key);
+        if (!err && !hint_kept(kind, key))
+            continue;
         if (!err)
             err = rmp_info_get(from, key, RMP_MAX_INFO_VAL, val, &flag);
         if (!err && flag)
@@ -198,7 +209,7 @@ static int set_info(int kind, int h, rmp_info_t info)
     bool fresh = mine == RMP_INFO_NULL;
     if (fresh && (err = rmp_info_create(&mine)))
         return err;
-    err = info_merge(mine, info);
+    err = info_merge(kind, mine, info);
     if (fresh) { /* install it, unless another thread did meanwhile (then merge into that) */
         pthread_mutex_lock(&meta_mu);
         m = meta_find(kind, h, true);
@@ -208,7 +219,7 @@ static int set_info(int kind, int h, rmp_info_t info)
         rmp_info_t other = raced ? m->info : RMP_INFO_NULL;
         pthread_mutex_unlock(&meta_mu);
         if (raced && !err)
-            err = info_merge(other, mine);
+            err = info_merge(kind, other, mine);
         if (raced || err || !m)
             (void)rmp_info_free(&mine);
         if (!m && !err)

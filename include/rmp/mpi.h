@@ -14,7 +14,7 @@
  *                 Win_*_errhandler, Errhandler_free, Error_string, Error_class,
  *                 Add_error_class, Add_error_code, Add_error_string (MPI_ERR_LASTCODE)
  *   communicators Comm_rank, size, dup, dup_with_info, idup, split, split_type, create (also
- *                 with disjoint groups), create_group, compare, free, set/get_name,
+ *                 with disjoint groups), create_group, compare, free, disconnect, set/get_name,
  *                 set/get_info; intercommunicators: Intercomm_create, Intercomm_merge,
  *                 Comm_test_inter, Comm_remote_size, Comm_remote_group, and point-to-point
  *                 and every collective on them (MPI_ROOT, MPI_PROC_NULL roots)
@@ -306,6 +306,9 @@ int MPI_Comm_size(MPI_Comm comm, int *size);
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int MPI_Comm_free(MPI_Comm *comm);
+/* MPI_Comm_free once every member got here (collective; MPI-3.1 10.5.4 on a communicator of
+ * this job: the rest of dynamic processes is absent). */
+int MPI_Comm_disconnect(MPI_Comm *comm);
 /* Collective over comm; the ranks outside group get MPI_COMM_NULL. */
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);

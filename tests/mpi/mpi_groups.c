@@ -83,6 +83,12 @@ static void t_groups(int rank, int size)
     CHECK(MPI_Group_translate_ranks(odds, nod, all, evens, t));
     for (int i = 0; i < nod; i++)
         EXPECT_INT(t[i], MPI_UNDEFINED);
+    /* MPI-2.2: MPI_PROC_NULL translates to MPI_PROC_NULL (MPICH's gtranks), among real ranks */
+    int withnull[3] = {MPI_PROC_NULL, size - 1, MPI_PROC_NULL};
+    CHECK(MPI_Group_translate_ranks(world, 3, withnull, rev, t));
+    EXPECT_INT(t[0], MPI_PROC_NULL);
+    EXPECT_INT(t[1], 0);
+    EXPECT_INT(t[2], MPI_PROC_NULL);
 
     CHECK(MPI_Group_compare(world, again, &x));
     EXPECT_INT(x, MPI_IDENT);

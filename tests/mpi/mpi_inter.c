@@ -619,6 +619,43 @@ static void t_errors(const ic_t *ic)
     CHECK(MPI_Group_free(&wg));
 }
 
+/* MPI_Comm_idup of an intercommunicator (MPICH's comm_idup loops over MTest's intercomms):
+ * the copy has the same groups, and a message crosses it from every rank of the other group;
+ * then MPI_Comm_disconnect frees it, and an intracommunicator, and refuses the world. */
+static void t_idup_disconnect(const ic_t *ic)
+{
+    MPI_Comm d = MPI_COMM_NULL;
+    MPI_Request rq = MPI_REQUEST_NULL;
+    CHECK(MPI_Comm_idup(ic->comm, &d, &rq));
+    CHECK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    int flag = 0, x = -1;
+    CHECK(MPI_Comm_test_inter(d, &flag));
+    EXPECT_INT(flag, 1);
+    CHECK(MPI_Comm_remote_size(d, &x));
+    EXPECT_INT(x, ic->rn);
+    CHECK(MPI_Comm_rank(d, &x));
+    EXPECT_INT(x, ic->me);
+    /* each rank sends its world rank to every remote rank and receives one from each */
+    int got[MAXN], mine = ic->lw[ic->me];
+    MPI_Request rr[2 * MAXN];
+    for (int i = 0; i < ic->rn; i++) {
+        CHECK(MPI_Irecv(&got[i], 1, MPI_INT, i, 9, d, &rr[i]));
+        CHECK(MPI_Isend(&mine, 1, MPI_INT, i, 9, d, &rr[ic->rn + i]));
+    }
+    CHECK(MPI_Waitall(2 * ic->rn, rr, MPI_STATUSES_IGNORE));
+    for (int i = 0; i < ic->rn; i++)
+        EXPECT_INT(got[i], ic->rw[i]);
+    CHECK(MPI_Comm_disconnect(&d));
+    if (d != MPI_COMM_NULL)
+        FAIL("MPI_Comm_disconnect left the handle set");
+    MPI_Comm l = MPI_COMM_NULL;
+    CHECK(MPI_Comm_dup(ic->local, &l));
+    CHECK(MPI_Comm_disconnect(&l));
+    EXPECT_INT(l, MPI_COMM_NULL);
+    MPI_Comm w = MPI_COMM_WORLD;
+    expect_class("disconnect of the world", MPI_Comm_disconnect(&w), MPI_ERR_COMM);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -668,6 +705,7 @@ int main(int argc, char **argv)
             t_build(&ic, rank, size);
             t_more(&ic);
             t_errors(&ic);
+            t_idup_disconnect(&ic);
             free_ic(&ic);
         }
     }

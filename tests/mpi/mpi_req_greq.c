@@ -231,6 +231,27 @@ static void t_greq(void)
     MPI_Error_class(st[1].MPI_ERROR, &cls);
     EXPECT_INT(cls, MPI_ERR_COUNT);
 
+    /* a query returning a class and a code the program added: the wait returns that very
+     * code, not one of its class (MPICH's errcallback) */
+    int ucls = -1, ucode = -1;
+    CHECK(MPI_Add_error_class(&ucls));
+    CHECK(MPI_Add_error_code(MPI_ERR_ARG, &ucode));
+    start(&g[0], 19, &r[0]);
+    g[0].query_rc = ucls;
+    CHECK(MPI_Grequest_complete(r[0]));
+    EXPECT_INT(MPI_Wait(&r[0], &st[0]), ucls);
+    start(&g[0], 20, &r[0]);
+    g[0].query_rc = ucode;
+    CHECK(MPI_Grequest_complete(r[0]));
+    EXPECT_INT(MPI_Wait(&r[0], &st[0]), ucode);
+    start(&g[0], 21, &r[0]);
+    start(&g[1], 22, &r[1]);
+    g[1].query_rc = ucode;
+    CHECK(MPI_Grequest_complete(r[0]));
+    CHECK(MPI_Grequest_complete(r[1]));
+    expect_class("waitall with a user code", MPI_Waitall(2, r, st), MPI_ERR_IN_STATUS);
+    EXPECT_INT(st[1].MPI_ERROR, ucode);
+
     /* errors */
     start(&g[0], 18, &r[0]);
     CHECK(MPI_Grequest_complete(r[0]));
