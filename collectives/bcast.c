@@ -20,6 +20,7 @@
  * RMP_ERR_TRUNCATE there and below it (sched.c), and the root's buffer, which it never has to
  * receive into, stays as it was. */
 #include <limits.h>
+#include <stdlib.h>
 
 #include "coll.h"
 #include "inter.h"
@@ -128,6 +129,33 @@ static int bcast_auto(const coll_t *cl, size_t bytes)
     return few ? DIRECT : SCATTER_ALLGATHER;
 }
 
+/* MPI lets the root and the others describe the data with different types of one signature
+ * (the root a contiguous int array, the others a vector of ints): every rank must then still
+ * choose the same path, and the offload's choice depends only on what all ranks share (the
+ * bytes, the communicator). A rank whose type is not contiguous therefore takes the offload
+ * too, through a packed copy: the root packs before, the others unpack after. It waits for the
+ * offloaded broadcast here, inside the call (a nonblocking bcast of a non-contiguous type
+ * overlaps nothing); RMP_ERR_NOT_SUPPORTED when the offload declines, as it declines on
+ * every rank alike. */
+static int bcast_offload_packed(const coll_t *cl, void *buf, int count, const dtype_t *dt,
+                                size_t bytes, int root)
+{
+    char *tmp = malloc(bytes ? bytes : 1);
+    if (!tmp)
+        return RMP_ERR_NO_MEM; /* (the peers then wait: out of memory is fatal here) */
+    if (cl->rank == root && bytes)
+        dtype_pack(dt, count, buf, tmp);
+    rmp_request_t r = RMP_REQUEST_NULL;
+    ofl_args_t a = {.coll = OFL_BCAST, .buf = tmp, .bytes = bytes, .root = root};
+    int err = coll_offload(cl, &a, &r);
+    if (!err)
+        err = rmp_wait(&r, RMP_STATUS_IGNORE);
+    if (!err && cl->rank != root && bytes)
+        dtype_unpack(dt, count, tmp, bytes, buf);
+    free(tmp);
+    return err;
+}
+
 int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm,
                rmp_request_t *req)
 {
@@ -152,6 +180,13 @@ int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t c
             sched_free(s);
             return err;
         }
+    } else if (alg == AUTO && (err = bcast_offload_packed(&cl, buf, count, dt, bytes, root)) !=
+                                  RMP_ERR_NOT_SUPPORTED) {
+        if (err) { /* else done: the empty schedule completes the request at once */
+            sched_free(s);
+            return err;
+        }
+        return sched_post(s, req);
     }
     if (cl.size > 1) { /* even empty: a rank whose count differs must find its peers there */
         bool am_root = cl.rank == root;

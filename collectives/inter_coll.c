@@ -427,7 +427,7 @@ int inter_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype
         return err;
     const char *in = coll_in(s, sendbuf, sendcount, 1, sdt);
     char *out = coll_out(s, recvbuf, recvcount, it.rsize, rdt, false);
-    if ((in && out) || (!sb && !rb))
+    if ((in || !sb) && (out || !rb)) /* one side may move nothing: a NULL buffer there */
         for (int k = 0; k < it.rsize; k++) {
             int j = (it.rank + k) % it.rsize; /* not everyone on remote rank 0 first */
             sched_recv(s, it.ro + j, at(out, (size_t)j * rb), rb);
@@ -479,7 +479,7 @@ int inter_ialltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
         return err;
     const char *in = coll_in(s, sendbuf, sendcount, it.rsize, sdt);
     char *out = coll_out(s, recvbuf, recvcount, it.rsize, rdt, false);
-    if ((in && out) || (!sb && !rb))
+    if ((in || !sb) && (out || !rb)) /* one side may move nothing: a NULL buffer there */
         for (int k = 0; k < it.rsize; k++) {
             int j = (it.rank + k) % it.rsize;
             sched_recv(s, it.ro + j, at(out, (size_t)j * rb), rb);

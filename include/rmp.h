@@ -236,8 +236,8 @@ int rmp_type_size(rmp_datatype_t type, size_t *size);
 int rmp_type_extent(rmp_datatype_t type, size_t *extent);
 /* `count` consecutive elements of `old`. */
 int rmp_type_contiguous(int count, rmp_datatype_t old, rmp_datatype_t *newtype);
-/* `count` blocks of `blocklen` elements of `old`, block starts `stride` elements apart
- * (stride >= 0, else RMP_ERR_ARG). */
+/* `count` blocks of `blocklen` elements of `old`, block starts `stride` elements apart (a
+ * negative stride: the blocks go backwards from the origin). */
 int rmp_type_vector(int count, int blocklen, int stride, rmp_datatype_t old,
                     rmp_datatype_t *newtype);
 /* count blocks: blocklens[i] elements of old at displs[i] extents of old (indexed) or bytes

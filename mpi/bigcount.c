@@ -188,12 +188,13 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
                MPI_Comm comm, MPI_Status *status)
 {
     bc_t v;
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = bc_make(count, datatype, &v);
     if (!rc)
         rc = rmp_recv(buf, v.count, v.type, source, tag, comm, rmpi_st(status));
     bc_free(&v);
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(comm, rc, __func__);
 }
 
@@ -213,14 +214,15 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     bc_t s, r = {0};
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = bc_make(sendcount, sendtype, &s);
     if (!rc && !(rc = bc_make(recvcount, recvtype, &r)))
         rc = rmp_sendrecv(sendbuf, s.count, s.type, dest, sendtag, recvbuf, r.count, r.type, source,
                           recvtag, comm, rmpi_st(status));
     bc_free(&s);
     bc_free(&r);
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(comm, rc, __func__);
 }
 
@@ -228,13 +230,14 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
                            int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     bc_t v;
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = bc_make(count, datatype, &v);
     if (!rc)
         rc = rmp_sendrecv_replace(buf, v.count, v.type, dest, sendtag, source, recvtag, comm,
                                   rmpi_st(status));
     bc_free(&v);
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(comm, rc, __func__);
 }
 

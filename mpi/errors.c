@@ -304,16 +304,28 @@ int rmpi_raise(MPI_Comm comm, int rmp_err, const char *call)
     return rmpi_raise_code(comm, rmpi_code(rmp_err), call);
 }
 
-void rmpi_status_prep(MPI_Status *s, int n)
+void rmpi_status_prep(rmpi_stsave_t *sv, MPI_Status *s, int n)
 {
-    for (int i = 0; s && i < n; i++)
+    sv->saved = NULL;
+    if (!s || n <= 0)
+        return;
+    sv->saved = n <= (int)(sizeof sv->local / sizeof sv->local[0])
+                    ? sv->local
+                    : malloc(sizeof(int) * (size_t)n); /* NULL: the fields become MPI codes */
+    for (int i = 0; i < n; i++) {
+        if (sv->saved)
+            sv->saved[i] = s[i].MPI_ERROR;
         s[i].rmp_status_.error = RMP_SUCCESS;
+    }
 }
 
-void rmpi_status_fix(MPI_Status *s, int n)
+void rmpi_status_fix(rmpi_stsave_t *sv, MPI_Status *s, int n, int rc)
 {
     for (int i = 0; s && i < n; i++)
-        s[i].MPI_ERROR = rmpi_code(s[i].rmp_status_.error);
+        s[i].MPI_ERROR = rc == RMP_ERR_IN_STATUS || !sv->saved ? rmpi_code(s[i].rmp_status_.error)
+                                                               : sv->saved[i];
+    if (sv->saved && sv->saved != sv->local)
+        free(sv->saved);
 }
 
 /* Is eh a handler that objects of the kind may use (a builtin or a live one of the kind)? */

@@ -19,9 +19,10 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
              MPI_Status *status)
 {
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = rmp_recv(buf, count, datatype, source, tag, comm, rmpi_st(status));
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(comm, rc, __func__);
 }
 
@@ -43,26 +44,29 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
                  int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = rmp_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                           recvtype, source, recvtag, comm, rmpi_st(status));
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(comm, rc, __func__);
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = rmp_probe(source, tag, comm, rmpi_st(status));
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(comm, rc, __func__);
 }
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = rmp_iprobe(source, tag, comm, flag, rmpi_st(status));
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(comm, rc, __func__);
 }
 
@@ -73,62 +77,69 @@ int MPI_Cancel(MPI_Request *request)
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = rmp_wait(request, rmpi_st(status));
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = rmp_test(request, flag, rmpi_st(status));
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
-    rmpi_status_prep(array_of_statuses, count);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, array_of_statuses, count);
     int rc = rmp_waitall(count, array_of_requests, rmpi_st(array_of_statuses));
-    rmpi_status_fix(array_of_statuses, count);
+    rmpi_status_fix(&sv_, array_of_statuses, count, rc);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
 int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                 MPI_Status array_of_statuses[])
 {
-    rmpi_status_prep(array_of_statuses, count);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, array_of_statuses, count);
     int rc = rmp_testall(count, array_of_requests, flag, rmpi_st(array_of_statuses));
-    rmpi_status_fix(array_of_statuses, count);
+    rmpi_status_fix(&sv_, array_of_statuses, count, rc);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = rmp_waitany(count, array_of_requests, index, rmpi_st(status));
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
 int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
                  int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    rmpi_status_prep(array_of_statuses, incount);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, array_of_statuses, incount);
     int rc = rmp_waitsome(incount, array_of_requests, outcount, array_of_indices,
                           rmpi_st(array_of_statuses));
-    rmpi_status_fix(array_of_statuses, incount);
+    rmpi_status_fix(&sv_, array_of_statuses, incount, rc);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
 int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
                  int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    rmpi_status_prep(array_of_statuses, incount);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, array_of_statuses, incount);
     int rc = rmp_testsome(incount, array_of_requests, outcount, array_of_indices,
                           rmpi_st(array_of_statuses));
-    rmpi_status_fix(array_of_statuses, incount);
+    rmpi_status_fix(&sv_, array_of_statuses, incount, rc);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
@@ -140,10 +151,11 @@ int MPI_Request_free(MPI_Request *request)
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = rmp_sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
                                   rmpi_st(status));
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(comm, rc, __func__);
 }
 
@@ -249,27 +261,30 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
 
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = rmp_mprobe(source, tag, comm, message, rmpi_st(status));
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(comm, rc, __func__);
 }
 
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
                 MPI_Status *status)
 {
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = rmp_improbe(source, tag, comm, flag, message, rmpi_st(status));
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(comm, rc, __func__);
 }
 
 int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
               MPI_Status *status)
 {
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = rmp_mrecv(buf, count, datatype, message, rmpi_st(status));
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 

@@ -9,17 +9,19 @@
 int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
                 MPI_Status *status)
 {
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = rmp_testany(count, array_of_requests, index, flag, rmpi_st(status));
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
-    rmpi_status_prep(status, 1);
+    rmpi_stsave_t sv_;
+    rmpi_status_prep(&sv_, status, 1);
     int rc = rmp_request_get_status(request, flag, rmpi_st(status));
-    rmpi_status_fix(status, 1);
+    rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 

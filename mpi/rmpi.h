@@ -46,11 +46,18 @@ static inline rmp_status_t *rmpi_st(MPI_Status *s)
     return s ? &s->rmp_status_ : RMP_STATUS_IGNORE;
 }
 
-/* Before rmp may fill n statuses: their error fields become RMP_SUCCESS, so that the fix
- * below reads a defined value whatever rmp wrote (an argument error writes nothing). */
-void rmpi_status_prep(MPI_Status *s, int n);
-/* After rmp filled n statuses: their error fields become MPI codes. */
-void rmpi_status_fix(MPI_Status *s, int n);
+/* MPI-3.1 3.2.5: a call leaves the MPI_ERROR field of its statuses alone, unless it is one of
+ * the calls completing several requests and returns MPI_ERR_IN_STATUS; rmp writes its own
+ * error field there (the same int), so the layer keeps what the caller had. Before rmp may
+ * fill n statuses, prep saves their error fields and sets them to RMP_SUCCESS (so that
+ * whatever rmp wrote is defined); after, fix turns them into MPI codes when rmp's result rc is
+ * RMP_ERR_IN_STATUS, else puts the caller's values back. */
+typedef struct rmpi_stsave {
+    int *saved; /* local, or malloc'd for many statuses; NULL: none could be kept */
+    int local[8];
+} rmpi_stsave_t;
+void rmpi_status_prep(rmpi_stsave_t *sv, MPI_Status *s, int n);
+void rmpi_status_fix(rmpi_stsave_t *sv, MPI_Status *s, int n, int rc);
 
 /* ---- Attributes (attr.c) and error handlers of windows (errors.c) ---- */
 /* The kinds of object that hold attributes. */

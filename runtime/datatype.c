@@ -226,8 +226,9 @@ static int dt_layout(dtype_t *t, int count, int blocklen, int stride, const dtyp
     return RMP_SUCCESS;
 }
 
-/* Negative strides are rejected (RMP_ERR_ARG): every block then lies at or after the start
- * of the element, which keeps extent and pointer arithmetic simple. */
+/* The vector kind: its stride is never negative (rmp_type_vector lays a negative one out as
+ * blocks), so every block lies at or after the start of the element, which keeps extent and
+ * pointer arithmetic simple. */
 static int dt_create(int count, int blocklen, int stride, rmp_datatype_t old,
                      rmp_datatype_t *newtype)
 {
@@ -294,10 +295,28 @@ int rmp_type_contiguous(int count, rmp_datatype_t old, rmp_datatype_t *newtype)
                                    &old, 1));
 }
 
+/* A negative stride (legal MPI: the blocks go backwards in memory, as MPICH's DTPools types
+ * and sendself use) is laid out as the block kind, one block per vector block at its byte
+ * offset (rmp_type_create_hvector does that), since the vector kind walks forwards only; the
+ * record still says VECTOR with the caller's arguments. */
+static int vector_backwards(int count, int blocklen, int stride, rmp_datatype_t old,
+                            rmp_datatype_t *newtype)
+{
+    ptrdiff_t lb, ext, bytes;
+    int rc = rmp_type_get_extent(old, &lb, &ext);
+    if (rc)
+        return rc;
+    if (__builtin_mul_overflow((ptrdiff_t)stride, ext, &bytes))
+        return RMP_ERR_COUNT;
+    return rmp_type_create_hvector(count, blocklen, bytes, old, newtype);
+}
+
 int rmp_type_vector(int count, int blocklen, int stride, rmp_datatype_t old,
                     rmp_datatype_t *newtype)
 {
-    int rc = dt_create(count, blocklen, stride, old, newtype);
+    int rc = stride < 0 && count > 1 && newtype && blocklen >= 0
+                 ? vector_backwards(count, blocklen, stride, old, newtype)
+                 : dt_create(count, blocklen, stride < 0 ? 0 : stride, old, newtype);
     if (rc)
         return rc;
     int a[] = {count, blocklen, stride};

@@ -7,6 +7,8 @@
  * collective for every root against serially computed data of the OTHER group, blocking and
  * nonblocking, dup/split/create/merge/compare, and the MPI_ERRORS_RETURN codes. n = 1: only
  * what needs no second rank. Argument: "blocking" or "nonblocking" (the collectives' form). */
+#include <stdbool.h>
+
 #include "mpicheck.h"
 
 #define MAXN 8
@@ -619,6 +621,30 @@ static void t_errors(const ic_t *ic)
     CHECK(MPI_Group_free(&wg));
 }
 
+/* One way only (MPICH's icalltoall): group 0 sends and passes a NULL receive buffer of count
+ * 0, group 1 receives and passes a NULL send buffer of count 0; alltoall, then allgather. */
+static void t_oneway(const ic_t *ic)
+{
+    int sbuf[MAXN], rbuf[MAXN];
+    bool sender = ic->color == 0;
+    for (int i = 0; i < MAXN; i++)
+        sbuf[i] = 1000 * ic->lw[ic->me] + i, rbuf[i] = -1;
+    if (sender)
+        COLL(Alltoall, Ialltoall, sbuf, 1, MPI_INT, NULL, 0, MPI_INT, ic->comm);
+    else
+        COLL(Alltoall, Ialltoall, NULL, 0, MPI_INT, rbuf, 1, MPI_INT, ic->comm);
+    for (int i = 0; !sender && i < ic->rn; i++)
+        EXPECT_INT(rbuf[i], 1000 * ic->rw[i] + ic->me);
+    for (int i = 0; i < MAXN; i++)
+        rbuf[i] = -1;
+    if (sender)
+        COLL(Allgather, Iallgather, sbuf, 1, MPI_INT, NULL, 0, MPI_INT, ic->comm);
+    else
+        COLL(Allgather, Iallgather, NULL, 0, MPI_INT, rbuf, 1, MPI_INT, ic->comm);
+    for (int i = 0; !sender && i < ic->rn; i++)
+        EXPECT_INT(rbuf[i], 1000 * ic->rw[i]);
+}
+
 /* MPI_Comm_idup of an intercommunicator (MPICH's comm_idup loops over MTest's intercomms):
  * the copy has the same groups, and a message crosses it from every rank of the other group;
  * then MPI_Comm_disconnect frees it, and an intracommunicator, and refuses the world. */
@@ -706,6 +732,7 @@ int main(int argc, char **argv)
             t_more(&ic);
             t_errors(&ic);
             t_idup_disconnect(&ic);
+            t_oneway(&ic);
             free_ic(&ic);
         }
     }

@@ -58,12 +58,14 @@ static void all_pairs_nonblocking(int rank, int size)
     }
     for (int p = 0; p < size; p++)
         CHECK(MPI_Isend(out + p * N, N, MPI_DOUBLE, p, 11, MPI_COMM_WORLD, &reqs[size + p]));
+    for (int p = 0; p < 2 * size; p++) /* a Waitall that succeeds leaves them alone */
+        sts[p].MPI_ERROR = MPI_ERR_DIMS;
     CHECK(MPI_Waitall(2 * size, reqs, sts));
     int seen = 0;
     for (int p = 0; p < size; p++) {
         int from = sts[p].MPI_SOURCE;
         EXPECT_INT(sts[p].MPI_TAG, 11);
-        EXPECT_INT(sts[p].MPI_ERROR, MPI_SUCCESS);
+        EXPECT_INT(sts[p].MPI_ERROR, MPI_ERR_DIMS);
         EXPECT_INT(reqs[p], MPI_REQUEST_NULL);
         if (from < 0 || from >= size) {
             FAIL("all_pairs: status %d has source %d", p, from);
@@ -202,6 +204,36 @@ static void derived_types(int rank, int size)
     EXPECT_INT(column, MPI_DATATYPE_NULL);
 }
 
+/* MPI-3.1 3.2.5 (MPICH's cancelrecv): a call leaves MPI_ERROR alone unless it completes
+ * several requests and returns MPI_ERR_IN_STATUS: a Testall that completes nothing, the
+ * Waitall of cancelled receives, and a Test of one keep the caller's value. */
+static void status_error_untouched(int rank)
+{
+    MPI_Request r[2];
+    MPI_Status st[2];
+    int a = 0, b = 0, flag = -1, c = 0;
+    CHECK(MPI_Irecv(&a, 1, MPI_INT, rank, 900, MPI_COMM_WORLD, &r[0]));
+    CHECK(MPI_Irecv(&b, 1, MPI_INT, rank, 901, MPI_COMM_WORLD, &r[1]));
+    st[0].MPI_ERROR = st[1].MPI_ERROR = MPI_ERR_DIMS;
+    CHECK(MPI_Testall(2, r, &flag, st));
+    EXPECT_INT(flag, 0);
+    EXPECT_INT(st[0].MPI_ERROR, MPI_ERR_DIMS);
+    EXPECT_INT(st[1].MPI_ERROR, MPI_ERR_DIMS);
+    CHECK(MPI_Cancel(&r[0]));
+    CHECK(MPI_Cancel(&r[1]));
+    CHECK(MPI_Waitall(2, r, st));
+    CHECK(MPI_Test_cancelled(&st[0], &c));
+    EXPECT_INT(c, 1);
+    EXPECT_INT(st[0].MPI_ERROR, MPI_ERR_DIMS);
+    EXPECT_INT(st[1].MPI_ERROR, MPI_ERR_DIMS);
+    CHECK(MPI_Irecv(&a, 1, MPI_INT, rank, 902, MPI_COMM_WORLD, &r[0]));
+    CHECK(MPI_Cancel(&r[0]));
+    flag = 0;
+    while (!flag)
+        CHECK(MPI_Test(&r[0], &flag, &st[0]));
+    EXPECT_INT(st[0].MPI_ERROR, MPI_ERR_DIMS);
+}
+
 int main(int argc, char **argv)
 {
     mc_watchdog(100);
@@ -215,6 +247,7 @@ int main(int argc, char **argv)
     completion_calls(mc_rank);
     sendrecv_probe_cancel(mc_rank, size);
     derived_types(mc_rank, size);
+    status_error_untouched(mc_rank);
     CHECK(MPI_Barrier(MPI_COMM_WORLD));
     CHECK(MPI_Finalize());
     return mc_done("mpi_p2p");

@@ -289,7 +289,22 @@ Test(datatype, argument_errors, DT_FIXTURE)
     cr_assert_eq(rmp_type_contiguous(-1, RMP_INT32, &nt), RMP_ERR_COUNT);
     cr_assert_eq(rmp_type_vector(-1, 1, 2, RMP_INT32, &nt), RMP_ERR_COUNT);
     cr_assert_eq(rmp_type_vector(2, -1, 2, RMP_INT32, &nt), RMP_ERR_COUNT);
-    cr_assert_eq(rmp_type_vector(2, 1, -2, RMP_INT32, &nt), RMP_ERR_ARG, "negative stride");
+    /* a negative stride is legal: the blocks go backwards (3 blocks of 2, 3 ints apart) */
+    cr_assert_eq(rmp_type_vector(3, 2, -3, RMP_INT32, &nt), RMP_SUCCESS, "negative stride");
+    cr_assert_eq(rmp_type_commit(&nt), RMP_SUCCESS);
+    int32_t src[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8}, packed[6];
+    ptrdiff_t vlb, vext;
+    cr_assert_eq(rmp_type_get_extent(nt, &vlb, &vext), RMP_SUCCESS);
+    cr_assert_eq(vlb, -6 * (ptrdiff_t)sizeof(int32_t));
+    cr_assert_eq(vext, 8 * (ptrdiff_t)sizeof(int32_t));
+    dtype_pack(dtype_get(nt, true), 1, src + 6, packed); /* blocks at 6, 3, 0 */
+    const int32_t want[6] = {6, 7, 3, 4, 0, 1};
+    cr_assert_arr_eq(packed, want, sizeof want, "packed %d %d %d %d %d %d", packed[0],
+                     packed[1], packed[2], packed[3], packed[4], packed[5]);
+    int vc[3] = {-1, -1, -1}, vn[3];
+    cr_assert_eq(rmp_type_get_envelope(nt, &vn[0], &vn[1], &vn[2], &vc[0]), RMP_SUCCESS);
+    cr_assert_eq(vc[0], RMP_COMBINER_VECTOR, "the record keeps the caller's constructor");
+    cr_assert_eq(rmp_type_free(&nt), RMP_SUCCESS);
     cr_assert_eq(rmp_type_commit(NULL), RMP_ERR_ARG);
     cr_assert_eq(rmp_type_free(NULL), RMP_ERR_ARG);
     cr_assert_eq(rmp_type_size(RMP_INT32, NULL), RMP_ERR_ARG);
