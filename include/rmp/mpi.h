@@ -1182,6 +1182,36 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 
 
 
+/* ---- Handle conversion for Fortran (MPI-3.1 17.2.4) ----------------------------------------- */
+/* rmp has no Fortran bindings, but C code that hands handles to Fortran, or keeps them as
+ * integers, converts them: a communicator, datatype, group, info, op, errhandler or window is
+ * an int already (c2f and f2c are the identity); a request or message (a pointer here) gets
+ * a small integer of its own, the same one each time (0 for the null handle), held until
+ * the program ends. A status is MPI_STATUS_SIZE integers. */
+#define MPI_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
+#define MPI_F_STATUS_IGNORE ((MPI_Fint *)0)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+MPI_Fint MPI_Group_c2f(MPI_Group group);
+MPI_Group MPI_Group_f2c(MPI_Fint group);
+MPI_Fint MPI_Info_c2f(MPI_Info info);
+MPI_Info MPI_Info_f2c(MPI_Fint info);
+MPI_Fint MPI_Op_c2f(MPI_Op op);
+MPI_Op MPI_Op_f2c(MPI_Fint op);
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_Fint MPI_Win_c2f(MPI_Win win);
+MPI_Win MPI_Win_f2c(MPI_Fint win);
+MPI_Fint MPI_Request_c2f(MPI_Request request);
+MPI_Request MPI_Request_f2c(MPI_Fint request);
+MPI_Fint MPI_Message_c2f(MPI_Message message);
+MPI_Message MPI_Message_f2c(MPI_Fint message);
+int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
 /* ---- The profiling interface (PMPI_) ----------------------------------------------------- */
 /* MPI-3.1 14.2: every MPI_ call above is also declared, defined and exported as PMPI_ (same
  * arguments). pmpi.h is generated from this header (tools/gen-pmpi; make regenerates it), so

@@ -106,6 +106,18 @@ ParameterizedTestParameters(mpi, groups)
     return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
 }
 
+/* The Fortran handle conversions (mpi_f2c.c). */
+ParameterizedTestParameters(mpi, f2c)
+{
+    static int ns[] = {1, 2, 3};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi, f2c, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_f2c"), "mpi_f2c", NULL);
+}
+
 /* MPI_Dims_create against a brute force and MPICH's table of balanced decompositions. */
 ParameterizedTestParameters(mpi, dims)
 {

@@ -1,0 +1,90 @@
+/* f2c.c — MPI's handle conversions for Fortran (MPI_*_c2f, MPI_*_f2c, MPI_Status_c2f/f2c). They
+ * belong to the MPI layer alone: rmp has no Fortran, and what needs converting is how mpi.h
+ * represents handles. Integer handles convert to themselves; requests and messages, which are
+ * pointers, are numbered in a table (index + 1: 0 is the null handle) that keeps every handle
+ * converted once, so a handle converts to the same integer each time. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rmpi.h"
+
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm) { return (MPI_Fint)comm; }
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm) { return (MPI_Comm)comm; }
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype) { return (MPI_Fint)datatype; }
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype) { return (MPI_Datatype)datatype; }
+MPI_Fint MPI_Group_c2f(MPI_Group group) { return (MPI_Fint)group; }
+MPI_Group MPI_Group_f2c(MPI_Fint group) { return (MPI_Group)group; }
+MPI_Fint MPI_Info_c2f(MPI_Info info) { return (MPI_Fint)info; }
+MPI_Info MPI_Info_f2c(MPI_Fint info) { return (MPI_Info)info; }
+MPI_Fint MPI_Op_c2f(MPI_Op op) { return (MPI_Fint)op; }
+MPI_Op MPI_Op_f2c(MPI_Fint op) { return (MPI_Op)op; }
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler) { return (MPI_Fint)errhandler; }
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler) { return (MPI_Errhandler)errhandler; }
+MPI_Fint MPI_Win_c2f(MPI_Win win) { return (MPI_Fint)win; }
+MPI_Win MPI_Win_f2c(MPI_Fint win) { return (MPI_Win)win; }
+
+/* The pointers converted so far (requests and messages share it: both are opaque pointers). */
+static struct {
+    pthread_mutex_t lock;
+    void **p;
+    int n, cap;
+} ptab = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* p's integer (0 for NULL; -1 when out of memory, which f2c gives back as NULL). */
+static MPI_Fint ptr_c2f(void *p)
+{
+    if (!p)
+        return 0;
+    MPI_Fint f = -1;
+    pthread_mutex_lock(&ptab.lock);
+    for (int i = 0; i < ptab.n && f < 0; i++)
+        if (ptab.p[i] == p)
+            f = i + 1;
+    if (f < 0 && ptab.n == ptab.cap) {
+        int cap = ptab.cap ? 2 * ptab.cap : 64;
+        void **q = realloc(ptab.p, sizeof(void *) * (size_t)cap);
+        if (q) {
+            ptab.p = q;
+            ptab.cap = cap;
+        }
+    }
+    if (f < 0 && ptab.n < ptab.cap) {
+        ptab.p[ptab.n++] = p;
+        f = ptab.n;
+    }
+    pthread_mutex_unlock(&ptab.lock);
+    return f;
+}
+
+static void *ptr_f2c(MPI_Fint f)
+{
+    void *p = NULL;
+    pthread_mutex_lock(&ptab.lock);
+    if (f > 0 && f <= ptab.n)
+        p = ptab.p[f - 1];
+    pthread_mutex_unlock(&ptab.lock);
+    return p;
+}
+
+MPI_Fint MPI_Request_c2f(MPI_Request request) { return ptr_c2f(request); }
+MPI_Request MPI_Request_f2c(MPI_Fint request) { return (MPI_Request)ptr_f2c(request); }
+MPI_Fint MPI_Message_c2f(MPI_Message message) { return ptr_c2f(message); }
+MPI_Message MPI_Message_f2c(MPI_Fint message) { return (MPI_Message)ptr_f2c(message); }
+
+/* A status is copied as it is: its integers are the Fortran status (MPI_STATUS_SIZE of them). */
+int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
+{
+    if (!c_status || !f_status)
+        return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_ARG, __func__);
+    memcpy(f_status, c_status, sizeof(MPI_Status));
+    return MPI_SUCCESS;
+}
+
+int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
+{
+    if (!c_status || !f_status)
+        return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_ARG, __func__);
+    memcpy(c_status, f_status, sizeof(MPI_Status));
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,78 @@
+/* mpi_f2c.c — the Fortran handle conversions: every kind of handle converts to an integer and
+ * back to itself (the null handles too), a request and a message convert to the same integer
+ * each time and still work after the round trip (the message is received, the request
+ * waited), distinct requests get distinct integers, and a status survives Status_c2f/f2c. */
+#include "mpicheck.h"
+
+int main(int argc, char **argv)
+{
+    mc_watchdog(60);
+    int size;
+    CHECK(MPI_Init(&argc, &argv));
+    CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &mc_rank));
+    CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    MPI_Comm dup;
+    CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    EXPECT_INT(MPI_Comm_f2c(MPI_Comm_c2f(dup)), dup);
+    EXPECT_INT(MPI_Comm_f2c(MPI_Comm_c2f(MPI_COMM_NULL)), MPI_COMM_NULL);
+    EXPECT_INT(MPI_Type_f2c(MPI_Type_c2f(MPI_DOUBLE)), MPI_DOUBLE);
+    EXPECT_INT(MPI_Op_f2c(MPI_Op_c2f(MPI_MAXLOC)), MPI_MAXLOC);
+    EXPECT_INT(MPI_Errhandler_f2c(MPI_Errhandler_c2f(MPI_ERRORS_RETURN)), MPI_ERRORS_RETURN);
+    MPI_Group g;
+    CHECK(MPI_Comm_group(dup, &g));
+    EXPECT_INT(MPI_Group_f2c(MPI_Group_c2f(g)), g);
+    MPI_Info info;
+    CHECK(MPI_Info_create(&info));
+    EXPECT_INT(MPI_Info_f2c(MPI_Info_c2f(info)), info);
+    EXPECT_INT(MPI_Request_c2f(MPI_REQUEST_NULL), 0);
+    if (MPI_Request_f2c(0) != MPI_REQUEST_NULL)
+        FAIL("MPI_Request_f2c(0) is not MPI_REQUEST_NULL");
+
+    /* a message probed, converted both ways, then received through the converted handle */
+    int to = (mc_rank + 1) % size, from = (mc_rank + size - 1) % size, out = 40 + mc_rank, in = -1;
+    MPI_Request sr, rr;
+    CHECK(MPI_Isend(&out, 1, MPI_INT, to, 3, dup, &sr));
+    MPI_Message m;
+    MPI_Status st;
+    CHECK(MPI_Mprobe(from, 3, dup, &m, &st));
+    MPI_Fint fm = MPI_Message_c2f(m);
+    EXPECT_INT(MPI_Message_c2f(m), fm);
+    MPI_Message back = MPI_Message_f2c(fm);
+    if (back != m)
+        FAIL("a message does not come back from its integer");
+    CHECK(MPI_Mrecv(&in, 1, MPI_INT, &back, &st));
+    EXPECT_INT(in, 40 + from);
+    /* a request: the same integer twice, a different one for another request */
+    CHECK(MPI_Irecv(&in, 1, MPI_INT, from, 4, dup, &rr));
+    MPI_Fint fs = MPI_Request_c2f(sr), fr = MPI_Request_c2f(rr);
+    EXPECT_INT(MPI_Request_c2f(sr), fs);
+    if (fs == fr || fs <= 0 || fr <= 0)
+        FAIL("requests' integers %d and %d", fs, fr);
+    MPI_Request r2 = MPI_Request_f2c(fr);
+    CHECK(MPI_Send(&out, 1, MPI_INT, to, 4, dup));
+    CHECK(MPI_Wait(&r2, &st));
+    EXPECT_INT(st.MPI_SOURCE, from);
+    MPI_Request s2 = MPI_Request_f2c(fs);
+    CHECK(MPI_Wait(&s2, MPI_STATUS_IGNORE));
+
+    /* a status, both ways */
+    MPI_Fint f[MPI_STATUS_SIZE];
+    MPI_Status c2;
+    CHECK(MPI_Status_c2f(&st, f));
+    CHECK(MPI_Status_f2c(f, &c2));
+    EXPECT_INT(c2.MPI_SOURCE, from);
+    EXPECT_INT(c2.MPI_TAG, 4);
+    int cnt = -1;
+    CHECK(MPI_Get_count(&c2, MPI_INT, &cnt));
+    EXPECT_INT(cnt, 1);
+    int cls = -1;
+    MPI_Error_class(MPI_Status_c2f(MPI_STATUS_IGNORE, f), &cls);
+    EXPECT_INT(cls, MPI_ERR_ARG);
+
+    CHECK(MPI_Info_free(&info));
+    CHECK(MPI_Group_free(&g));
+    CHECK(MPI_Comm_free(&dup));
+    CHECK(MPI_Finalize());
+    return mc_done("mpi_f2c");
+}
