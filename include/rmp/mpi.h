@@ -56,6 +56,7 @@
  *   windows       Win_create, allocate, create_dynamic, attach, detach, free, set/get_name,
  *                 set/get_info, attributes: windows WITHOUT one-sided operations (MPI_Put,
  *                 Get, Accumulate, Win_fence, Win_lock... are absent and fail to link)
+ *   Fortran       the handle conversions MPI_*_c2f, MPI_*_f2c, Status_c2f/f2c
  *   large counts  the _c forms (MPI_Count) of point-to-point, the blocking collectives,
  *                 Get_count, Get_elements, Type_size, Type_get_extent, Type_contiguous,
  *                 Type_vector
