@@ -1,7 +1,8 @@
 /* cart_sub.c — MPI_Cart_sub (MPI-3.1 7.5.7): a Cartesian grid cut into the sub-grids that
  * keep some of its dimensions. The ranks sharing the coordinates of the dropped dimensions
  * split off together (ordered by their rank in the grid, which is the row-major order of the
- * kept coordinates), and rmp_cart_create puts the kept dimensions on that communicator. */
+ * kept coordinates), and rmp_cart_create puts the kept dimensions on that communicator.
+ * With no dimension kept only the grid's rank 0 gets one (size 1, 0-dimensional). */
 #include <stdlib.h>
 
 #include "coll.h"
@@ -33,10 +34,16 @@ int rmp_cart_sub(rmp_comm_t comm, const int remain_dims[], rmp_comm_t *newcomm)
             color = color * dims[i] + coords[i]; /* < the grid's size: no overflow */
         }
     }
+    /* None kept: as MPICH, only rank 0 of the grid gets a (0-dimensional) communicator, the
+     * others RMP_COMM_NULL (MPICH's cartsuball checks it). */
+    if (nkept == 0 && rank != 0)
+        color = RMP_UNDEFINED;
     rmp_comm_t part = RMP_COMM_NULL;
     if (!err)
         err = rmp_comm_split(comm, color, rank, &part);
-    if (!err) {
+    if (!err && part == RMP_COMM_NULL)
+        *newcomm = RMP_COMM_NULL;
+    else if (!err) {
         err = rmp_cart_create(part, nkept, sdims, speriods, 0, newcomm);
         int e2 = rmp_comm_free(&part);
         if (!err && e2) {

@@ -222,7 +222,7 @@ int rmp_dist_graph_create(rmp_comm_t comm, int n, const int sources[], const int
 {
     coll_t cl;
     int err = coll_comm(comm, &cl);
-    bool weighted = weights != RMP_UNWEIGHTED;
+    bool unweighted = weights == RMP_UNWEIGHTED; /* what I said; the graph's is voted below */
     long long nedges = 0;
     if (!err && (!newcomm || n < 0 || (n > 0 && (!sources || !degrees))))
         err = RMP_ERR_ARG;
@@ -234,16 +234,28 @@ int rmp_dist_graph_create(rmp_comm_t comm, int n, const int sources[], const int
         nedges += degrees[i];
     }
     if (!err && nedges > 0 &&
-        (!destinations || (weighted && weights == RMP_WEIGHTS_EMPTY) || nedges > INT32_MAX / 8))
+        (!destinations || !weights || weights == RMP_WEIGHTS_EMPTY || nedges > INT32_MAX / 8))
         err = RMP_ERR_ARG;
     for (long long k = 0; !err && k < nedges; k++) {
         if (destinations[k] < 0 || destinations[k] >= cl.size)
             err = RMP_ERR_RANK;
-        else if (weighted && weights[k] < 0)
+        else if (!unweighted && weights[k] < 0)
             err = RMP_ERR_ARG;
     }
     if (err)
         return err;
+    /* Weighted or not is the whole graph's, decided together: weighted when any rank gave
+     * weights. MPI wants every rank to agree, but a rank that gives no edges may pass NULL
+     * (MPICH's distgraph1: rank 0 gives the whole weighted graph, the others n = 0 and NULL
+     * arrays), so NULL with no edges does not vote (0), RMP_UNWEIGHTED votes 1, weights
+     * (RMP_WEIGHTS_EMPTY too) 2. A rank that said RMP_UNWEIGHTED in a weighted graph
+     * (erroneous) gives its edges weight 1. */
+    int vote = unweighted ? 1 : weights ? 2 : 0;
+    int all = 0;
+    err = rmp_allreduce(&vote, &all, 1, RMP_INT, RMP_MAX, comm);
+    if (err)
+        return err;
+    bool weighted = all == 2;
     /* Two records per edge: its out-edge to the source, its in-edge to the destination. */
     int p = cl.size;
     int *scount = calloc((size_t)p, sizeof(int)), *rcount = calloc((size_t)p, sizeof(int));
@@ -264,7 +276,7 @@ int rmp_dist_graph_create(rmp_comm_t comm, int n, const int sources[], const int
     k = 0;
     for (int i = 0; !err && i < n; i++)
         for (int j = 0; j < degrees[i]; j++, k++) {
-            int s = sources[i], d = destinations[k], w = weighted ? weights[k] : 0;
+            int s = sources[i], d = destinations[k], w = !weighted ? 0 : unweighted ? 1 : weights[k];
             int *o = sbuf + sdispl[s] + fill[s];
             o[0] = d, o[1] = w, o[2] = 0;
             fill[s] += EDGE_INTS;

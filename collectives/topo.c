@@ -394,23 +394,40 @@ int *rmp_weights_empty(void)
     return empty;
 }
 
+int *rmp_unweighted(void)
+{
+    static int unweighted[1]; /* only its address matters, distinct from the one above */
+    return unweighted;
+}
+
+/* What one side's weights say: VOTE_NONE (NULL with no edges: no weights of its own),
+ * VOTE_UNWEIGHTED (RMP_UNWEIGHTED), VOTE_WEIGHTED (an array or RMP_WEIGHTS_EMPTY). */
+enum { VOTE_NONE = 0, VOTE_UNWEIGHTED = 1, VOTE_WEIGHTED = 2 };
+
+static int weights_vote(const int *w)
+{
+    if (!w)
+        return VOTE_NONE; /* with edges, graph_side rejects it */
+    return w == RMP_UNWEIGHTED ? VOTE_UNWEIGHTED : VOTE_WEIGHTED;
+}
+
 static bool no_weights(const int *w)
 {
-    return w == RMP_UNWEIGHTED;
+    return !w || w == RMP_UNWEIGHTED || w == RMP_WEIGHTS_EMPTY;
 }
 
 /* One side of the adjacency: degree >= 0, ranks in comm, weights for each edge unless the
- * graph is unweighted (RMP_WEIGHTS_EMPTY stands for none when the degree is 0). */
-static int graph_side(int deg, const int *ranks, const int *w, bool weighted, int size)
+ * rank said RMP_UNWEIGHTED (RMP_WEIGHTS_EMPTY or NULL stand for none when the degree is 0). */
+static int graph_side(int deg, const int *ranks, const int *w, int size)
 {
     if (deg < 0 || (deg > 0 && !ranks))
         return RMP_ERR_ARG;
-    if (weighted && deg > 0 && w == RMP_WEIGHTS_EMPTY)
+    if (deg > 0 && (!w || w == RMP_WEIGHTS_EMPTY))
         return RMP_ERR_ARG;
     for (int i = 0; i < deg; i++) {
         if (ranks[i] < 0 || ranks[i] >= size)
             return RMP_ERR_RANK;
-        if (weighted && w[i] < 0)
+        if (w != RMP_UNWEIGHTED && w[i] < 0)
             return RMP_ERR_ARG;
     }
     return RMP_SUCCESS;
@@ -430,16 +447,25 @@ int rmp_dist_graph_create_adjacent(rmp_comm_t comm, int indegree, const int sour
     coll_t cl;
     int err = coll_comm(comm, &cl);
     (void)reorder;
-    /* MPI: the graph is weighted unless MPI_UNWEIGHTED is given */
-    bool weighted = !no_weights(sourceweights) && !no_weights(destweights);
     if (!err && !newcomm)
         err = RMP_ERR_ARG;
     if (!err)
-        err = graph_side(indegree, sources, sourceweights, weighted, cl.size);
+        err = graph_side(indegree, sources, sourceweights, cl.size);
     if (!err)
-        err = graph_side(outdegree, destinations, destweights, weighted, cl.size);
+        err = graph_side(outdegree, destinations, destweights, cl.size);
     if (err)
         return err;
+    /* MPI: the graph is weighted unless MPI_UNWEIGHTED is given, and every rank must agree; a
+     * rank with no edges that gives NULL weights does not vote (MPICH's distgraph1 relies on
+     * it), so the graph's weightedness is decided together: weighted when any rank gave
+     * weights. A rank that said RMP_UNWEIGHTED in a weighted graph (erroneous) gets weight 1
+     * on its edges. The creation is collective anyway (the dup below). */
+    int vote = weights_vote(sourceweights), v2 = weights_vote(destweights), all = 0;
+    vote = v2 > vote ? v2 : vote;
+    err = rmp_allreduce(&vote, &all, 1, RMP_INT, RMP_MAX, comm);
+    if (err)
+        return err;
+    bool weighted = all == VOTE_WEIGHTED;
     topo_t *t = topo_alloc(RMP_DIST_GRAPH, 0, indegree, outdegree, weighted);
     if (!t)
         return RMP_ERR_NO_MEM; /* before the dup: the others fail or hang there, as with any
@@ -448,8 +474,16 @@ int rmp_dist_graph_create_adjacent(rmp_comm_t comm, int indegree, const int sour
     copy_ints(t->in, sources, indegree);
     copy_ints(t->out, destinations, outdegree);
     if (weighted) {
-        copy_ints(t->in_w, sourceweights, indegree);
-        copy_ints(t->out_w, destweights, outdegree);
+        if (sourceweights == RMP_UNWEIGHTED)
+            for (int i = 0; i < indegree; i++)
+                t->in_w[i] = 1;
+        else
+            copy_ints(t->in_w, sourceweights, indegree);
+        if (destweights == RMP_UNWEIGHTED)
+            for (int i = 0; i < outdegree; i++)
+                t->out_w[i] = 1;
+        else
+            copy_ints(t->out_w, destweights, outdegree);
     }
     err = rmp_comm_dup(comm, newcomm);
     if (err) {
@@ -487,9 +521,9 @@ int rmp_dist_graph_neighbors(rmp_comm_t comm, int maxindegree, int sources[], in
         return RMP_ERR_ARG;
     copy_ints(sources, t->in, nin);
     copy_ints(destinations, t->out, nout);
-    if (t->weighted && !no_weights(sourceweights) && sourceweights != RMP_WEIGHTS_EMPTY)
+    if (t->weighted && !no_weights(sourceweights))
         copy_ints(sourceweights, t->in_w, nin);
-    if (t->weighted && !no_weights(destweights) && destweights != RMP_WEIGHTS_EMPTY)
+    if (t->weighted && !no_weights(destweights))
         copy_ints(destweights, t->out_w, nout);
     return RMP_SUCCESS;
 }

@@ -559,13 +559,17 @@ int rmp_cart_get(rmp_comm_t comm, int maxdims, int dims[], int periods[], int co
 int rmp_cartdim_get(rmp_comm_t comm, int *ndims);
 /* RMP_CART, RMP_DIST_GRAPH, or RMP_UNDEFINED (no topology). */
 int rmp_topo_test(rmp_comm_t comm, int *status);
-/* Weights arguments: RMP_UNWEIGHTED (NULL: the graph has no weights), RMP_WEIGHTS_EMPTY (no
- * weight because the degree is 0, in a weighted graph): the address of an object inside the
- * library, never equal to a program's array, which rmp_weights_empty returns (a small
- * constant address instead would make compilers warn that the call reads outside any
- * object). */
+/* Weights arguments: RMP_UNWEIGHTED (the graph has no weights), RMP_WEIGHTS_EMPTY (no
+ * weight because the degree is 0, in a weighted graph): each the address of an object inside
+ * the library, never NULL and never equal to a program's array, which rmp_unweighted and
+ * rmp_weights_empty return (a small constant address instead would make compilers warn that
+ * the call reads outside any object; NULL is not a sentinel, as in MPICH and Open MPI). NULL
+ * weights where a rank gives no edges mean "no weights of its own": such a rank does not vote.
+ * The graph is weighted when any rank gives weights (arrays or RMP_WEIGHTS_EMPTY), decided
+ * collectively at creation; NULL weights with edges are RMP_ERR_ARG. */
+int *rmp_unweighted(void);
 int *rmp_weights_empty(void);
-#define RMP_UNWEIGHTED ((int *)0)
+#define RMP_UNWEIGHTED (rmp_unweighted())
 #define RMP_WEIGHTS_EMPTY (rmp_weights_empty())
 /* A graph in which I receive from sources[0..indegree-1] and send to
  * destinations[0..outdegree-1] (ranks of comm, repeats allowed): the neighbourhood
@@ -904,7 +908,9 @@ int rmp_cart_map(rmp_comm_t comm, int ndims, const int dims[], const int periods
                  int *newrank);
 /* The sub-grids keeping the dimensions i with remain_dims[i] != 0 (in their order, with their
  * periodicity): each a new Cartesian communicator of the ranks that share the coordinates of
- * the dropped dimensions, ranked as in comm. None kept: a 0-dimensional grid of myself. */
+ * the dropped dimensions, ranked as in comm. None kept (as MPICH does): rank 0 of the grid
+ * gets a 0-dimensional Cartesian communicator of itself (size 1, rmp_cartdim_get 0), every
+ * other rank RMP_COMM_NULL. */
 int rmp_cart_sub(rmp_comm_t comm, const int remain_dims[], rmp_comm_t *newcomm);
 /* A distributed graph whose edges any rank may give: rank r gives, for i < n, the edges
  * sources[i] -> destinations[k] for the degrees[i] next entries of destinations (weights

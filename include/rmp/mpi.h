@@ -986,7 +986,8 @@ int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup
 
 /* Graph topologies (MPI_Topo_test: MPI_GRAPH; the neighbourhood collectives exchange with
  * MPI_Graph_neighbors' list, in its order), the mapping queries (ranks are not reordered: my
- * rank if it is in the topology, else MPI_UNDEFINED), MPI_Cart_sub and the general
+ * rank if it is in the topology, else MPI_UNDEFINED), MPI_Cart_sub (keeping no dimension:
+ * rank 0 gets a 0-dimensional grid of itself, the others MPI_COMM_NULL, as MPICH) and the general
  * MPI_Dist_graph_create (neighbours listed by the rank that gave the edge, then in the order
  * it gave them). */
 #define MPI_GRAPH RMP_GRAPH

@@ -1,7 +1,8 @@
 /* mpi_topo_cart.c — MPI_Cart_sub over every choice of kept dimensions (as MPICH's
  * test/mpi/topo/cartsuball does: sizes, dims, periods, coordinates, ranks and members of each
  * sub-grid against the serial row-major answer), on a grid filling the communicator and on one
- * that leaves ranks out; MPI_Cart_map (cartmap1); the neighbourhood collectives on a sub-grid;
+ * that leaves ranks out (keeping none: only rank 0 gets a 0-dimensional grid, the others
+ * MPI_COMM_NULL, as MPICH); MPI_Cart_map (cartmap1); the neighbourhood collectives on a sub-grid;
  * and the error classes. */
 #include "mpicheck.h"
 
@@ -29,6 +30,21 @@ static void check_sub(MPI_Comm cart, const int *dims, const int *periods, int nd
         remain[i] = (mask >> i) & 1;
     MPI_Comm sub = MPI_COMM_NULL;
     CHECK(MPI_Cart_sub(cart, remain, &sub));
+    if (mask == 0) {
+        /* none kept (MPICH's cartsuball): only the grid's rank 0 gets a communicator, of
+         * itself, 0-dimensional; every other rank MPI_COMM_NULL */
+        if (me != 0) {
+            if (sub != MPI_COMM_NULL) {
+                FAIL("Cart_sub keeping nothing gave rank %d a communicator", me);
+                CHECK(MPI_Comm_free(&sub));
+            }
+            return;
+        }
+        if (sub == MPI_COMM_NULL) {
+            FAIL("Cart_sub keeping nothing gave rank 0 MPI_COMM_NULL");
+            return;
+        }
+    }
     if (sub == MPI_COMM_NULL) {
         FAIL("Cart_sub mask %d gave MPI_COMM_NULL", mask);
         return;

@@ -204,6 +204,86 @@ static void t_dgraph(int rank, int size)
         FAIL("a failed Dist_graph_create set its communicator");
 }
 
+/* MPICH's distgraph1: rank 0 gives the whole weighted graph, the others n = 0 with NULL
+ * arrays; every rank must still see a weighted graph with its edges' weights (NULL where a
+ * rank gives no edges is "no weights of its own", not MPI_UNWEIGHTED, which is not NULL). */
+static void t_one_giver(int rank, int size)
+{
+    if (MPI_UNWEIGHTED == NULL)
+        FAIL("MPI_UNWEIGHTED is NULL");
+    if (MPI_UNWEIGHTED == MPI_WEIGHTS_EMPTY)
+        FAIL("MPI_UNWEIGHTED is MPI_WEIGHTS_EMPTY");
+    edge_t e[MAXE];
+    int ne = 0, srcs[MAXE], degs[MAXE], dsts[MAXE], ws[MAXE];
+    for (int r = 0; r < size; r++) { /* r -> r+1, r -> r+2 (mod size), distinct weights */
+        e[ne++] = (edge_t){0, r, (r + 1) % size, 10 * r + 1};
+        e[ne++] = (edge_t){0, r, (r + 2) % size, 10 * r + 2};
+    }
+    int n = my_args(e, ne, rank, srcs, degs, dsts, ws);
+    for (int mode = 0; mode < 3; mode++) {
+        /* 0: weighted, the others NULL; 1: unweighted, the others MPI_UNWEIGHTED; 2:
+         * unweighted, the others NULL (no rank gave weights) */
+        MPI_Comm g = MPI_COMM_NULL;
+        if (rank == 0)
+            CHECK(MPI_Dist_graph_create(MPI_COMM_WORLD, n, srcs, degs, dsts,
+                                        mode == 0 ? ws : MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g));
+        else
+            CHECK(MPI_Dist_graph_create(MPI_COMM_WORLD, 0, NULL, NULL, NULL,
+                                        mode == 1 ? MPI_UNWEIGHTED : NULL, MPI_INFO_NULL, 0,
+                                        &g));
+        if (g == MPI_COMM_NULL) {
+            FAIL("one giver, mode %d: MPI_COMM_NULL", mode);
+            continue;
+        }
+        check_graph(g, e, ne, rank, mode == 0);
+        CHECK(MPI_Comm_free(&g));
+    }
+    /* the adjacent form, a weighted star into rank 0: the others give indegree 0 with NULL
+     * source weights, rank 0 outdegree 0 with NULL destination weights */
+    int in[MAXE], win[MAXE], nin = 0, out = 0, wout = 5, gin[MAXE], gw[MAXE], gout, gwo;
+    if (rank == 0)
+        for (int r = 1; r < size; r++)
+            in[nin] = r, win[nin++] = 5 * r;
+    else
+        wout = 5 * rank;
+    MPI_Comm g = MPI_COMM_NULL;
+    CHECK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, nin, rank ? NULL : in,
+                                         rank ? NULL : win, rank ? 1 : 0, rank ? &out : NULL,
+                                         rank ? &wout : NULL, MPI_INFO_NULL, 0, &g));
+    if (g == MPI_COMM_NULL) {
+        FAIL("adjacent star: MPI_COMM_NULL");
+        return;
+    }
+    int x = -1, y = -1, w = -1;
+    CHECK(MPI_Dist_graph_neighbors_count(g, &x, &y, &w));
+    EXPECT_INT(x, nin);
+    EXPECT_INT(y, rank ? 1 : 0);
+    EXPECT_INT(w, 1); /* rank 0 gave an array, even with no edges */
+    for (int i = 0; i < MAXE; i++)
+        gin[i] = gw[i] = -1;
+    gout = gwo = -1;
+    CHECK(MPI_Dist_graph_neighbors(g, MAXE, gin, gw, 1, &gout, &gwo));
+    for (int i = 0; i < nin; i++) {
+        EXPECT_INT(gin[i], in[i]);
+        EXPECT_INT(gw[i], win[i]);
+    }
+    if (rank) {
+        EXPECT_INT(gout, 0);
+        EXPECT_INT(gwo, 5 * rank);
+    }
+    CHECK(MPI_Comm_free(&g));
+    /* NULL weights with edges are an error, not "unweighted" (the same on every rank) */
+    int src = 0, deg = 1, dst = 0;
+    expect_class("NULL weights with edges",
+                 MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &src, &deg, &dst, NULL, MPI_INFO_NULL,
+                                       0, &g),
+                 MPI_ERR_ARG);
+    expect_class("adjacent NULL weights with edges",
+                 MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &src, NULL, 0, NULL, NULL,
+                                                MPI_INFO_NULL, 0, &g),
+                 MPI_ERR_ARG);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -215,8 +295,10 @@ int main(int argc, char **argv)
     CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     if (size > 16)
         FAIL("size %d above 16", size);
-    else
+    else {
         t_dgraph(rank, size);
+        t_one_giver(rank, size);
+    }
     MPI_Finalize();
     return mc_done("mpi_topo_dgraph");
 }
