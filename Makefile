@@ -358,13 +358,21 @@ check-integration: tests
 check-asan:
 	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	RMP_TEST_ALGO_NS="2 3 5 8" \
+	RMP_TEST_ALGO_NS="2 3 5 8" RMP_TEST_MPI_NS="1 2 3 5 8" \
 	  $(MAKE) VARIANT=asan check-unit check-integration
 
 check-tsan:
 	$(MAKE) VARIANT=tsan tests
 	TSAN_OPTIONS=suppressions=$(abspath tests/tsan.supp):halt_on_error=0:second_deadlock_stack=1 \
 	  build/tsan/tests/integration $(CRITERION_FLAGS) --filter 'thread*/*'
+	# the MPI layer's threaded programs (attributes, communicator creation, persistent
+	# collectives, generalized requests completed by another thread) at two sizes
+	TSAN_OPTIONS=suppressions=$(abspath tests/tsan.supp):halt_on_error=0:second_deadlock_stack=1 \
+	RMP_TEST_MPI_NS="2 4" build/tsan/tests/integration $(CRITERION_FLAGS) \
+	  --filter 'mpi_@(ccreate|persist)/threads'
+	TSAN_OPTIONS=suppressions=$(abspath tests/tsan.supp):halt_on_error=0:second_deadlock_stack=1 \
+	RMP_TEST_MPI_NS="2 4" build/tsan/tests/integration $(CRITERION_FLAGS) \
+	  --filter 'mpi_@(grptopo/req_greq|attr/attributes)'
 
 check-vm:
 	tests/vm/run-verbs-suite
