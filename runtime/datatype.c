@@ -296,19 +296,24 @@ int rmp_type_contiguous(int count, rmp_datatype_t old, rmp_datatype_t *newtype)
 }
 
 /* A negative stride (legal MPI: the blocks go backwards in memory, as MPICH's DTPools types
- * and sendself use) is laid out as the block kind, one block per vector block at its byte
- * offset (rmp_type_create_hvector does that), since the vector kind walks forwards only; the
- * record still says VECTOR with the caller's arguments. */
+ * and sendself use) is laid out as the block kind, one block per vector block at its offset
+ * in extents of old, since the vector kind walks forwards only; the record still says VECTOR
+ * with the caller's arguments. */
 static int vector_backwards(int count, int blocklen, int stride, rmp_datatype_t old,
                             rmp_datatype_t *newtype)
 {
-    ptrdiff_t lb, ext, bytes;
-    int rc = rmp_type_get_extent(old, &lb, &ext);
-    if (rc)
-        return rc;
-    if (__builtin_mul_overflow((ptrdiff_t)stride, ext, &bytes))
-        return RMP_ERR_COUNT;
-    return rmp_type_create_hvector(count, blocklen, bytes, old, newtype);
+    int *lens = malloc(sizeof(int) * (size_t)count), *at = malloc(sizeof(int) * (size_t)count);
+    int rc = lens && at ? RMP_SUCCESS : RMP_ERR_NO_MEM;
+    for (int i = 0; !rc && i < count; i++) {
+        lens[i] = blocklen;
+        if (__builtin_mul_overflow(i, stride, &at[i]))
+            rc = RMP_ERR_COUNT;
+    }
+    if (!rc)
+        rc = rmp_type_indexed(count, lens, at, old, newtype);
+    free(lens);
+    free(at);
+    return rc;
 }
 
 int rmp_type_vector(int count, int blocklen, int stride, rmp_datatype_t old,
