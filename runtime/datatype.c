@@ -693,6 +693,18 @@ int rmp_get_elements(const rmp_status_t *status, rmp_datatype_t type, int *count
     return err;
 }
 
+/* A copy of builtin b under a handle of its own, recording env (MPI_Type_create_f90_*: a
+ * "predefined-like" type with an F90 combiner). It stays builtin: the same base for the op
+ * tables, the same packing, and rmp_type_free refuses it. Caller holds the runtime lock. */
+int dtype_named_copy(rmp_datatype_t b, dt_env_t *env, rmp_datatype_t *out)
+{
+    dtype_t t = rmp_ctx.dtypes[b];
+    if (!t.builtin || t.nblocks != 0 || !env)
+        return RMP_ERR_TYPE;
+    t.env = env;
+    return dt_store(&t, out);
+}
+
 int dtype_clone(rmp_datatype_t h, rmp_datatype_t *out)
 {
     ctx_lock(&rmp_ctx);
