@@ -195,6 +195,8 @@ static int dt_alloc_slot(rmp_ctx_t *c)
 static int dt_layout(dtype_t *t, int count, int blocklen, int stride, const dtype_t *o)
 {
     size_t n, size, span, extent = 0;
+    if (o->neg_extent) /* see dtype_t.neg_extent */
+        return RMP_ERR_ARG;
     if (count <= 1) /* one block: the stride means nothing, and pack must not step by it */
         stride = blocklen;
     if (__builtin_mul_overflow((size_t)count, (size_t)blocklen, &n) ||
@@ -429,6 +431,8 @@ static int dt_blocks_create(const dt_spec_t *sp, rmp_datatype_t *newtype)
             err = RMP_ERR_COUNT;
         else if (!o)
             err = RMP_ERR_TYPE;
+        else if (o->neg_extent && !sp->resize) /* see dtype_t.neg_extent */
+            err = RMP_ERR_ARG;
         else if (sp->disps)
             d = sp->disps[i];
         else if (__builtin_mul_overflow((ptrdiff_t)sp->idisps[i], (ptrdiff_t)o->extent, &d))
@@ -443,8 +447,9 @@ static int dt_blocks_create(const dt_spec_t *sp, rmp_datatype_t *newtype)
         err = dt_struct_pad(&t);
     if (!err && sp->resize) {
         t.lb = sp->lb;
-        t.extent = (size_t)sp->extent;
-        t.contig = t.contig && sp->lb == 0 && (size_t)sp->extent == t.size;
+        t.neg_extent = sp->extent < 0 ? sp->extent : 0;
+        t.extent = sp->extent < 0 ? 0 : (size_t)sp->extent;
+        t.contig = t.contig && sp->lb == 0 && sp->extent >= 0 && (size_t)sp->extent == t.size;
         t.sticky = true;
     }
     if (!err)
@@ -499,10 +504,8 @@ int rmp_type_create_resized(rmp_datatype_t old, ptrdiff_t lb, ptrdiff_t extent,
 {
     static const int one = 1;
     static const ptrdiff_t zero = 0;
-    if (extent < 0)
-        return RMP_ERR_ARG;
     dt_spec_t sp = {.n = 1, .counts = &one, .disps = &zero, .type = old, .resize = true,
-                    .lb = lb, .extent = extent};
+                    .lb = lb, .extent = extent}; /* extent < 0: see dtype_t.neg_extent */
     int rc = dt_blocks_create(&sp, newtype);
     if (rc)
         return rc;
@@ -604,7 +607,7 @@ int rmp_type_get_extent(rmp_datatype_t type, ptrdiff_t *lb, ptrdiff_t *extent)
     if (err)
         return err;
     *lb = t->lb;
-    *extent = (ptrdiff_t)t->extent;
+    *extent = t->neg_extent ? t->neg_extent : (ptrdiff_t)t->extent;
     return RMP_SUCCESS;
 }
 

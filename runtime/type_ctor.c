@@ -32,7 +32,7 @@ static int old_extent(rmp_datatype_t old, ptrdiff_t *ext)
     const dtype_t *o = dtype_get(old, false);
     if (!o)
         return RMP_ERR_TYPE;
-    *ext = (ptrdiff_t)o->extent;
+    *ext = o->neg_extent ? o->neg_extent : (ptrdiff_t)o->extent;
     return RMP_SUCCESS;
 }
 
