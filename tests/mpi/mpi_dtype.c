@@ -947,6 +947,15 @@ static void t_negative_extent(void)
     int two[2] = {0, 0};
     EXPECT_INT(MPI_Send(two, 2, t, mc_rank, 6, MPI_COMM_WORLD), MPI_ERR_COUNT);
     EXPECT_INT(MPI_Pack(two, 2, t, pk, sizeof pk, &pos, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    /* collectives: one element is exact; blocks placed by extents are refused everywhere */
+    int size = 0, b = mc_rank == 0 ? 77 : -1;
+    CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    CHECK(MPI_Bcast(&b, 1, t, 0, MPI_COMM_WORLD));
+    EXPECT_INT(b, 77);
+    int *all = calloc((size_t)size, sizeof(int));
+    if (size > 1)
+        EXPECT_INT(MPI_Allgather(&out, 1, t, all, 1, t, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    free(all);
     EXPECT_INT(MPI_Type_contiguous(2, t, &c), MPI_ERR_ARG);
     EXPECT_INT(MPI_Type_vector(2, 1, 1, t, &c), MPI_ERR_ARG);
     /* resized again to a positive extent: an ordinary type */
