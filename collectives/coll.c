@@ -188,6 +188,8 @@ int coll_vbuf(const void *buf, const int *counts, const int *displs, int n, rmp_
     for (int i = 0; i < n; i++) {
         if (counts[i] < 0)
             return RMP_ERR_COUNT;
+        if (dt->neg_extent && counts[i] > 0 && displs[i] != 0)
+            return RMP_ERR_COUNT; /* a displacement in negative extents (dtype_t.neg_extent) */
         /* each block's span, and the offsets, must be representable (see coll_buf) */
         if (dtype_bytes(dt, (size_t)counts[i], &bytes) ||
             __builtin_add_overflow(total, bytes, &total) || total > PTRDIFF_MAX ||

@@ -54,6 +54,9 @@ static int nb_block(const nb_side_t *sd, int i, int *c_p, ptrdiff_t *off_p, cons
         return RMP_ERR_TYPE;
     if (c < 0 || dtype_bytes(dt, (size_t)c, &bytes))
         return RMP_ERR_COUNT;
+    /* blocks placed by extents of a negative-extent type (dtype_t.neg_extent): refused */
+    if (dt->neg_extent && c > 0 && sd->shape != NB_W && (i > 0 || sd->shape >= NB_V))
+        return RMP_ERR_COUNT;
     ptrdiff_t off = 0;
     if (sd->shape == NB_W)
         off = sd->bdispls[i];

@@ -931,7 +931,8 @@ int rmp_testany(int count, rmp_request_t reqs[], int *index, int *flag, rmp_stat
  * request's query callback makes the status each time. */
 int rmp_request_get_status(rmp_request_t req, int *flag, rmp_status_t *status);
 /* Statuses: whether the operation was cancelled (also settable, for generalized requests), and
- * setting its size as count basic elements of type (what rmp_get_elements will report). */
+ * setting its size as count whole elements of type (count * size bytes, as MPICH and Open MPI
+ * do: rmp_get_count then reports count). */
 int rmp_test_cancelled(const rmp_status_t *status, int *flag);
 int rmp_status_set_cancelled(rmp_status_t *status, int flag);
 int rmp_status_set_elements(rmp_status_t *status, rmp_datatype_t type, long long count);

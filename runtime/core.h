@@ -59,6 +59,11 @@ typedef struct dtype {
      * were set by resized (at any depth), which pads nothing, as MPICH and Open MPI do. */
     unsigned short align;
     bool sticky;
+    /* A negative extent (resized to one, as MPI allows): extent is then 0 and neg_extent the
+     * real one, which only the extent queries report. Such a type is usable one element at a
+     * time (count <= 1: dtype_bytes refuses more) and cannot be built upon (other than by
+     * resized): every step by extent would go the wrong way. 0: not negative. */
+    ptrdiff_t neg_extent;
     /* vector kind (nblocks == 0): count blocks of blocklen `old` elements, block starts
      * stride*extent(old) apart */
     int count, blocklen, stride;
@@ -79,6 +84,8 @@ size_t dtype_base_size(dt_base_t b);
 static inline int dtype_bytes(const dtype_t *t, size_t count, size_t *bytes)
 {
     size_t size, span;
+    if (t->neg_extent && count > 1)
+        return RMP_ERR_COUNT;
     if (__builtin_mul_overflow(count, t->size, &size) || size > PTRDIFF_MAX)
         return RMP_ERR_COUNT;
     if (!t->contig && (__builtin_mul_overflow(count, t->extent, &span) || span > PTRDIFF_MAX))

@@ -195,6 +195,8 @@ static int dt_alloc_slot(rmp_ctx_t *c)
 static int dt_layout(dtype_t *t, int count, int blocklen, int stride, const dtype_t *o)
 {
     size_t n, size, span, extent = 0;
+    if (o->neg_extent) /* see dtype_t.neg_extent */
+        return RMP_ERR_ARG;
     if (count <= 1) /* one block: the stride means nothing, and pack must not step by it */
         stride = blocklen;
     if (__builtin_mul_overflow((size_t)count, (size_t)blocklen, &n) ||
@@ -453,6 +455,8 @@ static int dt_blocks_create(const dt_spec_t *sp, rmp_datatype_t *newtype)
             err = RMP_ERR_COUNT;
         else if (!o)
             err = RMP_ERR_TYPE;
+        else if (o->neg_extent && !sp->resize) /* see dtype_t.neg_extent */
+            err = RMP_ERR_ARG;
         else if (sp->disps)
             d = sp->disps[i];
         else if (__builtin_mul_overflow((ptrdiff_t)sp->idisps[i], (ptrdiff_t)o->extent, &d))
@@ -467,8 +471,9 @@ static int dt_blocks_create(const dt_spec_t *sp, rmp_datatype_t *newtype)
         err = dt_struct_pad(&t);
     if (!err && sp->resize) {
         t.lb = sp->lb;
-        t.extent = (size_t)sp->extent;
-        t.contig = t.contig && sp->lb == 0 && (size_t)sp->extent == t.size;
+        t.neg_extent = sp->extent < 0 ? sp->extent : 0;
+        t.extent = sp->extent < 0 ? 0 : (size_t)sp->extent;
+        t.contig = t.contig && sp->lb == 0 && sp->extent >= 0 && (size_t)sp->extent == t.size;
         t.sticky = true;
     }
     if (!err)
@@ -523,10 +528,8 @@ int rmp_type_create_resized(rmp_datatype_t old, ptrdiff_t lb, ptrdiff_t extent,
 {
     static const int one = 1;
     static const ptrdiff_t zero = 0;
-    if (extent < 0)
-        return RMP_ERR_ARG;
     dt_spec_t sp = {.n = 1, .counts = &one, .disps = &zero, .type = old, .resize = true,
-                    .lb = lb, .extent = extent};
+                    .lb = lb, .extent = extent}; /* extent < 0: see dtype_t.neg_extent */
     int rc = dt_blocks_create(&sp, newtype);
     if (rc)
         return rc;
@@ -628,45 +631,66 @@ int rmp_type_get_extent(rmp_datatype_t type, ptrdiff_t *lb, ptrdiff_t *extent)
     if (err)
         return err;
     *lb = t->lb;
-    *extent = (ptrdiff_t)t->extent;
+    *extent = t->neg_extent ? t->neg_extent : (ptrdiff_t)t->extent;
     return RMP_SUCCESS;
 }
 
+/* Basic elements in one whole element of t: O(blocks) per level, never a walk over every
+ * repetition (a vector of 2^29 ints must count at once). */
+static size_t dt_per(const dtype_t *t)
+{
+    if (t->builtin && t->nblocks == 0)
+        return pair_value_sizes[t->base] ? 2 : 1; /* pairs: value and index */
+    if (t->nblocks == 0)
+        return (size_t)t->count * (size_t)t->blocklen * dt_per(&rmp_ctx.dtypes[t->old]);
+    size_t n = 0;
+    for (int b = 0; b < t->nblocks; b++)
+        n += (size_t)t->blocks[b].count * dt_per(&rmp_ctx.dtypes[t->blocks[b].old]);
+    return n;
+}
+
 /* Basic elements in the first `budget` packed bytes of count elements of t: adds them to
- * *elems and returns the bytes they cover (less than budget when it ends inside one). */
+ * *elems and returns the bytes they cover (less than budget when it ends inside one). The
+ * whole elements the budget covers are counted by one product (dt_per); only the one partial
+ * element is entered, and in it the whole blocks are again one product. */
 static size_t dt_elems(const dtype_t *t, size_t count, size_t budget, size_t *elems)
 {
+    if (t->size == 0 || count == 0)
+        return 0;
+    size_t whole = budget / t->size < count ? budget / t->size : count;
     if (t->builtin && t->nblocks == 0) {
-        size_t sz = t->size, n = budget / sz < count ? budget / sz : count;
-        size_t vs = pair_value_sizes[t->base]; /* pairs: two basic elements, value and index */
+        size_t sz = t->size, vs = pair_value_sizes[t->base];
         bool pair = vs != 0;
-        *elems += n * (pair ? 2 : 1);
-        if (pair && n < count && budget - n * sz >= vs) { /* ends after a record's value */
+        *elems += whole * (pair ? 2 : 1);
+        if (pair && whole < count && budget - whole * sz >= vs) { /* ends after a value */
             *elems += 1;
-            return n * sz + vs;
+            return whole * sz + vs;
         }
-        return n * sz;
+        return whole * sz;
     }
-    size_t done = 0;
-    for (size_t e = 0; e < count && done < budget; e++) {
-        if (t->nblocks == 0) {
-            const dtype_t *o = &rmp_ctx.dtypes[t->old];
-            for (int b = 0; b < t->count && done < budget; b++) {
-                size_t got = dt_elems(o, (size_t)t->blocklen, budget - done, elems);
-                done += got;
-                if (got < (size_t)t->blocklen * o->size)
-                    return done;
-            }
-            continue;
-        }
-        for (int b = 0; b < t->nblocks && done < budget; b++) {
-            const dt_block_t *k = &t->blocks[b];
-            const dtype_t *o = &rmp_ctx.dtypes[k->old];
-            size_t got = dt_elems(o, (size_t)k->count, budget - done, elems);
-            done += got;
-            if (got < (size_t)k->count * o->size)
-                return done;
-        }
+    *elems += whole * dt_per(t);
+    size_t done = whole * t->size;
+    if (whole == count || done == budget)
+        return done;
+    /* one partial element */
+    size_t rest = budget - done;
+    if (t->nblocks == 0) {
+        const dtype_t *o = &rmp_ctx.dtypes[t->old];
+        size_t bsz = (size_t)t->blocklen * o->size;
+        if (bsz == 0)
+            return done;
+        size_t nb = rest / bsz; /* < t->count: the element is not whole */
+        *elems += nb * (size_t)t->blocklen * dt_per(o);
+        return done + nb * bsz + dt_elems(o, (size_t)t->blocklen, rest - nb * bsz, elems);
+    }
+    for (int b = 0; b < t->nblocks && rest > 0; b++) {
+        const dt_block_t *k = &t->blocks[b];
+        const dtype_t *o = &rmp_ctx.dtypes[k->old];
+        size_t got = dt_elems(o, (size_t)k->count, rest, elems);
+        done += got;
+        rest -= got;
+        if (got < (size_t)k->count * o->size)
+            return done;
     }
     return done;
 }
@@ -677,8 +701,7 @@ int rmp_get_elements_x(const rmp_status_t *status, rmp_datatype_t type, long lon
     int err = dt_lookup(type, status && count, &t);
     if (err)
         return err;
-    size_t per = 0, whole = t->size ? status->count / t->size : 0;
-    dt_elems(t, 1, t->size, &per); /* the basic elements of one whole element */
+    size_t per = t->size ? dt_per(t) : 0, whole = t->size ? status->count / t->size : 0;
     size_t rest = t->size ? status->count % t->size : 0, part = 0;
     size_t covered = dt_elems(t, 1, rest, &part);
     if (covered != rest || (per && whole > (LLONG_MAX - part) / per))
@@ -695,6 +718,18 @@ int rmp_get_elements(const rmp_status_t *status, rmp_datatype_t type, int *count
     if (!err)
         *count = n > INT_MAX ? RMP_UNDEFINED : (int)n;
     return err;
+}
+
+/* A copy of builtin b under a handle of its own, recording env (MPI_Type_create_f90_*: a
+ * "predefined-like" type with an F90 combiner). It stays builtin: the same base for the op
+ * tables, the same packing, and rmp_type_free refuses it. Caller holds the runtime lock. */
+int dtype_named_copy(rmp_datatype_t b, dt_env_t *env, rmp_datatype_t *out)
+{
+    dtype_t t = rmp_ctx.dtypes[b];
+    if (!t.builtin || t.nblocks != 0 || !env)
+        return RMP_ERR_TYPE;
+    t.env = env;
+    return dt_store(&t, out);
 }
 
 int dtype_clone(rmp_datatype_t h, rmp_datatype_t *out)

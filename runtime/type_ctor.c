@@ -32,7 +32,7 @@ static int old_extent(rmp_datatype_t old, ptrdiff_t *ext)
     const dtype_t *o = dtype_get(old, false);
     if (!o)
         return RMP_ERR_TYPE;
-    *ext = (ptrdiff_t)o->extent;
+    *ext = o->neg_extent ? o->neg_extent : (ptrdiff_t)o->extent;
     return RMP_SUCCESS;
 }
 
@@ -403,7 +403,7 @@ int rmp_type_get_envelope(rmp_datatype_t type, int *num_integers, int *num_addre
     const dtype_t *t = dtype_get(type, false);
     if (!t) {
         err = RMP_ERR_TYPE;
-    } else if (t->builtin || !t->env) {
+    } else if (!t->env) { /* builtins (an F90 type is builtin with a record) */
         *num_integers = *num_addresses = *num_datatypes = 0;
         *combiner = RMP_COMBINER_NAMED;
     } else {
@@ -426,7 +426,7 @@ int rmp_type_get_contents(rmp_datatype_t type, int max_integers, int max_address
     ctx_lock(&rmp_ctx);
     const dtype_t *t = dtype_get(type, false);
     dt_env_t *e = NULL;
-    if (!t || t->builtin || !t->env)
+    if (!t || !t->env)
         err = RMP_ERR_TYPE; /* a named type has no contents */
     else if (max_integers < t->env->ni || max_addresses < t->env->na ||
              max_datatypes < t->env->nt || (t->env->ni && !integers) ||

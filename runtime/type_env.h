@@ -27,5 +27,8 @@ void dtype_env_free(dt_env_t *e);
  * env NULL (no memory) frees the new type and returns RMP_ERR_NO_MEM; rc != RMP_SUCCESS frees
  * env and returns rc. Takes the runtime lock. */
 int dtype_env_attach(int rc, rmp_datatype_t *h, dt_env_t *env);
+/* A copy of builtin b under a handle of its own that records env (the F90 types: builtin,
+ * never freed by the user). Caller holds the runtime lock; on error env is not taken. */
+int dtype_named_copy(rmp_datatype_t b, dt_env_t *env, rmp_datatype_t *out);
 
 #endif

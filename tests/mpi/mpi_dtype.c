@@ -906,6 +906,67 @@ static void t_errors(void)
     EXPECT_INT(MPI_Type_dup(keep, &t), MPI_ERR_TYPE);
 }
 
+/* A negative extent (resized(MPI_INT, 0, -1024), as MPICH's large-count test makes): its
+ * bounds as given, one element sent, received and packed; more than one element, and types
+ * built upon it, are refused cleanly (rmp steps by extent only forward). */
+static void t_negative_extent(void)
+{
+    MPI_Datatype t, r, c;
+    CHECK(MPI_Type_create_resized(MPI_INT, 0, -1024, &t));
+    CHECK(MPI_Type_commit(&t));
+    MPI_Aint lb = -1, ext = 0, tlb = -1, text = -1;
+    CHECK(MPI_Type_get_extent(t, &lb, &ext));
+    if (lb != 0 || ext != -1024)
+        FAIL("resized(int,0,-1024): lb %ld extent %ld", (long)lb, (long)ext);
+    MPI_Count lbx = -1, extx = 0;
+    CHECK(MPI_Type_get_extent_x(t, &lbx, &extx));
+    if (lbx != 0 || extx != -1024)
+        FAIL("resized(int,0,-1024): extent_x %lld", (long long)extx);
+    CHECK(MPI_Type_get_true_extent(t, &tlb, &text));
+    if (tlb != 0 || text != (MPI_Aint)sizeof(int))
+        FAIL("resized(int,0,-1024): true extent %ld", (long)text);
+    int sz = 0;
+    CHECK(MPI_Type_size(t, &sz));
+    EXPECT_INT(sz, (int)sizeof(int));
+    int out = 1234 + mc_rank, in[3] = {-1, -1, -1};
+    MPI_Status st;
+    CHECK(MPI_Sendrecv(&out, 1, t, mc_rank, 5, &in[1], 1, t, mc_rank, 5, MPI_COMM_WORLD, &st));
+    if (in[0] != -1 || in[1] != 1234 + mc_rank || in[2] != -1)
+        FAIL("negative extent: received %d %d %d", in[0], in[1], in[2]);
+    int n = -1;
+    CHECK(MPI_Get_count(&st, t, &n));
+    EXPECT_INT(n, 1);
+    char pk[16];
+    int pos = 0;
+    CHECK(MPI_Pack(&out, 1, t, pk, sizeof pk, &pos, MPI_COMM_WORLD));
+    EXPECT_INT(pos, (int)sizeof(int));
+    int back = 0;
+    pos = 0;
+    CHECK(MPI_Unpack(pk, sizeof pk, &pos, &back, 1, t, MPI_COMM_WORLD));
+    EXPECT_INT(back, out);
+    int two[2] = {0, 0};
+    EXPECT_INT(MPI_Send(two, 2, t, mc_rank, 6, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    EXPECT_INT(MPI_Pack(two, 2, t, pk, sizeof pk, &pos, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    /* collectives: one element is exact; blocks placed by extents are refused everywhere */
+    int size = 0, b = mc_rank == 0 ? 77 : -1;
+    CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    CHECK(MPI_Bcast(&b, 1, t, 0, MPI_COMM_WORLD));
+    EXPECT_INT(b, 77);
+    int *all = calloc((size_t)size, sizeof(int));
+    if (size > 1)
+        EXPECT_INT(MPI_Allgather(&out, 1, t, all, 1, t, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    free(all);
+    EXPECT_INT(MPI_Type_contiguous(2, t, &c), MPI_ERR_ARG);
+    EXPECT_INT(MPI_Type_vector(2, 1, 1, t, &c), MPI_ERR_ARG);
+    /* resized again to a positive extent: an ordinary type */
+    CHECK(MPI_Type_create_resized(t, 0, 8, &r));
+    CHECK(MPI_Type_get_extent(r, &lb, &ext));
+    if (lb != 0 || ext != 8)
+        FAIL("resized(resized(int,0,-1024),0,8): lb %ld extent %ld", (long)lb, (long)ext);
+    CHECK(MPI_Type_free(&r));
+    CHECK(MPI_Type_free(&t));
+}
+
 int main(int argc, char **argv)
 {
     mc_watchdog(60);
@@ -926,6 +987,7 @@ int main(int argc, char **argv)
     t_bounds();
     t_elements();
     t_errors();
+    t_negative_extent();
     CHECK(MPI_Barrier(MPI_COMM_WORLD));
     CHECK(MPI_Finalize());
     return mc_done("mpi_dtype");
