@@ -247,10 +247,10 @@ int rmp_dist_graph_create(rmp_comm_t comm, int n, const int sources[], const int
     /* Weighted or not is the whole graph's, decided together: weighted when any rank gave
      * weights. MPI wants every rank to agree, but a rank that gives no edges may pass NULL
      * (MPICH's distgraph1: rank 0 gives the whole weighted graph, the others n = 0 and NULL
-     * arrays), so NULL with no edges does not vote (0), RMP_UNWEIGHTED votes 1, weights
-     * (RMP_WEIGHTS_EMPTY too) 2. A rank that said RMP_UNWEIGHTED in a weighted graph
-     * (erroneous) gives its edges weight 1. */
-    int vote = unweighted ? 1 : weights ? 2 : 0;
+     * arrays), which is not MPI_UNWEIGHTED: RMP_UNWEIGHTED votes 1, anything else (weights,
+     * RMP_WEIGHTS_EMPTY, NULL with no edges) 2. A rank that said RMP_UNWEIGHTED in a weighted
+     * graph (erroneous) gives its edges weight 1. */
+    int vote = unweighted ? 1 : 2;
     int all = 0;
     err = rmp_allreduce(&vote, &all, 1, RMP_INT, RMP_MAX, comm);
     if (err)

@@ -400,15 +400,14 @@ int *rmp_unweighted(void)
     return unweighted;
 }
 
-/* What one side's weights say: VOTE_NONE (NULL with no edges: no weights of its own),
- * VOTE_UNWEIGHTED (RMP_UNWEIGHTED), VOTE_WEIGHTED (an array or RMP_WEIGHTS_EMPTY). */
-enum { VOTE_NONE = 0, VOTE_UNWEIGHTED = 1, VOTE_WEIGHTED = 2 };
+/* What one side's weights say: VOTE_UNWEIGHTED (RMP_UNWEIGHTED), else VOTE_WEIGHTED (an
+ * array, RMP_WEIGHTS_EMPTY, or NULL with no edges: MPI_UNWEIGHTED is not NULL, so NULL is
+ * "weights, none of them", as MPICH's distgraph1 reads it). */
+enum { VOTE_UNWEIGHTED = 1, VOTE_WEIGHTED = 2 };
 
 static int weights_vote(const int *w)
 {
-    if (!w)
-        return VOTE_NONE; /* with edges, graph_side rejects it */
-    return w == RMP_UNWEIGHTED ? VOTE_UNWEIGHTED : VOTE_WEIGHTED;
+    return w == RMP_UNWEIGHTED ? VOTE_UNWEIGHTED : VOTE_WEIGHTED; /* NULL with edges: refused */
 }
 
 static bool no_weights(const int *w)
@@ -456,9 +455,9 @@ int rmp_dist_graph_create_adjacent(rmp_comm_t comm, int indegree, const int sour
     if (err)
         return err;
     /* MPI: the graph is weighted unless MPI_UNWEIGHTED is given, and every rank must agree; a
-     * rank with no edges that gives NULL weights does not vote (MPICH's distgraph1 relies on
-     * it), so the graph's weightedness is decided together: weighted when any rank gave
-     * weights. A rank that said RMP_UNWEIGHTED in a weighted graph (erroneous) gets weight 1
+     * rank with no edges may give NULL weights (MPICH's distgraph1), which is not
+     * MPI_UNWEIGHTED, so the graph's weightedness is decided together: weighted when any rank
+     * did not say MPI_UNWEIGHTED. A rank that said RMP_UNWEIGHTED in a weighted graph (erroneous) gets weight 1
      * on its edges. The creation is collective anyway (the dup below). */
     int vote = weights_vote(sourceweights), v2 = weights_vote(destweights), all = 0;
     vote = v2 > vote ? v2 : vote;

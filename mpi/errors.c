@@ -319,10 +319,18 @@ void rmpi_status_prep(rmpi_stsave_t *sv, MPI_Status *s, int n)
     }
 }
 
+/* An empty status (a null or inactive request: source MPI_ANY_SOURCE, tag MPI_ANY_TAG) has
+ * MPI_ERROR = MPI_SUCCESS by definition (MPI-3.1 3.7.3); no completed message has that source. */
+static bool status_empty(const MPI_Status *s)
+{
+    return s->MPI_SOURCE == MPI_ANY_SOURCE && s->MPI_TAG == MPI_ANY_TAG;
+}
+
 void rmpi_status_fix(rmpi_stsave_t *sv, MPI_Status *s, int n, int rc)
 {
     for (int i = 0; s && i < n; i++)
         s[i].MPI_ERROR = rc == RMP_ERR_IN_STATUS || !sv->saved ? rmpi_code(s[i].rmp_status_.error)
+                         : status_empty(&s[i])                 ? MPI_SUCCESS
                                                                : sv->saved[i];
     if (sv->saved && sv->saved != sv->local)
         free(sv->saved);

@@ -462,9 +462,16 @@ static void t_get_status(void)
     EXPECT_INT(in, 1000 + from);
     EXPECT_INT(st.MPI_SOURCE, from);
     flag = 0;
+    st.MPI_ERROR = MPI_ERR_DIMS; /* an empty status has MPI_SUCCESS there (MPICH's rqstatus) */
     CHECK(MPI_Request_get_status(MPI_REQUEST_NULL, &flag, &st));
     EXPECT_INT(flag, 1);
     EXPECT_INT(st.MPI_SOURCE, MPI_ANY_SOURCE);
+    EXPECT_INT(st.MPI_ERROR, MPI_SUCCESS);
+    MPI_Request nul = MPI_REQUEST_NULL;
+    st.MPI_ERROR = MPI_ERR_DIMS;
+    CHECK(MPI_Wait(&nul, &st));
+    EXPECT_INT(st.MPI_TAG, MPI_ANY_TAG);
+    EXPECT_INT(st.MPI_ERROR, MPI_SUCCESS);
     CHECK(MPI_Recv_init(&in, 1, MPI_INT, from, 78, MPI_COMM_WORLD, &r));
     flag = 0;
     CHECK(MPI_Request_get_status(r, &flag, &st)); /* inactive */

@@ -221,9 +221,25 @@ static void t_one_giver(int rank, int size)
     }
     int n = my_args(e, ne, rank, srcs, degs, dsts, ws);
     for (int mode = 0; mode < 3; mode++) {
-        /* 0: weighted, the others NULL; 1: unweighted, the others MPI_UNWEIGHTED; 2:
-         * unweighted, the others NULL (no rank gave weights) */
+        /* 0: weighted, the others NULL; 1: unweighted, the others MPI_UNWEIGHTED; 2: every
+         * rank NULL with no edge at all (MPICH's "no graph -- NULLs": NULL is not
+         * MPI_UNWEIGHTED, so the empty graph is weighted) */
         MPI_Comm g = MPI_COMM_NULL;
+        if (mode == 2) {
+            CHECK(MPI_Dist_graph_create(MPI_COMM_WORLD, 0, NULL, NULL, NULL, NULL, MPI_INFO_NULL,
+                                        0, &g));
+            int x = -1, y = -1, w = -1;
+            if (g != MPI_COMM_NULL) {
+                CHECK(MPI_Dist_graph_neighbors_count(g, &x, &y, &w));
+                EXPECT_INT(x, 0);
+                EXPECT_INT(y, 0);
+                EXPECT_INT(w, 1);
+                CHECK(MPI_Comm_free(&g));
+            } else {
+                FAIL("no graph, NULLs: MPI_COMM_NULL");
+            }
+            continue;
+        }
         if (rank == 0)
             CHECK(MPI_Dist_graph_create(MPI_COMM_WORLD, n, srcs, degs, dsts,
                                         mode == 0 ? ws : MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g));
