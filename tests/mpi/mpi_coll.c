@@ -251,8 +251,8 @@ static void t_bcast_mixed_types(int rank, int size)
                         break;
                     }
                 }
-                for (int i = 0; !contig_here && rank != root && i < n; i++)
-                    if (origin[(dir ? -2 : 2) * i + (dir ? -1 : 1)] != -7 && i < n - 1) {
+                for (int i = 0; !contig_here && rank != root && i < n - 1; i++)
+                    if (origin[(dir ? -2 : 2) * i + (dir ? -1 : 1)] != -7) {
                         FAIL("bcast into a vector wrote a gap (%d ints)", n);
                         break;
                     }
