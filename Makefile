@@ -388,13 +388,18 @@ check-fuzz:
 	tests/fuzz/run
 
 # deps first, then a fresh make: pkg-config's answers are read when make starts.
+# Each stage prints its wall time, so that CI's budget can be followed stage by stage.
+stage = @t0=$$(date +%s); $(MAKE) $(1); st=$$?; \
+	echo "check stage $(1): $$(( $$(date +%s) - t0 )) s"; exit $$st
+
 check: deps
-	$(MAKE) check-unit check-integration
-	$(MAKE) check-asan
-	$(MAKE) check-tsan
-	$(MAKE) check-fuzz
-	$(MAKE) check-soak
-	@if [ -x tests/vm/run-verbs-suite ]; then $(MAKE) check-vm; fi
+	$(call stage,check-unit check-integration)
+	$(call stage,check-asan)
+	$(call stage,check-tsan)
+	$(call stage,check-fuzz)
+	$(call stage,check-soak)
+	@if [ -x tests/vm/run-verbs-suite ]; then t0=$$(date +%s); $(MAKE) check-vm; st=$$?; \
+	  echo "check stage check-vm: $$(( $$(date +%s) - t0 )) s"; exit $$st; fi
 	@tests/leftovers.sh
 
 # Debian packages the build and tests need: installed (apt-get) only when missing.
