@@ -261,7 +261,8 @@ int rmp_intercomm_merge(rmp_comm_t intercomm, int high, rmp_comm_t *newintracomm
 
 int inter_build_copy(const inter_t *it, uint32_t id, rmp_comm_t *out)
 {
-    int *lw = malloc(sizeof(int) * (size_t)it->lsize), *rw = malloc(sizeof(int) * (size_t)it->rsize);
+    int *lw = malloc(sizeof(int) * (size_t)it->lsize),
+        *rw = malloc(sizeof(int) * (size_t)it->rsize);
     if (!lw || !rw) {
         free(lw);
         free(rw);

@@ -32,7 +32,7 @@ typedef struct inter {
     int lo, ro;             /* bridge rank of local rank 0, of remote rank 0 */
 } inter_t;
 int inter_get(rmp_comm_t h, inter_t *it);
-/* A new intercommunicator with it's groups, my rank in them and its bridge's order, on
+/* A new intercommunicator with the groups of `it`, my rank there and the same bridge order, on
  * context pair id (taken, given back on failure): rmp_comm_dup's, and rmp_comm_idup's, which
  * builds it at the call on an id that matches nothing and sets the pair agreed, on it and on
  * its bridge, when the request completes. */

@@ -363,8 +363,8 @@ static void t_free_and_cycles(int rank, int size)
 
 typedef struct icx {
     MPI_Comm comm, local;
-    int color, me, ln, rn;            /* my group, my rank in it, the sizes */
-    int lw[ICMAX], rw[ICMAX];         /* world ranks of my group and of the other */
+    int color, me, ln, rn;    /* my group, my rank in it, the sizes */
+    int lw[ICMAX], rw[ICMAX]; /* world ranks of my group and of the other */
 } icx_t;
 
 /* kind 0: even/odd world ranks (uneven when the size is odd); 1: low half/high half; 2: the
