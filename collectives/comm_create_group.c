@@ -12,13 +12,17 @@
  *   every rank to have called idup, so that a rank whose peers are still busy elsewhere (in
  *   another creation, say) never keeps its mask away from the creations that must finish
  *   first. The new communicator's handle is made at the call (so the MPI layer can give it its
- *   error handler at once) and gets its context id when the request completes;
+ *   error handler at once) and gets its context id when the request completes. An
+ *   intercommunicator's parent, for the exchange, is its bridge (both groups, inter.h): the
+ *   new intercommunicator and its own bridge are made at the call and get the pair agreed
+ *   together, so no member waits in the call for the other group;
  * - rmp_comm_dup_with_info: rmp_comm_dup with other hints. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll.h"
 #include "ctxid.h"
+#include "inter.h"
 #include "objmeta.h"
 #include "topo.h"
 
@@ -323,8 +327,14 @@ static int idup_progress(struct rmp_request *r)
         if (d->entered)
             ctx_leave_locked(&d->w);
         comm_t *parent = d->parent, *child = d->child;
-        if (!err)
-            child->ctx_id = 2 * (uint32_t)bit; /* the new communicator is usable from now on */
+        /* an intercommunicator's bridge shares its pair; the program never holds its handle,
+         * so it lives exactly as long as the intercommunicator (comm_ops.c's teardown) */
+        comm_t *cbridge = child->lworld ? &rmp_ctx.comms[child->bridge] : NULL;
+        if (!err) { /* the new communicator is usable from now on */
+            child->ctx_id = 2 * (uint32_t)bit;
+            if (cbridge)
+                cbridge->ctx_id = child->ctx_id;
+        }
         r->coll = NULL;
         idup_free(d);
         progress_coll_remove(&rmp_ctx, r);
@@ -335,82 +345,56 @@ static int idup_progress(struct rmp_request *r)
          * leaves newcomm undefined */
         bool freed = child->freed != NULL;
         comm_unhold(child);
-        if (err && !freed)
+        if (err && !freed) {
             comm_release_locked(child);
+            if (cbridge)
+                comm_release_locked(cbridge);
+        }
         return events;
     }
     return events;
 }
 
-/* An intercommunicator's idup: the dup itself (a context agreement over the bridge of both
- * groups, inter.c), then a request that is complete already. Every member reaches the dup in
- * the same order as its other creations on the intercommunicator, so it cannot deadlock
- * there; what it gives up is overlap with the caller's work. */
-static int done_query(void *extra, rmp_status_t *st)
+/* The new communicator at the call, on an id that matches nothing until the agreement
+ * completes: the parent's members (and topology) for an intracommunicator, its groups and a
+ * bridge of its own for an intercommunicator; the hints of both. */
+static int idup_shell(rmp_comm_t comm, const coll_t *cl, const inter_t *it, rmp_comm_t *h)
 {
-    (void)extra;
-    *st = (rmp_status_t){.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
-    return RMP_SUCCESS;
+    int err = it ? inter_build_copy(it, CTX_ID_NONE, h)
+                 : comm_create(cl->comm->world, cl->size, cl->rank, CTX_ID_NONE, h);
+    if (!err && !it)
+        err = topo_dup(cl->comm, comm_get(*h));
+    if (!err)
+        err = objmeta_copy_info(OBJ_COMM, comm, *h);
+    if (err && *h != RMP_COMM_NULL)
+        rmp_comm_free(h); /* (an intercommunicator's bridge goes with it) */
+    return err;
 }
 
-static int done_free(void *extra)
-{
-    (void)extra;
-    return RMP_SUCCESS;
-}
-
-static int done_cancel(void *extra, int complete)
-{
-    (void)extra, (void)complete;
-    return RMP_SUCCESS;
-}
-
-static int inter_idup(rmp_comm_t comm, rmp_comm_t *newcomm, rmp_request_t *req)
-{
-    if (!newcomm || !req)
-        return RMP_ERR_ARG;
-    rmp_request_t r = RMP_REQUEST_NULL;
-    int err = rmp_grequest_start(done_query, done_free, done_cancel, NULL, &r);
-    if (err)
-        return err;
-    if ((err = rmp_comm_dup(comm, newcomm))) {
-        (void)rmp_grequest_complete(r);
-        (void)rmp_request_free(&r);
-        return err;
-    }
-    (void)rmp_grequest_complete(r);
-    *req = r;
-    return RMP_SUCCESS;
-}
-
+/* An intercommunicator's idup agrees over its bridge (both groups, inter.h), as its dup does:
+ * the same rounds as an intracommunicator's, on the bridge's collective context and tag. */
 int rmp_comm_idup(rmp_comm_t comm, rmp_comm_t *newcomm, rmp_request_t *req)
 {
-    if (comm_is_inter(comm))
-        return inter_idup(comm, newcomm, req);
-    coll_t cl;
-    int err = coll_comm(comm, &cl);
+    bool inter = comm_is_inter(comm);
+    inter_t it = {0};
+    coll_t cl = {0};
+    int err = inter ? inter_get(comm, &it) : coll_comm(comm, &cl);
     if (!err && (!newcomm || !req))
         err = RMP_ERR_ARG;
     if (err)
         return err;
+    comm_t *parent = inter ? it.br : cl.comm; /* the agreement runs over it */
+    int n = inter ? it.lsize + it.rsize : cl.size;
     idup_t *d = calloc(1, sizeof(*d));
-    int n = cl.size;
     if (d) {
         d->in = malloc(sizeof(uint32_t) * CTX_BUF_WORDS * (size_t)(n > 1 ? n - 1 : 1));
         d->reqs = calloc((size_t)n + 1, sizeof(*d->reqs));
     }
     struct rmp_request *r = d && d->in && d->reqs ? req_alloc(REQ_COLL) : NULL;
     rmp_comm_t h = RMP_COMM_NULL;
-    if (!r)
-        err = RMP_ERR_NO_MEM;
     /* the communicator exists from now on, with an id that matches no message yet */
-    if (!err)
-        err = comm_create(cl.comm->world, n, cl.rank, CTX_ID_NONE, &h);
-    if (!err && (err = topo_dup(cl.comm, comm_get(h))) == RMP_SUCCESS)
-        err = objmeta_copy_info(OBJ_COMM, comm, h);
+    err = r ? idup_shell(comm, &cl, inter ? &it : NULL, &h) : RMP_ERR_NO_MEM;
     if (err) {
-        if (h != RMP_COMM_NULL)
-            rmp_comm_free(&h);
         if (r)
             req_free(r);
         if (d)
@@ -418,18 +402,18 @@ int rmp_comm_idup(rmp_comm_t comm, rmp_comm_t *newcomm, rmp_request_t *req)
         return err;
     }
     rmp_ctx_t *c = &rmp_ctx;
-    uint32_t seq = cl.comm->coll_seq++; /* this call's collective tag, as coll_sched takes it */
-    d->parent = cl.comm;
+    d->parent = parent;
     d->child = comm_get(h);
-    d->tag = (int)(seq & RMP_TAG_UB);
-    d->w = (ctx_waiter_t){.parent = cl.comm->ctx_id, .sub = seq};
     r->status = (rmp_status_t){.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
     r->coll = d;
     r->coll_progress = idup_progress;
     *newcomm = h;
     *req = req_handle(r); /* before progress: r may complete (but not be freed) at once */
     ctx_lock(c);
-    comm_hold(cl.comm);
+    uint32_t seq = parent->coll_seq++; /* this call's collective tag, as coll_sched takes it */
+    d->tag = (int)(seq & RMP_TAG_UB);
+    d->w = (ctx_waiter_t){.parent = parent->ctx_id, .sub = seq};
+    comm_hold(parent);
     comm_hold(d->child);
     progress_coll_add(c, r);
     idup_round(d);

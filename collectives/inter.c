@@ -259,30 +259,38 @@ int rmp_intercomm_merge(rmp_comm_t intercomm, int high, rmp_comm_t *newintracomm
 
 /* ---- dup, split and create on an intercommunicator ---- */
 
+int inter_build_copy(const inter_t *it, uint32_t id, rmp_comm_t *out)
+{
+    int *lw = malloc(sizeof(int) * (size_t)it->lsize),
+        *rw = malloc(sizeof(int) * (size_t)it->rsize);
+    if (!lw || !rw) {
+        free(lw);
+        free(rw);
+        ctx_release(id);
+        return RMP_ERR_NO_MEM;
+    }
+    ctx_lock(&rmp_ctx);
+    memcpy(lw, it->ic->lworld, sizeof(int) * (size_t)it->lsize);
+    memcpy(rw, it->ic->world, sizeof(int) * (size_t)it->rsize);
+    bool lfirst = it->ic->lfirst;
+    ctx_unlock(&rmp_ctx);
+    int err = inter_build(lw, it->lsize, it->rank, rw, it->rsize, lfirst, id, out);
+    free(lw);
+    free(rw);
+    return err;
+}
+
 int inter_comm_dup(rmp_comm_t comm, rmp_comm_t *newcomm)
 {
     inter_t it = {0};
     int err = inter_get(comm, &it);
     if (!err && !newcomm)
         err = RMP_ERR_ARG;
-    if (err)
-        return err;
-    int *lw = malloc(sizeof(int) * (size_t)it.lsize), *rw = malloc(sizeof(int) * (size_t)it.rsize);
     uint32_t id;
-    if (!lw || !rw)
-        err = RMP_ERR_NO_MEM;
     if (!err)
         err = comm_agree_ctx(it.ic->bridge, NULL, NULL, &id);
-    if (!err) {
-        ctx_lock(&rmp_ctx);
-        memcpy(lw, it.ic->lworld, sizeof(int) * (size_t)it.lsize);
-        memcpy(rw, it.ic->world, sizeof(int) * (size_t)it.rsize);
-        bool lfirst = it.ic->lfirst;
-        ctx_unlock(&rmp_ctx);
-        err = inter_build(lw, it.lsize, it.rank, rw, it.rsize, lfirst, id, newcomm);
-    }
-    free(lw);
-    free(rw);
+    if (!err)
+        err = inter_build_copy(&it, id, newcomm);
     return err;
 }
 

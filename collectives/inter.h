@@ -32,6 +32,11 @@ typedef struct inter {
     int lo, ro;             /* bridge rank of local rank 0, of remote rank 0 */
 } inter_t;
 int inter_get(rmp_comm_t h, inter_t *it);
+/* A new intercommunicator with the groups of `it`, my rank there and the same bridge order, on
+ * context pair id (taken, given back on failure): rmp_comm_dup's, and rmp_comm_idup's, which
+ * builds it at the call on an id that matches nothing and sets the pair agreed, on it and on
+ * its bridge, when the request completes. */
+int inter_build_copy(const inter_t *it, uint32_t id, rmp_comm_t *out);
 
 /* ---- collectives (inter_coll.c), dispatched from the rmp_i* entries ---- */
 int inter_ibarrier(rmp_comm_t comm, rmp_request_t *req);

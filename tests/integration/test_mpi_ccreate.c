@@ -39,6 +39,22 @@ ParameterizedTest(int *n, mpi_ccreate, create, .timeout = 100)
     run_free(&r);
 }
 
+ParameterizedTestParameters(mpi_ccreate, idup_inter)
+{
+    static int ns[] = {2, 3, 4, 5, 9};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* MPI_Comm_idup of intercommunicators, where a blocking one deadlocks (one group's next step
+ * is matched by the other only before its idup), at even, odd and one-sided group sizes. */
+ParameterizedTest(int *n, mpi_ccreate, idup_inter, .timeout = 100)
+{
+    run_opts_t o = {.limit = 90};
+    run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_ccreate"), "inter", NULL);
+    expect_ranks_ok(r, "mpi_ccreate", *n);
+    run_free(&r);
+}
+
 ParameterizedTestParameters(mpi_ccreate, threads)
 {
     static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};

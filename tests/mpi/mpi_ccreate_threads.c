@@ -4,7 +4,9 @@
  * in reverse order), MPI_Comm_idup and MPI_Comm_dup_with_info, checking each with an exact
  * allreduce, while using info objects and naming its communicators. Every thread also creates
  * groups on MPI_COMM_WORLD itself with its own tag, concurrently with the others (tags tell
- * them apart). Every rank makes the same creations in each thread, in the same order: the rule
+ * them apart), and (n >= 2) idups its own intercommunicator (even against odd world ranks)
+ * while the others run, checked with an intercommunicator allreduce. Every rank makes the same
+ * creations in each thread, in the same order: the rule
  * of concurrent creations (collectives/comm_ops.c) — a thread may not go on to a creation that
  * comes first in the agreed priority while its peers still wait for it in another. */
 #include <pthread.h>
@@ -15,7 +17,7 @@
 #define ITERS 30
 
 static int rank, size;
-static MPI_Comm parents[THREADS];
+static MPI_Comm parents[THREADS], iparents[THREADS], ilocals[THREADS];
 static pthread_mutex_t fail_mu = PTHREAD_MUTEX_INITIALIZER;
 
 #define TCHECK(call)                                                                           \
@@ -48,7 +50,10 @@ static void check_sum(int t, MPI_Comm c, int members_sum, const char *what, int 
 static void *worker(void *arg)
 {
     int t = *(int *)arg;
-    MPI_Comm p = parents[t];
+    MPI_Comm p = parents[t], ip = iparents[t];
+    int rsum = 0; /* the other group's world ranks */
+    for (int r = 0; r < size; r++)
+        rsum += r % 2 != rank % 2 ? r : 0;
     MPI_Group pg, rev, wg;
     TCHECK(MPI_Comm_group(p, &pg));
     TCHECK(MPI_Comm_group(MPI_COMM_WORLD, &wg));
@@ -66,9 +71,18 @@ static void *worker(void *arg)
         snprintf(want, sizeof want, "t%d-i%d", t, it);
         TCHECK(MPI_Info_set(info, "mpi_assert_no_any_tag", want));
 
+        MPI_Comm e = MPI_COMM_NULL;
+        MPI_Request ireq = MPI_REQUEST_NULL;
+        if (ip != MPI_COMM_NULL)
+            TCHECK(MPI_Comm_idup(ip, &e, &ireq));
         TCHECK(MPI_Comm_idup(p, &a, &req));
         TCHECK(MPI_Comm_create_group(p, pg, it, &b));
         TCHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        TCHECK(MPI_Wait(&ireq, MPI_STATUS_IGNORE));
+        if (e != MPI_COMM_NULL) {
+            check_sum(t, e, rsum, "idup of an intercommunicator", it);
+            TCHECK(MPI_Comm_free(&e));
+        }
         TCHECK(MPI_Comm_dup_with_info(b, info, &c));
         /* the world, shared by every thread: each thread's own tag */
         TCHECK(MPI_Comm_create_group(MPI_COMM_WORLD, wg, t * 1000 + it, &w));
@@ -118,8 +132,16 @@ int main(int argc, char **argv)
     int nthreads = argc > 1 ? atoi(argv[1]) : THREADS;
     if (nthreads < 1 || nthreads > THREADS)
         nthreads = THREADS;
-    for (int t = 0; t < nthreads; t++)
+    for (int t = 0; t < nthreads; t++) {
         CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &parents[t]));
+        iparents[t] = ilocals[t] = MPI_COMM_NULL;
+        if (size < 2)
+            continue;
+        CHECK(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &ilocals[t]));
+        CHECK(MPI_Intercomm_create(ilocals[t], 0, MPI_COMM_WORLD, 1 - rank % 2, 500 + t,
+                                   &iparents[t]));
+        CHECK(MPI_Comm_set_errhandler(iparents[t], MPI_ERRORS_RETURN));
+    }
     pthread_t tid[THREADS];
     int ids[THREADS];
     for (int t = 0; t < nthreads; t++) {
@@ -129,8 +151,13 @@ int main(int argc, char **argv)
     }
     for (int t = 0; t < nthreads; t++)
         pthread_join(tid[t], NULL);
-    for (int t = 0; t < nthreads; t++)
+    for (int t = 0; t < nthreads; t++) {
         CHECK(MPI_Comm_free(&parents[t]));
+        if (iparents[t] != MPI_COMM_NULL) {
+            CHECK(MPI_Comm_free(&iparents[t]));
+            CHECK(MPI_Comm_free(&ilocals[t]));
+        }
+    }
     MPI_Finalize();
     return mc_done("mpi_ccreate_threads");
 }
