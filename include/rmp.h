@@ -897,14 +897,16 @@ int rmp_op_commutative(rmp_op_t op, int *commute);
 #define RMP_TYPECLASS_INTEGER 1
 #define RMP_TYPECLASS_REAL 2
 #define RMP_TYPECLASS_COMPLEX 3
-/* The builtin type of a class with the given size in bytes: integer 1, 2, 4, 8 (RMP_INT8 ...
- * RMP_INT64); real 4, 8, sizeof(long double) (RMP_FLOAT, RMP_DOUBLE, RMP_LONG_DOUBLE); complex
- * twice those. RMP_ERR_ARG for another class or a size no type has. */
+/* The builtin type of a class with the given size in bytes: integer 1, 2, 4, 8 (RMP_INTEGER1
+ * ... RMP_INTEGER8); real 4, 8, sizeof(long double) (RMP_REAL4, RMP_REAL8, RMP_LONG_DOUBLE);
+ * complex twice those (RMP_COMPLEX8, RMP_COMPLEX16, RMP_C_LONG_DOUBLE_COMPLEX). RMP_ERR_ARG for
+ * another class or a size no type has. */
 int rmp_type_match_size(int typeclass, int size, rmp_datatype_t *type);
 /* The smallest builtin type with at least the decimal exponent range r (integers: |x| <
  * 10^r) and precision p (decimal digits), as Fortran's selected_int_kind and
- * selected_real_kind choose: integers RMP_INT8 (range 2), INT16 (4), INT32 (9), INT64 (18);
- * reals RMP_FLOAT, DOUBLE, LONG_DOUBLE (their <float.h> digits and ranges); complex types the
+ * selected_real_kind choose: integers as RMP_INTEGER1 (range 2), INTEGER2 (4), INTEGER4 (9),
+ * INTEGER8 (18); reals as RMP_REAL4, REAL8, LONG_DOUBLE (their <float.h> digits and ranges);
+ * complex types the
  * same over the complex types. RMP_UNDEFINED for p or r leaves it free (not both: RMP_ERR_ARG);
  * RMP_ERR_ARG when no type is large enough. */
 int rmp_type_create_f90_integer(int r, rmp_datatype_t *type);

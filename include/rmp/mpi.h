@@ -966,11 +966,12 @@ int MPI_Op_commutative(MPI_Op op, int *commute);
 #define MPI_TYPECLASS_INTEGER RMP_TYPECLASS_INTEGER
 #define MPI_TYPECLASS_REAL RMP_TYPECLASS_REAL
 #define MPI_TYPECLASS_COMPLEX RMP_TYPECLASS_COMPLEX
-/* A predefined type of the class and size (integers 1, 2, 4, 8; reals 4, 8, 16 = long double;
- * complex 8, 16, 32); MPI_ERR_ARG if none. */
+/* A predefined type of the class and size: MPI_INTEGER1, 2, 4, 8; MPI_REAL4, MPI_REAL8,
+ * MPI_LONG_DOUBLE (16); MPI_COMPLEX8, MPI_COMPLEX16, MPI_C_LONG_DOUBLE_COMPLEX (32), as MPICH
+ * answers; MPI_ERR_ARG if none. */
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
-/* As MPICH: predefined handles (MPI_CHAR... for integers, MPI_FLOAT, MPI_DOUBLE,
- * MPI_LONG_DOUBLE, and the C complex types), the smallest with the precision p and range r
+/* As MPICH: types like the predefined ones of the kind (MPI_INTEGER1..8, MPI_REAL4, MPI_REAL8,
+ * MPI_LONG_DOUBLE, and the complex types of those), the smallest with the precision p and range r
  * asked (MPI_UNDEFINED: any, not for both); MPI_ERR_ARG when none has them. Not to be freed. */
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
