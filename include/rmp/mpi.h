@@ -947,8 +947,8 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datat
 #define MPI_2DOUBLE_PRECISION ((MPI_Datatype)RMP_2DOUBLE_PRECISION)
 
 /* MPI_LXOR reduces integer, floating, bool and logical types (MPI_LAND, LOR and LXOR on
- * floating types, long double included, are an extension, as in MPICH: nonzero is true, the
- * result 1 or 0 of the type). MPI_REPLACE and MPI_NO_OP are
+ * floating types, long double included, are an extension, as in MPICH, which Open MPI
+ * refuses: nonzero is true, the result 1 or 0 of the type). MPI_REPLACE and MPI_NO_OP are
  * for one-sided accumulates (which rmp has not): every reduction refuses them (MPI_ERR_OP), as
  * it refuses any op on a type the op is not defined for (MPI-3.1 5.9.2). */
 #define MPI_LXOR ((MPI_Op)RMP_LXOR)
