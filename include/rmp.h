@@ -828,11 +828,55 @@ int rmp_pack_external_size(const char *datarep, int incount, rmp_datatype_t type
 #define RMP_2REAL ((rmp_datatype_t)25)            /* Fortran pairs: {float v, i} and */
 #define RMP_2DOUBLE_PRECISION ((rmp_datatype_t)26) /* {double v, i}, index of the value's type */
 
+/* Named synonyms: handles of their own for the named types of a binding (MPI's MPI_INT32_T
+ * beside MPI_INT, MPI_INTEGER, MPI_CXX_BOOL...), each with the memory layout, the reduction
+ * ops and the message bytes of the builtin in its comment, so the two interoperate (a send of
+ * one is received as the other). They differ in their names (rmp_type_get_name) and in
+ * external32, where a type's size is the standard's for its name (RMP_LONG takes 4 bytes
+ * there, RMP_INT64_T 8). rmp_type_free refuses them, like every builtin. */
+#define RMP_SIGNED_CHAR ((rmp_datatype_t)28)     /* RMP_INT8 */
+#define RMP_INT8_T ((rmp_datatype_t)29)          /* RMP_INT8 */
+#define RMP_INT16_T ((rmp_datatype_t)30)         /* RMP_INT16 */
+#define RMP_INT32_T ((rmp_datatype_t)31)         /* RMP_INT32 */
+#define RMP_INT64_T ((rmp_datatype_t)32)         /* RMP_INT64 */
+#define RMP_UINT8_T ((rmp_datatype_t)33)         /* RMP_UINT8 */
+#define RMP_UINT16_T ((rmp_datatype_t)34)        /* RMP_UINT16 */
+#define RMP_UINT32_T ((rmp_datatype_t)35)        /* RMP_UINT32 */
+#define RMP_UINT64_T ((rmp_datatype_t)36)        /* RMP_UINT64 */
+#define RMP_LONG ((rmp_datatype_t)37)            /* C long: RMP_INT64 (LP64) or RMP_INT32 */
+#define RMP_UNSIGNED_LONG ((rmp_datatype_t)38)   /* unsigned long: RMP_UINT64 or RMP_UINT32 */
+#define RMP_LONG_LONG ((rmp_datatype_t)39)       /* RMP_INT64 */
+#define RMP_AINT ((rmp_datatype_t)40)            /* ptrdiff_t: RMP_INT64 (LP64) or RMP_INT32 */
+#define RMP_OFFSET ((rmp_datatype_t)41)          /* RMP_INT64 */
+#define RMP_COUNT ((rmp_datatype_t)42)           /* RMP_INT64 */
+#define RMP_C_COMPLEX ((rmp_datatype_t)43)       /* RMP_C_FLOAT_COMPLEX */
+#define RMP_CXX_BOOL ((rmp_datatype_t)44)        /* RMP_C_BOOL */
+#define RMP_CXX_FLOAT_COMPLEX ((rmp_datatype_t)45)       /* RMP_C_FLOAT_COMPLEX */
+#define RMP_CXX_DOUBLE_COMPLEX ((rmp_datatype_t)46)      /* RMP_C_DOUBLE_COMPLEX */
+#define RMP_CXX_LONG_DOUBLE_COMPLEX ((rmp_datatype_t)47) /* RMP_C_LONG_DOUBLE_COMPLEX */
+/* Fortran's, as gfortran lays them out */
+#define RMP_INTEGER ((rmp_datatype_t)48)          /* RMP_INT32 */
+#define RMP_REAL ((rmp_datatype_t)49)             /* RMP_FLOAT */
+#define RMP_DOUBLE_PRECISION ((rmp_datatype_t)50) /* RMP_DOUBLE */
+#define RMP_COMPLEX ((rmp_datatype_t)51)          /* RMP_C_FLOAT_COMPLEX */
+#define RMP_DOUBLE_COMPLEX ((rmp_datatype_t)52)   /* RMP_C_DOUBLE_COMPLEX */
+#define RMP_CHARACTER ((rmp_datatype_t)53)        /* RMP_INT8 */
+#define RMP_INTEGER1 ((rmp_datatype_t)54)         /* RMP_INT8 */
+#define RMP_INTEGER2 ((rmp_datatype_t)55)         /* RMP_INT16 */
+#define RMP_INTEGER4 ((rmp_datatype_t)56)         /* RMP_INT32 */
+#define RMP_INTEGER8 ((rmp_datatype_t)57)         /* RMP_INT64 */
+#define RMP_REAL4 ((rmp_datatype_t)58)            /* RMP_FLOAT */
+#define RMP_REAL8 ((rmp_datatype_t)59)            /* RMP_DOUBLE */
+#define RMP_COMPLEX8 ((rmp_datatype_t)60)         /* RMP_C_FLOAT_COMPLEX */
+#define RMP_COMPLEX16 ((rmp_datatype_t)61)        /* RMP_C_DOUBLE_COMPLEX */
+#define RMP_2INTEGER ((rmp_datatype_t)62)         /* RMP_2INT */
+
 /* More ops: RMP_LXOR (logical exclusive or: integer, floating, bool and logical types) is a
  * reduction; RMP_REPLACE and RMP_NO_OP exist for one-sided accumulates and are refused by every
  * reduction (RMP_ERR_OP). Which (op, type) pairs reduce: RMP_SUM and RMP_PROD on integer,
  * floating (long double too) and complex types; RMP_MIN and RMP_MAX on integer and floating;
- * RMP_LAND, RMP_LOR and RMP_LXOR on integer, float, double, RMP_C_BOOL and RMP_LOGICAL;
+ * RMP_LAND, RMP_LOR and RMP_LXOR on integer, floating (long double too: nonzero is true, the
+ * result 1 or 0 of the type, an extension MPICH has too), RMP_C_BOOL and RMP_LOGICAL;
  * RMP_BAND, RMP_BOR, RMP_BXOR on integer types and RMP_BYTE; RMP_MINLOC and RMP_MAXLOC on the
  * pair types; any other pair is RMP_ERR_OP. */
 #define RMP_LXOR ((rmp_op_t)12)
@@ -853,14 +897,16 @@ int rmp_op_commutative(rmp_op_t op, int *commute);
 #define RMP_TYPECLASS_INTEGER 1
 #define RMP_TYPECLASS_REAL 2
 #define RMP_TYPECLASS_COMPLEX 3
-/* The builtin type of a class with the given size in bytes: integer 1, 2, 4, 8 (RMP_INT8 ...
- * RMP_INT64); real 4, 8, sizeof(long double) (RMP_FLOAT, RMP_DOUBLE, RMP_LONG_DOUBLE); complex
- * twice those. RMP_ERR_ARG for another class or a size no type has. */
+/* The builtin type of a class with the given size in bytes: integer 1, 2, 4, 8 (RMP_INTEGER1
+ * ... RMP_INTEGER8); real 4, 8, sizeof(long double) (RMP_REAL4, RMP_REAL8, RMP_LONG_DOUBLE);
+ * complex twice those (RMP_COMPLEX8, RMP_COMPLEX16, RMP_C_LONG_DOUBLE_COMPLEX). RMP_ERR_ARG for
+ * another class or a size no type has. */
 int rmp_type_match_size(int typeclass, int size, rmp_datatype_t *type);
 /* The smallest builtin type with at least the decimal exponent range r (integers: |x| <
  * 10^r) and precision p (decimal digits), as Fortran's selected_int_kind and
- * selected_real_kind choose: integers RMP_INT8 (range 2), INT16 (4), INT32 (9), INT64 (18);
- * reals RMP_FLOAT, DOUBLE, LONG_DOUBLE (their <float.h> digits and ranges); complex types the
+ * selected_real_kind choose: integers as RMP_INTEGER1 (range 2), INTEGER2 (4), INTEGER4 (9),
+ * INTEGER8 (18); reals as RMP_REAL4, REAL8, LONG_DOUBLE (their <float.h> digits and ranges);
+ * complex types the
  * same over the complex types. RMP_UNDEFINED for p or r leaves it free (not both: RMP_ERR_ARG);
  * RMP_ERR_ARG when no type is large enough. */
 int rmp_type_create_f90_integer(int r, rmp_datatype_t *type);

@@ -1,7 +1,6 @@
-/* names.c — MPI_Type_get_name: MPI's names for the builtin handles (rmp's native call checks
- * the handle and names derived types). Several MPI names share one rmp handle (MPI_CHAR,
- * MPI_SIGNED_CHAR and MPI_INT8_T are RMP_INT8, for instance): each handle answers with the
- * C type's name a program most likely used, listed below. */
+/* names.c — MPI_Type_get_name: MPI's names for the named types (rmp's native call checks the
+ * handle and names derived types). Every named type is its own handle (mpi.h): rmp's builtin
+ * of its C type, or one of rmp's named synonyms of it, so each handle has one name. */
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
@@ -10,20 +9,14 @@
 
 /* Indexed by handle; a constant table, so concurrent calls need no lock. */
 static const char *const rmpi_type_names[] = {
-    [RMP_INT8] = "MPI_CHAR",   /* also MPI_SIGNED_CHAR, MPI_INT8_T */
-    [RMP_INT16] = "MPI_SHORT", /* also MPI_INT16_T */
-    [RMP_INT32] = "MPI_INT",   /* also MPI_INT32_T (and MPI_LONG on ILP32) */
-#if defined(__SIZEOF_LONG__) && __SIZEOF_LONG__ == 4
-    [RMP_INT64] = "MPI_LONG_LONG", /* also MPI_INT64_T, MPI_OFFSET, MPI_COUNT */
+    [RMP_INT8] = "MPI_CHAR",
+    [RMP_INT16] = "MPI_SHORT",
+    [RMP_INT32] = "MPI_INT",
+    [RMP_INT64] = "MPI_LONG_LONG_INT",
+    [RMP_UINT8] = "MPI_UNSIGNED_CHAR",
+    [RMP_UINT16] = "MPI_UNSIGNED_SHORT",
+    [RMP_UINT32] = "MPI_UNSIGNED",
     [RMP_UINT64] = "MPI_UNSIGNED_LONG_LONG",
-    [RMP_UINT32] = "MPI_UNSIGNED", /* also MPI_UNSIGNED_LONG, MPI_UINT32_T */
-#else
-    [RMP_INT64] = "MPI_LONG",           /* also MPI_LONG_LONG, MPI_INT64_T, MPI_AINT... */
-    [RMP_UINT64] = "MPI_UNSIGNED_LONG", /* also MPI_UNSIGNED_LONG_LONG, MPI_UINT64_T */
-    [RMP_UINT32] = "MPI_UNSIGNED",      /* also MPI_UINT32_T */
-#endif
-    [RMP_UINT8] = "MPI_UNSIGNED_CHAR",   /* also MPI_UINT8_T */
-    [RMP_UINT16] = "MPI_UNSIGNED_SHORT", /* also MPI_UINT16_T */
     [RMP_FLOAT] = "MPI_FLOAT",
     [RMP_DOUBLE] = "MPI_DOUBLE",
     [RMP_BYTE] = "MPI_BYTE",
@@ -31,19 +24,54 @@ static const char *const rmpi_type_names[] = {
     [RMP_FLOAT_INT] = "MPI_FLOAT_INT",
     [RMP_DOUBLE_INT] = "MPI_DOUBLE_INT",
     [RMP_LONG_INT] = "MPI_LONG_INT",
-    [RMP_PACKED] = "MPI_PACKED",
     [RMP_SHORT_INT] = "MPI_SHORT_INT",
-    /* issue 20, predefined types (the aliases are in mpi.h's section) */
+    [RMP_PACKED] = "MPI_PACKED",
     [RMP_LONG_DOUBLE] = "MPI_LONG_DOUBLE",
     [RMP_WCHAR] = "MPI_WCHAR",
-    [RMP_C_BOOL] = "MPI_C_BOOL",                   /* also MPI_CXX_BOOL */
-    [RMP_C_FLOAT_COMPLEX] = "MPI_C_FLOAT_COMPLEX", /* also MPI_C_COMPLEX, MPI_COMPLEX... */
-    [RMP_C_DOUBLE_COMPLEX] = "MPI_C_DOUBLE_COMPLEX", /* also MPI_DOUBLE_COMPLEX... */
+    [RMP_C_BOOL] = "MPI_C_BOOL",
+    [RMP_C_FLOAT_COMPLEX] = "MPI_C_FLOAT_COMPLEX",
+    [RMP_C_DOUBLE_COMPLEX] = "MPI_C_DOUBLE_COMPLEX",
     [RMP_C_LONG_DOUBLE_COMPLEX] = "MPI_C_LONG_DOUBLE_COMPLEX",
     [RMP_LONG_DOUBLE_INT] = "MPI_LONG_DOUBLE_INT",
     [RMP_LOGICAL] = "MPI_LOGICAL",
     [RMP_2REAL] = "MPI_2REAL",
     [RMP_2DOUBLE_PRECISION] = "MPI_2DOUBLE_PRECISION",
+    /* rmp's named synonyms (rmp.h) */
+    [RMP_SIGNED_CHAR] = "MPI_SIGNED_CHAR",
+    [RMP_INT8_T] = "MPI_INT8_T",
+    [RMP_INT16_T] = "MPI_INT16_T",
+    [RMP_INT32_T] = "MPI_INT32_T",
+    [RMP_INT64_T] = "MPI_INT64_T",
+    [RMP_UINT8_T] = "MPI_UINT8_T",
+    [RMP_UINT16_T] = "MPI_UINT16_T",
+    [RMP_UINT32_T] = "MPI_UINT32_T",
+    [RMP_UINT64_T] = "MPI_UINT64_T",
+    [RMP_LONG] = "MPI_LONG",
+    [RMP_UNSIGNED_LONG] = "MPI_UNSIGNED_LONG",
+    [RMP_LONG_LONG] = "MPI_LONG_LONG",
+    [RMP_AINT] = "MPI_AINT",
+    [RMP_OFFSET] = "MPI_OFFSET",
+    [RMP_COUNT] = "MPI_COUNT",
+    [RMP_C_COMPLEX] = "MPI_C_COMPLEX",
+    [RMP_CXX_BOOL] = "MPI_CXX_BOOL",
+    [RMP_CXX_FLOAT_COMPLEX] = "MPI_CXX_FLOAT_COMPLEX",
+    [RMP_CXX_DOUBLE_COMPLEX] = "MPI_CXX_DOUBLE_COMPLEX",
+    [RMP_CXX_LONG_DOUBLE_COMPLEX] = "MPI_CXX_LONG_DOUBLE_COMPLEX",
+    [RMP_INTEGER] = "MPI_INTEGER",
+    [RMP_REAL] = "MPI_REAL",
+    [RMP_DOUBLE_PRECISION] = "MPI_DOUBLE_PRECISION",
+    [RMP_COMPLEX] = "MPI_COMPLEX",
+    [RMP_DOUBLE_COMPLEX] = "MPI_DOUBLE_COMPLEX",
+    [RMP_CHARACTER] = "MPI_CHARACTER",
+    [RMP_INTEGER1] = "MPI_INTEGER1",
+    [RMP_INTEGER2] = "MPI_INTEGER2",
+    [RMP_INTEGER4] = "MPI_INTEGER4",
+    [RMP_INTEGER8] = "MPI_INTEGER8",
+    [RMP_REAL4] = "MPI_REAL4",
+    [RMP_REAL8] = "MPI_REAL8",
+    [RMP_COMPLEX8] = "MPI_COMPLEX8",
+    [RMP_COMPLEX16] = "MPI_COMPLEX16",
+    [RMP_2INTEGER] = "MPI_2INTEGER",
 };
 
 /* Builtins renamed by MPI_Type_set_name answer with their new name (rmp's) from then on. */

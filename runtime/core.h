@@ -38,6 +38,13 @@ typedef enum {
     DT_NBUILTIN
 } dt_base_t;
 
+/* A builtin element's form in external32 (type_pack.c), whose sizes are the standard's for
+ * the type's name (MPI-3.1 13.5.2): EXT_NATIVE its own bytes, big-endian; EXT_INT4 and
+ * EXT_UINT4 a long or unsigned long of 8 bytes (LP64) in 4; EXT_WCHAR2 a 4-byte wchar_t in 2;
+ * EXT_QUAD a long double that is not IEEE binary128 (x87's 80 bits) as binary128, and
+ * EXT_QUAD2 two of them (long double complex). */
+typedef enum { EXT_NATIVE = 0, EXT_INT4, EXT_UINT4, EXT_WCHAR2, EXT_QUAD, EXT_QUAD2 } dt_ext_t;
+
 /* A block of a struct-like type: count elements of old at disp bytes from the origin. */
 typedef struct dt_block {
     ptrdiff_t disp;
@@ -48,6 +55,8 @@ typedef struct dt_block {
 typedef struct dtype {
     bool in_use, committed, builtin;
     dt_base_t base;       /* the one builtin type every element is made of; DT_NONE: mixed */
+    dt_ext_t ext;         /* a builtin's external32 form; derived types: EXT_NATIVE (their
+                           * elements say) */
     size_t size;          /* bytes of data in one element */
     size_t extent;        /* bytes from one element to the next */
     ptrdiff_t lb;         /* lower bound: where the element's span starts, from its origin */
@@ -461,8 +470,9 @@ static inline int ctx_check(void)
     return atomic_load(&rmp_ctx.state) == 1 ? RMP_SUCCESS : RMP_ERR_NOT_INITIALIZED;
 }
 
-/* Handles: 1..11 builtin (rmp.h), derived from DT_FIRST_DERIVED on. The table is allocated
- * once with room for DT_MAX_DERIVED derived types and never moves, so a dtype_t pointer kept
+/* Handles: builtins and named synonyms below DT_FIRST_DERIVED (rmp.h; a synonym is a copy
+ * of its builtin's descriptor, same base), derived types from DT_FIRST_DERIVED on. The
+ * table is allocated once with room for DT_MAX_DERIVED derived types and never moves, so a dtype_t pointer kept
  * by a pending request stays valid while the table is used by other threads. */
 #define DT_FIRST_DERIVED 64
 #define DT_MAX_DERIVED   65536

@@ -4,6 +4,7 @@
  * block of n) or a list of blocks, each `count` elements of its own type at a byte
  * displacement (indexed, hindexed, struct, resized). */
 
+#include <float.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -88,10 +89,49 @@ static const dt_block_t pair_blocks[DT_NBUILTIN][2] = {
     [DT_2INT] = {{.disp = 0, .count = 2, .old = RMP_INT32}},
     [DT_FLOAT_INT] = PAIR(struct pair_fi, RMP_FLOAT),
     [DT_DOUBLE_INT] = PAIR(struct pair_di, RMP_DOUBLE),
-    [DT_LONG_INT] = PAIR(struct pair_li, sizeof(long) == 8 ? RMP_INT64 : RMP_INT32),
+    [DT_LONG_INT] = PAIR(struct pair_li, RMP_LONG), /* a long: 4 bytes in external32 */
     [DT_SHORT_INT] = PAIR(struct pair_si, RMP_INT16),
     [DT_LONG_DOUBLE_INT] = PAIR(struct pair_ldi, RMP_LONG_DOUBLE),
 };
+
+/* The named synonyms (rmp.h): each handle's builtin. long and ptrdiff_t by their size here. */
+#define DT_LONG_BASE(U) (sizeof(long) == 8 ? DT_##U##INT64 : DT_##U##INT32)
+static const dt_base_t synonyms[DT_FIRST_DERIVED] = {
+    [RMP_SIGNED_CHAR] = DT_INT8,    [RMP_INT8_T] = DT_INT8,       [RMP_INT16_T] = DT_INT16,
+    [RMP_INT32_T] = DT_INT32,       [RMP_INT64_T] = DT_INT64,     [RMP_UINT8_T] = DT_UINT8,
+    [RMP_UINT16_T] = DT_UINT16,     [RMP_UINT32_T] = DT_UINT32,   [RMP_UINT64_T] = DT_UINT64,
+    [RMP_LONG] = DT_LONG_BASE(),    [RMP_UNSIGNED_LONG] = DT_LONG_BASE(U),
+    [RMP_LONG_LONG] = DT_INT64,
+    [RMP_AINT] = sizeof(ptrdiff_t) == 8 ? DT_INT64 : DT_INT32,
+    [RMP_OFFSET] = DT_INT64,        [RMP_COUNT] = DT_INT64,
+    [RMP_C_COMPLEX] = DT_C_FLOAT_COMPLEX,          [RMP_CXX_BOOL] = DT_C_BOOL,
+    [RMP_CXX_FLOAT_COMPLEX] = DT_C_FLOAT_COMPLEX,  [RMP_CXX_DOUBLE_COMPLEX] = DT_C_DOUBLE_COMPLEX,
+    [RMP_CXX_LONG_DOUBLE_COMPLEX] = DT_C_LONG_DOUBLE_COMPLEX,
+    [RMP_INTEGER] = DT_INT32,       [RMP_REAL] = DT_FLOAT,        [RMP_DOUBLE_PRECISION] = DT_DOUBLE,
+    [RMP_COMPLEX] = DT_C_FLOAT_COMPLEX,            [RMP_DOUBLE_COMPLEX] = DT_C_DOUBLE_COMPLEX,
+    [RMP_CHARACTER] = DT_INT8,      [RMP_INTEGER1] = DT_INT8,     [RMP_INTEGER2] = DT_INT16,
+    [RMP_INTEGER4] = DT_INT32,      [RMP_INTEGER8] = DT_INT64,    [RMP_REAL4] = DT_FLOAT,
+    [RMP_REAL8] = DT_DOUBLE,        [RMP_COMPLEX8] = DT_C_FLOAT_COMPLEX,
+    [RMP_COMPLEX16] = DT_C_DOUBLE_COMPLEX,         [RMP_2INTEGER] = DT_2INT,
+};
+_Static_assert(RMP_SIGNED_CHAR >= DT_NBUILTIN && RMP_2INTEGER < DT_FIRST_DERIVED,
+               "the synonyms lie between the builtins and the derived types");
+
+/* A builtin's external32 form by handle (see dt_ext_t): where the standard's size for its
+ * name is not the native one. */
+static dt_ext_t dt_ext_of(int h)
+{
+    if ((h == RMP_LONG || h == RMP_UNSIGNED_LONG) && sizeof(long) == 8)
+        return h == RMP_LONG ? EXT_INT4 : EXT_UINT4;
+    if (h == RMP_WCHAR && sizeof(wchar_t) == 4)
+        return EXT_WCHAR2;
+    if (LDBL_MANT_DIG != 113 && h == RMP_LONG_DOUBLE)
+        return EXT_QUAD;
+    if (LDBL_MANT_DIG != 113 &&
+        (h == RMP_C_LONG_DOUBLE_COMPLEX || h == RMP_CXX_LONG_DOUBLE_COMPLEX))
+        return EXT_QUAD2;
+    return EXT_NATIVE;
+}
 
 size_t dtype_base_size(dt_base_t b)
 {
@@ -121,6 +161,11 @@ int dtype_init(rmp_ctx_t *c)
             tab[b].blocks = (dt_block_t *)pair_blocks[b]; /* never freed: builtins stay */
         }
     }
+    for (int h = DT_NBUILTIN; h < DT_FIRST_DERIVED; h++)
+        if (synonyms[h])
+            tab[h] = tab[synonyms[h]]; /* same base, layout and blocks: only the handle differs */
+    for (int h = DT_INT8; h < DT_FIRST_DERIVED; h++)
+        tab[h].ext = dt_ext_of(h);
     c->dtypes = tab;
     c->ndtypes = DT_FIRST_DERIVED; /* slots handed out so far (high-water mark) */
     return RMP_SUCCESS;

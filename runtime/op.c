@@ -161,6 +161,9 @@ OP_MC_KERNEL(sum_ld, long double, a + b)
 OP_MC_KERNEL(prod_ld, long double, a * b)
 OP_MC_KERNEL(min_ld, long double, a < b ? a : b)
 OP_MC_KERNEL(max_ld, long double, a > b ? a : b)
+OP_MC_KERNEL(land_ld, long double, (a != 0 && b != 0) ? 1 : 0)
+OP_MC_KERNEL(lor_ld, long double, (a != 0 || b != 0) ? 1 : 0)
+OP_MC_KERNEL(lxor_ld, long double, (a != 0) != (b != 0) ? 1 : 0)
 OP_MC_KERNEL(sum_cf, float _Complex, a + b)
 OP_MC_KERNEL(prod_cf, float _Complex, a * b)
 OP_MC_KERNEL(sum_cd, double _Complex, a + b)
@@ -186,8 +189,11 @@ OP_MC_KERNEL(prod_cld, long double _Complex, a * b)
     [DT_C_DOUBLE_COMPLEX] = K(OP##_cd), [DT_C_LONG_DOUBLE_COMPLEX] = K(OP##_cld)
 #define OP_ROW_MINMAX(OP) OP_ROW_ARITH(OP), [DT_LONG_DOUBLE] = K(OP##_ld)
 /* Logical ops also on C's bool (one byte, 0 or 1) and Fortran's LOGICAL (4 bytes): the
- * unsigned 8-bit and the 32-bit kernels compute exactly that (nonzero is true, results 0/1). */
-#define OP_ROW_LOGIC(OP) OP_ROW_ARITH(OP), [DT_C_BOOL] = K(OP##_u8), [DT_LOGICAL] = K(OP##_i32)
+ * unsigned 8-bit and the 32-bit kernels compute exactly that (nonzero is true, results 0/1).
+ * On the floating types (long double too) they are an extension MPICH makes as well. */
+#define OP_ROW_LOGIC(OP)                                                                           \
+    OP_ROW_ARITH(OP), [DT_LONG_DOUBLE] = K(OP##_ld), [DT_C_BOOL] = K(OP##_u8),                     \
+    [DT_LOGICAL] = K(OP##_i32)
 
 typedef struct {
     op_fn_t two;

@@ -15,15 +15,17 @@ typedef struct {
 } kind_t;
 
 /* Smallest first. Integers: |x| < 10^range. Reals: <float.h> digits, and the smaller of the
- * largest and the smallest normal decimal exponents, as Fortran's RANGE. */
+ * largest and the smallest normal decimal exponents, as Fortran's RANGE. The Fortran named
+ * types of each size (the calls are Fortran's: MPICH answers with them too), then C's long
+ * double ones, which have no Fortran name here (no REAL*16). */
 static const kind_t int_kinds[] = {
-    {RMP_INT8, 0, 2}, {RMP_INT16, 0, 4}, {RMP_INT32, 0, 9}, {RMP_INT64, 0, 18}};
+    {RMP_INTEGER1, 0, 2}, {RMP_INTEGER2, 0, 4}, {RMP_INTEGER4, 0, 9}, {RMP_INTEGER8, 0, 18}};
 #define REAL_RANGE(P) ((P##_MAX_10_EXP) < -(P##_MIN_10_EXP) ? (P##_MAX_10_EXP) : -(P##_MIN_10_EXP))
-static const kind_t real_kinds[] = {{RMP_FLOAT, FLT_DIG, REAL_RANGE(FLT)},
-                                    {RMP_DOUBLE, DBL_DIG, REAL_RANGE(DBL)},
+static const kind_t real_kinds[] = {{RMP_REAL4, FLT_DIG, REAL_RANGE(FLT)},
+                                    {RMP_REAL8, DBL_DIG, REAL_RANGE(DBL)},
                                     {RMP_LONG_DOUBLE, LDBL_DIG, REAL_RANGE(LDBL)}};
-static const kind_t complex_kinds[] = {{RMP_C_FLOAT_COMPLEX, FLT_DIG, REAL_RANGE(FLT)},
-                                       {RMP_C_DOUBLE_COMPLEX, DBL_DIG, REAL_RANGE(DBL)},
+static const kind_t complex_kinds[] = {{RMP_COMPLEX8, FLT_DIG, REAL_RANGE(FLT)},
+                                       {RMP_COMPLEX16, DBL_DIG, REAL_RANGE(DBL)},
                                        {RMP_C_LONG_DOUBLE_COMPLEX, LDBL_DIG, REAL_RANGE(LDBL)}};
 #define NKINDS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -50,7 +52,7 @@ int rmp_type_match_size(int typeclass, int size, rmp_datatype_t *type)
         return RMP_ERR_ARG;
     }
     for (size_t i = 0; i < n; i++)
-        if (size > 0 && dtype_base_size((dt_base_t)k[i].type) == (size_t)size) {
+        if (size > 0 && rmp_ctx.dtypes[k[i].type].size == (size_t)size) {
             *type = k[i].type;
             return RMP_SUCCESS;
         }

@@ -5,7 +5,7 @@
 #include "core.h"
 #include "objmeta.h"
 
-static const char *const type_names[DT_NBUILTIN] = {
+static const char *const type_names[DT_FIRST_DERIVED] = {
     [DT_INT8] = "RMP_INT8",           [DT_INT16] = "RMP_INT16",
     [DT_INT32] = "RMP_INT32",         [DT_INT64] = "RMP_INT64",
     [DT_UINT8] = "RMP_UINT8",         [DT_UINT16] = "RMP_UINT16",
@@ -20,6 +20,42 @@ static const char *const type_names[DT_NBUILTIN] = {
     [DT_LONG_DOUBLE_INT] = "RMP_LONG_DOUBLE_INT", [DT_LOGICAL] = "RMP_LOGICAL",
     [DT_2REAL] = "RMP_2REAL", [DT_2DOUBLE] = "RMP_2DOUBLE_PRECISION",
     [DT_PACKED] = "RMP_PACKED",
+    /* the named synonyms */
+    [RMP_SIGNED_CHAR] = "RMP_SIGNED_CHAR",
+    [RMP_INT8_T] = "RMP_INT8_T",
+    [RMP_INT16_T] = "RMP_INT16_T",
+    [RMP_INT32_T] = "RMP_INT32_T",
+    [RMP_INT64_T] = "RMP_INT64_T",
+    [RMP_UINT8_T] = "RMP_UINT8_T",
+    [RMP_UINT16_T] = "RMP_UINT16_T",
+    [RMP_UINT32_T] = "RMP_UINT32_T",
+    [RMP_UINT64_T] = "RMP_UINT64_T",
+    [RMP_LONG] = "RMP_LONG",
+    [RMP_UNSIGNED_LONG] = "RMP_UNSIGNED_LONG",
+    [RMP_LONG_LONG] = "RMP_LONG_LONG",
+    [RMP_AINT] = "RMP_AINT",
+    [RMP_OFFSET] = "RMP_OFFSET",
+    [RMP_COUNT] = "RMP_COUNT",
+    [RMP_C_COMPLEX] = "RMP_C_COMPLEX",
+    [RMP_CXX_BOOL] = "RMP_CXX_BOOL",
+    [RMP_CXX_FLOAT_COMPLEX] = "RMP_CXX_FLOAT_COMPLEX",
+    [RMP_CXX_DOUBLE_COMPLEX] = "RMP_CXX_DOUBLE_COMPLEX",
+    [RMP_CXX_LONG_DOUBLE_COMPLEX] = "RMP_CXX_LONG_DOUBLE_COMPLEX",
+    [RMP_INTEGER] = "RMP_INTEGER",
+    [RMP_REAL] = "RMP_REAL",
+    [RMP_DOUBLE_PRECISION] = "RMP_DOUBLE_PRECISION",
+    [RMP_COMPLEX] = "RMP_COMPLEX",
+    [RMP_DOUBLE_COMPLEX] = "RMP_DOUBLE_COMPLEX",
+    [RMP_CHARACTER] = "RMP_CHARACTER",
+    [RMP_INTEGER1] = "RMP_INTEGER1",
+    [RMP_INTEGER2] = "RMP_INTEGER2",
+    [RMP_INTEGER4] = "RMP_INTEGER4",
+    [RMP_INTEGER8] = "RMP_INTEGER8",
+    [RMP_REAL4] = "RMP_REAL4",
+    [RMP_REAL8] = "RMP_REAL8",
+    [RMP_COMPLEX8] = "RMP_COMPLEX8",
+    [RMP_COMPLEX16] = "RMP_COMPLEX16",
+    [RMP_2INTEGER] = "RMP_2INTEGER",
 };
 
 int rmp_type_get_name(rmp_datatype_t type, char *name, int *resultlen)
@@ -34,7 +70,7 @@ int rmp_type_get_name(rmp_datatype_t type, char *name, int *resultlen)
         return RMP_ERR_TYPE;
     char set[RMP_MAX_OBJECT_NAME]; /* a name rmp_type_set_name gave it (objmeta.c) first */
     const char *s = objmeta_name(OBJ_TYPE, type, set)            ? set
-                    : t->builtin && type < DT_NBUILTIN ? type_names[type]
+                    : t->builtin && type < DT_FIRST_DERIVED ? type_names[type]
                                                        : "";
     size_t n = strlen(s); /* every name is shorter than RMP_MAX_OBJECT_NAME */
     memcpy(name, s, n + 1);

@@ -68,8 +68,9 @@
  * errors of completion calls (MPI_Wait, Test, Waitall, Testall, Waitany, Waitsome, Testsome,
  * Request_free, Start, Startall, Mrecv, Imrecv) are raised on
  * MPI_COMM_WORLD's error handler, not on the handler of the request's communicator. Handles
- * are ints (MPI_Request a pointer), so MPI_INT and MPI_INT32_T, for instance, are the same
- * handle, and so are the Fortran and C++ names of a C type (MPI_INTEGER is MPI_INT). */
+ * are ints (MPI_Request a pointer); every named predefined type is its own handle (MPI_INT32_T
+ * is not MPI_INT, MPI_INTEGER is not MPI_INT), and types of one size and representation match
+ * each other in point-to-point and collectives (see the builtin datatypes below). */
 #ifndef RMP_MPI_H
 #define RMP_MPI_H
 
@@ -158,42 +159,38 @@ typedef union MPI_Status {
 #define MPI_MAX_ERROR_STRING 256
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
 
-/* Builtin datatypes: C types by their size on this platform (LP64 or ILP32). */
+/* Builtin datatypes. Every named type is its own handle (MPI_INT32_T is not MPI_INT), with
+ * the layout of its C type on this platform (LP64 or ILP32): rmp's builtin of that size, or
+ * one of rmp's named synonyms of it (rmp.h). Types of one size and representation (MPI_INT
+ * and MPI_INT32_T, MPI_LONG and MPI_INT64_T on LP64, MPI_INTEGER and MPI_INT...) carry the
+ * same bytes: a send of one matches a receive of the other, as in MPICH and Open MPI (rmp
+ * does not compare type signatures; the standard calls such a program erroneous). */
 #define MPI_CHAR ((MPI_Datatype)RMP_INT8)
-#define MPI_SIGNED_CHAR ((MPI_Datatype)RMP_INT8)
+#define MPI_SIGNED_CHAR ((MPI_Datatype)RMP_SIGNED_CHAR)
 #define MPI_UNSIGNED_CHAR ((MPI_Datatype)RMP_UINT8)
 #define MPI_BYTE ((MPI_Datatype)RMP_BYTE)
 #define MPI_SHORT ((MPI_Datatype)RMP_INT16)
 #define MPI_UNSIGNED_SHORT ((MPI_Datatype)RMP_UINT16)
 #define MPI_INT ((MPI_Datatype)RMP_INT32)
 #define MPI_UNSIGNED ((MPI_Datatype)RMP_UINT32)
-#if defined(__SIZEOF_LONG__) && __SIZEOF_LONG__ == 4
-#define MPI_LONG ((MPI_Datatype)RMP_INT32)
-#define MPI_UNSIGNED_LONG ((MPI_Datatype)RMP_UINT32)
-#else
-#define MPI_LONG ((MPI_Datatype)RMP_INT64)
-#define MPI_UNSIGNED_LONG ((MPI_Datatype)RMP_UINT64)
-#endif
+#define MPI_LONG ((MPI_Datatype)RMP_LONG)
+#define MPI_UNSIGNED_LONG ((MPI_Datatype)RMP_UNSIGNED_LONG)
 #define MPI_LONG_LONG_INT ((MPI_Datatype)RMP_INT64)
-#define MPI_LONG_LONG ((MPI_Datatype)RMP_INT64)
+#define MPI_LONG_LONG ((MPI_Datatype)RMP_LONG_LONG)
 #define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)RMP_UINT64)
 #define MPI_FLOAT ((MPI_Datatype)RMP_FLOAT)
 #define MPI_DOUBLE ((MPI_Datatype)RMP_DOUBLE)
-#define MPI_INT8_T ((MPI_Datatype)RMP_INT8)
-#define MPI_INT16_T ((MPI_Datatype)RMP_INT16)
-#define MPI_INT32_T ((MPI_Datatype)RMP_INT32)
-#define MPI_INT64_T ((MPI_Datatype)RMP_INT64)
-#define MPI_UINT8_T ((MPI_Datatype)RMP_UINT8)
-#define MPI_UINT16_T ((MPI_Datatype)RMP_UINT16)
-#define MPI_UINT32_T ((MPI_Datatype)RMP_UINT32)
-#define MPI_UINT64_T ((MPI_Datatype)RMP_UINT64)
-#if defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 4
-#define MPI_AINT ((MPI_Datatype)RMP_INT32)
-#else
-#define MPI_AINT ((MPI_Datatype)RMP_INT64)
-#endif
-#define MPI_OFFSET ((MPI_Datatype)RMP_INT64)
-#define MPI_COUNT ((MPI_Datatype)RMP_INT64)
+#define MPI_INT8_T ((MPI_Datatype)RMP_INT8_T)
+#define MPI_INT16_T ((MPI_Datatype)RMP_INT16_T)
+#define MPI_INT32_T ((MPI_Datatype)RMP_INT32_T)
+#define MPI_INT64_T ((MPI_Datatype)RMP_INT64_T)
+#define MPI_UINT8_T ((MPI_Datatype)RMP_UINT8_T)
+#define MPI_UINT16_T ((MPI_Datatype)RMP_UINT16_T)
+#define MPI_UINT32_T ((MPI_Datatype)RMP_UINT32_T)
+#define MPI_UINT64_T ((MPI_Datatype)RMP_UINT64_T)
+#define MPI_AINT ((MPI_Datatype)RMP_AINT)
+#define MPI_OFFSET ((MPI_Datatype)RMP_OFFSET)
+#define MPI_COUNT ((MPI_Datatype)RMP_COUNT)
 /* Value-index pairs for MPI_MINLOC and MPI_MAXLOC: the C structs {T value; int index;}. */
 #define MPI_2INT ((MPI_Datatype)RMP_2INT)
 #define MPI_FLOAT_INT ((MPI_Datatype)RMP_FLOAT_INT)
@@ -513,10 +510,9 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
  * (What the OSU micro-benchmarks' shared utility code refers to, so that their programs build
  * unchanged with rmpcc/rmpicxx.) */
 #define MPI_MAX_OBJECT_NAME RMP_MAX_OBJECT_NAME
-/* A builtin's name, "" for a derived type. Where several names are one handle the name is
- * the first of: MPI_CHAR (= MPI_SIGNED_CHAR, MPI_INT8_T), MPI_SHORT, MPI_INT (= MPI_INT32_T),
- * MPI_LONG (LP64: = MPI_LONG_LONG, MPI_INT64_T, MPI_AINT...), MPI_UNSIGNED_CHAR (=
- * MPI_UINT8_T), ... (the predefined types' aliases: see their section below). Thread-safe. */
+/* A named type's own name ("MPI_INT32_T" for MPI_INT32_T; MPI_C_COMPLEX and MPI_LONG_LONG,
+ * the standard's synonyms, have their own handles and names too), "" for a derived type, the
+ * name MPI_Type_set_name gave, once it did. Thread-safe. */
 int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 int MPI_Get_address(const void *location, MPI_Aint *address);
 
@@ -884,8 +880,11 @@ int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
 int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
 int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
 /* Packing: the bytes are the data in typemap order (what a message carries). Too small a
- * buffer gives MPI_ERR_TRUNCATE. external32: big-endian; rmp's sizes (MPI_LONG, which is
- * MPI_INT64_T here on LP64, takes 8 bytes); another datarep gives MPI_ERR_ARG. */
+ * buffer gives MPI_ERR_TRUNCATE. external32: big-endian, each named type in the standard's
+ * size for it (MPI-3.1 table 13.2: MPI_LONG and MPI_UNSIGNED_LONG 4 bytes, MPI_WCHAR 2,
+ * MPI_LONG_DOUBLE 16 as IEEE binary128, MPI_INT64_T, MPI_AINT, MPI_OFFSET, MPI_COUNT 8...);
+ * a long out of the 4 bytes' range keeps its low 32 bits, a wchar_t its low 16, a binary128
+ * is rounded toward zero to long double. Another datarep gives MPI_ERR_ARG. */
 int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
              int *position, MPI_Comm comm);
 int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
@@ -902,50 +901,54 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datat
 /* -- predefined types and ops -- */
 /* More C types, each its own handle. MPI_C_BOOL is a bool (logical ops only); MPI_WCHAR has no
  * reduction op; the complex types reduce with MPI_SUM and MPI_PROD; long double with MPI_SUM,
- * PROD, MIN and MAX. The C++ names are the C types' handles (same layouts and semantics), and
- * MPI_Type_get_name answers with the C name. */
+ * PROD, MIN, MAX, LAND, LOR and LXOR. The C++ types have handles of their own, with the C
+ * types' layouts and ops. */
 #define MPI_LONG_DOUBLE ((MPI_Datatype)RMP_LONG_DOUBLE)
 #define MPI_WCHAR ((MPI_Datatype)RMP_WCHAR)
 #define MPI_C_BOOL ((MPI_Datatype)RMP_C_BOOL)
 #define MPI_C_FLOAT_COMPLEX ((MPI_Datatype)RMP_C_FLOAT_COMPLEX)
-#define MPI_C_COMPLEX ((MPI_Datatype)RMP_C_FLOAT_COMPLEX)
+#define MPI_C_COMPLEX ((MPI_Datatype)RMP_C_COMPLEX)
 #define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)RMP_C_DOUBLE_COMPLEX)
 #define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)RMP_C_LONG_DOUBLE_COMPLEX)
-#define MPI_CXX_BOOL ((MPI_Datatype)RMP_C_BOOL)
-#define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)RMP_C_FLOAT_COMPLEX)
-#define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)RMP_C_DOUBLE_COMPLEX)
-#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)RMP_C_LONG_DOUBLE_COMPLEX)
+#define MPI_CXX_BOOL ((MPI_Datatype)RMP_CXX_BOOL)
+#define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)RMP_CXX_FLOAT_COMPLEX)
+#define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)RMP_CXX_DOUBLE_COMPLEX)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)RMP_CXX_LONG_DOUBLE_COMPLEX)
 /* {long double value; int index;} for MPI_MINLOC and MPI_MAXLOC. */
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)RMP_LONG_DOUBLE_INT)
 
 /* Fortran's types, usable from C (as gfortran lays them out: INTEGER and LOGICAL 4 bytes,
- * REAL 4, DOUBLE PRECISION 8). Integer and real ones are the C types of their size; COMPLEX and
- * DOUBLE COMPLEX are the C complex types (same layout, same MPI_SUM and MPI_PROD). MPI_LOGICAL
+ * REAL 4, DOUBLE PRECISION 8), each its own handle. Integer and real ones have the layout and
+ * ops of the C types of their size; COMPLEX and DOUBLE COMPLEX those of the C complex types. MPI_LOGICAL
  * is its own type (logical ops only, 0 false, results 0 or 1), as are MPI_2REAL and
  * MPI_2DOUBLE_PRECISION (value and index both of the value's type). No REAL*16 here (gfortran's
- * is IEEE quad, not C's long double): MPI_REAL16, MPI_COMPLEX32 are MPI_DATATYPE_NULL. */
-#define MPI_INTEGER ((MPI_Datatype)RMP_INT32)
-#define MPI_REAL ((MPI_Datatype)RMP_FLOAT)
-#define MPI_DOUBLE_PRECISION ((MPI_Datatype)RMP_DOUBLE)
-#define MPI_COMPLEX ((MPI_Datatype)RMP_C_FLOAT_COMPLEX)
-#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)RMP_C_DOUBLE_COMPLEX)
+ * is IEEE quad, not C's long double): MPI_REAL16, MPI_COMPLEX32 are MPI_DATATYPE_NULL, and so is
+ * MPI_INTEGER16 (the optional types a program tests against MPI_DATATYPE_NULL). */
+#define MPI_INTEGER ((MPI_Datatype)RMP_INTEGER)
+#define MPI_REAL ((MPI_Datatype)RMP_REAL)
+#define MPI_DOUBLE_PRECISION ((MPI_Datatype)RMP_DOUBLE_PRECISION)
+#define MPI_COMPLEX ((MPI_Datatype)RMP_COMPLEX)
+#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)RMP_DOUBLE_COMPLEX)
 #define MPI_LOGICAL ((MPI_Datatype)RMP_LOGICAL)
-#define MPI_CHARACTER ((MPI_Datatype)RMP_INT8)
-#define MPI_INTEGER1 ((MPI_Datatype)RMP_INT8)
-#define MPI_INTEGER2 ((MPI_Datatype)RMP_INT16)
-#define MPI_INTEGER4 ((MPI_Datatype)RMP_INT32)
-#define MPI_INTEGER8 ((MPI_Datatype)RMP_INT64)
-#define MPI_REAL4 ((MPI_Datatype)RMP_FLOAT)
-#define MPI_REAL8 ((MPI_Datatype)RMP_DOUBLE)
+#define MPI_CHARACTER ((MPI_Datatype)RMP_CHARACTER)
+#define MPI_INTEGER1 ((MPI_Datatype)RMP_INTEGER1)
+#define MPI_INTEGER2 ((MPI_Datatype)RMP_INTEGER2)
+#define MPI_INTEGER4 ((MPI_Datatype)RMP_INTEGER4)
+#define MPI_INTEGER8 ((MPI_Datatype)RMP_INTEGER8)
+#define MPI_REAL4 ((MPI_Datatype)RMP_REAL4)
+#define MPI_REAL8 ((MPI_Datatype)RMP_REAL8)
 #define MPI_REAL16 MPI_DATATYPE_NULL
-#define MPI_COMPLEX8 ((MPI_Datatype)RMP_C_FLOAT_COMPLEX)
-#define MPI_COMPLEX16 ((MPI_Datatype)RMP_C_DOUBLE_COMPLEX)
+#define MPI_INTEGER16 MPI_DATATYPE_NULL /* no 16-byte integer either */
+#define MPI_COMPLEX8 ((MPI_Datatype)RMP_COMPLEX8)
+#define MPI_COMPLEX16 ((MPI_Datatype)RMP_COMPLEX16)
 #define MPI_COMPLEX32 MPI_DATATYPE_NULL
-#define MPI_2INTEGER ((MPI_Datatype)RMP_2INT)
+#define MPI_2INTEGER ((MPI_Datatype)RMP_2INTEGER)
 #define MPI_2REAL ((MPI_Datatype)RMP_2REAL)
 #define MPI_2DOUBLE_PRECISION ((MPI_Datatype)RMP_2DOUBLE_PRECISION)
 
-/* MPI_LXOR reduces integer, floating, bool and logical types. MPI_REPLACE and MPI_NO_OP are
+/* MPI_LXOR reduces integer, floating, bool and logical types (MPI_LAND, LOR and LXOR on
+ * floating types, long double included, are an extension, as in MPICH, which Open MPI
+ * refuses: nonzero is true, the result 1 or 0 of the type). MPI_REPLACE and MPI_NO_OP are
  * for one-sided accumulates (which rmp has not): every reduction refuses them (MPI_ERR_OP), as
  * it refuses any op on a type the op is not defined for (MPI-3.1 5.9.2). */
 #define MPI_LXOR ((MPI_Op)RMP_LXOR)
@@ -963,11 +966,12 @@ int MPI_Op_commutative(MPI_Op op, int *commute);
 #define MPI_TYPECLASS_INTEGER RMP_TYPECLASS_INTEGER
 #define MPI_TYPECLASS_REAL RMP_TYPECLASS_REAL
 #define MPI_TYPECLASS_COMPLEX RMP_TYPECLASS_COMPLEX
-/* A predefined type of the class and size (integers 1, 2, 4, 8; reals 4, 8, 16 = long double;
- * complex 8, 16, 32); MPI_ERR_ARG if none. */
+/* A predefined type of the class and size: MPI_INTEGER1, 2, 4, 8; MPI_REAL4, MPI_REAL8,
+ * MPI_LONG_DOUBLE (16); MPI_COMPLEX8, MPI_COMPLEX16, MPI_C_LONG_DOUBLE_COMPLEX (32), as MPICH
+ * answers; MPI_ERR_ARG if none. */
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
-/* As MPICH: predefined handles (MPI_CHAR... for integers, MPI_FLOAT, MPI_DOUBLE,
- * MPI_LONG_DOUBLE, and the C complex types), the smallest with the precision p and range r
+/* As MPICH: types like the predefined ones of the kind (MPI_INTEGER1..8, MPI_REAL4, MPI_REAL8,
+ * MPI_LONG_DOUBLE, and the complex types of those), the smallest with the precision p and range r
  * asked (MPI_UNDEFINED: any, not for both); MPI_ERR_ARG when none has them. Not to be freed. */
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);

@@ -12,8 +12,9 @@
 static bool want_ok(rmp_op_t op, int b)
 {
     switch (b) {
-    case DT_LONG_DOUBLE:
-        return op == RMP_SUM || op == RMP_PROD || op == RMP_MIN || op == RMP_MAX;
+    case DT_LONG_DOUBLE: /* the logical ops too, as on float and double (MPICH's oplxor) */
+        return op == RMP_SUM || op == RMP_PROD || op == RMP_MIN || op == RMP_MAX ||
+               op == RMP_LAND || op == RMP_LOR || op == RMP_LXOR;
     case DT_C_FLOAT_COMPLEX:
     case DT_C_DOUBLE_COMPLEX:
     case DT_C_LONG_DOUBLE_COMPLEX:
@@ -85,6 +86,13 @@ Test(op_predef, kernels, .timeout = 30)
              (long double)(i % 3));
     CHECK_MC(long double, DT_LONG_DOUBLE, RMP_MAX, a > b ? a : b, (long double)(i % 5),
              (long double)(i % 3));
+    /* logical: nonzero (NaN, -0.0 is zero) is true, the result 1 or 0 */
+    CHECK_MC(long double, DT_LONG_DOUBLE, RMP_LAND, (a != 0 && b != 0) ? 1 : 0,
+             (long double)(i % 3) - 1.5L * (i % 2), i % 4 == 1 ? -0.0L : (long double)(i % 5));
+    CHECK_MC(long double, DT_LONG_DOUBLE, RMP_LOR, (a != 0 || b != 0) ? 1 : 0,
+             (long double)(i % 3) * 0.25L, i % 4 == 1 ? -0.0L : (long double)(i % 5));
+    CHECK_MC(long double, DT_LONG_DOUBLE, RMP_LXOR, (a != 0) != (b != 0) ? 1 : 0,
+             (long double)(i % 3) - 1, i % 7 == 3 ? __builtin_nanl("") : (long double)(i % 2));
     CHECK_MC(float _Complex, DT_C_FLOAT_COMPLEX, RMP_SUM, a + b, (float)i + 2.0fi, -1.5f * i);
     CHECK_MC(float _Complex, DT_C_FLOAT_COMPLEX, RMP_PROD, a * b, (float)i + 2.0fi,
              0.5f - (float)(i % 4) * 1.0fi);
