@@ -25,6 +25,7 @@ typedef struct boot {
     pmix_proc_t me;
     boot_val_t *vals; /* values handed out by boot_get, released at finalize */
     int mrun_fd;      /* mrun's status channel; -1: not started by mrun */
+    bool pmix_up;     /* PMIx_Init succeeded: PMIx_Finalize is due */
 } boot_t;
 
 /* RMP_MRUN_FD=<fd>:<pid>: mrun's status channel, meant for mrun's own children only (a
@@ -42,6 +43,27 @@ static int mrun_channel(void)
         fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) /* not for programs the rank executes */
         return -1;
     return fd;
+}
+
+/* PMIx_Init failed with mrun's variables in the environment: no singleton then (one that
+ * "succeeded" alone would hide the failure). mrun refuses a process that claims a rank another
+ * process already is: one that a rank started, since only mrun's own children carry its pid in
+ * RMP_MRUN_FD as their parent. Says why and returns true; false: not under mrun at all. */
+static bool under_mrun(rmp_ctx_t *c)
+{
+    const char *v = getenv("RMP_MRUN_FD"), *rank = getenv("PMIX_RANK");
+    int fd, pid, end = 0;
+    if (!v || sscanf(v, "%d:%d%n", &fd, &pid, &end) != 2 || v[end] != '\0')
+        return false;
+    if (pid != (int)getppid())
+        core_error(c, "mrun refused this process as rank %s: that rank is another process, "
+                   "connected already; a program started by a rank is not that rank: unset the "
+                   "PMIX_* variables or start it with mrun", rank ? rank : "?");
+    else
+        core_error(c, "PMIx_Init failed: mrun's PMIx server did not take this rank (mrun "
+                   "says why)");
+    c->cfg.explained = true; /* rmp_init adds no generic line */
+    return true;
 }
 
 /* One line on mrun's channel (one write: lines never interleave). */
@@ -204,6 +226,9 @@ int boot_init(rmp_ctx_t *c)
         return singleton(c);
     }
     pmix_status_t st = PMIx_Init(&b->me, NULL, 0);
+    if (st != PMIX_SUCCESS && under_mrun(c))
+        return RMP_ERR_BOOTSTRAP; /* not a singleton, and nothing of PMIx to finalize */
+    b->pmix_up = st == PMIX_SUCCESS;
     if (st != PMIX_SUCCESS) {
         core_verbose(c, "PMIx_Init: %s: running as a singleton", PMIx_Error_string(st));
         return singleton(c);
@@ -323,7 +348,7 @@ void boot_finalize(rmp_ctx_t *c)
         free(v);
     }
     boot_note(c, "F");
-    if (!c->singleton)
+    if (b->pmix_up)
         PMIx_Finalize(NULL, 0);
     if (b->mrun_fd >= 0)
         close(b->mrun_fd);

@@ -259,3 +259,45 @@ Test(launch, four_hundred_ranks_refused_at_start, .timeout = 120)
     expect_clean(r);
     run_free(&r);
 }
+
+/* Rank 0 runs an rmp program with system(): the child inherits the rank's PMIx variables and
+ * connected as a second rank 0, which then waited in the job's fence for ever (the job hung
+ * until --timeout). mrun refuses it at once, in one line naming the rank, the rank's process
+ * and the fix; the child's rmp_init fails with the same fix; the job goes on and succeeds. */
+Test(launch, program_started_by_a_rank_is_refused_not_hung, .timeout = 60)
+{
+    run_opts_t o = {.limit = 30};
+    run_result_t r = run_mrun(&o, 2, PROG("sysrun"), PROG("quick"), NULL);
+    expect_success(r);
+    expect_line(r, out, "sysrun: child exit 1", 1);
+    expect_line(r, out, "sysrun: OK n=2", 1);
+    expect_like(r, err, "mrun: refused a second process as rank 0: rank 0 is connected already "
+                "(pid ", "); a program started by a rank is not that rank: unset the PMIX_* "
+                "variables or start it with mrun", 1);
+    expect_line(r, err, "rmp: mrun refused this process as rank 0: that rank is another "
+                "process, connected already; a program started by a rank is not that rank: "
+                "unset the PMIX_* variables or start it with mrun", 1);
+    expect_line(r, err, "quick: rmp_init failed: bootstrap (PMIx) failure", 1);
+    cr_assert_eq(count_prefix(r.err, "rank "), 0, "the child ran as a rank:\n%s", tail(r.out));
+    run_free(&r);
+}
+
+/* The same child started by its own mrun is a job of its own, and a rank that is a wrapper
+ * (a shell running the program) is still the program's first connection: both work. */
+Test(launch, nested_mrun_and_wrapped_ranks_still_work, .timeout = 60)
+{
+    run_opts_t o = {.limit = 30};
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s -n 2 %s", RMP_TEST_MRUN, PROG("quick"));
+    run_result_t r = run_mrun(&o, 2, PROG("sysrun"), cmd, NULL);
+    expect_success(r);
+    expect_line(r, out, "sysrun: child exit 0", 1);
+    expect_line(r, out, "rank 0 of 2 ok", 1);
+    expect_line(r, out, "rank 1 of 2 ok", 1);
+    run_free(&r);
+    r = run_mrun(&o, 2, "/bin/sh", "-c", PROG("quick") "; echo wrapped $?", NULL);
+    expect_success(r);
+    expect_line(r, out, "wrapped 0", 2);
+    expect_line(r, out, "rank 0 of 2 ok", 1);
+    run_free(&r);
+}
