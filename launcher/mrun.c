@@ -99,11 +99,12 @@ static int signals_setup(sigset_t *ignored)
     sigaddset(&set, SIGCHLD);
     /* Every catchable signal that would end mrun comes through the loop instead (which ends
      * the job cleanly, or forwards SIGUSR1/2 to the ranks): a signal must never kill mrun and
-     * orphan its ranks. Stop/continue, and those ignored by default, keep their defaults. */
+     * orphan its ranks. So do the stop signals and SIGCONT (jobctl.c: the whole job stops and
+     * continues; a blocked SIGCONT still continues mrun). Those ignored by default keep their
+     * defaults. */
     for (int sig = 1; sig <= SIGRTMAX; sig++) {
         switch (sig) {
-        case SIGKILL: case SIGSTOP: case SIGCHLD: case SIGPIPE: case SIGCONT: case SIGTSTP:
-        case SIGTTIN: case SIGTTOU: case SIGURG: case SIGWINCH:
+        case SIGKILL: case SIGSTOP: case SIGCHLD: case SIGPIPE: case SIGURG: case SIGWINCH:
             continue;
         }
         if ((sig > 31 && sig < SIGRTMIN) || sigismember(ignored, sig))

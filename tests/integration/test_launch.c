@@ -301,3 +301,41 @@ Test(launch, nested_mrun_and_wrapped_ranks_still_work, .timeout = 60)
     expect_line(r, out, "rank 0 of 2 ok", 1);
     run_free(&r);
 }
+
+/* Job control: SIGTSTP to mrun (Ctrl-Z) stopped mrun alone, the ranks computed on, and the
+ * --timeout clock ran on. Now every rank and mrun are stopped (state T), for longer than the
+ * timeout; SIGCONT resumes them all, and the job ends correctly, not timed out. */
+Test(launch, sigtstp_stops_every_rank_and_the_timeout_clock, .timeout = 90)
+{
+    const char *script =
+        "mrun=$1; prog=$2; n=3; t=2; out=$TMPDIR/out; flag=$TMPDIR/flag; : >$out; "
+        "state() { sed 's/.*) //' /proc/$1/stat 2>/dev/null | cut -d' ' -f1; }; "
+        "states() { s=''; for q in $p $pids; do s=\"$s$(state $q)\"; done; echo $s; }; "
+        "\"$mrun\" --timeout $t -n $n \"$prog\" $flag >$out 2>&1 & p=$!; i=0; "
+        "while [ $(grep -c '^ready ' $out) -lt $n ] && [ $i -lt 400 ]; do "
+        "  sleep 0.05; i=$((i+1)); done; "
+        "pids=$(sed -n 's/^ready //p' $out); echo procs $(echo $p $pids | wc -w); "
+        "kill -TSTP $p; i=0; "
+        "while [ \"$(states)\" != TTTT ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; "
+        "echo stopped $(states); sleep $((t + 1)); echo still $(states); "
+        "kill -CONT $p; i=0; "
+        "while states | grep -q T && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; "
+        "echo continued $(states | tr RSD rrr); touch $flag; wait $p; echo status $?; "
+        "grep -v '^ready ' $out; rm -f $out $flag";
+    const char *argv[] = {"/bin/sh", "-c", script, "sh", RMP_TEST_MRUN, PROG("stoppable"),
+                          NULL};
+    run_opts_t o = {.limit = 60};
+    run_result_t r = run_cmd(&o, argv);
+    expect_exit(r, 0);
+    expect_line(r, out, "procs 4", 1);
+    expect_line(r, out, "stopped TTTT", 1);
+    expect_line(r, out, "still TTTT", 1);
+    expect_line(r, out, "continued rrrr", 1);
+    expect_line(r, out, "status 0", 1);
+    expect_line(r, out, "stoppable: OK n=3", 1);
+    expect_no_fail(r);
+    cr_assert_eq(count_prefix(r.out, "mrun:") + count_prefix(r.err, "mrun:"), 0, "%s%s",
+                 tail(r.out), tail(r.err));
+    expect_clean(r);
+    run_free(&r);
+}

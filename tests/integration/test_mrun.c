@@ -58,9 +58,14 @@ static const usage_case_t usage_cases[] = {
     {{"-n", "5000", "/bin/true", NULL},
      "mrun: -n needs a number of ranks from 1 to 4096, not '5000'; try mrun --help"},
     {{"-n", "2", "--timeout", "-1", "/bin/true", NULL},
-     "mrun: --timeout needs a positive number of seconds, not '-1'; try mrun --help"},
+     "mrun: --timeout needs a number of seconds above 0 and at most 100000000, not '-1'; "
+     "try mrun --help"},
     {{"-n", "2", "--timeout", "soon", "/bin/true", NULL},
-     "mrun: --timeout needs a positive number of seconds, not 'soon'; try mrun --help"},
+     "mrun: --timeout needs a number of seconds above 0 and at most 100000000, not 'soon'; "
+     "try mrun --help"},
+    {{"-n", "2", "--timeout", "1e9", "/bin/true", NULL},
+     "mrun: --timeout needs a number of seconds above 0 and at most 100000000, not '1e9'; "
+     "try mrun --help"},
     {{"-n", "2", "--nodes", "3", "/bin/true", NULL},
      "mrun: --nodes 3 is more than the 2 ranks; try mrun --help"},
     {{"-n", "2", "-x", "=x", "/bin/true", NULL},
