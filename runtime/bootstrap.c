@@ -3,6 +3,7 @@
  * PMIx_Init fails and the program runs as a singleton of size 1; under a launcher that speaks
  * another protocol it fails with the flag to use. Under mrun, it also reports init, finalize,
  * abort and failed peers on mrun's status channel (launcher/rankstat.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -207,6 +209,39 @@ static int singleton(rmp_ctx_t *c)
     return RMP_SUCCESS;
 }
 
+/* rmp's own descriptors in a process: 6 at 4 and at 64 ranks on one node (PMIx's socket and
+ * event loop, the status channel, ...), and one more at a time while PMIx_Init loads its
+ * plugins and the shared-memory transport maps its peers' segments; start-up failed with 6
+ * free and worked with 7. Short of them, rmp_init failed deep inside PMIx or a transport
+ * ("Too many open files", or PMIx's complaints about its plugins): say why first. */
+enum { BOOT_FREE_FDS = 16 };
+
+static int check_fds(rmp_ctx_t *c)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return RMP_SUCCESS;
+    long used = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d && errno != EMFILE && errno != ENFILE)
+        return RMP_SUCCESS; /* no /proc: the transports will say what fails */
+    if (!d) {
+        used = (long)rl.rlim_cur;
+    } else {
+        for (struct dirent *e; (e = readdir(d));)
+            used += e->d_name[0] != '.';
+        closedir(d);
+        used--; /* the directory's own */
+    }
+    if ((long)rl.rlim_cur - used >= BOOT_FREE_FDS)
+        return RMP_SUCCESS;
+    core_error(c, "this process has %ld of its %lu open files (ulimit -n) in use, and rmp_init "
+               "needs %d free: raise the limit", used, (unsigned long)rl.rlim_cur,
+               BOOT_FREE_FDS);
+    c->cfg.explained = true; /* rmp_init adds no generic line */
+    return RMP_ERR_BOOTSTRAP;
+}
+
 int boot_init(rmp_ctx_t *c)
 {
     boot_t *b = calloc(1, sizeof(*b));
@@ -214,6 +249,9 @@ int boot_init(rmp_ctx_t *c)
         return RMP_ERR_NO_MEM;
     b->mrun_fd = -1;
     c->boot = b;
+    int rc = check_fds(c);
+    if (rc != RMP_SUCCESS)
+        return rc;
     /* No launcher: PMIx_Init fails quickly (no server to reach) — run as a singleton. */
     if (!getenv("PMIX_NAMESPACE") && !getenv("PMIX_SERVER_URI41") &&
         !getenv("PMIX_SERVER_URI4") && !getenv("PMIX_SERVER_URI3") &&
@@ -241,7 +279,7 @@ int boot_init(rmp_ctx_t *c)
         return RMP_ERR_BOOTSTRAP;
     }
     c->size = (int)size;
-    int rc = read_local_peers(c, b);
+    rc = read_local_peers(c, b);
     if (rc == RMP_SUCCESS && (b->mrun_fd = mrun_channel()) >= 0)
         boot_note(c, "I");
     return rc;

@@ -339,3 +339,17 @@ Test(launch, sigtstp_stops_every_rank_and_the_timeout_clock, .timeout = 90)
     expect_clean(r);
     run_free(&r);
 }
+
+/* A rank that dies while connecting made PMIx's server print "PMIX ERROR: UNREACHABLE in file
+ * ...ptl_base_connection_hdlr.c at line 388" on mrun's stderr: PMIx's own lines are not
+ * shown (mrun says what failed in its own words). */
+Test(launch, pmix_own_error_lines_do_not_leak, .timeout = 30)
+{
+    run_opts_t o = {.limit = 20};
+    run_result_t r = run_mrun(&o, 1, PROG("pmix_gone"), NULL);
+    expect_exit(r, 0);
+    expect_line(r, out, "gone", 1);
+    cr_assert(!strstr(r.err, "PMIX ERROR") && !strstr(r.err, "ptl_base"), "%s", tail(r.err));
+    expect_clean(r);
+    run_free(&r);
+}
