@@ -356,6 +356,17 @@ static run_result_t mrun_ulimit(const char *limit, rlim_t hard_needed, const cha
     return run_cmd(&o, argv);
 }
 
+/* r ended with status 1 and `line` as its only output: nothing was started. Frees r. */
+static void expect_refused(run_result_t *r, const char *line)
+{
+    expect_exit(*r, 1);
+    expect_line(*r, err, line, 1);
+    cr_assert_eq(count_prefix(r->err, ""), 1, "%s", tail(r->err));
+    cr_assert_str_empty(r->out);
+    expect_clean(*r);
+    run_free(r);
+}
+
 /* mrun reserved 3 open files per rank + 64 but holds 5 per rank while starting them: under
  * `ulimit -Sn 256` (hard 20000), 64 ranks failed with "starting rank 48 failed: Too many open
  * files". Now mrun raises its soft limit to what it needs, and the ranks still get 256. */
@@ -379,14 +390,9 @@ Test(mrun, hard_fd_limit_too_low_is_refused_before_starting, .timeout = 30)
 {
     const char *quick[] = {PROG("quick"), NULL};
     run_result_t r = mrun_ulimit("-n 100", 100, "64", quick);
-    expect_exit(r, 1);
-    expect_line(r, err, "mrun: 64 ranks need 384 open files in mrun (5 per rank + 64), but the "
-                "hard limit is 100: raise it (ulimit -Hn, limits.conf), or run at most 7 ranks",
-                1);
-    cr_assert_eq(count_prefix(r.err, ""), 1, "%s", tail(r.err));
-    cr_assert_str_empty(r.out);
-    expect_clean(r);
-    run_free(&r);
+    expect_refused(&r, "mrun: 64 ranks need 384 open files in mrun (5 per rank + 64), but the "
+                   "hard limit is 100: raise it (ulimit -Hn, limits.conf), or run at most 7 "
+                   "ranks");
 }
 
 /* `ulimit -n 10` was blamed on "the PMIx installation", after PMIx's and libevent's own
@@ -395,13 +401,8 @@ Test(mrun, tiny_fd_limit_is_named, .timeout = 30)
 {
     const char *quick[] = {PROG("quick"), NULL};
     run_result_t r = mrun_ulimit("-n 10", 10, "2", quick);
-    expect_exit(r, 1);
-    expect_line(r, err, "mrun: the open-file limit is 10, and a rank needs at least 32 (rmp's "
-                "own and the program's): raise it (ulimit -n)", 1);
-    cr_assert_eq(count_prefix(r.err, ""), 1, "%s", tail(r.err));
-    cr_assert_str_empty(r.out);
-    expect_clean(r);
-    run_free(&r);
+    expect_refused(&r, "mrun: the open-file limit is 10, and a rank needs at least 32 (rmp's "
+                   "own and the program's): raise it (ulimit -n)");
 }
 
 /* Without mrun (a singleton, or under another launcher), rmp_init itself names the limit. */
