@@ -304,11 +304,12 @@ Test(launch, nested_mrun_and_wrapped_ranks_still_work, .timeout = 60)
 
 /* Job control: SIGTSTP to mrun (Ctrl-Z) stopped mrun alone, the ranks computed on, and the
  * --timeout clock ran on. Now every rank and mrun are stopped (state T), for longer than the
- * timeout; SIGCONT resumes them all, and the job ends correctly, not timed out. */
+ * timeout; SIGCONT resumes them all, and the job ends correctly, not timed out. (The timeout,
+ * 6 s, must outlast the job's running time, start-up under ASan included.) */
 Test(launch, sigtstp_stops_every_rank_and_the_timeout_clock, .timeout = 90)
 {
     const char *script =
-        "mrun=$1; prog=$2; n=3; t=2; out=$TMPDIR/out; flag=$TMPDIR/flag; : >$out; "
+        "mrun=$1; prog=$2; n=3; t=6; out=$TMPDIR/out; flag=$TMPDIR/flag; : >$out; "
         "state() { sed 's/.*) //' /proc/$1/stat 2>/dev/null | cut -d' ' -f1; }; "
         "states() { s=''; for q in $p $pids; do s=\"$s$(state $q)\"; done; echo $s; }; "
         "\"$mrun\" --timeout $t -n $n \"$prog\" $flag >$out 2>&1 & p=$!; i=0; "
