@@ -1,8 +1,9 @@
 /* bootstrap.c — the PMIx client side: who am I, who shares my node, and the modex (each
  * transport's address blob: Put, Commit, one Fence, then Get per peer). Without a launcher
  * PMIx_Init fails and the program runs as a singleton of size 1; under a launcher that speaks
- * another protocol it fails with the flag to use. Under mrun, it also reports init, finalize,
- * abort and failed peers on mrun's status channel (launcher/rankstat.h). */
+ * another protocol it fails with the flag to use; under mrun, a PMIx_Init that fails (mrun
+ * refuses a second process as a rank) is an error, never a singleton. Under mrun, it also
+ * reports init, finalize, abort and failed peers on mrun's status channel (launcher/rankstat.h). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
