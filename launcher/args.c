@@ -28,8 +28,9 @@ static const char usage_text[] =
     "  --tag-output    prefix every output line with [rank]\n"
     "  --bind-to core|none  pin rank i to the i-th CPU mrun may use (default: core when\n"
     "                  the ranks fit the CPUs, none when they outnumber them)\n"
-    "  --timeout SEC   end the job after SEC seconds (fractions allowed); without it, the\n"
-    "                  MPIEXEC_TIMEOUT variable gives SEC (empty: none)\n"
+    "  --timeout SEC   end the job after SEC seconds (above 0, at most 100000000; fractions\n"
+    "                  allowed); the time the job spends stopped (Ctrl-Z) does not count;\n"
+    "                  MPIEXEC_TIMEOUT gives SEC when this option does not (empty: none)\n"
     "  -h, --help      show this help\n"
     "  -V, --version   show the version\n"
     "\n"
@@ -209,8 +210,10 @@ static int args_timeout(const char *arg, const char *what, mrun_opts_t *o)
     char *end;
     errno = 0;
     double t = strtod(arg, &end);
+    /* The bound keeps the deadline's milliseconds far inside an int64 (1e8 s: over 3 years). */
     if (errno || end == arg || *end || !isfinite(t) || t <= 0 || t > 1e8)
-        return usage_error("%s needs a positive number of seconds, not '%s'", what, arg);
+        return usage_error("%s needs a number of seconds above 0 and at most 100000000, not "
+                           "'%s'", what, arg);
     o->timeout_s = t;
     o->timeout_arg = arg;
     return -1;

@@ -132,6 +132,9 @@ static int peer_uid(int fd, uid_t *uid)
 
 static atomic_bool guard_on;
 static atomic_uint guard_refused;
+static bool (*_Atomic guard_admit)(int fd);
+
+void guard_set_admit(bool (*admit)(int fd)) { atomic_store(&guard_admit, admit); }
 
 /* PMIx's listener thread calls accept() (it imports it from libc; 4.2.2 has no usable hook to
  * accept for it). mrun defines accept itself and exports it, so the dynamic linker binds
@@ -146,9 +149,14 @@ __attribute__((visibility("default"))) int accept(int fd, struct sockaddr *addr,
         return s;
     uid_t uid = (uid_t)-1;
     int err = peer_uid(s, &uid);
-    if (err == 0 && uid == getuid())
+    bool (*admit)(int) = atomic_load(&guard_admit);
+    if (err == 0 && uid == getuid() && (!admit || admit(s)))
         return s;
     close(s);
+    if (err == 0 && uid == getuid()) { /* admit said why */
+        errno = ECONNABORTED;
+        return -1;
+    }
     if (atomic_fetch_add(&guard_refused, 1) < 3) { /* a flood must not flood the job's stderr */
         if (err)
             fprintf(stderr, "mrun: refused a connection to the job's PMIx server: its owner "

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jobctl.h"
 #include "output.h"
 #include "procs.h"
 #include "rankstat.h"
@@ -331,6 +332,24 @@ static void on_events(job_t *job)
     }
 }
 
+static void signal_all_cb(void *job, int sig) { signal_all(job, sig); }
+
+/* The job was stopped for ms milliseconds: no deadline counts that time (the ranks did not
+ * run either). */
+static void shift_deadlines(job_t *job, int64_t ms)
+{
+    int64_t *all[] = {&job->kill_at, &job->timeout_at, &job->drain_until};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        if (*all[i] > 0)
+            *all[i] += ms;
+    for (int r = 0; r < job->nprocs; r++) {
+        if (job->ranks[r].late_at > 0)
+            job->ranks[r].late_at += ms;
+        if (job->ranks[r].held_at > 0)
+            job->ranks[r].held_at += ms;
+    }
+}
+
 /* Signals mrun forwards to the ranks, as mpirun does; every other one ends the job. */
 static bool forwarded(int sig) { return sig == SIGUSR1 || sig == SIGUSR2; }
 
@@ -342,6 +361,14 @@ static void on_signals(job_t *job)
         int sig = (int)si.ssi_signo;
         if (sig == SIGCHLD)
             continue; /* the loop reaps on every pass */
+        if (jobctl_is_stop(sig)) { /* Ctrl-Z: the whole job stops, and later goes on */
+            shift_deadlines(job, jobctl_stop(sig, signal_all_cb, job));
+            continue;
+        }
+        if (sig == SIGCONT) { /* mrun was stopped by SIGSTOP, which it cannot see coming */
+            signal_all(job, SIGCONT);
+            continue;
+        }
         if (forwarded(sig)) {
             for (int r = 0; r < job->nprocs; r++)
                 if (job->ranks[r].alive)

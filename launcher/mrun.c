@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
 #include "args.h"
+#include "fdlimit.h"
 #include "job.h"
 #include "mrun.h"
 #include "pmix_srv.h"
@@ -99,11 +99,12 @@ static int signals_setup(sigset_t *ignored)
     sigaddset(&set, SIGCHLD);
     /* Every catchable signal that would end mrun comes through the loop instead (which ends
      * the job cleanly, or forwards SIGUSR1/2 to the ranks): a signal must never kill mrun and
-     * orphan its ranks. Stop/continue, and those ignored by default, keep their defaults. */
+     * orphan its ranks. So do the stop signals and SIGCONT (jobctl.c: the whole job stops and
+     * continues; a blocked SIGCONT still continues mrun). Those ignored by default keep their
+     * defaults. */
     for (int sig = 1; sig <= SIGRTMAX; sig++) {
         switch (sig) {
-        case SIGKILL: case SIGSTOP: case SIGCHLD: case SIGPIPE: case SIGCONT: case SIGTSTP:
-        case SIGTTIN: case SIGTTOU: case SIGURG: case SIGWINCH:
+        case SIGKILL: case SIGSTOP: case SIGCHLD: case SIGPIPE: case SIGURG: case SIGWINCH:
             continue;
         }
         if ((sig > 31 && sig < SIGRTMIN) || sigismember(ignored, sig))
@@ -118,19 +119,6 @@ static int signals_setup(sigset_t *ignored)
     if (fd < 0)
         fprintf(stderr, "mrun: signalfd failed: %s\n", strerror(errno));
     return fd;
-}
-
-/* Each rank costs mrun about three fds (two pipes, one PMIx socket). */
-static void raise_fd_limit(int nprocs)
-{
-    struct rlimit rl;
-    rlim_t want = (rlim_t)nprocs * 3 + 64;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want)
-        return;
-    rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
-    if (setrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur < want)
-        fprintf(stderr, "mrun: warning: the open-file limit is too low for %d ranks (raise "
-                "ulimit -n to %lu)\n", nprocs, (unsigned long)want);
 }
 
 /* Server, job, cleanup: every way out of the job passes through the cleanup here. */
@@ -189,16 +177,26 @@ int main(int argc, char **argv)
     int sig_fd = signals_setup(&ignored);
     if (sig_fd < 0)
         goto out_path;
-    /* For mrun's own PMIx server: no hwloc I/O discovery (3x faster start) and no
-     * shared-memory files that a killed mrun would leak. The ranks' environment is taken. */
+    /* For mrun's own PMIx server: no hwloc I/O discovery (3x faster start), no shared-memory
+     * files that a killed mrun would leak, and none of PMIx's own error lines ("PMIX ERROR:
+     * UNREACHABLE in file ...ptl_base_connection_hdlr.c" when a rank dies while connecting):
+     * they name PMIx's source files, not the cause, and mrun reports every failure in a line
+     * of its own (PMIX_OUTPUT_STDERR_FD=2 shows them). The ranks' environment is taken. */
+    int quiet = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    char quiet_fd[16];
+    snprintf(quiet_fd, sizeof quiet_fd, "%d", quiet);
     if (setenv("HWLOC_COMPONENTS", "-pci,-opencl,-gl,-linuxio", 0) != 0 ||
-        setenv("PMIX_MCA_gds", "hash", 0) != 0) {
+        setenv("PMIX_MCA_gds", "hash", 0) != 0 ||
+        (quiet >= 0 && setenv("PMIX_OUTPUT_STDERR_FD", quiet_fd, 0) != 0)) {
         fprintf(stderr, "mrun: setenv failed: %s\n", strerror(errno));
         goto out_sig;
     }
-    raise_fd_limit(opts.nprocs);
+    if (!fdlimit_prepare(opts.nprocs, opts.output_dir != NULL))
+        goto out_sig;
     status = run(&opts, sig_fd, &ignored, path, base_env);
 out_sig:
+    if (quiet >= 0)
+        close(quiet);
     close(sig_fd);
 out_path:
     free(path);

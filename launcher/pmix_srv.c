@@ -16,18 +16,22 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "admit.h"
 #include "guard.h"
 #include "layout.h"
 
 enum {
     SRV_WAIT_S = 10,      /* PMIx answers registrations in microseconds; beyond this it's stuck */
     SRV_STOP_MS = 2000,   /* the bound on PMIx's own teardown at the end of the job */
+    ADMIT_WAIT_MS = 1000, /* a client sends its handshake as it connects: this is generous */
+    ADMIT_SAY_MAX = 10,   /* refusals reported one by one; a loop of them must not flood */
 };
 
 typedef struct srv_client {
     srv_t *srv;
     int rank;
     atomic_int pid; /* written by the main thread after fork, read by upcalls */
+    atomic_bool claimed; /* a process connected as this rank (srv_admit) */
 } srv_client_t;
 
 struct srv {
@@ -140,6 +144,34 @@ static bool proc_is_exiting(pid_t pid)
     if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
         return true;
     return state == 'Z' || state == 'X' || (flags & PF_EXITING);
+}
+
+/* The guard's admission check (guard.h), on PMIx's listener thread, before PMIx sees the
+ * connection: the first process to connect as a rank is that rank (the one mrun started, or
+ * the program a wrapper script of it runs); any later one inherited the rank's PMIx variables
+ * (a program the rank ran with system(), say). PMIx 4.2.2 would accept it as a second copy of
+ * the rank, which then waits in the job's next fence for ever. Refused, its connection closes
+ * before any reply, and its PMIx_Init fails at once. (Not with an error status as the reply:
+ * PMIx 4.2.2's client then hung in PMIx_Init in 4 runs of 5.) */
+static bool srv_admit(int fd)
+{
+    static atomic_uint said;
+    srv_t *srv = upcall_srv;
+    char nspace[PMIX_MAX_NSLEN + 1];
+    uint32_t rank;
+    if (!srv || !admit_peek(fd, ADMIT_WAIT_MS, nspace, sizeof nspace, &rank) ||
+        strcmp(nspace, srv->nspace) != 0 || rank >= (uint32_t)srv->layout.nprocs)
+        return true; /* not one of our ranks: PMIx's own checks decide */
+    srv_client_t *c = &srv->clients[rank];
+    if (!atomic_exchange(&c->claimed, true))
+        return true;
+    unsigned n = atomic_fetch_add(&said, 1);
+    if (n < ADMIT_SAY_MAX)
+        fprintf(stderr, "mrun: refused a second process as rank %u: rank %u is connected "
+                "already (pid %d); " ADMIT_FIX "\n", rank, rank, atomic_load(&c->pid));
+    else if (n == ADMIT_SAY_MAX)
+        fprintf(stderr, "mrun: refused more second processes; not reporting them any more\n");
+    return false;
 }
 
 static pmix_status_t up_connected(const pmix_proc_t *proc, void *obj, pmix_op_cbfunc_t cbfunc,
@@ -357,6 +389,7 @@ srv_t *srv_start(const char *nspace, const char *tmpdir, int nprocs, int nnodes)
         return NULL;
     }
     upcall_srv = srv;
+    guard_set_admit(srv_admit);
     pmix_status_t rc = PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
     if (rc == PMIX_SUCCESS)
         rc = PMIx_Info_load(&info[1], PMIX_SYSTEM_TMPDIR, tmpdir, PMIX_STRING);
@@ -559,6 +592,7 @@ bool srv_stop(srv_t *srv, bool quick)
     if (srv->initialized && (quick || !stop_pmix(srv)))
         return false; /* PMIx's threads still run: srv stays, the caller must _exit */
     /* only now is the progress thread gone and the pipe no longer written */
+    guard_set_admit(NULL);
     upcall_srv = NULL;
     if (srv->ev_rd >= 0)
         close(srv->ev_rd);

@@ -59,6 +59,15 @@ int procs_resolve(const char *prog, const char *path_var, char **path)
     }
 }
 
+static struct rlimit rank_nofile;
+static bool rank_nofile_set;
+
+void procs_rank_nofile(const struct rlimit *rl)
+{
+    rank_nofile = *rl;
+    rank_nofile_set = true;
+}
+
 /* In the child: async-signal-safe calls only. Never returns. */
 static void child_exec(const procs_spec_t *spec, char *const envp[], int stdin_fd, bool own_group,
                        pid_t parent, int out_w, int err_w, int stat_w, int exec_w)
@@ -89,6 +98,10 @@ static void child_exec(const procs_spec_t *spec, char *const envp[], int stdin_f
      * keep close-on-exec, hence the fcntl). */
     if ((stat_w != RANKSTAT_FD && dup2(stat_w, RANKSTAT_FD) < 0) ||
         fcntl(RANKSTAT_FD, F_SETFD, 0) != 0)
+        goto fail;
+    /* The limit mrun was started with, not the one mrun raised for itself (a program that
+     * uses select() must not see more than it was given). */
+    if (rank_nofile_set && setrlimit(RLIMIT_NOFILE, &rank_nofile) != 0)
         goto fail;
     if (spec->cpu >= 0) { /* best effort: a CPU taken away meanwhile only loses the binding */
         cpu_set_t set;

@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 /* Finds prog as execvp would: prog itself if it holds a '/', else the first executable file of
@@ -34,6 +35,9 @@ int procs_spawn(const procs_spec_t *spec, char *const envp[], int stdin_fd, bool
 
 /* Waits until the child has exec'd; returns 0, or the errno its exec failed with. */
 int procs_exec_result(procs_child_t *child);
+
+/* The open-file limit the ranks are started with (mrun's own may be raised after this). */
+void procs_rank_nofile(const struct rlimit *rl);
 
 /* Sends sig to the process, or to its whole process group when group is set. A process or
  * group that is gone already is not an error. */

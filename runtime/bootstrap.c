@@ -1,8 +1,10 @@
 /* bootstrap.c — the PMIx client side: who am I, who shares my node, and the modex (each
  * transport's address blob: Put, Commit, one Fence, then Get per peer). Without a launcher
  * PMIx_Init fails and the program runs as a singleton of size 1; under a launcher that speaks
- * another protocol it fails with the flag to use. Under mrun, it also reports init, finalize,
- * abort and failed peers on mrun's status channel (launcher/rankstat.h). */
+ * another protocol it fails with the flag to use; under mrun, a PMIx_Init that fails (mrun
+ * refuses a second process as a rank) is an error, never a singleton. Under mrun, it also
+ * reports init, finalize, abort and failed peers on mrun's status channel (launcher/rankstat.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,6 +28,7 @@ typedef struct boot {
     pmix_proc_t me;
     boot_val_t *vals; /* values handed out by boot_get, released at finalize */
     int mrun_fd;      /* mrun's status channel; -1: not started by mrun */
+    bool pmix_up;     /* PMIx_Init succeeded: PMIx_Finalize is due */
 } boot_t;
 
 /* RMP_MRUN_FD=<fd>:<pid>: mrun's status channel, meant for mrun's own children only (a
@@ -42,6 +46,27 @@ static int mrun_channel(void)
         fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) /* not for programs the rank executes */
         return -1;
     return fd;
+}
+
+/* PMIx_Init failed with mrun's variables in the environment: no singleton then (one that
+ * "succeeded" alone would hide the failure). mrun refuses a process that claims a rank another
+ * process already is: one that a rank started, since only mrun's own children carry its pid in
+ * RMP_MRUN_FD as their parent. Says why and returns true; false: not under mrun at all. */
+static bool under_mrun(rmp_ctx_t *c)
+{
+    const char *v = getenv("RMP_MRUN_FD"), *rank = getenv("PMIX_RANK");
+    int fd, pid, end = 0;
+    if (!v || sscanf(v, "%d:%d%n", &fd, &pid, &end) != 2 || v[end] != '\0')
+        return false;
+    if (pid != (int)getppid())
+        core_error(c, "mrun refused this process as rank %s: that rank is another process, "
+                   "connected already; a program started by a rank is not that rank: unset the "
+                   "PMIX_* variables or start it with mrun", rank ? rank : "?");
+    else
+        core_error(c, "PMIx_Init failed: mrun's PMIx server did not take this rank (mrun "
+                   "says why)");
+    c->cfg.explained = true; /* rmp_init adds no generic line */
+    return true;
 }
 
 /* One line on mrun's channel (one write: lines never interleave). */
@@ -185,6 +210,39 @@ static int singleton(rmp_ctx_t *c)
     return RMP_SUCCESS;
 }
 
+/* rmp's own descriptors in a process: 6 at 4 and at 64 ranks on one node (PMIx's socket and
+ * event loop, the status channel, ...), and one more at a time while PMIx_Init loads its
+ * plugins and the shared-memory transport maps its peers' segments; start-up failed with 6
+ * free and worked with 7. Short of them, rmp_init failed deep inside PMIx or a transport
+ * ("Too many open files", or PMIx's complaints about its plugins): say why first. */
+enum { BOOT_FREE_FDS = 16 };
+
+static int check_fds(rmp_ctx_t *c)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return RMP_SUCCESS;
+    long used = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d && errno != EMFILE && errno != ENFILE)
+        return RMP_SUCCESS; /* no /proc: the transports will say what fails */
+    if (!d) {
+        used = (long)rl.rlim_cur;
+    } else {
+        for (struct dirent *e; (e = readdir(d));)
+            used += e->d_name[0] != '.';
+        closedir(d);
+        used--; /* the directory's own */
+    }
+    if ((long)rl.rlim_cur - used >= BOOT_FREE_FDS)
+        return RMP_SUCCESS;
+    core_error(c, "this process has %ld of its %lu open files (ulimit -n) in use, and rmp_init "
+               "needs %d free: raise the limit", used, (unsigned long)rl.rlim_cur,
+               BOOT_FREE_FDS);
+    c->cfg.explained = true; /* rmp_init adds no generic line */
+    return RMP_ERR_BOOTSTRAP;
+}
+
 int boot_init(rmp_ctx_t *c)
 {
     boot_t *b = calloc(1, sizeof(*b));
@@ -192,6 +250,9 @@ int boot_init(rmp_ctx_t *c)
         return RMP_ERR_NO_MEM;
     b->mrun_fd = -1;
     c->boot = b;
+    int rc = check_fds(c);
+    if (rc != RMP_SUCCESS)
+        return rc;
     /* No launcher: PMIx_Init fails quickly (no server to reach) — run as a singleton. */
     if (!getenv("PMIX_NAMESPACE") && !getenv("PMIX_SERVER_URI41") &&
         !getenv("PMIX_SERVER_URI4") && !getenv("PMIX_SERVER_URI3") &&
@@ -204,6 +265,9 @@ int boot_init(rmp_ctx_t *c)
         return singleton(c);
     }
     pmix_status_t st = PMIx_Init(&b->me, NULL, 0);
+    if (st != PMIX_SUCCESS && under_mrun(c))
+        return RMP_ERR_BOOTSTRAP; /* not a singleton, and nothing of PMIx to finalize */
+    b->pmix_up = st == PMIX_SUCCESS;
     if (st != PMIX_SUCCESS) {
         core_verbose(c, "PMIx_Init: %s: running as a singleton", PMIx_Error_string(st));
         return singleton(c);
@@ -216,7 +280,7 @@ int boot_init(rmp_ctx_t *c)
         return RMP_ERR_BOOTSTRAP;
     }
     c->size = (int)size;
-    int rc = read_local_peers(c, b);
+    rc = read_local_peers(c, b);
     if (rc == RMP_SUCCESS && (b->mrun_fd = mrun_channel()) >= 0)
         boot_note(c, "I");
     return rc;
@@ -323,7 +387,7 @@ void boot_finalize(rmp_ctx_t *c)
         free(v);
     }
     boot_note(c, "F");
-    if (!c->singleton)
+    if (b->pmix_up)
         PMIx_Finalize(NULL, 0);
     if (b->mrun_fd >= 0)
         close(b->mrun_fd);

@@ -259,3 +259,98 @@ Test(launch, four_hundred_ranks_refused_at_start, .timeout = 120)
     expect_clean(r);
     run_free(&r);
 }
+
+/* Rank 0 runs an rmp program with system(): the child inherits the rank's PMIx variables and
+ * connected as a second rank 0, which then waited in the job's fence for ever (the job hung
+ * until --timeout). mrun refuses it at once, in one line naming the rank, the rank's process
+ * and the fix; the child's rmp_init fails with the same fix; the job goes on and succeeds. */
+Test(launch, program_started_by_a_rank_is_refused_not_hung, .timeout = 60)
+{
+    run_opts_t o = {.limit = 30};
+    run_result_t r = run_mrun(&o, 2, PROG("sysrun"), PROG("quick"), NULL);
+    expect_success(r);
+    expect_line(r, out, "sysrun: child exit 1", 1);
+    expect_line(r, out, "sysrun: OK n=2", 1);
+    expect_like(r, err, "mrun: refused a second process as rank 0: rank 0 is connected already "
+                "(pid ", "); a program started by a rank is not that rank: unset the PMIX_* "
+                "variables or start it with mrun", 1);
+    expect_line(r, err, "rmp: mrun refused this process as rank 0: that rank is another "
+                "process, connected already; a program started by a rank is not that rank: "
+                "unset the PMIX_* variables or start it with mrun", 1);
+    expect_line(r, err, "quick: rmp_init failed: bootstrap (PMIx) failure", 1);
+    cr_assert_eq(count_prefix(r.err, "rank "), 0, "the child ran as a rank:\n%s", tail(r.out));
+    run_free(&r);
+}
+
+/* The same child started by its own mrun is a job of its own, and a rank that is a wrapper
+ * (a shell running the program) is still the program's first connection: both work. */
+Test(launch, nested_mrun_and_wrapped_ranks_still_work, .timeout = 60)
+{
+    run_opts_t o = {.limit = 30};
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s -n 2 %s", RMP_TEST_MRUN, PROG("quick"));
+    run_result_t r = run_mrun(&o, 2, PROG("sysrun"), cmd, NULL);
+    expect_success(r);
+    expect_line(r, out, "sysrun: child exit 0", 1);
+    expect_line(r, out, "rank 0 of 2 ok", 1);
+    expect_line(r, out, "rank 1 of 2 ok", 1);
+    run_free(&r);
+    r = run_mrun(&o, 2, "/bin/sh", "-c", PROG("quick") "; echo wrapped $?", NULL);
+    expect_success(r);
+    expect_line(r, out, "wrapped 0", 2);
+    expect_line(r, out, "rank 0 of 2 ok", 1);
+    run_free(&r);
+}
+
+/* Job control: SIGTSTP to mrun (Ctrl-Z) stopped mrun alone, the ranks computed on, and the
+ * --timeout clock ran on. Now every rank and mrun are stopped (state T), for longer than the
+ * timeout; SIGCONT resumes them all, and the job ends correctly, not timed out. (The timeout,
+ * 6 s, must outlast the job's running time, start-up under ASan included.) */
+Test(launch, sigtstp_stops_every_rank_and_the_timeout_clock, .timeout = 90)
+{
+    const char *script =
+        "mrun=$1; prog=$2; n=3; t=6; out=$TMPDIR/out; flag=$TMPDIR/flag; : >$out; "
+        "state() { sed 's/.*) //' /proc/$1/stat 2>/dev/null | cut -d' ' -f1; }; "
+        "states() { s=''; for q in $p $pids; do s=\"$s$(state $q)\"; done; echo $s; }; "
+        "\"$mrun\" --timeout $t -n $n \"$prog\" $flag >$out 2>&1 & p=$!; i=0; "
+        "while [ $(grep -c '^ready ' $out) -lt $n ] && [ $i -lt 400 ]; do "
+        "  sleep 0.05; i=$((i+1)); done; "
+        "pids=$(sed -n 's/^ready //p' $out); echo procs $(echo $p $pids | wc -w); "
+        "kill -TSTP $p; i=0; "
+        "while [ \"$(states)\" != TTTT ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; "
+        "echo stopped $(states); sleep $((t + 1)); echo still $(states); "
+        "kill -CONT $p; i=0; "
+        "while states | grep -q T && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; "
+        "echo continued $(states | tr RSD rrr); touch $flag; wait $p; echo status $?; "
+        "grep -v '^ready ' $out; rm -f $out $flag";
+    const char *argv[] = {"/bin/sh", "-c", script, "sh", RMP_TEST_MRUN, PROG("stoppable"),
+                          NULL};
+    run_opts_t o = {.limit = 60};
+    run_result_t r = run_cmd(&o, argv);
+    expect_exit(r, 0);
+    expect_line(r, out, "procs 4", 1);
+    expect_line(r, out, "stopped TTTT", 1);
+    expect_line(r, out, "still TTTT", 1);
+    expect_line(r, out, "continued rrrr", 1);
+    expect_line(r, out, "status 0", 1);
+    expect_line(r, out, "stoppable: OK n=3", 1);
+    expect_no_fail(r);
+    cr_assert_eq(count_prefix(r.out, "mrun:") + count_prefix(r.err, "mrun:"), 0, "%s%s",
+                 tail(r.out), tail(r.err));
+    expect_clean(r);
+    run_free(&r);
+}
+
+/* A rank that dies while connecting made PMIx's server print "PMIX ERROR: UNREACHABLE in file
+ * ...ptl_base_connection_hdlr.c at line 388" on mrun's stderr: PMIx's own lines are not
+ * shown (mrun says what failed in its own words). */
+Test(launch, pmix_own_error_lines_do_not_leak, .timeout = 30)
+{
+    run_opts_t o = {.limit = 20};
+    run_result_t r = run_mrun(&o, 1, PROG("pmix_gone"), NULL);
+    expect_exit(r, 0);
+    expect_line(r, out, "gone", 1);
+    cr_assert(!strstr(r.err, "PMIX ERROR") && !strstr(r.err, "ptl_base"), "%s", tail(r.err));
+    expect_clean(r);
+    run_free(&r);
+}

@@ -1,9 +1,11 @@
 /* test_mrun.c — the launcher's command line and job control: --help, --version, usage errors
  * (status 2), programs that cannot run (126/127), -x, --tag-output, argument pass-through,
  * --timeout (124), and signals to mrun itself: the job ends with 128+N and nothing survives,
- * not even ranks that ignore SIGTERM or processes the ranks forked. */
+ * not even ranks that ignore SIGTERM or processes the ranks forked. The open-file limit: mrun
+ * raises its own to what the job needs, or refuses before starting any rank. */
 #include <sched.h>
 #include <signal.h>
+#include <sys/resource.h>
 
 #include "rmp.h"
 #include "run.h"
@@ -58,9 +60,14 @@ static const usage_case_t usage_cases[] = {
     {{"-n", "5000", "/bin/true", NULL},
      "mrun: -n needs a number of ranks from 1 to 4096, not '5000'; try mrun --help"},
     {{"-n", "2", "--timeout", "-1", "/bin/true", NULL},
-     "mrun: --timeout needs a positive number of seconds, not '-1'; try mrun --help"},
+     "mrun: --timeout needs a number of seconds above 0 and at most 100000000, not '-1'; "
+     "try mrun --help"},
     {{"-n", "2", "--timeout", "soon", "/bin/true", NULL},
-     "mrun: --timeout needs a positive number of seconds, not 'soon'; try mrun --help"},
+     "mrun: --timeout needs a number of seconds above 0 and at most 100000000, not 'soon'; "
+     "try mrun --help"},
+    {{"-n", "2", "--timeout", "1e9", "/bin/true", NULL},
+     "mrun: --timeout needs a number of seconds above 0 and at most 100000000, not '1e9'; "
+     "try mrun --help"},
     {{"-n", "2", "--nodes", "3", "/bin/true", NULL},
      "mrun: --nodes 3 is more than the 2 ranks; try mrun --help"},
     {{"-n", "2", "-x", "=x", "/bin/true", NULL},
@@ -327,5 +334,90 @@ Test(mrun, bind_to_bad_value_is_a_usage_error, .timeout = 20)
     run_result_t r = mrun_args(argv, 10);
     expect_exit(r, 2);
     expect_line(r, err, "mrun: --bind-to needs core or none, not 'socket'; try mrun --help", 1);
+    run_free(&r);
+}
+
+/* `sh -c "ulimit <limit> && exec mrun -n <n> <prog...>"`; the hard limit must allow what the
+ * test needs, or it is skipped (a shell cannot raise it). */
+static run_result_t mrun_ulimit(const char *limit, rlim_t hard_needed, const char *n,
+                                const char *const prog[])
+{
+    struct rlimit rl;
+    cr_assert_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+    if (rl.rlim_max < hard_needed)
+        cr_skip_test("the hard open-file limit is %lu, the test needs %lu",
+                     (unsigned long)rl.rlim_max, (unsigned long)hard_needed);
+    char script[128];
+    snprintf(script, sizeof script, "ulimit %s && exec \"$@\"", limit);
+    const char *argv[16] = {"/bin/sh", "-c", script, "sh", RMP_TEST_MRUN, "-n", n};
+    for (int i = 0; prog[i] && i < 8; i++)
+        argv[7 + i] = prog[i];
+    run_opts_t o = {.limit = 60, .env = (const char *const[]){"RMP_SHM_RING_KB=16", NULL}};
+    return run_cmd(&o, argv);
+}
+
+/* r ended with status 1 and `line` as its only output: nothing was started. Frees r. */
+static void expect_refused(run_result_t *r, const char *line)
+{
+    expect_exit(*r, 1);
+    expect_line(*r, err, line, 1);
+    cr_assert_eq(count_prefix(r->err, ""), 1, "%s", tail(r->err));
+    cr_assert_str_empty(r->out);
+    expect_clean(*r);
+    run_free(r);
+}
+
+/* mrun reserved 3 open files per rank + 64 but holds 5 per rank while starting them: under
+ * `ulimit -Sn 256` (hard 20000), 64 ranks failed with "starting rank 48 failed: Too many open
+ * files". Now mrun raises its soft limit to what it needs, and the ranks still get 256. */
+Test(mrun, soft_fd_limit_is_raised_for_64_ranks, .timeout = 90)
+{
+    run_result_t r;
+#if !defined(__SANITIZE_ADDRESS__) /* 64 instrumented ranks outlast the limit on 2 loaded cores;
+                                    * the plain ranks below hold 4 of mrun's 5 files each */
+    const char *quick[] = {PROG("quick"), NULL};
+    r = mrun_ulimit("-Sn 256", 5 * 64 + 64, "64", quick);
+    expect_success(r);
+    cr_assert_eq(count_like(r.out, "rank ", " of 64 ok"), 64, "%s", tail(r.out));
+    cr_assert_str_empty(r.err);
+    run_free(&r);
+#endif
+    const char *limit[] = {"/bin/sh", "-c", "ulimit -Sn", NULL};
+    r = mrun_ulimit("-Sn 256", 5 * 64 + 64, "64", limit);
+    expect_success(r);
+    expect_line(r, out, "256", 64);
+    run_free(&r);
+}
+
+/* A hard limit below what the job needs: refused before any rank starts, with the numbers. */
+Test(mrun, hard_fd_limit_too_low_is_refused_before_starting, .timeout = 30)
+{
+    const char *quick[] = {PROG("quick"), NULL};
+    run_result_t r = mrun_ulimit("-n 100", 100, "64", quick);
+    expect_refused(&r, "mrun: 64 ranks need 384 open files in mrun (5 per rank + 64), but the "
+                   "hard limit is 100: raise it (ulimit -Hn, limits.conf), or run at most 7 "
+                   "ranks");
+}
+
+/* `ulimit -n 10` was blamed on "the PMIx installation", after PMIx's and libevent's own
+ * complaints; now one line says what the limit is and what a rank needs. */
+Test(mrun, tiny_fd_limit_is_named, .timeout = 30)
+{
+    const char *quick[] = {PROG("quick"), NULL};
+    run_result_t r = mrun_ulimit("-n 10", 10, "2", quick);
+    expect_refused(&r, "mrun: the open-file limit is 10, and a rank needs at least 32 (rmp's "
+                   "own and the program's): raise it (ulimit -n)");
+}
+
+/* Without mrun (a singleton, or under another launcher), rmp_init itself names the limit. */
+Test(mrun, rmp_init_names_a_tiny_fd_limit, .timeout = 30)
+{
+    const char *argv[] = {"/bin/sh", "-c", "ulimit -Sn 18 && exec \"$0\"", PROG("quick"),
+                          NULL};
+    run_result_t r = mrun_args(argv, 20);
+    expect_exit(r, 1);
+    expect_like(r, err, "rmp: this process has ", " of its 18 open files (ulimit -n) in use, "
+                "and rmp_init needs 16 free: raise the limit", 1);
+    cr_assert_eq(count_prefix(r.out, "rank "), 0, "%s", tail(r.out));
     run_free(&r);
 }

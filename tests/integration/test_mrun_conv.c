@@ -79,11 +79,14 @@ typedef struct conv_refused {
 
 static const conv_refused_t refused[] = {
     {"MPIEXEC_TIMEOUT=soon", {"-n", "2"},
-     "mrun: MPIEXEC_TIMEOUT needs a positive number of seconds, not 'soon'; try mrun --help"},
+     "mrun: MPIEXEC_TIMEOUT needs a number of seconds above 0 and at most 100000000, not 'soon'; "
+     "try mrun --help"},
     {"MPIEXEC_TIMEOUT=0", {"-n", "2"},
-     "mrun: MPIEXEC_TIMEOUT needs a positive number of seconds, not '0'; try mrun --help"},
+     "mrun: MPIEXEC_TIMEOUT needs a number of seconds above 0 and at most 100000000, not '0'; "
+     "try mrun --help"},
     {"MPIEXEC_TIMEOUT=-3", {"-n", "2"},
-     "mrun: MPIEXEC_TIMEOUT needs a positive number of seconds, not '-3'; try mrun --help"},
+     "mrun: MPIEXEC_TIMEOUT needs a number of seconds above 0 and at most 100000000, not '-3'; "
+     "try mrun --help"},
     {NULL, {"-n", "4", "-N", "2"},
      "mrun: -n 4 and --npernode 2 disagree: mrun starts one node, so --npernode 2 is -n 2 "
      "(give one of them, or --nodes K for K virtual nodes); try mrun --help"},
