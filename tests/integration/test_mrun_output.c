@@ -118,7 +118,7 @@ static void stall(job_t *j, double secs)
 
 /* The reader comes back: reads both streams to their end (stdout in pieces of `piece` bytes
  * with `pause_us` between them: a slow reader), then reaps mrun. Returns its status, or -1
- * if it did not end within `limit` seconds (it is killed then). */
+ * if it did not end within `limit` seconds (it is killed then) or was reaped already. */
 static int finish(job_t *j, double limit, size_t piece, int pause_us)
 {
     double end = now_s() + limit;
@@ -134,6 +134,8 @@ static int finish(job_t *j, double limit, size_t piece, int pause_us)
             usleep((useconds_t)pause_us);
     }
     int ws;
+    if (j->pid < 0) /* reaped already (exits_within) */
+        return -1;
     while (now_s() < end) {
         pid_t w = waitpid(j->pid, &ws, WNOHANG);
         if (w == j->pid)
@@ -228,6 +230,51 @@ static void expect_reported(const job_t *j, int n, const size_t bytes[MAXR])
 
 #define FLOOD "8388608" /* more than mrun buffers: the ranks end up blocked in write() */
 
+/* Starts the job, lets its ranks fill every buffer and block (stdout is never read), then
+ * sends mrun SIGINT: handled within 3 s. */
+static void start_and_interrupt(job_t *j, const char *const argv[])
+{
+    spawn(j, argv);
+    cr_assert(wait_err(j, "rank 1: started", 30) >= 0 && wait_err(j, "rank 0: started", 30) >= 0,
+              "the ranks did not start:\n%s", tail(j->errtext));
+    stall(j, 1);
+    double sent = now_s() - j->t0;
+    kill(j->pid, SIGINT);
+    cr_assert(wait_err(j, "mrun: received signal 2", sent + 3) >= 0,
+              "SIGINT not handled within 3 s while stdout is not read:\n%s", tail(j->errtext));
+}
+
+/* mrun exits within `secs` with its stdout still unread; returns its wait status. */
+static int exits_within(job_t *j, double secs, const char *after)
+{
+    double end = now_s() + secs;
+    int ws = 0;
+    pid_t w = 0;
+    while (now_s() < end && (w = waitpid(j->pid, &ws, WNOHANG)) == 0)
+        stall(j, 0.05);
+    if (w != j->pid) {
+        kill(-j->pid, SIGKILL);
+        waitpid(j->pid, &ws, 0);
+        cr_assert_fail("mrun still waits for its reader %.0f s after %s", secs, after);
+    }
+    j->pid = -1;
+    return ws;
+}
+
+/* The job has ended (`why`): both ranks are gone within 3 s although stdout is still not
+ * read; it stays unread 1 s more; then the reader reads it all: mrun exits with `status`, and
+ * every byte each rank wrote is there, in order, tagged. Fills bytes[]. */
+static void expect_end_then_output(job_t *j, const char *why, int status, size_t bytes[MAXR])
+{
+    for (int r = 0; r < 2; r++)
+        cr_assert(gone_within(rank_pid(j, r), 3), "rank %d still there 3 s after %s", r, why);
+    stall(j, 1);
+    int got = finish(j, 30, SIZE_MAX, 0);
+    cr_assert_eq(got, status, "status %d after %s\n%s", got, why, tail(j->errtext));
+    check_lines(j->outtext, true, 2, bytes);
+    expect_reported(j, 2, bytes);
+}
+
 Test(mrun_output, stalled_stdout_timeout_fires_on_time, .timeout = 90)
 {
     const char *argv[] = {RMP_TEST_MRUN, "--tag-output", "--timeout", "2", "-n", "2",
@@ -237,15 +284,8 @@ Test(mrun_output, stalled_stdout_timeout_fires_on_time, .timeout = 90)
     double at = wait_err(&j, "mrun: job timed out after 2 s; terminating 2 ranks", 2 + 3);
     cr_assert(at >= 0, "no timeout message within 5 s while stdout is not read:\n%s",
               tail(j.errtext));
-    for (int r = 0; r < 2; r++)
-        cr_assert(gone_within(rank_pid(&j, r), 3), "rank %d still there 3 s after the timeout",
-                  r);
-    stall(&j, 1);
-    int status = finish(&j, 30, SIZE_MAX, 0);
-    cr_assert_eq(status, 124, "status %d\n%s", status, tail(j.errtext));
     size_t bytes[MAXR];
-    check_lines(j.outtext, true, 2, bytes);
-    expect_reported(&j, 2, bytes);
+    expect_end_then_output(&j, "the timeout", 124, bytes);
     job_free(&j);
 }
 
@@ -254,22 +294,9 @@ Test(mrun_output, stalled_stdout_sigint_ends_job_on_time, .timeout = 90)
     const char *argv[] = {RMP_TEST_MRUN, "--tag-output", "-n", "2", PROG("outflood"), "hang",
                           FLOOD, NULL};
     job_t j;
-    spawn(&j, argv);
-    cr_assert(wait_err(&j, "rank 1: started", 30) >= 0 && wait_err(&j, "rank 0: started", 30) >= 0,
-              "the ranks did not start:\n%s", tail(j.errtext));
-    stall(&j, 1); /* the ranks fill every buffer and block */
-    double sent = now_s() - j.t0;
-    kill(j.pid, SIGINT);
-    cr_assert(wait_err(&j, "mrun: received signal 2", sent + 3) >= 0,
-              "SIGINT not handled within 3 s while stdout is not read:\n%s", tail(j.errtext));
-    for (int r = 0; r < 2; r++)
-        cr_assert(gone_within(rank_pid(&j, r), 3), "rank %d still there 3 s after SIGINT", r);
-    stall(&j, 1);
-    int status = finish(&j, 30, SIZE_MAX, 0);
-    cr_assert_eq(status, 130, "status %d\n%s", status, tail(j.errtext));
+    start_and_interrupt(&j, argv);
     size_t bytes[MAXR];
-    check_lines(j.outtext, true, 2, bytes);
-    expect_reported(&j, 2, bytes);
+    expect_end_then_output(&j, "SIGINT", 130, bytes);
     job_free(&j);
 }
 
@@ -286,13 +313,8 @@ Test(mrun_output, stalled_stdout_crashing_rank_ends_job_on_time, .timeout = 90)
               "rank 1's death not reported within 3 s while stdout is not read:\n%s",
               tail(j.errtext));
     cr_assert(strstr(j.errtext, "mrun: rank 1 (pid"), "%s", tail(j.errtext));
-    cr_assert(gone_within(rank_pid(&j, 0), 3), "rank 0 still there 3 s after rank 1 died");
-    stall(&j, 1);
-    int status = finish(&j, 30, SIZE_MAX, 0);
-    cr_assert_eq(status, 137, "status %d\n%s", status, tail(j.errtext));
     size_t bytes[MAXR];
-    check_lines(j.outtext, true, 2, bytes);
-    expect_reported(&j, 2, bytes);
+    expect_end_then_output(&j, "rank 1's death", 137, bytes);
     cr_assert_eq(bytes[1], rank_reported(&j, 1), "rank 1 wrote %zu bytes, %zu arrived",
                  rank_reported(&j, 1), bytes[1]); /* all it wrote: it did not block */
     job_free(&j);
@@ -307,17 +329,7 @@ Test(mrun_output, stalled_stdout_forever_bounded_wait, .timeout = 90)
     job_t j;
     spawn(&j, argv);
     cr_assert(wait_err(&j, "mrun: job timed out after 1 s", 1 + 3) >= 0, "%s", tail(j.errtext));
-    double end = now_s() + 10 + 5;
-    int ws = 0;
-    pid_t w = 0;
-    while (now_s() < end && (w = waitpid(j.pid, &ws, WNOHANG)) == 0) {
-        stall(&j, 0.05);
-    }
-    if (w != j.pid) {
-        kill(-j.pid, SIGKILL);
-        waitpid(j.pid, &ws, 0);
-        cr_assert_fail("mrun still waits for its reader 15 s after the timeout");
-    }
+    int ws = exits_within(&j, 10 + 5, "the timeout");
     cr_assert(WIFEXITED(ws) && WEXITSTATUS(ws) == 124, "status 0x%x", ws);
     finish(&j, 10, SIZE_MAX, 0);
     cr_assert(strstr(j.errtext, "bytes of the job's output were dropped"), "%s",
@@ -330,24 +342,11 @@ Test(mrun_output, stalled_stdout_second_sigint_drops_output, .timeout = 90)
 {
     const char *argv[] = {RMP_TEST_MRUN, "-n", "2", PROG("outflood"), "hang", FLOOD, NULL};
     job_t j;
-    spawn(&j, argv);
-    cr_assert(wait_err(&j, "rank 1: started", 30) >= 0 && wait_err(&j, "rank 0: started", 30) >= 0,
-              "%s", tail(j.errtext));
-    stall(&j, 1);
-    kill(j.pid, SIGINT);
+    start_and_interrupt(&j, argv);
     for (int r = 0; r < 2; r++)
         cr_assert(gone_within(rank_pid(&j, r), 3), "rank %d still there 3 s after SIGINT", r);
     kill(j.pid, SIGINT);
-    double sent = now_s();
-    int ws = 0;
-    pid_t w = 0;
-    while (now_s() < sent + 3 && (w = waitpid(j.pid, &ws, WNOHANG)) == 0)
-        stall(&j, 0.05);
-    if (w != j.pid) {
-        kill(-j.pid, SIGKILL);
-        waitpid(j.pid, &ws, 0);
-        cr_assert_fail("mrun still there 3 s after a second SIGINT");
-    }
+    int ws = exits_within(&j, 3, "a second SIGINT");
     cr_assert(WIFEXITED(ws) && WEXITSTATUS(ws) == 130, "status 0x%x", ws);
     job_free(&j);
 }
