@@ -8,7 +8,7 @@
  *   first tagged, and its sink is held by that rank until the line ends: the other ranks'
  *   output waits (their pipes are not read), so the line still arrives whole.
  * - a partial line is held HOLD_MS for its end, then goes out as such a first piece (a prompt
- *   must be seen).
+ *   or a progress bar must be seen); the pieces that follow wait HOLD_MS each as well.
  * - a rank that holds its sink half-way through a line and writes nothing for OWN_MS while
  *   another rank waits lets go: under --tag-output its line is ended with a newline and the
  *   rest comes later as a new tagged line; untagged, the other rank's lines follow the piece.
@@ -94,6 +94,8 @@ static bool hold(out_stream_t *s, const char *p, size_t n)
         s->line = l;
         s->cap = cap;
     }
+    if (s->len == 0)
+        s->held_since = out_now_ms();
     memcpy(s->line + s->len, p, n);
     s->len += n;
     return true;
@@ -210,8 +212,8 @@ int64_t out_tick(out_stream_t *s, int64_t now)
     out_sink_t *k = s->sink;
     int64_t next = 0;
     if (s->len > 0 && (!k->owner || k->owner == s)) {
-        if (now - s->quiet_since < HOLD_MS)
-            return s->quiet_since + HOLD_MS;
+        if (now - s->held_since < HOLD_MS)
+            return s->held_since + HOLD_MS;
         emit(s, NULL, 0, false); /* a prompt, or a line written slowly: its start goes out */
         out_sink_flush(k, false);
     }

@@ -35,6 +35,7 @@ typedef struct out_stream {
     char *line;      /* the start of a line still waiting for its end */
     size_t len, cap;
     bool mid_line;   /* part of the current line is on the sink already (the sink's owner) */
+    int64_t held_since;  /* monotonic ms: the held start of the line began */
     int64_t quiet_since; /* monotonic ms: the held or half-written line last grew */
 } out_stream_t;
 

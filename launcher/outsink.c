@@ -218,9 +218,10 @@ void out_sinks_close(out_sinks_t *o, int wait_ms)
         lost += k[i]->dropped + (k[i]->dead ? 0 : k[i]->len - k[i]->off);
     if (lost > 0 && !o->out.dead && !o->err.dead) {
         /* only when the reader was still there: a vanished one is the user's choice (| head) */
-        char msg[200];
-        int m = snprintf(msg, sizeof msg, "mrun: %zu bytes of the job's output were dropped: "
-                         "the reader did not take them in time\n", lost);
+        char msg[256];
+        int m = snprintf(msg, sizeof msg, "mrun: %zu bytes of the job's output were dropped "
+                         "(and what the ranks' pipes still held): its reader did not take them "
+                         "in time\n", lost);
         o->err.off = o->err.len = 0;
         out_sink_put(&o->err, msg, (size_t)m);
         out_sink_flush(&o->err, false); /* never wait: the reader is the one that stalled */
