@@ -2,7 +2,7 @@
  * output forwarding, for tests/integration/test_mrun_output.c. Rank R (PMIX_RANK) says
  * "rank R: started pid P" on stderr, then writes the lines of outflood.h, BYTES bytes of them
  * at least, to stdout with write(2) in chunks of varying size that cut lines anywhere,
- * reporting "rank R: wrote N" on stderr every 64 KiB written. Then, by MODE:
+ * reporting "rank R: wrote N" on stderr every 16 KiB written. Then, by MODE:
  *   exit      exit 0;
  *   hang      wait for ever (for --timeout and signals);
  *   crash     rank 1 kills itself with SIGKILL 1 s after writing 32 KiB (less than a pipe
@@ -80,8 +80,8 @@ int main(int argc, char **argv)
             memmove(chunk, chunk + n, have - n);
             have -= n;
             written += n;
-            for (; written - reported >= 65536; reported += 65536)
-                fprintf(stderr, "rank %d: wrote %zu\n", r, reported + 65536);
+            for (; written - reported >= 16384; reported += 16384)
+                fprintf(stderr, "rank %d: wrote %zu\n", r, reported + 16384);
         }
     }
     fprintf(stderr, "rank %d: wrote all %zu\n", r, written);
