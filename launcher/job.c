@@ -419,8 +419,10 @@ static int build_pollset(job_t *job, int *nout, int *first_sink, int64_t now)
 static int poll_timeout(const job_t *job, int64_t now)
 {
     int64_t next = INT64_MAX;
-    const int64_t deadlines[] = {job->kill_at,     job->timeout_at, job->drain_until,
-                                 job->flush_until, job->out_next};
+    /* a past flush_until has done its work (the loop ends): it must not spin the loop */
+    int64_t flush = job->flush_until > now ? job->flush_until : 0;
+    const int64_t deadlines[] = {job->kill_at, job->timeout_at, job->drain_until, flush,
+                                 job->out_next};
     for (size_t i = 0; i < sizeof deadlines / sizeof *deadlines; i++)
         if (deadlines[i] > 0 && deadlines[i] < next)
             next = deadlines[i];
