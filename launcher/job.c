@@ -27,6 +27,12 @@ enum {
     DRAIN_MS = 1000, /* after the last rank: how long its output and PMIx connection may lag */
     BLAME_MS = 500,  /* how long a failure that followed a peer's waits for that peer's verdict */
     LATE_MS = 300,   /* how long a plain PMIx client's late "finalized" upcall is waited for */
+    /* After a job that failed (a crash, --timeout, a signal), how long mrun still waits for a
+     * stalled reader to take the output it holds before dropping it and exiting: long enough
+     * for a pager or a slow pipe to catch up, short enough that mrun does not hang for ever.
+     * A second signal drops it at once. A job that ended well waits for its reader as long
+     * as it takes (as any program that writes to a pipe does), unless --timeout expires. */
+    FLUSH_MS = 10000,
 };
 
 typedef struct rank {
@@ -63,6 +69,11 @@ struct job {
     int status;       /* mrun's exit status once failed */
     int nheld;        /* ranks whose failure is held (rank_t.held_at); 0 again once failed */
     int64_t kill_at, timeout_at, drain_until; /* monotonic ms; 0: not set */
+    int64_t flush_until; /* the failed job's output is dropped after it; 0: not set */
+    int64_t out_next;    /* the output's next timer (out_tick); 0: none */
+    int nblocked;        /* open output streams not read for back-pressure */
+    out_sinks_t sinks;   /* mrun's stdout and stderr */
+    bool sinks_open;
     struct pollfd *pfds;
     out_stream_t **pstreams; /* the output stream behind pfds[i], or NULL */
     int *pstat;              /* the rank whose status channel is pfds[i], or -1 */
@@ -377,6 +388,8 @@ static void on_signals(job_t *job)
         }
         if (job->failed)
             job->kill_at = now_ms(); /* asked again: skip the rest of the grace period */
+        if (job->failed && job->nalive == 0)
+            job->flush_until = now_ms(); /* and stop waiting for a stalled reader */
         job_fail(job, 128 + sig, "received signal %d (%s); terminating the job", sig,
                  strsignal(sig));
     }
@@ -384,24 +397,40 @@ static void on_signals(job_t *job)
         fprintf(stderr, "mrun: reading signals failed: %s\n", strerror(errno));
 }
 
-/* Fills pfds: signals, PMIx events, then each open output stream and status channel.
- * Returns the count; *nout: how many are output streams. */
-static int build_pollset(job_t *job, int *nout)
+/* Adds output stream s to pfds (read only while its sink has room: back-pressure) and
+ * its timer to job->out_next. */
+static void poll_stream(job_t *job, out_stream_t *s, int *n, int64_t now)
+{
+    int64_t t = out_tick(s, now);
+    if (t > 0 && (job->out_next == 0 || t < job->out_next))
+        job->out_next = t;
+    if (s->fd < 0)
+        return;
+    bool read = out_wants_read(s);
+    job->nblocked += !read;
+    job->pstreams[*n] = s;
+    job->pstat[*n] = -1;
+    /* not -1 but events 0 would still report a hang-up, again and again */
+    job->pfds[(*n)++] = (struct pollfd){.fd = read ? s->fd : -1, .events = POLLIN};
+}
+
+/* Fills pfds: signals, PMIx events, then each open output stream and status channel, mrun's
+ * own stderr pipe, and last the sinks with queued output (from *first_sink).
+ * Returns the count; *nout: how many are the ranks' output streams. */
+static int build_pollset(job_t *job, int *nout, int *first_sink, int64_t now)
 {
     int n = 0;
     *nout = 0;
+    job->out_next = 0;
+    job->nblocked = 0;
     job->pfds[n++] = (struct pollfd){.fd = job->sig_fd, .events = POLLIN};
     job->pfds[n++] = (struct pollfd){.fd = srv_event_fd(job->srv), .events = POLLIN};
     for (int r = 0; r < job->nprocs; r++) {
         rank_t *rk = &job->ranks[r];
         out_stream_t *s[2] = {&rk->out, &rk->err};
         for (int i = 0; i < 2; i++) {
-            if (s[i]->fd < 0)
-                continue;
-            job->pstreams[n] = s[i];
-            job->pstat[n] = -1;
-            job->pfds[n++] = (struct pollfd){.fd = s[i]->fd, .events = POLLIN};
-            ++*nout;
+            *nout += s[i]->fd >= 0;
+            poll_stream(job, s[i], &n, now);
         }
         if (rk->st.fd >= 0) {
             job->pstreams[n] = NULL;
@@ -409,13 +438,18 @@ static int build_pollset(job_t *job, int *nout)
             job->pfds[n++] = (struct pollfd){.fd = rk->st.fd, .events = POLLIN};
         }
     }
-    return n;
+    poll_stream(job, &job->sinks.self, &n, now);
+    *first_sink = n;
+    return n + out_sinks_pollfds(&job->sinks, job->pfds + n);
 }
 
 static int poll_timeout(const job_t *job, int64_t now)
 {
     int64_t next = INT64_MAX;
-    const int64_t deadlines[] = {job->kill_at, job->timeout_at, job->drain_until};
+    /* a past flush_until has done its work (the loop ends): it must not spin the loop */
+    int64_t flush = job->flush_until > now ? job->flush_until : 0;
+    const int64_t deadlines[] = {job->kill_at, job->timeout_at, job->drain_until, flush,
+                                 job->out_next};
     for (size_t i = 0; i < sizeof deadlines / sizeof *deadlines; i++)
         if (deadlines[i] > 0 && deadlines[i] < next)
             next = deadlines[i];
@@ -450,6 +484,9 @@ static void on_time(job_t *job, int64_t now)
     if (job->timeout_at > 0 && now >= job->timeout_at && job->nalive > 0)
         job_fail(job, 124, "job timed out after %s s; terminating %d ranks",
                  job->opts->timeout_arg, job->nalive);
+    else if (job->timeout_at > 0 && now >= job->timeout_at && !out_sinks_idle(&job->sinks))
+        job_fail(job, 124, "job timed out after %s s: its ranks have ended, but the reader of "
+                 "its output has not taken it all", job->opts->timeout_arg);
     if (job->timeout_at > 0 && now >= job->timeout_at)
         job->timeout_at = 0;
     if (job->kill_at > 0 && now >= job->kill_at) {
@@ -463,20 +500,21 @@ static void on_time(job_t *job, int64_t now)
                 procs_kill(job->ranks[r].pid, true, SIGKILL);
         job->drain_until = now + DRAIN_MS;
     }
+    if (job->failed && job->nalive == 0 && job->flush_until == 0)
+        job->flush_until = now + FLUSH_MS;
 }
 
-/* Flushes and closes the output streams that are still open, and frees the job. */
+/* Flushes and closes the output streams that are still open (giving the reader a moment,
+ * unless it already had its time), and frees the job. */
 static void job_free(job_t *job)
 {
     for (int r = 0; job->ranks && r < job->nprocs; r++) {
         out_close(&job->ranks[r].out);
         out_close(&job->ranks[r].err);
-        if (job->ranks[r].out.dest_fd > STDERR_FILENO) /* --output-filename's files */
-            close(job->ranks[r].out.dest_fd);
-        if (job->ranks[r].err.dest_fd > STDERR_FILENO)
-            close(job->ranks[r].err.dest_fd);
         rankstat_close(&job->ranks[r].st);
     }
+    if (job->sinks_open)
+        out_sinks_close(&job->sinks, job->flush_until > 0 ? 0 : DRAIN_MS);
     free(job->ranks);
     free(job->pfds);
     free(job->pstreams);
@@ -494,7 +532,7 @@ int job_wait(job_t *job)
         reap(job);
         int64_t now = now_ms();
         on_time(job, now);
-        int nout, nfds = build_pollset(job, &nout);
+        int nout, first_sink, nfds = build_pollset(job, &nout, &first_sink, now);
         /* Done when every verdict is in, the output is drained and, after a clean run, PMIx
          * has let go of every rank's connection: deregistering the namespace while it still
          * handles a dropped client crashes it. A failed job does not wait for PMIx: mrun
@@ -503,8 +541,14 @@ int job_wait(job_t *job)
         bool judged = true;
         for (int r = 0; r < job->nprocs && judged; r++)
             judged = job->ranks[r].late_at == 0 && job->ranks[r].held_at == 0;
+        /* Output held back by a stalled reader is waited for (after a failure, up to
+         * flush_until): it is the ranks' last words. */
+        bool flushed = job->flush_until > 0 && now >= job->flush_until;
+        if (!flushed && job->nblocked > 0 && job->drain_until > 0 && now >= job->drain_until)
+            job->drain_until = now + DRAIN_MS;
         if (job->drain_until > 0 && judged &&
-            ((nout == 0 && (job->failed || job->nattached == 0)) || now >= job->drain_until))
+            ((nout == 0 && (job->failed || job->nattached == 0)) || now >= job->drain_until) &&
+            (flushed || out_sinks_idle(&job->sinks)))
             break;
         int rc = poll(job->pfds, (nfds_t)nfds, poll_timeout(job, now));
         if (rc < 0 && errno != EINTR) {
@@ -519,7 +563,8 @@ int job_wait(job_t *job)
             continue;
         if (job->pfds[0].revents)
             on_signals(job);
-        for (int i = 2; i < nfds; i++) {
+        out_sinks_ready(&job->sinks, job->pfds + first_sink, nfds - first_sink);
+        for (int i = 2; i < first_sink; i++) {
             if (!job->pfds[i].revents)
                 continue;
             if (job->pstreams[i]) {
@@ -541,7 +586,7 @@ int job_wait(job_t *job)
 static job_t *job_alloc(const mrun_opts_t *opts, srv_t *srv, int sig_fd)
 {
     job_t *job = calloc(1, sizeof *job);
-    size_t n = (size_t)opts->nprocs, nfds = 2 + 3 * n;
+    size_t n = (size_t)opts->nprocs, nfds = 2 + 3 * n + 3; /* + self pipe, 2 sinks */
     if (!job || !(job->ranks = calloc(n, sizeof *job->ranks)) ||
         !(job->pfds = calloc(nfds, sizeof *job->pfds)) ||
         !(job->pstreams = calloc(nfds, sizeof *job->pstreams)) ||
@@ -557,17 +602,22 @@ static job_t *job_alloc(const mrun_opts_t *opts, srv_t *srv, int sig_fd)
     job->sig_fd = sig_fd;
     job->nprocs = opts->nprocs;
     job->clean_uninit = -1;
+    out_sinks_open(&job->sinks);
+    job->sinks_open = true;
     for (int r = 0; r < job->nprocs; r++) {
         rankstat_init(&job->ranks[r].st, -1);
-        out_init(&job->ranks[r].out, -1, STDOUT_FILENO, r, opts->tag_output);
-        out_init(&job->ranks[r].err, -1, STDERR_FILENO, r, opts->tag_output);
+        out_init(&job->ranks[r].out, &job->sinks.out, r, opts->tag_output);
+        out_init(&job->ranks[r].err, &job->sinks.err, r, opts->tag_output);
     }
     for (int r = 0; opts->output_dir && r < job->nprocs; r++) {
-        if ((job->ranks[r].out.dest_fd = out_open_file(opts->output_dir, r, "stdout")) < 0 ||
-            (job->ranks[r].err.dest_fd = out_open_file(opts->output_dir, r, "stderr")) < 0) {
+        int fd = out_open_file(opts->output_dir, r, "stdout");
+        if (fd >= 0)
+            out_init_file(&job->ranks[r].out, fd, r, opts->tag_output);
+        if (fd < 0 || (fd = out_open_file(opts->output_dir, r, "stderr")) < 0) {
             job_free(job);
             return NULL;
         }
+        out_init_file(&job->ranks[r].err, fd, r, opts->tag_output);
     }
     if (opts->timeout_s > 0)
         job->timeout_at = now_ms() + (int64_t)(opts->timeout_s * 1000 + 0.999);

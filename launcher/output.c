@@ -1,7 +1,19 @@
-/* output.c: forwards a rank's stdout/stderr pipe to mrun's stdout/stderr, or to its files
- * (--output-filename). Untagged output is passed through as it arrives; tagged output is cut
- * into whole lines, each written with its "[rank] " prefix in one call so that lines of
- * different ranks never interleave. */
+/* output.c: a rank's stdout/stderr pipe cut into lines for its sink (outsink.c): mrun's own
+ * stdout/stderr, or its file (--output-filename). Lines of different ranks never interleave:
+ * a line moves to the sink only whole, with its "[rank] " prefix under --tag-output.
+ *
+ * Limits, with what happens beyond them (Open MPI prefixes each chunk it reads, so the ranks'
+ * long lines interleave; Slurm cuts lines at its buffer size and labels each piece):
+ * - a line is held up to LINE_HOLD bytes for its end. A longer one goes out in pieces, the
+ *   first tagged, and its sink is held by that rank until the line ends: the other ranks'
+ *   output waits (their pipes are not read), so the line still arrives whole.
+ * - a partial line is held HOLD_MS for its end, then goes out as such a first piece (a prompt
+ *   or a progress bar must be seen); the pieces that follow wait HOLD_MS each as well.
+ * - a rank that holds its sink half-way through a line and writes nothing for OWN_MS while
+ *   another rank waits lets go: under --tag-output its line is ended with a newline and the
+ *   rest comes later as a new tagged line; untagged, the other rank's lines follow the piece.
+ * - a sink holding SINK_BOUND bytes its reader has not taken stops the reading of the pipes
+ *   that feed it, so that a stalled reader stops the ranks in their write(), never mrun. */
 #include "output.h"
 
 #include <errno.h>
@@ -9,91 +21,127 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
-enum { OUT_CHUNK = 65536, OUT_LINE_MAX = 65536 };
+enum {
+    OUT_CHUNK = 65536,
+    SINK_BOUND = 1 << 20,
+    LINE_HOLD = 256 * 1024,
+    HOLD_MS = 200,
+    OWN_MS = 2000,
+};
 
-void out_init(out_stream_t *s, int fd, int dest_fd, int rank, bool tag)
+int64_t out_now_ms(void)
 {
-    *s = (out_stream_t){.fd = fd, .dest_fd = dest_fd, .rank = rank, .tag = tag};
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return 0;
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static bool write_all(int fd, const char *p, size_t n)
+void out_init(out_stream_t *s, out_sink_t *sink, int rank, bool tag)
 {
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return false;
-        }
-        p += w;
-        n -= (size_t)w;
+    *s = (out_stream_t){.fd = -1, .rank = rank, .tag = tag, .sink = sink};
+    s->file.fd = -1;
+}
+
+void out_init_file(out_stream_t *s, int file_fd, int rank, bool tag)
+{
+    out_init(s, &s->file, rank, tag);
+    out_sink_init(&s->file, file_fd, false);
+    s->file.own_fd = true;
+}
+
+static size_t queued(const out_sink_t *k) { return k->len - k->off; }
+
+/* Moves the held start of the line, then p[0, n), to the sink; ends: they end the line (else
+ * the stream holds the sink until it does). */
+static void emit(out_stream_t *s, const char *p, size_t n, bool ends)
+{
+    out_sink_t *k = s->sink;
+    if (s->tag && !s->mid_line) {
+        char prefix[24];
+        int plen = snprintf(prefix, sizeof prefix, "[%d] ", s->rank);
+        out_sink_put(k, prefix, (size_t)plen);
     }
+    out_sink_put(k, s->line, s->len);
+    out_sink_put(k, p, n);
+    s->len = 0;
+    s->mid_line = !ends;
+    if (k->owner != (ends ? NULL : s))
+        k->contended = false;
+    k->owner = ends ? NULL : s;
+    if (s->cap > LINE_HOLD / 4) { /* a long line's memory is not kept for short ones */
+        free(s->line);
+        s->line = NULL;
+        s->cap = 0;
+    }
+}
+
+/* Adds p[0, n) to the held start of the line; false when out of memory. */
+static bool hold(out_stream_t *s, const char *p, size_t n)
+{
+    if (s->len + n > s->cap) {
+        size_t cap = s->cap ? s->cap : 4096;
+        while (cap < s->len + n)
+            cap *= 2;
+        char *l = realloc(s->line, cap);
+        if (!l)
+            return false;
+        s->line = l;
+        s->cap = cap;
+    }
+    if (s->len == 0)
+        s->held_since = out_now_ms();
+    memcpy(s->line + s->len, p, n);
+    s->len += n;
     return true;
 }
 
-/* One writev for prefix and line: a pipe or terminal takes it whole, so concurrent ranks'
- * lines stay intact; a short write is completed by hand. */
-static bool write_tagged(out_stream_t *s, const char *p, size_t n)
+/* Whole lines go to the sink; the start of the last one is held (out of memory: sent). */
+static void feed(out_stream_t *s, const char *p, size_t n)
 {
-    char prefix[24];
-    size_t plen = 0;
-    if (!s->mid_line)
-        plen = (size_t)snprintf(prefix, sizeof prefix, "[%d] ", s->rank);
-    struct iovec iov[2] = {{prefix, plen}, {(void *)p, n}};
-    ssize_t w;
-    do
-        w = writev(s->dest_fd, iov, 2);
-    while (w < 0 && errno == EINTR);
-    if (w < 0)
-        return false;
-    size_t done = (size_t)w;
-    if (done < plen) {
-        if (!write_all(s->dest_fd, prefix + done, plen - done))
-            return false;
-        done = plen;
+    while (n > 0) {
+        const char *nl = memchr(p, '\n', n);
+        size_t take = nl ? (size_t)(nl + 1 - p) : n;
+        if (nl || s->len + take > LINE_HOLD || !hold(s, p, take))
+            emit(s, p, take, nl != NULL);
+        p += take;
+        n -= take;
     }
-    done -= plen;
-    return write_all(s->dest_fd, p + done, n - done);
 }
 
-/* Cuts the chunk into lines; a line's start may wait in s->line for its end. */
-static bool feed_tagged(out_stream_t *s, const char *p, size_t n)
+/* The owner of s's sink stops holding it: a tagged line is ended here (its rest will come
+ * with a new tag). */
+static void release(out_sink_t *k)
 {
-    const char *end = p + n;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t take = nl ? (size_t)(nl + 1 - p) : (size_t)(end - p);
-        if (s->len == 0 && nl) { /* a whole line: no copy needed */
-            if (!write_tagged(s, p, take))
-                return false;
-            s->mid_line = false;
-            p += take;
-            continue;
-        }
-        if (!s->line && !(s->line = malloc(OUT_LINE_MAX + 1))) { /* +1: out_close's newline */
-            /* out of memory: give up line-buffering this piece rather than losing it */
-            if (!write_tagged(s, p, take))
-                return false;
-            s->mid_line = !nl;
-            p += take;
-            continue;
-        }
-        if (take > OUT_LINE_MAX - s->len)
-            take = OUT_LINE_MAX - s->len;
-        memcpy(s->line + s->len, p, take);
-        s->len += take;
-        p += take;
-        bool complete = s->line[s->len - 1] == '\n';
-        if (complete || s->len == OUT_LINE_MAX) { /* an over-long line goes out in pieces */
-            if (!write_tagged(s, s->line, s->len))
-                return false;
-            s->len = 0;
-            s->mid_line = !complete;
-        }
+    out_stream_t *o = k->owner;
+    if (!o)
+        return;
+    if (o->tag)
+        out_sink_put(k, "\n", 1);
+    o->mid_line = false;
+    k->owner = NULL;
+    k->contended = false;
+}
+
+bool out_wants_read(out_stream_t *s)
+{
+    out_sink_t *k = s->sink;
+    if (s->fd < 0)
+        return false;
+    if (k->dead)
+        return true; /* to see its end, or to close it */
+    if (queued(k) >= SINK_BOUND)
+        return false;
+    if (k->owner && k->owner != s) {
+        int n = 0;
+        if (s->len > 0 || (ioctl(s->fd, FIONREAD, &n) == 0 && n > 0))
+            k->contended = true;
+        return false;
     }
     return true;
 }
@@ -106,10 +154,13 @@ static void out_drop(out_stream_t *s)
     s->fd = -1;
     free(s->line);
     s->line = NULL;
-    s->len = 0;
+    s->len = s->cap = 0;
+    if (s->sink->owner == s)
+        release(s->sink);
 }
 
-bool out_pump(out_stream_t *s)
+/* Reads one chunk, whatever the sink's state. */
+static bool pump(out_stream_t *s)
 {
     char buf[OUT_CHUNK];
     if (s->fd < 0)
@@ -127,29 +178,72 @@ bool out_pump(out_stream_t *s)
         out_close(s);
         return false;
     }
-    bool ok = s->tag ? feed_tagged(s, buf, (size_t)n) : write_all(s->dest_fd, buf, (size_t)n);
-    if (!ok) {
-        /* Our reader went away (EPIPE) or the disk is full: closing the pipe hands the rank a
-         * SIGPIPE, as a shell pipeline would, instead of us discarding its output forever. */
-        if (errno != EPIPE)
-            fprintf(stderr, "mrun: forwarding rank %d's output failed: %s\n", s->rank,
-                    strerror(errno));
+    feed(s, buf, (size_t)n);
+    if (s->len > 0 || s->mid_line)
+        s->quiet_since = out_now_ms();
+    out_sink_flush(s->sink, false);
+    /* The reader went away (EPIPE): closing the pipe hands the rank a SIGPIPE, as a shell
+     * pipeline would. mrun's own stderr pipe (rank -1) is kept and its bytes dropped. */
+    if (s->sink->dead && s->rank >= 0) {
         out_drop(s);
         return false;
     }
     return true;
 }
 
+bool out_pump(out_stream_t *s)
+{
+    /* The sink may have been taken since the poll set was built (a held line went out). */
+    if (s->fd >= 0 && !out_wants_read(s))
+        return true;
+    return pump(s);
+}
+
+void out_finish(out_stream_t *s)
+{
+    /* bounded: a process that kept a copy of the pipe's write end would never let it end */
+    for (int i = 0; i < 256 && pump(s); i++)
+        ;
+    out_close(s);
+}
+
+int64_t out_tick(out_stream_t *s, int64_t now)
+{
+    out_sink_t *k = s->sink;
+    int64_t next = 0;
+    if (s->len > 0 && (!k->owner || k->owner == s)) {
+        if (now - s->held_since < HOLD_MS)
+            return s->held_since + HOLD_MS;
+        emit(s, NULL, 0, false); /* a prompt, or a line written slowly: its start goes out */
+        out_sink_flush(k, false);
+    }
+    if (k->owner == s) {
+        if (queued(k) >= SINK_BOUND)
+            s->quiet_since = now; /* quiet because its reader is: not the rank's doing */
+        if (k->contended && now - s->quiet_since >= OWN_MS) {
+            release(k);
+            out_sink_flush(k, false);
+            return now; /* the streams that waited are to be polled again */
+        }
+        /* contention is seen by the others' out_wants_read: look again now and then */
+        next = s->quiet_since + OWN_MS > now ? s->quiet_since + OWN_MS : now + OWN_MS / 4;
+    }
+    return next;
+}
+
 void out_close(out_stream_t *s)
 {
-    if (s->tag && s->len > 0) {
-        /* the partial last line still gets its prefix, and a newline to end it */
-        s->line[s->len++] = '\n';
-        (void)write_tagged(s, s->line, s->len); /* best effort: the stream ends here anyway */
-    } else if (s->tag && s->mid_line) {
-        (void)write_tagged(s, "\n", 1);
+    out_sink_t *k = s->sink;
+    if (s->len > 0 || s->mid_line) {
+        if (k->owner && k->owner != s)
+            release(k); /* the end of the job: nobody waits any more */
+        /* the partial last line goes out whole; tagged, with a newline to end it */
+        emit(s, "\n", s->tag ? 1 : 0, true);
     }
     out_drop(s);
+    out_sink_flush(k, false);
+    if (k == &s->file)
+        out_sink_close(k);
 }
 
 /* mkdir that accepts an existing directory. */
