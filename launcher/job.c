@@ -349,7 +349,7 @@ static void signal_all_cb(void *job, int sig) { signal_all(job, sig); }
  * run either). */
 static void shift_deadlines(job_t *job, int64_t ms)
 {
-    int64_t *all[] = {&job->kill_at, &job->timeout_at, &job->drain_until};
+    int64_t *all[] = {&job->kill_at, &job->timeout_at, &job->drain_until, &job->flush_until};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         if (*all[i] > 0)
             *all[i] += ms;
