@@ -223,6 +223,8 @@ struct rmp_request {
     void *user_buf;        /* noncontiguous: where to unpack on completion */
     const dtype_t *dt;
     int count;
+    uint32_t msg_seq;      /* send: its message's sequence number to the peer (peer_t.send_seq),
+                            * which names the message to the receiver when it is cancelled */
     void *tmp;             /* pack buffer to free */
     bool sync;             /* send: synchronous (rendezvous whatever the size: it completes
                             * only once the receiver matched) */
@@ -231,6 +233,9 @@ struct rmp_request {
     bool active;           /* persistent: started and not yet completed by a wait/test */
     bool orphan;           /* rmp_request_free'd while active: req_complete frees it */
     uint8_t pmode;         /* persistent send: its mode (persist.c) */
+    /* send cancellation (send_cancel.c): the receiver's answer to a CANCEL is awaited (the
+     * request is not done until it came, even if the send itself completed: cancel_held) */
+    bool cancel_wait, cancel_held;
     void *msg;             /* REQ_MSG: the unexp_t taken from matching (mprobe.c) */
     void *greq;            /* REQ_GREQ: its callbacks and extra state (greq.c) */
 
@@ -421,6 +426,10 @@ struct rmp_ctx {
 
     struct bsend_buf *bsend; /* the buffer attached for buffered sends (sendmodes.c), or
                               * NULL */
+    /* Sends whose cancel waits for the receiver's answer (send_cancel.c): finalize waits
+     * for them, a peer's failure ends theirs. */
+    struct rmp_request **cancels;
+    int ncancels, cancels_cap;
     comm_t *comms;           /* [RMP_MAX_COMMS] */
     match_queues_t *mq;
 

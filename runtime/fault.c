@@ -46,6 +46,7 @@ void core_peer_failed(rmp_ctx_t *c, int peer, int status, const char *why)
         else
             req_complete(r, status);
     }
+    send_cancel_peer_failed(c, peer);
     fail_posted(c, peer, status);
 }
 

@@ -126,6 +126,7 @@ static void teardown(rmp_ctx_t *c, bool orderly)
     progthr_stop(c); /* before anything it polls goes away */
     wake_close(c);
     bsend_fini(c);
+    send_cancel_fini(c);
     tps_close(c, orderly);
     match_destroy(c->mq);
     c->mq = NULL;
@@ -193,7 +194,7 @@ int rmp_init(int *argc, char ***argv)
 static bool quiescent(void *arg)
 {
     rmp_ctx_t *c = arg;
-    return c->outq_pending == 0 && list_empty(&c->rndv_active);
+    return c->outq_pending == 0 && list_empty(&c->rndv_active) && send_cancel_idle(c);
 }
 
 int rmp_finalize(void)

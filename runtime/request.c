@@ -202,6 +202,14 @@ void req_free(struct rmp_request *r)
 
 void req_complete(struct rmp_request *r, int err)
 {
+    if (__builtin_expect(r->cancel_wait, 0)) {
+        /* its send is over, but a cancel's answer is still to come: that answer completes it
+         * (send_cancel.c), and only then may a wait return and the handle die */
+        if (err != RMP_SUCCESS || r->status.error == 0)
+            r->status.error = err;
+        r->cancel_held = true;
+        return;
+    }
     if (r->orphan) {
         /* rmp_request_free'd while active: nobody holds a handle to it, nobody waits for it
          * (every caller's last touch of r is this call) */
