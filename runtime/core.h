@@ -278,6 +278,10 @@ uint64_t req_list_epoch(void);
 void req_free(struct rmp_request *r);
 /* Mark complete with an error code (status.error); wakes waiting threads. */
 void req_complete(struct rmp_request *r, int err);
+/* A send's cancel was answered, or never will be (send_cancel.c, a failed peer): r leaves the
+ * context's list of pending cancels (c->cancels; lock held) and is done now if its send is
+ * over, else when it ends. */
+void req_cancel_settle(rmp_ctx_t *c, struct rmp_request *r);
 /* A receive got all its data (or failed): unpack into the user's buffer if needed, complete
  * (with its truncation error, if any, when err is RMP_SUCCESS). */
 void req_recv_finish(struct rmp_request *r, int err);
@@ -570,6 +574,10 @@ void boot_abort(rmp_ctx_t *c, int code, int status, const char *msg);
  * failure, so that the job's failure is blamed on the peer. */
 void boot_peer_failed(rmp_ctx_t *c, int peer);
 void boot_finalize(rmp_ctx_t *c);
+/* fin_barrier.c: rmp_finalize's barrier over the transports, progressing while it waits (lock
+ * NOT held): every rank entered rmp_finalize when it returns. A failed peer's error, after
+ * the rounds went on without it. */
+int fin_barrier(rmp_ctx_t *c);
 /* node[w] = world rank w's node id (tp_env_t.node says what -1 means). */
 void boot_node_map(rmp_ctx_t *c, int *node);
 /* Peer's modex blob published by transport `name` (valid until rmp_finalize). */

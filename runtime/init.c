@@ -208,6 +208,14 @@ int rmp_finalize(void)
     ctx_lock(c);
     progress_wait_until(c, quiescent, c);
     ctx_unlock(c);
+    /* The PMIx fence below answers no peer: wait over the transports for every rank to get
+     * here first (a peer may still wait for our answer to its cancel, fin_barrier.c). */
+    int frc = fin_barrier(c);
+    if (frc)
+        core_verbose(c, "finalize: the barrier over the transports: %s", rmp_strerror(frc));
+    ctx_lock(c);
+    progress_wait_until(c, quiescent, c); /* what the barrier queued */
+    ctx_unlock(c);
     /* Nothing is owed any more: the progress thread stops before peers start closing their
      * transports, so that it never sees them go (as no rank polls in the barrier without it). */
     progthr_stop(c);

@@ -117,9 +117,6 @@ void send_cancel(rmp_ctx_t *c, struct rmp_request *r);
 void send_cancel_on_cancel(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h);
 /* PKT_CANCELLED and PKT_NOT_CANCELLED. */
 void send_cancel_on_answer(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h);
-/* Peer failed (fault.c, after its sends were failed): no answer will come; the cancels
- * waiting for one end, not cancelled. */
-void send_cancel_peer_failed(rmp_ctx_t *c, int peer);
 /* Finalize: nothing waits for an answer (the list's memory goes). */
 bool send_cancel_idle(const rmp_ctx_t *c);
 void send_cancel_fini(rmp_ctx_t *c);

@@ -225,6 +225,20 @@ void req_complete(struct rmp_request *r, int err)
         progress_kick_for(&rmp_ctx, &r->done);
 }
 
+void req_cancel_settle(rmp_ctx_t *c, struct rmp_request *r)
+{
+    for (int i = 0; i < c->ncancels; i++)
+        if (c->cancels[i] == r) {
+            c->cancels[i] = c->cancels[--c->ncancels];
+            break;
+        }
+    r->cancel_wait = false;
+    if (r->cancel_held) {
+        r->cancel_held = false;
+        req_complete(r, r->status.error);
+    }
+}
+
 void req_recv_finish(struct rmp_request *r, int err)
 {
     if (r->tmp && r->dt) { /* user_buf NULL: RMP_BOTTOM, absolute addresses */

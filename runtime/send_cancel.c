@@ -48,26 +48,6 @@ static bool pending_add(rmp_ctx_t *c, struct rmp_request *r)
     return true;
 }
 
-static void pending_remove(rmp_ctx_t *c, struct rmp_request *r)
-{
-    for (int i = 0; i < c->ncancels; i++)
-        if (c->cancels[i] == r) {
-            c->cancels[i] = c->cancels[--c->ncancels];
-            return;
-        }
-}
-
-/* The answer came (or never will): r is done if its send is over, else when it ends. */
-static void answered(rmp_ctx_t *c, struct rmp_request *r)
-{
-    pending_remove(c, r);
-    r->cancel_wait = false;
-    if (r->cancel_held) {
-        r->cancel_held = false;
-        req_complete(r, r->status.error);
-    }
-}
-
 void send_cancel(rmp_ctx_t *c, struct rmp_request *r)
 {
     int peer = r->peer_world;
@@ -83,7 +63,7 @@ void send_cancel(rmp_ctx_t *c, struct rmp_request *r)
     r->cancel_held = atomic_load_explicit(&r->done, memory_order_acquire) != 0;
     atomic_store_explicit(&r->done, 0, memory_order_release);
     if (send_ctl(c, peer, PKT_CANCEL, (uint64_t)(uintptr_t)req_handle(r), 0, r->msg_seq))
-        answered(c, r); /* the peer failed: no cancel, the send ends as it would */
+        req_cancel_settle(c, r); /* the peer failed: no cancel, the send ends as it would */
 }
 
 void send_cancel_on_cancel(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h)
@@ -135,16 +115,7 @@ void send_cancel_on_answer(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h)
         }
         r->status.cancelled = 1;
     }
-    answered(c, r);
-}
-
-void send_cancel_peer_failed(rmp_ctx_t *c, int peer)
-{
-    for (int i = c->ncancels; i-- > 0;) {
-        struct rmp_request *r = c->cancels[i];
-        if (r->peer_world == peer)
-            answered(c, r); /* its send was failed (or had completed) before: that stands */
-    }
+    req_cancel_settle(c, r);
 }
 
 bool send_cancel_idle(const rmp_ctx_t *c)
