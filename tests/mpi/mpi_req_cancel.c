@@ -16,11 +16,19 @@
 
 #define BIG 400000 /* bytes: above every eager limit */
 enum { T_DATA = 10, T_INFO = 11, T_RACE = 12, T_FREED = 13, T_MARK = 14 };
-enum { M_SEND, M_SSEND, M_BSEND, M_RSEND, M_SEND_INIT, M_SSEND_INIT, M_BSEND_INIT,
-       M_RSEND_INIT, M_COUNT };
-static const char *mode_name[M_COUNT] = {"Isend",      "Issend",      "Ibsend",
-                                         "Irsend",     "Send_init",   "Ssend_init",
-                                         "Bsend_init", "Rsend_init"};
+enum {
+    M_SEND,
+    M_SSEND,
+    M_BSEND,
+    M_RSEND,
+    M_SEND_INIT,
+    M_SSEND_INIT,
+    M_BSEND_INIT,
+    M_RSEND_INIT,
+    M_COUNT
+};
+static const char *mode_name[M_COUNT] = {"Isend",     "Issend",     "Ibsend",     "Irsend",
+                                         "Send_init", "Ssend_init", "Bsend_init", "Rsend_init"};
 
 static unsigned char sbuf[BIG], rbuf[BIG];
 static void *bbuf;
@@ -43,16 +51,22 @@ static int check(const unsigned char *b, int n, int seed)
 static int start_mode(int mode, int n, int right, MPI_Request *s)
 {
     switch (mode) {
-    case M_SEND: return MPI_Isend(sbuf, n, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, s);
-    case M_SSEND: return MPI_Issend(sbuf, n, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, s);
-    case M_BSEND: return MPI_Ibsend(sbuf, n, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, s);
-    case M_RSEND: return MPI_Irsend(sbuf, n, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, s);
-    case M_SEND_INIT: return MPI_Send_init(sbuf, n, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, s);
+    case M_SEND:
+        return MPI_Isend(sbuf, n, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, s);
+    case M_SSEND:
+        return MPI_Issend(sbuf, n, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, s);
+    case M_BSEND:
+        return MPI_Ibsend(sbuf, n, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, s);
+    case M_RSEND:
+        return MPI_Irsend(sbuf, n, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, s);
+    case M_SEND_INIT:
+        return MPI_Send_init(sbuf, n, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, s);
     case M_SSEND_INIT:
         return MPI_Ssend_init(sbuf, n, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, s);
     case M_BSEND_INIT:
         return MPI_Bsend_init(sbuf, n, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, s);
-    default: return MPI_Rsend_init(sbuf, n, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, s);
+    default:
+        return MPI_Rsend_init(sbuf, n, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, s);
     }
 }
 
@@ -83,8 +97,7 @@ static void one(int rank, int size, int mode, int n, int posted, int round)
     if (posted) {
         CHECK(MPI_Wait(&rr, &st));
         if (check(rbuf, n, lseed) >= 0)
-            FAIL("%s: posted receive got wrong data at %d", mode_name[mode],
-                 check(rbuf, n, lseed));
+            FAIL("%s: posted receive got wrong data at %d", mode_name[mode], check(rbuf, n, lseed));
     } else if (!lflag) {
         memset(rbuf, 0, (size_t)n);
         CHECK(MPI_Recv(rbuf, n, MPI_BYTE, left, T_DATA, MPI_COMM_WORLD, &st));
@@ -153,8 +166,7 @@ static void bsend_space(int rank, int size)
     EXPECT_INT(flag, 1);
     int rc = MPI_Ibsend(sbuf, BIG, MPI_BYTE, right, T_DATA, MPI_COMM_WORLD, &s);
     if (rc != MPI_SUCCESS)
-        FAIL("a cancelled Ibsend kept its space in the attached buffer (Ibsend returned %d)",
-             rc);
+        FAIL("a cancelled Ibsend kept its space in the attached buffer (Ibsend returned %d)", rc);
     else
         CHECK(MPI_Wait(&s, MPI_STATUS_IGNORE));
     CHECK(MPI_Sendrecv(&flag, 1, MPI_INT, right, T_INFO, &lflag, 1, MPI_INT, left, T_INFO,
@@ -193,8 +205,7 @@ static void race(int rank, int size, int rounds)
             CHECK(MPI_Cancel(&s));
             if (i % 4 == 1) { /* progress in between (at n = 1 the answer can come first) */
                 int any;
-                CHECK(MPI_Iprobe(MPI_ANY_SOURCE, T_MARK, MPI_COMM_WORLD, &any,
-                                 MPI_STATUS_IGNORE));
+                CHECK(MPI_Iprobe(MPI_ANY_SOURCE, T_MARK, MPI_COMM_WORLD, &any, MPI_STATUS_IGNORE));
             }
             CHECK(MPI_Irecv(rbuf, n, MPI_BYTE, left, T_RACE, MPI_COMM_WORLD, &r));
         } else {
