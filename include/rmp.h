@@ -297,11 +297,13 @@ int rmp_waitany(int count, rmp_request_t reqs[], int *index, rmp_status_t *statu
  * RMP_ERR_TRANSPORT) instead of waiting. */
 int rmp_probe(int source, int tag, rmp_comm_t comm, rmp_status_t *status);
 int rmp_iprobe(int source, int tag, rmp_comm_t comm, int *flag, rmp_status_t *status);
-/* Cancel a posted receive that has not matched yet, or a send no receive has matched yet
- * (rendezvous and synchronous sends: the receiver is asked, so the wait that follows needs
- * it to make progress; an eager or buffered send is complete at once and is not cancelled);
- * still wait on it afterwards: its status says whether it was cancelled
- * (rmp_test_cancelled). Otherwise the operation completes as usual. */
+/* Cancel a posted receive that has not matched yet, or a send, in any mode, whose message no
+ * receive has matched yet (even an eager or buffered send that is complete already: its
+ * message may wait unmatched at the receiver). The receiver is asked, so the wait that follows
+ * needs it to make progress (any rmp call there, or its rmp_finalize, answers); rmp_cancel
+ * itself returns at once. Still wait on (or free) the request afterwards: its status says
+ * whether it was cancelled (rmp_test_cancelled), never both cancelled and received.
+ * Otherwise the operation completes as usual. */
 int rmp_cancel(rmp_request_t *req);
 
 /* Send modes. Synchronous (ssend): completes only once the receiver has matched the message

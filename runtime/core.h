@@ -232,6 +232,8 @@ struct rmp_request {
     void *user_buf;        /* noncontiguous: where to unpack on completion */
     const dtype_t *dt;
     int count;
+    uint32_t msg_seq;      /* send: its message's sequence number to the peer (peer_t.send_seq),
+                            * which names the message to the receiver when it is cancelled */
     void *tmp;             /* pack buffer to free */
     bool sync;             /* send: synchronous (rendezvous whatever the size: it completes
                             * only once the receiver matched) */
@@ -240,6 +242,9 @@ struct rmp_request {
     bool active;           /* persistent: started and not yet completed by a wait/test */
     bool orphan;           /* rmp_request_free'd while active: req_complete frees it */
     uint8_t pmode;         /* persistent send: its mode (persist.c) */
+    /* send cancellation (send_cancel.c): the receiver's answer to a CANCEL is awaited (the
+     * request is not done until it came, even if the send itself completed: cancel_held) */
+    bool cancel_wait, cancel_held;
     void *msg;             /* REQ_MSG: the unexp_t taken from matching (mprobe.c) */
     void *greq;            /* REQ_GREQ: its callbacks and extra state (greq.c) */
 
@@ -282,6 +287,10 @@ uint64_t req_list_epoch(void);
 void req_free(struct rmp_request *r);
 /* Mark complete with an error code (status.error); wakes waiting threads. */
 void req_complete(struct rmp_request *r, int err);
+/* A send's cancel was answered, or never will be (send_cancel.c, a failed peer): r leaves the
+ * context's list of pending cancels (c->cancels; lock held) and is done now if its send is
+ * over, else when it ends. */
+void req_cancel_settle(rmp_ctx_t *c, struct rmp_request *r);
 /* A receive got all its data (or failed): unpack into the user's buffer if needed, complete
  * (with its truncation error, if any, when err is RMP_SUCCESS). */
 void req_recv_finish(struct rmp_request *r, int err);
@@ -430,6 +439,10 @@ struct rmp_ctx {
 
     struct bsend_buf *bsend; /* the buffer attached for buffered sends (sendmodes.c), or
                               * NULL */
+    /* Sends whose cancel waits for the receiver's answer (send_cancel.c): finalize waits
+     * for them, a peer's failure ends theirs. */
+    struct rmp_request **cancels;
+    int ncancels, cancels_cap;
     comm_t *comms;           /* [RMP_MAX_COMMS] */
     match_queues_t *mq;
 
@@ -571,6 +584,10 @@ void boot_abort(rmp_ctx_t *c, int code, int status, const char *msg);
  * failure, so that the job's failure is blamed on the peer. */
 void boot_peer_failed(rmp_ctx_t *c, int peer);
 void boot_finalize(rmp_ctx_t *c);
+/* fin_barrier.c: rmp_finalize's barrier over the transports, progressing while it waits (lock
+ * NOT held): every rank entered rmp_finalize when it returns. A failed peer's error, after
+ * the rounds went on without it. */
+int fin_barrier(rmp_ctx_t *c);
 /* node[w] = world rank w's node id (tp_env_t.node says what -1 means). */
 void boot_node_map(rmp_ctx_t *c, int *node);
 /* Peer's modex blob published by transport `name` (valid until rmp_finalize). */

@@ -46,6 +46,11 @@ void core_peer_failed(rmp_ctx_t *c, int peer, int status, const char *why)
         else
             req_complete(r, status);
     }
+    /* no cancel answer will come from it: those waiting end, not cancelled, as their sends
+     * did (failed above, or complete before) */
+    for (int i = c->ncancels; i-- > 0;)
+        if (c->cancels[i]->peer_world == peer)
+            req_cancel_settle(c, c->cancels[i]);
     fail_posted(c, peer, status);
 }
 

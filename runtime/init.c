@@ -126,6 +126,7 @@ static void teardown(rmp_ctx_t *c, bool orderly)
     progthr_stop(c); /* before anything it polls goes away */
     wake_close(c);
     bsend_fini(c);
+    send_cancel_fini(c);
     tps_close(c, orderly);
     match_destroy(c->mq);
     c->mq = NULL;
@@ -193,7 +194,7 @@ int rmp_init(int *argc, char ***argv)
 static bool quiescent(void *arg)
 {
     rmp_ctx_t *c = arg;
-    return c->outq_pending == 0 && list_empty(&c->rndv_active);
+    return c->outq_pending == 0 && list_empty(&c->rndv_active) && send_cancel_idle(c);
 }
 
 int rmp_finalize(void)
@@ -206,6 +207,14 @@ int rmp_finalize(void)
      * with everyone that nobody needs our buffers any more. */
     ctx_lock(c);
     progress_wait_until(c, quiescent, c);
+    ctx_unlock(c);
+    /* The PMIx fence below answers no peer: wait over the transports for every rank to get
+     * here first (a peer may still wait for our answer to its cancel, fin_barrier.c). */
+    int frc = fin_barrier(c);
+    if (frc)
+        core_verbose(c, "finalize: the barrier over the transports: %s", rmp_strerror(frc));
+    ctx_lock(c);
+    progress_wait_until(c, quiescent, c); /* what the barrier queued */
     ctx_unlock(c);
     /* Nothing is owed any more: the progress thread stops before peers start closing their
      * transports, so that it never sees them go (as no rank polls in the barrier without it). */

@@ -344,7 +344,7 @@ unexp_t *match_find_unexp(match_queues_t *mq, uint32_t ctx, int src, int tag, bo
     return u;
 }
 
-unexp_t *match_take_unexp_rts(match_queues_t *mq, int src_world, uint64_t sreq)
+unexp_t *match_take_unexp_seq(match_queues_t *mq, int src_world, uint32_t seq)
 {
     if (!mq->nunexp)
         return NULL;
@@ -355,7 +355,7 @@ unexp_t *match_take_unexp_rts(match_queues_t *mq, int src_world, uint64_t sreq)
                 continue;
             for (list_t *it = b->unexp.next; it != &b->unexp && !u; it = it->next) {
                 unexp_t *x = unexp_of(b, it);
-                if (x->rndv && x->src_world == src_world && x->sreq == sreq)
+                if (x->src_world == src_world && x->seq == seq)
                     u = x;
             }
         }

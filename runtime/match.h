@@ -24,6 +24,7 @@ typedef struct unexp {
     int src;            /* comm rank of the sender */
     int tag;
     int src_world;      /* world rank of the sender */
+    uint32_t seq;       /* its number from that sender (pkt_match_t.seq): names it to a cancel */
     size_t len;         /* message length in bytes */
     bool rndv;          /* true: an RTS (data still at the sender) */
     bool can_get;       /* rendezvous: rkey valid, get() allowed */
@@ -59,10 +60,10 @@ bool match_add_unexp(match_queues_t *mq, unexp_t *u);
  * `take`, else left in place (probe). NULL if none. */
 unexp_t *match_find_unexp(match_queues_t *mq, uint32_t ctx, int src, int tag, bool take);
 
-/* Remove and return the unexpected RTS that world rank src_world sent with request cookie
- * sreq (a send being cancelled), NULL if there is none (matched already). A scan of every
- * queued message: cancelling is rare. */
-unexp_t *match_take_unexp_rts(match_queues_t *mq, int src_world, uint64_t sreq);
+/* Remove and return the unexpected message (eager or RTS) that world rank src_world sent with
+ * sequence number seq (a send being cancelled), NULL if there is none (matched already, or
+ * taken by mprobe). A scan of every queued message: cancelling is rare. */
+unexp_t *match_take_unexp_seq(match_queues_t *mq, int src_world, uint32_t seq);
 
 /* Remove and free every unexpected message of context ctx (its communicator was freed:
  * nothing can receive them, and a later communicator may take the id); returns how many. */

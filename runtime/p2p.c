@@ -47,6 +47,7 @@ static int start_send(comm_t *c, int ctxoff, const void *buf, size_t bytes, int 
     r->bytes = bytes;
     if (!locked)
         ctx_lock(ctx);
+    r->msg_seq = ctx->peers[r->peer_world].send_seq; /* proto_send_now's number (cancel) */
     /* The usual small send goes out at once: complete before anyone could wait for it (no
      * waiter to wake, no outq layer); anything else takes proto_send's way. */
     int rc = r->sync ? RMP_AGAIN : proto_send_now(ctx, c, r->ctx_id, r->buf, bytes, dst, tag);
@@ -364,7 +365,7 @@ int rmp_cancel(rmp_request_t *req)
     rmp_ctx_t *ctx = &rmp_ctx;
     ctx_lock(ctx);
     if (r->kind == REQ_SEND)
-        send_cancel(ctx, r); /* send_cancel.c: only an RTS nobody matched yet */
+        send_cancel(ctx, r); /* send_cancel.c: asks the receiver, the answer comes later */
     else
         p2p_cancel_locked(r);
     ctx_unlock(ctx);

@@ -26,9 +26,11 @@ int p2p_send_typed(comm_t *c, int ctxoff, const void *buf, int count, const dtyp
 int p2p_recv_typed(comm_t *c, int ctxoff, void *buf, int count, const dtype_t *t, size_t bytes,
                    int src, int tag, struct rmp_request **req);
 /* A buffered send (sendmodes.c, lock held): the packed data copied into the attached buffer
- * and sent from there. RMP_ERR_BUFFER when no buffer is attached or it has no room left. */
+ * and sent from there. RMP_ERR_BUFFER when no buffer is attached or it has no room left.
+ * user: the request the program holds for it (its completion is the copy's), which learns
+ * the message's peer and number so that rmp_cancel can name it (send_cancel.c). */
 int p2p_bsend_locked(comm_t *c, const void *buf, int count, const dtype_t *t, size_t bytes,
-                     int dst, int tag);
+                     int dst, int tag, struct rmp_request *user);
 /* rmp_isend with `sync` (rmp_issend): arguments checked, the send started, a user handle. */
 int p2p_isend_mode(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
                    rmp_comm_t comm, bool sync, rmp_request_t *req);

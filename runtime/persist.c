@@ -90,7 +90,8 @@ int rmp_recv_init(void *buf, int count, rmp_datatype_t type, int source, int tag
 static int start_send(rmp_ctx_t *ctx, struct rmp_request *r)
 {
     if (r->pmode == PM_BUFFERED) {
-        int rc = p2p_bsend_locked(r->comm, r->buf, r->count, r->dt, r->bytes, r->peer, r->tag);
+        int rc = p2p_bsend_locked(r->comm, r->buf, r->count, r->dt, r->bytes, r->peer, r->tag,
+                                  r);
         if (rc == RMP_SUCCESS)
             req_complete(r, RMP_SUCCESS); /* complete once copied, as rmp_ibsend */
         return rc;

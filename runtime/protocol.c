@@ -54,6 +54,7 @@ int proto_send(rmp_ctx_t *c, struct rmp_request *r)
     pkt_match_t m = {.type = PKT_EAGER, .ctx = r->ctx_id, .src = r->comm->rank, .tag = r->tag,
                      .seq = p->send_seq, .len = r->bytes};
     int rc;
+    r->msg_seq = p->send_seq;
     if (r->bytes <= proto_eager_limit(c, r->peer_world) && !r->sync)
         rc = outq_send(c, r->peer_world, &m, sizeof(m), r->buf, r->bytes, r);
     else
@@ -145,7 +146,7 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
         return;
     }
     *u = (unexp_t){.ctx = m->ctx, .src = m->src, .tag = m->tag, .src_world = src_world,
-                   .len = m->len, .rndv = pk->type == PKT_RTS};
+                   .seq = m->seq, .len = m->len, .rndv = pk->type == PKT_RTS};
     if (u->rndv) {
         u->sreq = rts->sreq;
         u->rkey = rts->rkey;
@@ -196,7 +197,8 @@ void core_deliver(rmp_ctx_t *c, int src, const void *data, size_t len)
         send_cancel_on_cancel(c, src, &pk.h.ctl);
         break;
     case PKT_CANCELLED:
-        send_cancel_on_cancelled(c, src, &pk.h.ctl);
+    case PKT_NOT_CANCELLED:
+        send_cancel_on_answer(c, src, &pk.h.ctl);
         break;
     default: /* PKT_DATA: wire_parse knows no other type */
         rndv_on_data(c, src, &pk.h.data, pk.payload, pk.paylen);

@@ -5,8 +5,11 @@
 
 #include "core.h"
 
-/* CANCEL: "drop my RTS sreq if nobody matched it"; CANCELLED: "dropped" (send_cancel.c). */
-enum { PKT_EAGER = 1, PKT_RTS, PKT_CTS, PKT_DATA, PKT_FIN, PKT_CANCEL, PKT_CANCELLED };
+/* CANCEL: "drop my message number xlen if nobody matched it, and answer request sreq";
+ * CANCELLED: "dropped" (rreq: the send request its RTS named, 0 for an eager message);
+ * NOT_CANCELLED: "it was matched already" (send_cancel.c). */
+enum { PKT_EAGER = 1, PKT_RTS, PKT_CTS, PKT_DATA, PKT_FIN, PKT_CANCEL, PKT_CANCELLED,
+       PKT_NOT_CANCELLED };
 enum { PKT_F_GET = 1 }; /* RTS: rkey is valid, the receiver may get() the data */
 
 /* Header of EAGER and RTS: what matching needs. */
@@ -106,12 +109,17 @@ void rndv_recv_start(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_t 
 void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h);
 void rndv_on_data(rmp_ctx_t *c, int src_world, const pkt_data_t *h, const void *payload,
                   size_t len);
-/* send_cancel.c: cancelling a send whose RTS no receive has matched yet. */
-/* rmp_cancel of a send (lock held): asks the receiver to drop the RTS if still unmatched; the
- * send then completes cancelled (PKT_CANCELLED) or as usual. No-op in any other state. */
+/* send_cancel.c: cancelling a send whose message no receive has matched yet. */
+/* rmp_cancel of a send (lock held): asks the receiver to drop the message if still
+ * unmatched; the request is done once the answer came (and the send itself is over): cancelled
+ * (PKT_CANCELLED) or as usual. No-op when there is nothing to cancel. */
 void send_cancel(rmp_ctx_t *c, struct rmp_request *r);
 void send_cancel_on_cancel(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h);
-void send_cancel_on_cancelled(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h);
+/* PKT_CANCELLED and PKT_NOT_CANCELLED. */
+void send_cancel_on_answer(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h);
+/* Finalize: nothing waits for an answer (the list's memory goes). */
+bool send_cancel_idle(const rmp_ctx_t *c);
+void send_cancel_fini(rmp_ctx_t *c);
 /* fault.c */
 /* src sent a packet the protocol cannot produce (`why`): it fails as if dead (once), and
  * nothing it sends later is delivered. */

@@ -202,6 +202,14 @@ void req_free(struct rmp_request *r)
 
 void req_complete(struct rmp_request *r, int err)
 {
+    if (__builtin_expect(r->cancel_wait, 0)) {
+        /* its send is over, but a cancel's answer is still to come: that answer completes it
+         * (send_cancel.c), and only then may a wait return and the handle die */
+        if (err != RMP_SUCCESS || r->status.error == 0)
+            r->status.error = err;
+        r->cancel_held = true;
+        return;
+    }
     if (r->orphan) {
         /* rmp_request_free'd while active: nobody holds a handle to it, nobody waits for it
          * (every caller's last touch of r is this call) */
@@ -215,6 +223,20 @@ void req_complete(struct rmp_request *r, int err)
         pthread_cond_broadcast(&rmp_ctx.cond);
     if (rmp_ctx.blocker) /* another thread sleeps for the process: it may wait for r */
         progress_kick_for(&rmp_ctx, &r->done);
+}
+
+void req_cancel_settle(rmp_ctx_t *c, struct rmp_request *r)
+{
+    for (int i = 0; i < c->ncancels; i++)
+        if (c->cancels[i] == r) {
+            c->cancels[i] = c->cancels[--c->ncancels];
+            break;
+        }
+    r->cancel_wait = false;
+    if (r->cancel_held) {
+        r->cancel_held = false;
+        req_complete(r, r->status.error);
+    }
 }
 
 void req_recv_finish(struct rmp_request *r, int err)

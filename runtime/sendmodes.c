@@ -103,7 +103,7 @@ static bool bsend_fit(bsend_buf_t *b, size_t len, bsend_seg_t ***at, size_t *off
 }
 
 int p2p_bsend_locked(comm_t *c, const void *buf, int count, const dtype_t *t, size_t bytes,
-                     int dst, int tag)
+                     int dst, int tag, struct rmp_request *user)
 {
     rmp_ctx_t *ctx = &rmp_ctx;
     bsend_buf_t *b = ctx->bsend;
@@ -138,6 +138,8 @@ int p2p_bsend_locked(comm_t *c, const void *buf, int count, const dtype_t *t, si
     *s = (bsend_seg_t){.next = *at, .off = off, .len = bytes + RMP_BSEND_OVERHEAD,
                        .req = s->req};
     *at = s;
+    user->peer_world = s->req->peer_world;
+    user->msg_seq = s->req->msg_seq;
     return RMP_SUCCESS;
 }
 
@@ -155,7 +157,7 @@ int rmp_ibsend(const void *buf, int count, rmp_datatype_t type, int dest, int ta
         return RMP_ERR_NO_MEM;
     rmp_ctx_t *ctx = &rmp_ctx;
     ctx_lock(ctx);
-    rc = p2p_bsend_locked(a.c, buf, count, a.t, a.bytes, dest, tag);
+    rc = p2p_bsend_locked(a.c, buf, count, a.t, a.bytes, dest, tag, r);
     ctx_unlock(ctx);
     if (rc) {
         req_free(r);

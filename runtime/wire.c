@@ -18,6 +18,7 @@ static size_t hdr_size(uint8_t type)
     case PKT_FIN:
     case PKT_CANCEL:
     case PKT_CANCELLED:
+    case PKT_NOT_CANCELLED:
         return sizeof(pkt_ctl_t);
     case PKT_DATA:
         return sizeof(pkt_data_t);
@@ -50,6 +51,7 @@ const char *wire_parse(const void *data, size_t len, wire_pkt_t *p)
     case PKT_FIN:
     case PKT_CANCEL:
     case PKT_CANCELLED:
+    case PKT_NOT_CANCELLED:
         memcpy(&p->h.ctl, data, sizeof(pkt_ctl_t));
         break;
     default: /* PKT_DATA: hdr_size knows no other type */
@@ -58,9 +60,7 @@ const char *wire_parse(const void *data, size_t len, wire_pkt_t *p)
     }
     if (type == PKT_EAGER && p->h.m.len != len - hl)
         return "eager length differs from the bytes that arrived";
-    if ((type == PKT_RTS || type == PKT_CTS || type == PKT_FIN || type == PKT_CANCEL ||
-         type == PKT_CANCELLED) &&
-        len != hl)
+    if (type != PKT_EAGER && type != PKT_DATA && len != hl)
         return "control packet longer than its header";
     if ((type == PKT_EAGER || type == PKT_RTS) && p->h.m.src < 0)
         return "negative source rank";

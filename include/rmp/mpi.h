@@ -1009,10 +1009,11 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
                           const int destinations[], const int weights[], MPI_Info info,
                           int reorder, MPI_Comm *comm_dist_graph);
 
-/* Requests (errors raised on MPI_COMM_WORLD's handler). MPI_Cancel of a send cancels it if no
- * receive has matched it yet and it is a rendezvous or synchronous send (the receiver is asked:
- * its MPI calls answer); an eager or buffered send is complete at once and is not cancelled:
- * MPI_Test_cancelled tells which. Generalized requests complete
+/* Requests (errors raised on MPI_COMM_WORLD's handler). MPI_Cancel of a send, in any mode
+ * (persistent ones too), cancels it if no receive has matched its message yet (the receiver
+ * is asked: its MPI calls, or its MPI_Finalize, answer); MPI_Test_cancelled tells which, after
+ * the wait. A cancelled buffered send gives its space in the attached buffer back. Generalized
+ * requests complete
  * in every completion call; their callbacks' error codes come back from that call by class
  * (a class rmp has no error of, MPI_ERR_OTHER included, comes back as MPI_ERR_INTERN). */
 int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,

@@ -10,11 +10,11 @@
 #endif
 
 /* Every rank printed "<prog>: rank R OK" and nothing failed. */
-static void grptopo_run_ok(int n, const char *prog)
+static void grptopo_run_ok(int n, const char *prog, const char *const *env)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, prog);
-    run_opts_t o = {.limit = 90};
+    run_opts_t o = {.limit = 90, .env = env};
     run_result_t r = run_mrun(&o, n, path, NULL, NULL);
     expect_ranks_ok(r, prog, n);
     run_free(&r);
@@ -28,7 +28,7 @@ static void grptopo_run_ok(int n, const char *prog)
     }                                                                                          \
     ParameterizedTest(int *n, mpi_grptopo, name, .timeout = 100)                               \
     {                                                                                          \
-        grptopo_run_ok(*n, "mpi_" #name);                                                      \
+        grptopo_run_ok(*n, "mpi_" #name, NULL);                                                \
     }
 
 GRPTOPO_TEST(grp_ops)
@@ -37,3 +37,11 @@ GRPTOPO_TEST(topo_cart)
 GRPTOPO_TEST(topo_dgraph)
 GRPTOPO_TEST(req_greq)
 GRPTOPO_TEST(req_cancel)
+
+/* The cancels again with every message above the eager limit and streamed (no CMA get): the
+ * RTS / CTS / DATA path verbs takes when it cannot read the sender's memory. */
+Test(mpi_grptopo, req_cancel_streamed, .timeout = 100)
+{
+    static const char *const env[] = {"RMP_EAGER_LIMIT=64", "RMP_CMA=0", NULL};
+    grptopo_run_ok(3, "mpi_req_cancel", env);
+}

@@ -135,14 +135,26 @@ static void cancel(void)
            x, st.source, st.tag);
     CHECK(rmp_waitall(2, sreq, RMP_STATUSES_IGNORE));
 
-    /* a send: no effect, the message still arrives */
+    /* a send: cancelled if the receiver had not matched its message yet (it races with the
+     * receive posted below), else it arrives; never both, and a later message of the tag
+     * comes next */
     sync_all("cancel: a send");
     CHECK(rmp_isend(&rank, 1, RMP_INT, right, 43, W, &req));
     CHECK(rmp_cancel(&req));
     CHECK(rmp_wait(&req, &st));
+    int mine = st.cancelled, theirs = -1, later = rank + 1000;
+    CHECK(rmp_sendrecv(&mine, 1, RMP_INT, right, 44, &theirs, 1, RMP_INT, left, 44, W,
+                       RMP_STATUS_IGNORE));
+    CHECK(rmp_isend(&later, 1, RMP_INT, right, 43, W, &req));
     y = -1;
     CHECK(rmp_recv(&y, 1, RMP_INT, left, 43, W, &st));
-    EXPECT(y == left, "message of a cancelled send: got %d, expected %d", y, left);
+    if (!theirs) {
+        EXPECT(y == left, "message of a send not cancelled: got %d, expected %d", y, left);
+        CHECK(rmp_recv(&y, 1, RMP_INT, left, 43, W, &st));
+    }
+    EXPECT(y == left + 1000, "after a send %scancelled: got %d, expected %d",
+           theirs ? "" : "not ", y, left + 1000);
+    CHECK(rmp_wait(&req, RMP_STATUS_IGNORE));
 }
 
 /* ---- probe ---- */
