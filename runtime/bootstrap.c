@@ -17,7 +17,7 @@
 
 #include "core.h"
 
-#define FENCE_QUIET_WAIT_MS 1000 /* see fence: how long a consequence waits for mrun's SIGTERM */
+#define QUIET_WAIT_MS 1000 /* boot_await_end: how long a consequence waits for mrun's SIGTERM */
 
 typedef struct boot_val {
     struct boot_val *next;
@@ -258,9 +258,7 @@ static int fence(rmp_ctx_t *c, bool collect)
          * (the cause). This one stays quiet (no generic line either), and gives mrun a moment
          * to end it before exiting, so that mrun reaps the cause first. */
         c->cfg.explained = true;
-        struct timespec nap = {0, 50 * 1000000};
-        for (int i = 0; i < FENCE_QUIET_WAIT_MS / 50 && getppid() > 1; i++)
-            nanosleep(&nap, NULL);
+        boot_await_end(c);
         return RMP_ERR_BOOTSTRAP;
     }
     if (st != PMIX_SUCCESS) {
@@ -268,6 +266,14 @@ static int fence(rmp_ctx_t *c, bool collect)
         return RMP_ERR_BOOTSTRAP;
     }
     return RMP_SUCCESS;
+}
+
+void boot_await_end(rmp_ctx_t *c)
+{
+    const boot_t *b = c->boot;
+    struct timespec nap = {0, 50 * 1000000};
+    for (int i = 0; b && b->mrun_fd >= 0 && i < QUIET_WAIT_MS / 50; i++)
+        nanosleep(&nap, NULL);
 }
 
 int boot_fence(rmp_ctx_t *c)

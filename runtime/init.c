@@ -113,10 +113,14 @@ static int init_all(rmp_ctx_t *c)
         return rc;
     /* A transport that refused with a decision every rank of the node took alike (shm_fits:
      * one rank says why, the others nothing) meets the modex fence before failing, as a bad
-     * knob does: no rank's exit ends the job before the one that explains has printed. */
+     * knob does: no rank's exit ends the job before the one that explains has printed. The
+     * quiet ones then give mrun a moment to end them: their programs' own "rmp_init failed"
+     * lines would repeat the one cause once per rank. */
     if ((rc = tps_open(c))) {
         if (c->cfg.explained)
             (void)boot_fence(c);
+        if (c->cfg.quiet_failure)
+            boot_await_end(c);
         return rc;
     }
     if ((rc = boot_fence(c)) || (rc = tps_wireup(c)))

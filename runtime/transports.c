@@ -42,8 +42,10 @@ static void up_vlog(void *core, tp_log_t level, const char *fmt, va_list ap)
         return;
     if (level == TP_LOG_EXPLAIN || level == TP_LOG_QUIET)
         c->cfg.explained = true; /* rmp_init adds no generic line */
-    if (level == TP_LOG_QUIET)
+    if (level == TP_LOG_QUIET) {
+        c->cfg.quiet_failure = true;
         return;
+    }
     core_vlog(c, fmt, ap);
 }
 

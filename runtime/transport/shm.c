@@ -1082,7 +1082,8 @@ static int shm_fits(shm_tp_t *s)
                "or start fewer ranks per node", room.ranks, need >> 20, room.ranks, seg >> 10,
                s->queue_cap >> 10, SHM_FAST_RINGS, s->ring_cap >> 10,
                shm_ok ? "memory holds" : "/dev/shm holds", (shm_ok ? room.mem : room.shm) >> 20,
-               shm_ok ? room.mem_what : room.shm_what, env->shm_ring_bytes >> 10);
+               shm_ok ? room.mem_what : room.shm_what,
+               (env->shm_ring_bytes ? env->shm_ring_bytes : SHM_RING_DEFAULT) >> 10);
     return RMP_ERR_NO_MEM;
 }
 
