@@ -36,7 +36,7 @@ static char **build_base_env(const mrun_opts_t *o)
     size_t n = 0;
     while (environ[n])
         n++;
-    char **env = calloc(n + (size_t)o->nexports + 2, sizeof *env);
+    char **env = calloc(n + (size_t)o->nexports + 3, sizeof *env);
     if (!env) {
         fprintf(stderr, "mrun: out of memory\n");
         return NULL;
@@ -59,6 +59,14 @@ static char **build_base_env(const mrun_opts_t *o)
     while (*slot && strncmp(*slot, "RMP_MRUN_FD=", 12) != 0)
         slot++;
     *slot = (char *)o->stat_env;
+    /* What /dev/shm and the memory hold before any rank creates anything (session.h), after
+     * removing what killed jobs left there. */
+    static char room[128];
+    session_shm_sweep_dead();
+    session_shm_room(o->nprocs, room, sizeof room);
+    for (slot = env; *slot && strncmp(*slot, "RMP_MRUN_SHM_ROOM=", 18) != 0;)
+        slot++;
+    *slot = room;
     return env;
 }
 
@@ -144,6 +152,7 @@ static int run(const mrun_opts_t *opts, int sig_fd, const sigset_t *ignored, con
     }
     session_tmpdir_remove(tmpdir);
     session_shm_sweep(nspace); /* segments of ranks that crashed before removing them */
+    session_shm_sweep_dead();  /* and of killed jobs whose ranks were still dying at our start */
     free(tmpdir);
     if (!pmix_done) { /* PMIx's threads still run: leave without running its destructors */
         fflush(stdout);

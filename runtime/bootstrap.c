@@ -15,9 +15,12 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core.h"
+
+#define QUIET_WAIT_MS 1000 /* boot_await_end: how long a consequence waits for mrun's SIGTERM */
 
 typedef struct boot_val {
     struct boot_val *next;
@@ -313,11 +316,28 @@ static int fence(rmp_ctx_t *c, bool collect)
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
     pmix_status_t st = PMIx_Fence(&all, 1, collect ? &info : NULL, collect ? 1 : 0);
     PMIX_INFO_DESTRUCT(&info);
+    if (st != PMIX_SUCCESS && b->mrun_fd >= 0 && atomic_load(&c->state) == 0) {
+        /* PMIx fails a fence when a participant is gone: at start-up, under mrun, this rank's
+         * failure is the consequence of a rank that ended first, which mrun names in one line
+         * (the cause). This one stays quiet (no generic line either), and gives mrun a moment
+         * to end it before exiting, so that mrun reaps the cause first. */
+        c->cfg.explained = true;
+        boot_await_end(c);
+        return RMP_ERR_BOOTSTRAP;
+    }
     if (st != PMIX_SUCCESS) {
         core_error(c, "PMIx_Fence: %s (a rank died during start-up?)", PMIx_Error_string(st));
         return RMP_ERR_BOOTSTRAP;
     }
     return RMP_SUCCESS;
+}
+
+void boot_await_end(rmp_ctx_t *c)
+{
+    const boot_t *b = c->boot;
+    struct timespec nap = {0, 50 * 1000000};
+    for (int i = 0; b && b->mrun_fd >= 0 && i < QUIET_WAIT_MS / 50; i++)
+        nanosleep(&nap, NULL);
 }
 
 int boot_fence(rmp_ctx_t *c)

@@ -381,6 +381,7 @@ typedef struct config {
     char transport[32];    /* RMP_TRANSPORT: "" (auto), "shm", "verbs" */
     int use_cma;           /* RMP_CMA (default 1): 0 forces copy through the rings */
     size_t shm_ring_bytes; /* RMP_SHM_RING_KB * 1024 */
+    bool quiet_failure;    /* rmp_init fails for a reason another rank explains */
     bool explained;        /* why rmp_init fails was printed already (a refused RMP_* value,
                             * rings the node cannot hold): no generic line after it */
     knob_val_t knobs[KNOB_COUNT]; /* every knob as validated at rmp_init (knobs.c) */
@@ -576,6 +577,10 @@ int boot_init(rmp_ctx_t *c);
 int boot_put(rmp_ctx_t *c, const char *key, const void *blob, size_t len);
 int boot_fence(rmp_ctx_t *c);   /* commit + fence collecting the modex */
 int boot_barrier(rmp_ctx_t *c); /* fence without data */
+/* A rank whose start-up failure is the consequence of another rank's (that rank says why):
+ * under mrun, waits up to a second for mrun to end it, so that mrun and the program of the
+ * rank that explains are the only ones to speak. Returns at once under other launchers. */
+void boot_await_end(rmp_ctx_t *c);
 int boot_get(rmp_ctx_t *c, int peer, const char *key, const void **blob_p, size_t *len_p);
 /* Ends the job: code is what the program passed to rmp_abort (reported to mrun), status what
  * the launcher and this process's exit report (rmp_abort's mapping). Never returns. */

@@ -109,8 +109,21 @@ static int init_all(rmp_ctx_t *c)
     c->mq = match_create();
     if (!c->peers || !c->mq)
         return RMP_ERR_NO_MEM;
-    if ((rc = wake_open(c)) || (rc = dtype_init(c)) || (rc = comm_init_builtin(c)) ||
-        (rc = tps_open(c)) || (rc = boot_fence(c)) || (rc = tps_wireup(c)))
+    if ((rc = wake_open(c)) || (rc = dtype_init(c)) || (rc = comm_init_builtin(c)))
+        return rc;
+    /* A transport that refused with a decision every rank of the node took alike (shm_fits:
+     * one rank says why, the others nothing) meets the modex fence before failing, as a bad
+     * knob does: no rank's exit ends the job before the one that explains has printed. The
+     * quiet ones then give mrun a moment to end them: their programs' own "rmp_init failed"
+     * lines would repeat the one cause once per rank. */
+    if ((rc = tps_open(c))) {
+        if (c->cfg.explained)
+            (void)boot_fence(c);
+        if (c->cfg.quiet_failure)
+            boot_await_end(c);
+        return rc;
+    }
+    if ((rc = boot_fence(c)) || (rc = tps_wireup(c)))
         return rc;
     if (c->cfg.knobs[KNOB_PROGRESS_THREAD].num && (rc = progthr_start(c)))
         return rc;

@@ -40,8 +40,12 @@ static void up_vlog(void *core, tp_log_t level, const char *fmt, va_list ap)
     rmp_ctx_t *c = core;
     if (level == TP_LOG_VERBOSE && !c->cfg.verbose)
         return;
-    if (level == TP_LOG_EXPLAIN)
+    if (level == TP_LOG_EXPLAIN || level == TP_LOG_QUIET)
         c->cfg.explained = true; /* rmp_init adds no generic line */
+    if (level == TP_LOG_QUIET) {
+        c->cfg.quiet_failure = true;
+        return;
+    }
     core_vlog(c, fmt, ap);
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -39,7 +40,7 @@
 #define SHM_QUEUE_BUDGET 64        /* records from the queue per progress call */
 #define SHM_CMA_CHUNK (64u << 20)  /* bytes per process_vm_readv call */
 #define SHM_TAG_MAX 80             /* longest job tag kept verbatim in names */
-#define SHM_NAME_MAX 144          /* "/rmp." tag "-r" rank "." 16 hex digits, and a NUL */
+#define SHM_NAME_MAX 144          /* "/rmp." tag "-r" rank ".l" 16 hex digits, and a NUL */
 #define SHM_ABANDON_WAIT_MS 500    /* see shm_abandon: only a dead or stuck peer costs it */
 #define SHM_VANISHED_WAIT_MS 10000 /* see seg_open_peer: only a job being ended costs it */
 #define SHM_SETTLE_MS 2            /* first stage of a futex sleep after fence-less sends */
@@ -99,6 +100,7 @@ typedef struct shm_tp {
     int *local_of;        /* world rank -> local index, -1 off-node */
     shm_peer_t *peers;    /* by local index */
     shm_seg_hdr_t *seg;   /* mine */
+    int seg_fd;           /* mine, flocked (shared) while I live: see seg_dir; -1: none */
     size_t seg_bytes, ring_cap, queue_cap;
     shm_queue_t inq;      /* my queue: I consume */
     bool inq_broken;      /* it held garbage: not read any more */
@@ -192,6 +194,65 @@ static void prefault(shm_tp_t *s, void *addr, size_t len)
 #endif
 }
 
+/* Whose segment is it, and is its job alive? A name in /dev/shm may outlive its job: the
+ * ranks and their launcher can all be SIGKILLed between a segment's creation and the moment
+ * the last local rank maps it (then its name is unlinked: seg_map_peer). So the creator holds
+ * a shared flock on its segment for as long as it lives, taken before the name appears; the
+ * next mrun of the user removes the names nobody holds a lock on (launcher/session.c). A lock
+ * needs no pid, no clock and no namespace to prove a job dead, and the names keep their random
+ * part (see seg_create). */
+static int seg_dir(void)
+{
+    return open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* Gives the unnamed, locked file fd its name in dir (linkat: the name appears atomically, with
+ * the lock already held; EEXIST as O_EXCL would). Through /proc/self/fd, which needs no
+ * privilege (AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH: tried second). */
+static int seg_link(int fd, int dir, const char *name)
+{
+    char self[40];
+    snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+    if (linkat(AT_FDCWD, self, dir, name, AT_SYMLINK_FOLLOW) == 0)
+        return 0;
+    if (errno != ENOENT)
+        return errno;
+    return linkat(fd, "", dir, name, AT_EMPTY_PATH) ? errno : 0;
+}
+
+/* An fd for a new segment named `name` (in /dev/shm), locked: O_TMPFILE, named once ready
+ * (*named false) — else, where the file system has no O_TMPFILE, created by name and locked at
+ * once: a sweeper skips a file of size 0, so the instant before the lock is safe too. */
+static int seg_new_fd(shm_tp_t *s, const char *name, bool *named, const char **what)
+{
+    *named = false;
+    *what = "open /dev/shm";
+    int dir = seg_dir(), fd = -1;
+    if (dir >= 0) {
+        *what = "O_TMPFILE in /dev/shm";
+        fd = openat(dir, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+        int e = errno;
+        close(dir);
+        errno = e;
+    }
+    if (fd < 0 && (dir < 0 || errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+        tp_verbose(&s->base, "shm: %s: %s; creating %s by name", *what, strerror(errno), name);
+        *what = "shm_open";
+        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        *named = fd >= 0;
+    }
+    if (fd >= 0 && flock(fd, LOCK_SH)) {
+        int e = errno;
+        *what = "flock";
+        if (*named)
+            shm_unlink(name);
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
 static int seg_create(shm_tp_t *s)
 {
     const tp_env_t *env = s->base.env;
@@ -204,19 +265,24 @@ static int seg_create(shm_tp_t *s)
         tp_error(&s->base, "shm: getrandom: %s", strerror(re));
         return RMP_ERR_TRANSPORT;
     }
-    snprintf(name, SHM_NAME_MAX, "/rmp.%s-r%d.%s", s->tag, env->rank, rnd);
+    /* ".l": a segment whose creator holds its lock (seg_dir); mrun's sweep removes no other
+     * kind (an older rmp's segments have no lock: to it they would all look abandoned). */
+    snprintf(name, SHM_NAME_MAX, "/rmp.%s-r%d.l%s", s->tag, env->rank, rnd);
     s->seg_bytes = seg_size(s->queue_cap, s->ring_cap);
 
-    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    bool named;
+    const char *what;
+    int fd = seg_new_fd(s, name, &named, &what);
     if (fd < 0) {
         int e = errno;
-        tp_error(&s->base, "shm_open %s: %s (%s)", name, strerror(e),
+        tp_error(&s->base, "%s for %s: %s (%s)", what, name, strerror(e),
                  "is /dev/shm mounted and writable?");
         return RMP_ERR_TRANSPORT;
     }
+    s->seg_fd = fd;
     /* Reserve the pages now: on a full tmpfs, a lazily backed mapping would SIGBUS at first
      * touch instead of failing here with a message. */
-    const char *what = "ftruncate";
+    what = "ftruncate";
     int e = ftruncate(fd, (off_t)s->seg_bytes) ? errno : 0;
     if (!e) {
         what = "posix_fallocate";
@@ -235,7 +301,6 @@ static int seg_create(shm_tp_t *s)
         tp_error(&s->base, "mmap %s (%zu bytes): %s", name, s->seg_bytes, strerror(errno));
         goto fail;
     }
-    close(fd);
     prefault(s, s->seg, s->seg_bytes); /* my queue and fast rings: fixed size, all used */
 
     shm_seg_hdr_t *h = s->seg;
@@ -251,6 +316,21 @@ static int seg_create(shm_tp_t *s)
     shm_queue_init(seg_queue(h), s->queue_cap); /* over fresh, zeroed pages */
     for (int i = 0; i < SHM_FAST_RINGS; i++)
         shm_ring_init(seg_fast(s, h, i), s->ring_cap);
+    if (!named) { /* ready: now it gets its name */
+        int dir = seg_dir();
+        e = dir < 0 ? errno : seg_link(fd, dir, name + 1);
+        if (dir >= 0)
+            close(dir);
+        if (e) {
+            tp_error(&s->base, "shm: naming %s: %s (is /dev/shm mounted and writable?)", name,
+                     strerror(e));
+            munmap(s->seg, s->seg_bytes);
+            s->seg = NULL;
+            close(fd);
+            s->seg_fd = -1;
+            return RMP_ERR_TRANSPORT;
+        }
+    }
 
     s->blob.hdr_addr = (uint64_t)(uintptr_t)h;
     s->blob.seg_bytes = s->seg_bytes;
@@ -259,7 +339,9 @@ static int seg_create(shm_tp_t *s)
     return RMP_SUCCESS;
 fail:
     close(fd);
-    shm_unlink(name);
+    s->seg_fd = -1;
+    if (named)
+        shm_unlink(name);
     return RMP_ERR_TRANSPORT;
 }
 
@@ -888,6 +970,8 @@ static void shm_close(tp_t *tp)
             tp_verbose(tp, "shm: shm_unlink %s: %s", s->blob.name, strerror(errno));
         munmap(s->seg, s->seg_bytes);
     }
+    if (s->seg_fd >= 0) /* the lock goes after the name: a sweeper never sees it unlocked */
+        close(s->seg_fd);
     shm_bell_close(&s->bell);
     shm_coll_close(s->coll);
     free(s->pids);
@@ -916,47 +1000,90 @@ static void coll_wake(tp_t *tp, int w)
         shm_bell_ring(&s->bell, &p->bell, p->bell_len);
 }
 
-/* MemAvailable from /proc/meminfo in bytes; 0 if unknown (an old kernel, no /proc). */
-static uint64_t mem_available(void)
+/* A "<Field>: <n> kB" line of /proc/meminfo in bytes; 0 if unknown (an old kernel, no /proc). */
+static uint64_t meminfo(const char *field)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
+    FILE *f = fopen("/proc/meminfo", "re");
     if (!f)
         return 0;
-    char line[256];
+    char line[256], fmt[64];
+    snprintf(fmt, sizeof(fmt), "%s: %%" SCNu64 " kB", field);
     uint64_t kb = 0;
     while (fgets(line, sizeof(line), f))
-        if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1)
+        if (sscanf(line, fmt, &kb) == 1)
             break;
     fclose(f);
     return kb * 1024;
 }
 
-/* Every rank of the node reserves one segment of a fixed size: n segments. Refused here,
- * before anything is created, when that exceeds half of what /dev/shm or the memory can hold:
- * a full tmpfs as large as RAM brings the OOM killer onto unrelated processes. Every rank of the
- * node reads the same figures (a moment apart). */
+/* The figures the job's shared memory is judged against: what /dev/shm and the memory held
+ * before any rank of the job created a segment, and how many ranks share them (every rank of
+ * them needs one segment of the same size). Each rank measuring for itself would see the
+ * segments of the peers that started before it: at 256 ranks in a 1.5 GiB /dev/shm, rank 232
+ * refused a job that fitted. So:
+ * - under mrun, the figures mrun measured before starting any rank (RMP_MRUN_SHM_ROOM, with
+ *   mrun's pid: a process a rank starts inherits the variable, not the figures' validity);
+ * - under any other launcher, figures no rank can change: the size of /dev/shm and MemTotal.
+ *   What other processes use is then not counted: the reservation (seg_create) fails with its
+ *   own message if they leave too little.
+ * Either way every rank of the node reads the same figures and takes the same decision. */
+typedef struct shm_room {
+    uint64_t shm, mem;  /* bytes; 0: unknown (not judged) */
+    int ranks;          /* ranks sharing them: the machine's under mrun (its virtual nodes
+                         * share one /dev/shm), else this node's */
+    const char *shm_what, *mem_what;
+} shm_room_t;
+
+static void shm_room(shm_tp_t *s, shm_room_t *r)
+{
+    const char *v = getenv("RMP_MRUN_SHM_ROOM");
+    int pid = 0, ranks = 0, end = 0;
+    uint64_t shm = 0, mem = 0;
+    if (v && sscanf(v, "%d:%d:%" SCNu64 ":%" SCNu64 "%n", &pid, &ranks, &shm, &mem, &end) == 4 &&
+        !v[end] && pid == (int)getppid() && ranks >= s->nlocal) {
+        *r = (shm_room_t){.shm = shm, .mem = mem, .ranks = ranks, .shm_what = "free",
+                          .mem_what = "MemAvailable"};
+        return;
+    }
+    struct statvfs st;
+    *r = (shm_room_t){.shm = statvfs("/dev/shm", &st) ? 0 : (uint64_t)st.f_blocks * st.f_frsize,
+                      .mem = meminfo("MemTotal"), .ranks = s->nlocal, .shm_what = "in all",
+                      .mem_what = "MemTotal"};
+}
+
+/* Every rank reserves one segment of a fixed size: n ranks, n segments. Refused here, before
+ * anything is created, when the ranks that share /dev/shm need more than half of what it or
+ * the memory holds (shm_room: figures no rank of the job has changed). Why half: tmpfs pages
+ * are memory that nothing can reclaim while the job runs (no swap here, or little), and the
+ * segments are all reserved up front; a job that takes more than half leaves its own ranks'
+ * buffers — as large as what they send through the rings, in a program that moves data —
+ * and everything else on the node the other half, and a full tmpfs as large as RAM brings
+ * the OOM killer onto unrelated processes. Every rank takes the same decision; local rank 0
+ * says why, the others fail without a word (their failure is the same). */
 static int shm_fits(shm_tp_t *s)
 {
     const tp_env_t *env = s->base.env;
-    uint64_t n = (uint64_t)s->nlocal, seg = seg_size(s->queue_cap, s->ring_cap);
-    uint64_t need = n * seg; /* n <= 2^24, seg <= 2^33: no overflow */
-    struct statvfs v;
-    uint64_t shm_free = statvfs("/dev/shm", &v) ? 0 : (uint64_t)v.f_bavail * v.f_frsize;
-    uint64_t mem = mem_available();
-    bool shm_ok = !shm_free || need < shm_free / 2, mem_ok = !mem || need < mem / 2;
-    if (seg > SIZE_MAX / 2 || (shm_ok && mem_ok))
-        return seg > SIZE_MAX / 2 ? RMP_ERR_NO_MEM : RMP_SUCCESS;
-    char msg[512];
-    snprintf(msg, sizeof(msg), "shm: the %d ranks on this node need %" PRIu64 " MiB of shared "
-             "memory (%d x %" PRIu64 " KiB: a %zu KiB queue and %d rings of %zu KiB each), more "
-             "than half of what %s (%" PRIu64 " MiB %s); lower RMP_SHM_RING_KB (now %zu) or "
-             "start fewer ranks per node", s->nlocal, need >> 20, s->nlocal, seg >> 10,
-             s->queue_cap >> 10, SHM_FAST_RINGS, s->ring_cap >> 10,
-             shm_ok ? "memory holds" : "/dev/shm holds", (shm_ok ? mem : shm_free) >> 20,
-             shm_ok ? "MemAvailable" : "free", env->shm_ring_bytes >> 10);
-    /* Every rank says it: the launcher ends the job at the first rank's exit, and the rank
-     * that exits first may be any of them (local rank 0 may not even have started). */
-    tp_explain(&s->base, "%s", msg);
+    uint64_t seg = seg_size(s->queue_cap, s->ring_cap);
+    if (seg > SIZE_MAX / 2)
+        return RMP_ERR_NO_MEM;
+    shm_room_t room;
+    shm_room(s, &room);
+    uint64_t need = (uint64_t)room.ranks * seg; /* ranks <= 2^31, seg <= 2^33: no overflow */
+    bool shm_ok = !room.shm || need <= room.shm / 2, mem_ok = !room.mem || need <= room.mem / 2;
+    if (shm_ok && mem_ok)
+        return RMP_SUCCESS;
+    if (s->me != 0) {
+        tp_quiet_failure(&s->base);
+        return RMP_ERR_NO_MEM;
+    }
+    tp_explain(&s->base, "shm: the %d ranks on this node need %" PRIu64 " MiB of shared "
+               "memory (%d x %" PRIu64 " KiB: a %zu KiB queue and %d rings of %zu KiB each), "
+               "more than half of what %s (%" PRIu64 " MiB %s); lower RMP_SHM_RING_KB (now %zu) "
+               "or start fewer ranks per node", room.ranks, need >> 20, room.ranks, seg >> 10,
+               s->queue_cap >> 10, SHM_FAST_RINGS, s->ring_cap >> 10,
+               shm_ok ? "memory holds" : "/dev/shm holds", (shm_ok ? room.mem : room.shm) >> 20,
+               shm_ok ? room.mem_what : room.shm_what,
+               (env->shm_ring_bytes ? env->shm_ring_bytes : SHM_RING_DEFAULT) >> 10);
     return RMP_ERR_NO_MEM;
 }
 
@@ -973,6 +1100,7 @@ static int shm_open_tp(const tp_env_t *env, tp_t **tp_p)
         return RMP_ERR_NOT_SUPPORTED;
     }
     s->bell.fd = -1;
+    s->seg_fd = -1;
     s->me = env->local_rank;
     s->nlocal = env->local_size;
     s->cma = env->use_cma;

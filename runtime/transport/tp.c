@@ -36,6 +36,19 @@ void tp_explain(const tp_t *tp, const char *fmt, ...)
     va_end(ap);
 }
 
+static void tp_quiet(const tp_t *tp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tp_vlog(tp, TP_LOG_QUIET, fmt, ap);
+    va_end(ap);
+}
+
+void tp_quiet_failure(const tp_t *tp)
+{
+    tp_quiet(tp, "%s", ""); /* nothing is printed at this level */
+}
+
 int tp_no_addr(tp_t *tp, const void **blob_p, size_t *len_p)
 {
     *blob_p = NULL;

@@ -40,6 +40,8 @@ typedef enum {
     TP_LOG_ERROR,   /* always printed */
     TP_LOG_VERBOSE, /* printed under RMP_VERBOSE */
     TP_LOG_EXPLAIN, /* an error line that says why rmp_init fails: no generic line follows */
+    TP_LOG_QUIET,   /* no line: rmp_init fails for a reason another rank of the job explains
+                     * (a decision every rank took alike): no generic line either */
 } tp_log_t;
 
 /* Calls into the core. `core` is tp_env_t.core, passed back untouched. */
@@ -201,6 +203,8 @@ static inline int tp_peer_error(const tp_t *tp, int peer)
 void tp_error(const tp_t *tp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tp_verbose(const tp_t *tp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tp_explain(const tp_t *tp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* rmp_init fails for a reason a peer explains (tp_explain): this rank prints nothing. */
+void tp_quiet_failure(const tp_t *tp);
 
 /* Shared defaults for the operations a transport has nothing to do in (tp.c). */
 int tp_no_addr(tp_t *tp, const void **blob_p, size_t *len_p); /* publishes nothing */

@@ -145,9 +145,9 @@ static bool has_marker(const char *pid, const char *marker, char *comm, size_t c
     return found;
 }
 
-/* Kills (SIGKILL) every live process carrying the marker; returns how many; names them in r
- * if r is not NULL. */
-static int kill_marked(const char *marker, run_result_t *r)
+/* Sends sig to every live process carrying the marker; returns how many; names them in r if r
+ * is not NULL. */
+static int signal_marked(const char *marker, int sig, run_result_t *r)
 {
     DIR *d = opendir("/proc");
     if (!d)
@@ -162,10 +162,20 @@ static int kill_marked(const char *marker, run_result_t *r)
         found++;
         if (r)
             note(r, "process %s (%s) still running after the job ended", e->d_name, comm);
-        kill((pid_t)atoi(e->d_name), SIGKILL);
+        kill((pid_t)atoi(e->d_name), sig);
     }
     closedir(d);
     return found;
+}
+
+static int kill_marked(const char *marker, run_result_t *r)
+{
+    return signal_marked(marker, SIGKILL, r);
+}
+
+int run_signal_marked(const char *marker, int sig)
+{
+    return signal_marked(marker, sig, NULL);
 }
 
 static void reap_orphans(void)

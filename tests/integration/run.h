@@ -48,6 +48,9 @@ run_result_t run_cmd(const run_opts_t *opts, const char *const argv[]);
 /* Runs `mrun -n N <prog path> args...` (args NULL-terminated). */
 run_result_t run_mrun(const run_opts_t *opts, int n, const char *prog, ...);
 void run_free(run_result_t *r);
+/* Sends sig to every live process whose environment holds the entry `marker` ("VAR=VALUE");
+ * returns how many there were (sig 0: only counts them). */
+int run_signal_marked(const char *marker, int sig);
 
 /* Seconds from the job's cause of ending to its exit: from the signal the harness sent, else
  * from the mark (opts.mark_when), else from the start. Start-up under a sanitizer on a loaded

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/statvfs.h>
@@ -250,5 +252,60 @@ Test(shm_guard, rings_that_do_not_fit_refused, .timeout = 60)
                                          "ranks per node");
     cr_assert(why >= 1 && why == count_prefix(r.err, "rmp["),
               "every rank that fails must say why, once:\n%s", tail(r.err));
+    run_free(&r);
+}
+
+/* ---- a private /dev/shm: the guard judges the node once ------------------------------------ */
+
+/* This test's own /dev/shm, `mib` MiB large, in a private mount namespace (the test's process
+ * only: Criterion runs each test in its own). Skipped, with the reason, when not root. */
+static void private_dev_shm(int mib)
+{
+    if (geteuid() != 0)
+        cr_skip_test("skipped: a private /dev/shm needs root (unshare -m, mount tmpfs)");
+    if (unshare(CLONE_NEWNS) != 0)
+        cr_skip_test("skipped: unshare(CLONE_NEWNS): %s", strerror(errno));
+    cr_assert_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0,
+                 "making / private: %s", strerror(errno));
+    char opts[32];
+    snprintf(opts, sizeof opts, "size=%dm,mode=1777", mib);
+    cr_assert_eq(mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, opts), 0,
+                 "mount tmpfs on /dev/shm: %s", strerror(errno));
+}
+
+/* The issue's case: 256 ranks need 528 MiB, a third of a 1.5 GiB /dev/shm; each rank used to
+ * compare that with what was still free after its peers had created theirs, and rank 232
+ * refused. The guard now judges the figures mrun measured before any rank started. */
+Test(shm_guard, fits_in_private_dev_shm_at_256_ranks, .timeout = 400)
+{
+    private_dev_shm(1536);
+    run_opts_t o = {.limit = 360};
+    run_result_t r = run_mrun(&o, 256, RMP_TEST_BINDIR "/examples/allreduce", NULL);
+    expect_success(r);
+    expect_line(r, out, "allreduce OK", 1);
+    run_free(&r);
+}
+
+/* A /dev/shm too small for the job: refused before anything is created, with one line that
+ * says why (local rank 0's), the program's own report of its failed rmp_init (rank 0's: the
+ * others wait for mrun to end them) and mrun's one line; no other rank says anything (the
+ * issue counted 511 lines for one cause). */
+Test(shm_guard, too_small_dev_shm_refused_in_one_line, .timeout = 120)
+{
+    private_dev_shm(64); /* 64 ranks need 132 MiB */
+    run_opts_t o = {.limit = 90};
+    run_result_t r = run_mrun(&o, 64, RMP_TEST_BINDIR "/examples/allreduce", NULL);
+    expect_exit(r, 1);
+    expect_clean(r);
+    expect_like(r, err, "rmp[0]: shm: the 64 ranks on this node need ",
+                "MiB free); lower RMP_SHM_RING_KB (now 256) or start fewer ranks per node", 1);
+    int lines = 0;
+    for (const char *p = r.err; *p; p++)
+        lines += *p == '\n';
+    cr_assert_eq(lines, 3, "want the reason, the program's own report of it (rank 0's) and "
+                 "mrun's line, got %d lines:\n%s", lines, tail(r.err));
+    expect_line(r, err, "allreduce: rmp_init failed: out of memory", 1);
+    expect_like(r, err, "mrun: rank ", "; terminating the job", 1);
+    cr_assert_eq(count_prefix(r.out, "allreduce"), 0, "%s", tail(r.out));
     run_free(&r);
 }

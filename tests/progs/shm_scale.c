@@ -11,7 +11,9 @@
 #define RED_COUNT 1000
 #define A2A_BIG 256 /* int64 per peer: 2 KiB */
 
-/* Sum of the sizes of the distinct /dev/shm/rmp.* files mapped here; *nseg_p: how many. */
+/* Sum of the sizes of the distinct /dev/shm/rmp.* files mapped here; *nseg_p: how many. The
+ * rank's own segment was created unnamed (O_TMPFILE, named once ready): its mapping shows the
+ * name it was created with, /dev/shm/#<inode>. */
 static uint64_t shm_mapped(int *nseg_p)
 {
     FILE *f = fopen("/proc/self/maps", "r");
@@ -27,7 +29,7 @@ static uint64_t shm_mapped(int *nseg_p)
         unsigned long lo, hi;
         char path[512] = "";
         if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %511s", &lo, &hi, path) < 2 ||
-            strncmp(path, "/dev/shm/rmp.", 13))
+            (strncmp(path, "/dev/shm/rmp.", 13) && strncmp(path, "/dev/shm/#", 10)))
             continue;
         total += hi - lo;
         int known = 0;
