@@ -26,6 +26,8 @@ enum {
     DRAIN_MS = 1000, /* after the last rank: how long its output and PMIx connection may lag */
     BLAME_MS = 500,  /* how long a failure that followed a peer's waits for that peer's verdict */
     LATE_MS = 300,   /* how long a plain PMIx client's late "finalized" upcall is waited for */
+    REPORT_MS = 1000, /* --timeout: how long the ranks' hang reports are waited for; a waiting
+                       * thread answers within its sleep's bound (250 ms in the runtime) */
 };
 
 typedef struct rank {
@@ -62,6 +64,7 @@ struct job {
     int status;       /* mrun's exit status once failed */
     int nheld;        /* ranks whose failure is held (rank_t.held_at); 0 again once failed */
     int64_t kill_at, timeout_at, drain_until; /* monotonic ms; 0: not set */
+    bool report_asked; /* --timeout passed: the ranks were asked where they are (SIGURG) */
     struct pollfd *pfds;
     out_stream_t **pstreams; /* the output stream behind pfds[i], or NULL */
     int *pstat;              /* the rank whose status channel is pfds[i], or -1 */
@@ -420,6 +423,15 @@ static void on_time(job_t *job, int64_t now)
             due = r;
     if (due >= 0)
         fail_held(job, chain_end(job, due));
+    if (job->timeout_at > 0 && now >= job->timeout_at && job->nalive > 0 && !job->failed &&
+        !job->report_asked) {
+        /* First each rank prints where it waits (the runtime's SIGURG handler, runtime/hang.c;
+         * the signal is ignored by any other process): their lines name the call, the
+         * communicator and the ranks awaited, which is what a hung job's user needs. */
+        job->report_asked = true;
+        signal_all(job, SIGURG);
+        job->timeout_at = now + REPORT_MS;
+    }
     if (job->timeout_at > 0 && now >= job->timeout_at && job->nalive > 0)
         job_fail(job, 124, "job timed out after %s s; terminating %d ranks",
                  job->opts->timeout_arg, job->nalive);

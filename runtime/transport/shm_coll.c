@@ -51,6 +51,9 @@ typedef struct sc_chan {
     _Alignas(64) atomic_uint read[2];
     uint32_t need[2];
     sc_pub_t pub[2];
+    /* The call I last counted myself into (sc_call_t.mark), a line of its own: read only by
+     * a peer's hang report, to name the members that have not arrived. */
+    _Alignas(64) _Atomic uint64_t entered;
 } sc_chan_t;
 
 typedef struct sc_area {
@@ -73,6 +76,7 @@ typedef struct sc_call {
     int chan, state, rc;
     uint32_t ctx;
     uint64_t tag;          /* bcast: names this call among every broadcast on the channel */
+    uint64_t mark;         /* barrier, allreduce: context and sequence number, never 0 */
     ofl_coll_t coll;
     int rank, size, root;
     void *buf;             /* bcast: the data; allreduce: the result */
@@ -102,6 +106,7 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
 static int sc_progress(ofl_req_t *req);
 static void sc_finish(ofl_req_t *req);
 static void sc_comm_free(tp_t *tp, const ofl_comm_t *comm);
+static void sc_describe(ofl_req_t *req, char *buf, size_t len);
 
 shm_coll_t *shm_coll_open(tp_t *tp, bool enabled, const shm_coll_host_t *host)
 {
@@ -109,7 +114,8 @@ shm_coll_t *shm_coll_open(tp_t *tp, bool enabled, const shm_coll_host_t *host)
     if (sc)
         *sc = (shm_coll_t){.ops = {.name = "shm", .where = "in shared memory",
                                    .start = sc_start, .progress = sc_progress,
-                                   .finish = sc_finish, .comm_free = sc_comm_free},
+                                   .finish = sc_finish, .comm_free = sc_comm_free,
+                                   .describe = sc_describe},
                            .host = *host, .tp = tp, .enabled = enabled};
     return sc;
 }
@@ -287,6 +293,7 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
     }
     if (bc)
         k->tag = bcast_tag(comm, a->seq);
+    k->mark = (uint64_t)comm->ctx_id << 32 | 1u << 31 | (a->seq & 0x7fffffffu);
     if (sc->tail[c])
         sc->tail[c]->next = k;
     else
@@ -346,6 +353,7 @@ static int arrive(sc_call_t *k)
         nv = (uint64_t)k->ctx << 32 | (in + 1);
     } while (!atomic_compare_exchange_weak_explicit(&home->arrived, &v, nv, memory_order_acq_rel,
                                                     memory_order_relaxed));
+    atomic_store_explicit(&mine->entered, k->mark, memory_order_relaxed);
     if ((int)in + 1 < k->size) {
         k->state = SC_ARRIVED;
         return RMP_INPROGRESS;
@@ -387,6 +395,37 @@ static void sc_finish(ofl_req_t *req)
 {
     sc_call_t *k = (sc_call_t *)req;
     call_put(k->sc, k);
+}
+
+/* What a call waits for, for the hang report: the members that have not counted themselves
+ * into it (their `entered` is not this call's mark), or the root of a broadcast. */
+static void sc_describe(ofl_req_t *req, char *buf, size_t len)
+{
+    const sc_call_t *k = (const sc_call_t *)req;
+    if (k->coll == OFL_BCAST) {
+        if (k->rank == k->root)
+            snprintf(buf, len, "waiting for the readers of an earlier broadcast of mine");
+        else
+            snprintf(buf, len, "waiting for the root, rank %d", k->root);
+        return;
+    }
+    if (k->sc->head[k->chan] != k) {
+        snprintf(buf, len, "queued behind an earlier call of mine on the same channel");
+        return;
+    }
+    if (k->state == SC_QUEUED) {
+        snprintf(buf, len, "waiting for channel %d, which another communicator still counts on",
+                 k->chan);
+        return;
+    }
+    size_t used = 0;
+    int shown = 0;
+    for (int r = 0; r < k->size && used < len; r++)
+        if (atomic_load_explicit(&k->mem[r].ch->entered, memory_order_relaxed) != k->mark)
+            used += (size_t)snprintf(buf + used, len - used, "%s%d",
+                                     shown++ ? ", " : "waiting for rank ", r);
+    if (!shown)
+        snprintf(buf, len, "every member arrived: waiting for the last one's result");
 }
 
 static void sc_comm_free(tp_t *tp, const ofl_comm_t *comm)
