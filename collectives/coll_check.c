@@ -35,6 +35,10 @@ const char *coll_kind_name(int kind)
     return kind > CK_NONE && kind < CK_NKINDS ? kind_names[kind] : NULL;
 }
 
+/* A user op's handle is local to its rank (ranks may create ops in any order): the check
+ * compares only that the op is a user one. */
+#define SIG_USER_OP (-2)
+
 typedef struct ck_entry {
     int32_t rank; /* comm rank; -1: none */
     int32_t pad;
@@ -107,7 +111,10 @@ static void sig_text(const coll_sig_t *s, char *buf, size_t len)
         snprintf(on, sizeof(on), "op %d", (int)s->op);
         bool named = s->op > 0 && s->op < (int)(sizeof(op_names) / sizeof(*op_names));
         used += (size_t)snprintf(buf + used, len - used, ", %s%s%s",
-                                 named ? op_names[s->op] : on, tn[0] ? " on " : "", tn);
+                                 named                          ? op_names[s->op]
+                                 : s->op == SIG_USER_OP ? "a user op"
+                                                                : on,
+                                 tn[0] ? " on " : "", tn);
     }
     if (used < len)
         snprintf(buf + used, len - used, ")");
@@ -144,6 +151,8 @@ void coll_check_build(sched_t *s, const coll_t *cl)
         return; /* sched_post reports it */
     memset(k, 0, sizeof(*k));
     k->acc.first = (ck_entry_t){.rank = cl->rank, .sig = cl->sig};
+    if (cl->sig.op != RMP_OP_NULL && op_is_user(cl->sig.op))
+        k->acc.first.sig.op = SIG_USER_OP;
     k->acc.diff.rank = -1;
     k->comm = cl->comm;
     k->tag = cl->tag;
