@@ -109,6 +109,9 @@ int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rbytes);
     bool trunc = sbytes > rbytes;
     sched_t *s;
+    if (!err)
+        coll_sign(&cl, CK_ALLGATHER, -1, (long long)(in_place ? rbytes : sbytes), RMP_OP_NULL,
+                  NULL);
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
     if (trunc) {

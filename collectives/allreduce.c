@@ -209,6 +209,8 @@ int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t
     int alg, err =
         coll_allred_args(comm, req, sendbuf, recvbuf, count, type, op, &cl, &dt, &bytes);
     sched_t *s;
+    if (!err)
+        coll_sign(&cl, CK_ALLREDUCE, -1, (long long)bytes, op, dt);
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
     bytes = (size_t)count * dt->size;

@@ -103,6 +103,8 @@ int rmp_ialltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, v
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rblk);
     bool trunc = sblk > rblk;
     sched_t *s;
+    if (!err)
+        coll_sign(&cl, CK_ALLTOALL, -1, (long long)(in_place ? rblk : sblk), RMP_OP_NULL, NULL);
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
     if (trunc)

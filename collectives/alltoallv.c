@@ -70,6 +70,7 @@ int rmp_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
         err = coll_vbuf(sendbuf, sendcounts, sdispls, cl.size, sendtype, &sdt);
     if (!err)
         err = coll_vbuf(recvbuf, recvcounts, rdispls, cl.size, recvtype, &rdt);
+    coll_sign(&cl, CK_ALLTOALLV, -1, -1, RMP_OP_NULL, NULL);
     sched_t *s = err ? NULL : coll_sched(&cl);
     if (err || !s)
         return err ? err : RMP_ERR_NO_MEM;
@@ -100,6 +101,7 @@ int rmp_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
         err = coll_wbuf(sendbuf, sendcounts, sdispls, sendtypes, cl.size, sdt);
     if (!err)
         err = coll_wbuf(recvbuf, recvcounts, rdispls, recvtypes, cl.size, rdt);
+    coll_sign(&cl, CK_ALLTOALLW, -1, -1, RMP_OP_NULL, NULL);
     sched_t *s = err ? NULL : coll_sched(&cl);
     if (err || !s) {
         free(sdt);

@@ -16,6 +16,7 @@ int rmp_ibarrier(rmp_comm_t comm, rmp_request_t *req)
     if (!err && !req)
         err = RMP_ERR_ARG;
     sched_t *s;
+    coll_sign(&cl, CK_BARRIER, -1, 0, RMP_OP_NULL, NULL);
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
     ofl_args_t a = {.coll = OFL_BARRIER};

@@ -172,6 +172,8 @@ int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t c
     if (!err)
         err = coll_buf(buf, count, type, 1, &dt, &bytes);
     sched_t *s;
+    if (!err)
+        coll_sign(&cl, CK_BCAST, root, (long long)bytes, RMP_OP_NULL, NULL);
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
     if (alg == AUTO && dt->contig) { /* a forced algorithm is a software one */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "coll.h"
+#include "hang.h"
 
 int coll_comm(rmp_comm_t h, coll_t *cl)
 {
@@ -100,12 +101,18 @@ sched_t *coll_sched(coll_t *cl)
     }
     if (coll_pmode.mode == PCOLL_START) { /* its start: the tag every rank took at init */
         cl->tag = coll_pmode.tag;
-        return sched_new(cl->comm, cl->tag);
+    } else {
+        ctx_lock(&rmp_ctx);
+        cl->tag = (int)(cl->comm->coll_seq++ & RMP_TAG_UB);
+        ctx_unlock(&rmp_ctx);
     }
-    ctx_lock(&rmp_ctx);
-    cl->tag = (int)(cl->comm->coll_seq++ & RMP_TAG_UB);
-    ctx_unlock(&rmp_ctx);
-    return sched_new(cl->comm, cl->tag);
+    sched_t *s = sched_new(cl->comm, cl->tag);
+    if (s)
+        sched_label(s, coll_kind_name(cl->sig.kind));
+    /* RMP_CHECK_COLLECTIVES: one predictable branch when off */
+    if (__builtin_expect(rmp_ctx.cfg.check_coll, 0) && s && cl->sig.kind != CK_NONE)
+        coll_check_build(s, cl);
+    return s;
 }
 
 int coll_begin(coll_t *cl, coll_tune_t *t, int *alg, sched_t **s)
@@ -117,9 +124,14 @@ int coll_begin(coll_t *cl, coll_tune_t *t, int *alg, sched_t **s)
     return *s ? RMP_SUCCESS : RMP_ERR_NO_MEM;
 }
 
-int coll_block(int err, rmp_request_t *req)
+int coll_block_named(const char *call, int err, rmp_request_t *req)
 {
-    return err ? err : rmp_wait(req, RMP_STATUS_IGNORE);
+    if (err)
+        return err;
+    const char *prev = hang_enter(call);
+    err = rmp_wait(req, RMP_STATUS_IGNORE);
+    hang_leave(prev);
+    return err;
 }
 
 /* ---- packed views ---- */

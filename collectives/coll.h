@@ -13,11 +13,44 @@
 
 #define COLL_CTXOFF 1 /* collective context: user p2p traffic never matches ours */
 
+/* What every rank of a collective call must agree on (RMP_CHECK_COLLECTIVES, coll_check.c):
+ * the collective, its root, the bytes each block carries (count x type size; -1 where ranks
+ * legitimately differ: the v-forms), the op and the reduction's base type. */
+typedef enum {
+    CK_NONE = 0, CK_BARRIER, CK_BCAST, CK_REDUCE, CK_ALLREDUCE, CK_GATHER, CK_GATHERV,
+    CK_SCATTER, CK_SCATTERV, CK_ALLGATHER, CK_ALLGATHERV, CK_ALLTOALL, CK_ALLTOALLV,
+    CK_ALLTOALLW, CK_REDUCE_SCATTER, CK_REDUCE_SCATTER_BLOCK, CK_SCAN, CK_EXSCAN, CK_NEIGHBOR,
+    CK_NKINDS
+} coll_kind_t;
+
+typedef struct coll_sig {
+    int32_t kind;  /* coll_kind_t; CK_NONE: not checked (internal schedules, intercomms) */
+    int32_t root;  /* -1: none */
+    int32_t op;    /* RMP_OP_NULL: none */
+    int32_t base;  /* a reduction's builtin base type (dt_base_t), 0: none */
+    int64_t bytes; /* -1: not compared */
+} coll_sig_t;
+
 typedef struct coll {
     comm_t *comm;
     int rank, size;
     int tag; /* this call's tag, from comm->coll_seq (set by coll_sched) */
+    coll_sig_t sig; /* set by the collective before coll_begin / coll_sched */
 } coll_t;
+
+/* The signature of this call: bytes per block (-1: not compared), a reduction's op and type
+ * (RMP_OP_NULL and NULL: none). After the checks passed. */
+static inline void coll_sign(coll_t *cl, coll_kind_t kind, int root, long long bytes,
+                             rmp_op_t op, const dtype_t *dt)
+{
+    cl->sig = (coll_sig_t){.kind = kind, .root = root, .op = op, .bytes = bytes,
+                           .base = op != RMP_OP_NULL && dt ? (int32_t)dt->base : 0};
+}
+/* coll_sched's part (check on and a signature set): the rounds that compare every rank's
+ * signature before the collective's own steps, and fail the job on a mismatch. */
+void coll_check_build(sched_t *s, const coll_t *cl);
+/* "allreduce", ... */
+const char *coll_kind_name(int kind);
 
 /* ---- argument checks (nothing is sent before they pass) ---- */
 /* Initialized runtime and a valid communicator: fills cl (not yet started). */
@@ -63,8 +96,10 @@ sched_t *coll_sched(coll_t *cl);
  * schedule (*s). RMP_ERR_ARG (unknown forced algorithm) or RMP_ERR_NO_MEM. */
 typedef struct coll_tune coll_tune_t;
 int coll_begin(coll_t *cl, coll_tune_t *t, int *alg, sched_t **s);
-/* The blocking form: wait for the request a nonblocking call returned (err: its result). */
-int coll_block(int err, rmp_request_t *req);
+/* The blocking form: wait for the request a nonblocking call returned (err: its result); the
+ * hang report names the blocking call (its __func__). */
+int coll_block_named(const char *call, int err, rmp_request_t *req);
+#define coll_block(err, req) coll_block_named(__func__, (err), (req))
 
 /* ---- offload to the adapter (offload.c) ---- */
 /* Asks the transport that runs collectives on the adapter to run this call (a->seq is filled

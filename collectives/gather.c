@@ -93,6 +93,9 @@ int rmp_igather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, voi
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rbytes);
     bool trunc = am_root && sbytes > rbytes; /* the root's own block: found here, not sent */
     sched_t *s;
+    if (!err)
+        coll_sign(&cl, CK_GATHER, root, (long long)(in_place ? rbytes : sbytes), RMP_OP_NULL,
+                  NULL);
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
     if (trunc) {

@@ -24,6 +24,7 @@ int rmp_igatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, vo
         err = coll_buf(sendbuf, sendcount, sendtype, 1, &sdt, &sbytes);
     if (!err && am_root)
         err = coll_vbuf(recvbuf, recvcounts, displs, cl.size, recvtype, &rdt);
+    coll_sign(&cl, CK_GATHERV, root, -1, RMP_OP_NULL, NULL);
     sched_t *s = err ? NULL : coll_sched(&cl);
     if (err || !s)
         return err ? err : RMP_ERR_NO_MEM;
@@ -75,6 +76,7 @@ int rmp_iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
         err = coll_vbuf(sendbuf, sendcounts, displs, cl.size, sendtype, &sdt);
     if (!err && !in_place)
         err = coll_buf(recvbuf, recvcount, recvtype, 1, &rdt, &rbytes);
+    coll_sign(&cl, CK_SCATTERV, root, -1, RMP_OP_NULL, NULL);
     sched_t *s = err ? NULL : coll_sched(&cl);
     if (err || !s)
         return err ? err : RMP_ERR_NO_MEM;

@@ -193,6 +193,7 @@ static int nb_start(rmp_comm_t comm, const nb_side_t *snd, const nb_side_t *rcv,
         err = nb_check(rcv, t->indeg);
     if (err)
         return err;
+    coll_sign(&cl, CK_NEIGHBOR, -1, -1, RMP_OP_NULL, NULL);
     sched_t *s = coll_sched(&cl);
     if (!s)
         return RMP_ERR_NO_MEM;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "coll.h"
+#include "hang.h"
 
 static const char *const coll_names[OFL_NCOLL] = {"bcast", "barrier", "allreduce"};
 
@@ -15,6 +16,8 @@ typedef struct ofl_call {
     const ofl_ops_t *ops;
     comm_t *comm; /* held while the call runs (comm_hold) */
     rmp_op_t op;  /* its reduction's op, held likewise (op_hold); RMP_OP_NULL: none */
+    ofl_coll_t coll;
+    uint32_t seq; /* its collective sequence number (the hang report) */
 } ofl_call_t;
 
 /* Whether any transport has an offload table (fixed from rmp_init to rmp_finalize). */
@@ -60,6 +63,23 @@ static int offload_progress(struct rmp_request *r)
     return 1;
 }
 
+/* The hang report's line for a call a backend runs (lock held). */
+static void offload_describe(struct rmp_request *r, char *buf, size_t len)
+{
+    ofl_call_t *call = r->coll;
+    char cn[160];
+    hang_comm_name(call->comm, cn, sizeof(cn));
+    int used = snprintf(buf, len, "%s %s (%s) on %s, collective seq %u: ",
+                        coll_names[call->coll], call->ops->where, call->ops->name, cn,
+                        call->seq);
+    if (used < 0 || (size_t)used >= len)
+        return;
+    if (call->ops->describe)
+        call->ops->describe(call->oreq, buf + used, len - (size_t)used);
+    else
+        snprintf(buf + used, len - (size_t)used, "in progress (the backend says no more)");
+}
+
 static void offload_say(comm_t *comm, const ofl_args_t *a, bool taken, const ofl_ops_t *who,
                         const char *why)
 {
@@ -91,6 +111,10 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
      * init (a backend's sequence number would go backwards) and completes as its own
      * request (persist_coll.c) */
     if (coll_pmode.mode == PCOLL_START)
+        return RMP_ERR_NOT_SUPPORTED;
+    /* RMP_CHECK_COLLECTIVES: the schedule starts with the check (coll_check.c), which no
+     * backend runs */
+    if (c->cfg.check_coll && cl->sig.kind != CK_NONE)
         return RMP_ERR_NOT_SUPPORTED;
     bool any = comm->size > 1 && offload_any(c);
     if (!any && !c->cfg.verbose)
@@ -133,12 +157,14 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
         return rc ? rc : RMP_ERR_NO_MEM;
     }
     *call = (ofl_call_t){.oreq = oreq, .ops = tp->offload, .comm = comm,
-                         .op = a->reduce.fn ? (rmp_op_t)a->reduce.op : RMP_OP_NULL};
+                         .op = a->reduce.fn ? (rmp_op_t)a->reduce.op : RMP_OP_NULL,
+                         .coll = a->coll, .seq = a->seq};
     comm_hold(comm);
     op_hold(call->op);
     r->status = (rmp_status_t){.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
     r->coll = call;
     r->coll_progress = offload_progress;
+    r->coll_describe = offload_describe;
     *req = req_handle(r); /* before progress: r may complete (but not be freed) at once */
     progress_coll_add(c, r);
     offload_progress(r);

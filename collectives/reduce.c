@@ -90,6 +90,8 @@ int rmp_ireduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t ty
     if (!err && !in_place)
         err = coll_buf(sendbuf, count, type, 1, &dt, &bytes);
     sched_t *s;
+    if (!err)
+        coll_sign(&cl, CK_REDUCE, root, (long long)count * (long long)dt->size, op, dt);
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
     bytes = (size_t)count * dt->size;

@@ -83,6 +83,9 @@ static int ireduce_scatter(const void *sendbuf, void *recvbuf, const int *counts
     if (!err && !in_place)
         err = coll_buf(sendbuf, (int)total, type, 1, &dt, &bytes);
     sched_t *s;
+    if (!err) /* the whole vector: the same counts on every rank */
+        coll_sign(&cl, counts ? CK_REDUCE_SCATTER : CK_REDUCE_SCATTER_BLOCK, -1,
+                  total * (long long)dt->size, op, dt);
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
     int n = cl.size;

@@ -14,6 +14,8 @@ static int scan_start(const void *sendbuf, void *recvbuf, int count, rmp_datatyp
     size_t bytes;
     bool in_place = sendbuf == RMP_IN_PLACE;
     int err = coll_allred_args(comm, req, sendbuf, recvbuf, count, type, op, &cl, &dt, &bytes);
+    if (!err)
+        coll_sign(&cl, exclusive ? CK_EXSCAN : CK_SCAN, -1, (long long)bytes, op, dt);
     sched_t *s = err ? NULL : coll_sched(&cl);
     if (err || !s)
         return err ? err : RMP_ERR_NO_MEM;

@@ -99,6 +99,9 @@ int rmp_iscatter(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, vo
         err = coll_buf(recvbuf, recvcount, recvtype, 1, &rdt, &rbytes);
     bool trunc = am_root && !in_place && sbytes > rbytes; /* the root's own slot */
     sched_t *s;
+    if (!err)
+        coll_sign(&cl, CK_SCATTER, root, (long long)(in_place ? sbytes : rbytes), RMP_OP_NULL,
+                  NULL);
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
     if (trunc)

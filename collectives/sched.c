@@ -1,13 +1,15 @@
 /* sched.c — the collective schedule engine (see sched.h): building a schedule (growable arrays
  * with room for small collectives inside the schedule itself, so a small allreduce costs one
  * allocation), and advancing it from the progress engine, round by round. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll.h"
+#include "hang.h"
 #include "sched.h"
 
-typedef enum { ST_SEND, ST_RECV, ST_COPY, ST_REDUCE, ST_REDUCE3 } step_kind_t;
+typedef enum { ST_SEND, ST_RECV, ST_COPY, ST_REDUCE, ST_REDUCE3, ST_CALL } step_kind_t;
 
 typedef struct step {
     step_kind_t kind;
@@ -19,6 +21,7 @@ typedef struct step {
     void *dst;        /* recv, copy, reduce (inout; reduce3: out) */
     size_t n;         /* bytes (send, recv, copy) or elements (reduce: see op_apply) */
     bool late;        /* a local step run after the round's transfers are posted */
+    int (*fn)(void *arg); /* call (arg: dst) */
 } step_t;
 
 /* Inline capacities: a binomial or doubling schedule up to 8 ranks fits without growing. */
@@ -130,6 +133,8 @@ struct sched {
     comm_t *comm;
     rmp_op_t op; /* the reduction's op (RMP_OP_NULL: none), held while posted (op_hold) */
     int tag;
+    const char *label; /* what the schedule runs ("allreduce"), for the hang report */
+    int check_rounds;  /* its first rounds that check the signatures (coll_check.c) */
     int round; /* the round in flight, -1 before the start */
     int err;   /* first error (building: RMP_ERR_NO_MEM) */
     int op_err; /* a user op found no memory (op_apply): reported at the end */
@@ -180,6 +185,8 @@ sched_t *sched_new(comm_t *comm, int tag)
     s->comm = comm;
     s->op = RMP_OP_NULL;
     s->tag = tag;
+    s->label = NULL;
+    s->check_rounds = 0;
     s->round = -1;
     s->err = RMP_SUCCESS;
     s->trunc = RMP_SUCCESS;
@@ -273,6 +280,26 @@ void sched_reduce3(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, c
                         .dst = out, .n = n});
 }
 
+void sched_local(sched_t *s, int (*fn)(void *arg), void *arg)
+{
+    add(s, (step_t){.kind = ST_CALL, .fn = fn, .dst = arg});
+}
+
+void sched_label(sched_t *s, const char *label)
+{
+    s->label = label;
+}
+
+int sched_rounds(const sched_t *s)
+{
+    return s->ends.n;
+}
+
+void sched_checked(sched_t *s, int rounds)
+{
+    s->check_rounds = rounds;
+}
+
 void sched_overlap(sched_t *s)
 {
     s->late = true;
@@ -336,6 +363,8 @@ static void run_locals(sched_t *s, int lo, int hi, bool late)
             rc = op_apply(st[i].op, st[i].dt, st[i].src, st[i].dst, st[i].n);
         else if (st[i].kind == ST_REDUCE3)
             rc = op_apply3(st[i].op, st[i].dt, st[i].src, st[i].src2, st[i].dst, st[i].n);
+        else if (st[i].kind == ST_CALL && (rc = st[i].fn(st[i].dst)) && !s->err)
+            s->err = rc; /* final: the round posts nothing, the schedule ends with it */
         if (rc && !s->op_err) /* reported at the end: the messages still go, nobody hangs */
             s->op_err = rc;
     }
@@ -438,6 +467,37 @@ static int sched_progress(struct rmp_request *r)
     return events;
 }
 
+/* The hang report's line for a schedule (lock held): what it runs, where, and which peers'
+ * transfers of the round in flight have not completed. */
+static void sched_describe(struct rmp_request *r, char *buf, size_t len)
+{
+    sched_t *s = r->coll;
+    char cn[160];
+    hang_comm_name(s->comm, cn, sizeof(cn));
+    size_t used = (size_t)snprintf(buf, len, "%s on %s, collective seq %d, round %d of %d%s",
+                                   s->label ? s->label : "a collective", cn, s->tag,
+                                   s->round + 1, s->ends.n,
+                                   s->round < s->check_rounds ? " (checking the ranks' "
+                                   "arguments: RMP_CHECK_COLLECTIVES)" : "");
+    struct rmp_request **q = s->reqs.p;
+    for (int pass = 0; pass < 2; pass++) {
+        int shown = 0;
+        for (int i = 0; i < s->reqs.n && used < len; i++) {
+            if (atomic_load_explicit(&q[i]->done, memory_order_acquire) ||
+                (q[i]->kind == REQ_RECV) != (pass == 0))
+                continue;
+            char w[40];
+            hang_world_of(s->comm, q[i]->peer, w, sizeof(w));
+            used += (size_t)snprintf(buf + used, len - used, "%s%d%s",
+                                     shown++ ? ", " : pass == 0 ? ": waiting for rank "
+                                                                : "; for rank ",
+                                     q[i]->peer, w);
+        }
+        if (shown && pass == 1 && used < len)
+            used += (size_t)snprintf(buf + used, len - used, " to receive");
+    }
+}
+
 int sched_post(sched_t *s, rmp_request_t *req)
 {
     sched_round(s);
@@ -456,6 +516,7 @@ int sched_post(sched_t *s, rmp_request_t *req)
     r->status = (rmp_status_t){.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
     r->coll = s;
     r->coll_progress = sched_progress;
+    r->coll_describe = sched_describe;
     *req = req_handle(r); /* before progress: r may complete (but not be freed) at once */
     rmp_ctx_t *c = &rmp_ctx;
     ctx_lock(c);

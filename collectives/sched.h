@@ -38,6 +38,14 @@ void sched_reduce(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, vo
 /* out = in op in2 (n elements as above); out overlaps neither input. */
 void sched_reduce3(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, const void *in2,
                    void *out, size_t n);
+/* A local step that calls fn(arg); an error it returns ends the schedule with it (the round
+ * posts no transfer). */
+void sched_local(sched_t *s, int (*fn)(void *arg), void *arg);
+/* What the schedule runs ("barrier"), for the hang report (a static string). */
+void sched_label(sched_t *s, const char *label);
+/* Rounds ended so far; the first `rounds` of them check the ranks' arguments (coll_check.c). */
+int sched_rounds(const sched_t *s);
+void sched_checked(sched_t *s, int rounds);
 /* Local steps added after this call, up to the round's end, run after the round's receives
  * and sends are posted, so they overlap the transfers in flight (a peer copies from or into
  * this rank's memory meanwhile): a pipeline reduces one segment while the next one moves.

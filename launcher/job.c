@@ -33,6 +33,8 @@ enum {
      * A second signal drops it at once. A job that ended well waits for its reader as long
      * as it takes (as any program that writes to a pipe does), unless --timeout expires. */
     FLUSH_MS = 10000,
+    REPORT_MS = 1000, /* --timeout: how long the ranks' hang reports are waited for; a waiting
+                       * thread answers within its sleep's bound (250 ms in the runtime) */
 };
 
 typedef struct rank {
@@ -74,6 +76,7 @@ struct job {
     int nblocked;        /* open output streams not read for back-pressure */
     out_sinks_t sinks;   /* mrun's stdout and stderr */
     bool sinks_open;
+    bool report_asked; /* --timeout passed: the ranks were asked where they are (SIGURG) */
     struct pollfd *pfds;
     out_stream_t **pstreams; /* the output stream behind pfds[i], or NULL */
     int *pstat;              /* the rank whose status channel is pfds[i], or -1 */
@@ -481,6 +484,15 @@ static void on_time(job_t *job, int64_t now)
             due = r;
     if (due >= 0)
         fail_held(job, chain_end(job, due));
+    if (job->timeout_at > 0 && now >= job->timeout_at && job->nalive > 0 && !job->failed &&
+        !job->report_asked) {
+        /* First each rank prints where it waits (the runtime's SIGURG handler, runtime/hang.c;
+         * the signal is ignored by any other process): their lines name the call, the
+         * communicator and the ranks awaited, which is what a hung job's user needs. */
+        job->report_asked = true;
+        signal_all(job, SIGURG);
+        job->timeout_at = now + REPORT_MS;
+    }
     if (job->timeout_at > 0 && now >= job->timeout_at && job->nalive > 0)
         job_fail(job, 124, "job timed out after %s s; terminating %d ranks",
                  job->opts->timeout_arg, job->nalive);

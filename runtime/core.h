@@ -267,6 +267,8 @@ struct rmp_request {
     /* A REQ_COLL request made of point-to-point operations (rmp_isendrecv): unlike a
      * collective's, rmp_request_free may free it (it completes in the background). */
     bool freeable;
+    /* A collective: one line on what it waits for (runtime/hang.c's report), NULL: none. */
+    void (*coll_describe)(struct rmp_request *r, char *buf, size_t len);
 };
 
 /* Generalized requests (greq.c), lock NOT held (their callbacks may call rmp): hand out a
@@ -382,6 +384,9 @@ typedef struct config {
     int use_cma;           /* RMP_CMA (default 1): 0 forces copy through the rings */
     size_t shm_ring_bytes; /* RMP_SHM_RING_KB * 1024 */
     bool quiet_failure;    /* rmp_init fails for a reason another rank explains */
+    long hang_report_s;    /* RMP_HANG_REPORT: seconds without progress before a report; 0 off */
+    bool check_coll;       /* RMP_CHECK_COLLECTIVES (collectives/coll_check.c) */
+    long finalize_timeout_s; /* RMP_FINALIZE_TIMEOUT: 0, no bound */
     bool explained;        /* why rmp_init fails was printed already (a refused RMP_* value,
                             * rings the node cannot hold): no generic line after it */
     knob_val_t knobs[KNOB_COUNT]; /* every knob as validated at rmp_init (knobs.c) */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "datatype.h"
+#include "hang.h"
 #include "match.h"
 #include "protocol.h"
 
@@ -19,6 +20,9 @@ static void config_from_knobs(config_t *cfg)
     cfg->spin_us = spin->set ? (long)spin->num : -1;
     cfg->use_cma = (int)cfg->knobs[KNOB_CMA].num;
     cfg->shm_ring_bytes = (size_t)cfg->knobs[KNOB_SHM_RING_KB].num * 1024;
+    cfg->hang_report_s = (long)cfg->knobs[KNOB_HANG_REPORT].num;
+    cfg->check_coll = cfg->knobs[KNOB_CHECK_COLLECTIVES].num != 0;
+    cfg->finalize_timeout_s = (long)cfg->knobs[KNOB_FINALIZE_TIMEOUT].num;
     const knob_val_t *t = &cfg->knobs[KNOB_TRANSPORT];
     /* An enum: the text is one of the short names in knobs.c's set. */
     snprintf(cfg->transport, sizeof(cfg->transport), "%.31s",
@@ -127,6 +131,7 @@ static int init_all(rmp_ctx_t *c)
         return rc;
     if (c->cfg.knobs[KNOB_PROGRESS_THREAD].num && (rc = progthr_start(c)))
         return rc;
+    hang_init(c);
     core_verbose(c, "rank %d of %d, %d on this node (%d cores%s), spin %ld us, thread level %d",
                  c->rank, c->size, c->local_size, c->ncores,
                  c->oversubscribed ? ", oversubscribed" : "", c->cfg.spin_us, c->thread_level);
@@ -204,10 +209,48 @@ int rmp_init(int *argc, char ***argv)
     return rmp_init_thread(argc, argv, RMP_THREAD_SINGLE, NULL);
 }
 
+/* rmp_finalize's wait: until nothing is owed to peers, or RMP_FINALIZE_TIMEOUT has passed
+ * (until > 0): a send that no receive will ever match (the peer finalizes without it) would
+ * otherwise keep this rank here for ever. */
+typedef struct fin_wait {
+    rmp_ctx_t *c;
+    double until; /* mono_now() seconds; 0: no bound */
+    bool late;
+} fin_wait_t;
+
 static bool quiescent(void *arg)
 {
-    rmp_ctx_t *c = arg;
-    return c->outq_pending == 0 && list_empty(&c->rndv_active) && send_cancel_idle(c);
+    fin_wait_t *f = arg;
+    rmp_ctx_t *c = f->c;
+    if (c->outq_pending == 0 && list_empty(&c->rndv_active) && send_cancel_idle(c))
+        return true;
+    return (f->late = f->until > 0 && mono_now() >= f->until);
+}
+
+static void owed(void *arg, char *buf, size_t len)
+{
+    hang_pending_p2p(arg, buf, len);
+}
+
+/* The bound passed: say what was never taken, and fail it, so that the transports close
+ * with nothing of theirs in flight. */
+static void give_up(rmp_ctx_t *c)
+{
+    char what[1024];
+    hang_pending_p2p(c, what, sizeof(what));
+    core_error(c, "rmp_finalize: gave up after %ld s (RMP_FINALIZE_TIMEOUT) on what no peer "
+               "took: %s", c->cfg.finalize_timeout_s, what);
+    list_t *it, *nx;
+    LIST_FOR_EACH_SAFE(&c->rndv_active, it, nx) {
+        struct rmp_request *r = LIST_ENTRY(it, struct rmp_request, link);
+        list_remove(&r->link);
+        if (r->kind == REQ_RECV)
+            req_recv_finish(r, RMP_ERR_PENDING);
+        else
+            req_complete(r, RMP_ERR_PENDING);
+    }
+    for (int p = 0; p < c->size && c->outq_pending; p++)
+        outq_fail_peer(c, p, RMP_ERR_PENDING);
 }
 
 int rmp_finalize(void)
@@ -216,26 +259,42 @@ int rmp_finalize(void)
     int rc = ctx_check();
     if (rc)
         return rc;
+    const char *prev = hang_enter("rmp_finalize");
     /* Deliver what we still owe peers (queued packets, rendezvous they wait on), then agree
      * with everyone that nobody needs our buffers any more. */
+    fin_wait_t f = {.c = c, .until = c->cfg.finalize_timeout_s > 0
+                                         ? mono_now() + (double)c->cfg.finalize_timeout_s
+                                         : 0};
     ctx_lock(c);
-    progress_wait_until(c, quiescent, c);
+    hang_slot.what = owed;
+    hang_slot.what_arg = c;
+    progress_wait_until(c, quiescent, &f);
+    hang_slot.what = NULL;
+    if (f.late && !quiescent(&(fin_wait_t){.c = c}))
+        give_up(c);
+    else
+        f.late = false;
     ctx_unlock(c);
     /* The PMIx fence below answers no peer: wait over the transports for every rank to get
      * here first (a peer may still wait for our answer to its cancel, fin_barrier.c). */
     int frc = fin_barrier(c);
     if (frc)
         core_verbose(c, "finalize: the barrier over the transports: %s", rmp_strerror(frc));
+    fin_wait_t g = {.c = c, .until = f.until > 0 ? mono_now() + (double)c->cfg.finalize_timeout_s
+                                                  : 0};
     ctx_lock(c);
-    progress_wait_until(c, quiescent, c); /* what the barrier queued */
+    progress_wait_until(c, quiescent, &g); /* what the barrier queued */
     ctx_unlock(c);
     /* Nothing is owed any more: the progress thread stops before peers start closing their
      * transports, so that it never sees them go (as no rank polls in the barrier without it). */
     progthr_stop(c);
+    hang_in_fence(true);
     rc = boot_barrier(c);
+    hang_in_fence(false);
     atomic_store(&c->state, 2);
     teardown(c, true);
-    return rc;
+    hang_leave(prev);
+    return rc ? rc : f.late ? RMP_ERR_PENDING : RMP_SUCCESS;
 }
 
 int rmp_initialized(int *flag)

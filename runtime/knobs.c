@@ -129,6 +129,20 @@ const knob_t knob_table[KNOB_COUNT] = {
     LIM(REDUCE_SCATTER_LARGE, "reduce_scatter's automatic choice is ring"),
     S(COLL_SEGMENT, 1, GIB, NULL, "segment size (bytes) of the pipelined collectives "
       "(default: by message size and ranks, see README.md)"),
+    /* Off by default: a wait of minutes is normal where ranks compute between collectives
+     * for that long, and a report nobody asked for would read as an error; mrun --timeout
+     * asks for the report anyway (runtime/hang.c). */
+    I(HANG_REPORT, 0, 86400, "0", "seconds a rank waits in rmp without progress before it "
+      "prints where it is (call, communicator, collective number, peers awaited); 0: never"),
+    B(CHECK_COLLECTIVES, "0", "1: every collective first checks that all ranks called the "
+      "same one with matching arguments, and fails the job naming both ranks if not; must "
+      "be the same on every rank"),
+    /* 60 s: far beyond any delivery (a rendezvous completes in milliseconds once matched), so
+     * only a receiver that never receives is given up on, or one that computes for a minute
+     * before its receive, which the knob allows for (runtime/init.c). */
+    I(FINALIZE_TIMEOUT, 0, 86400, "60", "seconds rmp_finalize waits for peers to receive "
+      "what this rank still sends them before it gives up with an error naming them; 0: no "
+      "bound"),
 };
 
 const knob_t *knob_find(const char *name)

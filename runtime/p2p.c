@@ -1,9 +1,11 @@
 /* p2p.c — the point-to-point API: argument checks (a clear error code, never a crash, and
  * nothing queued or sent before every argument passed), request set-up (packing non-contiguous
  * datatypes), then the protocol under the runtime lock. Users get handles (req_handle). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hang.h"
 #include "match.h"
 #include "p2p.h"
 #include "protocol.h"
@@ -270,13 +272,15 @@ int rmp_irecv(void *buf, int count, rmp_datatype_t type, int source, int tag, rm
 /* The blocking calls' second half: wait for a request no user handle names, hand out its
  * status, free it. Without the handle round trip of rmp_wait (req_handle, req_lookup, a second
  * initialization check), which a ping-pong pays twice per message. */
-static int finish_blocking(struct rmp_request *r, rmp_status_t *status)
+static int finish_blocking(struct rmp_request *r, rmp_status_t *status, const char *call)
 {
     if (!atomic_load_explicit(&r->done, memory_order_acquire)) {
         rmp_ctx_t *c = &rmp_ctx;
+        const char *prev = hang_enter(call);
         ctx_lock(c);
         progress_wait(c, &r->done);
         ctx_unlock(c);
+        hang_leave(prev);
     }
     int err = r->status.error;
     if (status)
@@ -302,7 +306,7 @@ int rmp_send(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
             return rc;
     }
     rc = p2p_send_typed(a.c, 0, buf, count, a.t, a.bytes, dest, tag, false, &r);
-    return rc ? rc : finish_blocking(r, RMP_STATUS_IGNORE);
+    return rc ? rc : finish_blocking(r, RMP_STATUS_IGNORE, __func__);
 }
 
 int rmp_recv(void *buf, int count, rmp_datatype_t type, int source, int tag, rmp_comm_t comm,
@@ -313,7 +317,7 @@ int rmp_recv(void *buf, int count, rmp_datatype_t type, int source, int tag, rmp
     int rc = p2p_check_args(comm, &a, buf, count, type, source, tag, true);
     if (!rc)
         rc = p2p_recv_typed(a.c, 0, buf, count, a.t, a.bytes, source, tag, &r);
-    return rc ? rc : finish_blocking(r, status);
+    return rc ? rc : finish_blocking(r, status, __func__);
 }
 
 /* Both halves are checked before the receive is posted: a posted receive may match a waiting
@@ -343,8 +347,10 @@ int rmp_sendrecv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, in
         rmp_wait(&r[0], status);
         return rc;
     }
+    const char *prev = hang_enter(__func__);
     int rc_send = rmp_wait(&r[1], RMP_STATUS_IGNORE);
     rc = rmp_wait(&r[0], status);
+    hang_leave(prev);
     return rc ? rc : rc_send;
 }
 
@@ -382,6 +388,25 @@ typedef struct probe_arg {
     int failed;     /* the source failed and nothing of it matches: its error */
 } probe_arg_t;
 
+static void probe_what(void *arg, char *buf, size_t len)
+{
+    probe_arg_t *a = arg;
+    const comm_t *cm = NULL;
+    for (int h = 0; h < RMP_MAX_COMMS && !cm; h++) /* the report only: a scan is fine */
+        if (a->ctx->comms[h].in_use && a->ctx->comms[h].ctx_id == a->cid)
+            cm = &a->ctx->comms[h];
+    char cn[160] = "", w[40] = "";
+    if (cm) {
+        hang_comm_name(cm, cn, sizeof(cn));
+        hang_world_of(cm, a->src, w, sizeof(w));
+    }
+    char from[64] = "any rank";
+    if (a->src >= 0)
+        snprintf(from, sizeof(from), "rank %d%s", a->src, w);
+    snprintf(buf, len, "a probe on %s: waiting for a message from %s (tag %d)",
+             cm ? cn : "a communicator", from, a->tag);
+}
+
 static bool probe_found(void *arg)
 {
     probe_arg_t *a = arg;
@@ -398,7 +423,12 @@ int p2p_probe(comm_t *c, int source, int tag, bool block, bool take, rmp_status_
                      .src_world = source >= 0 ? c->world[source] : -1, .take = take};
     ctx_lock(ctx);
     if (block) {
+        const char *prev = hang_enter(take ? "rmp_mprobe" : "rmp_probe");
+        hang_slot.what = probe_what;
+        hang_slot.what_arg = &a;
         progress_wait_until(ctx, probe_found, &a);
+        hang_slot.what = NULL;
+        hang_leave(prev);
     } else if (!probe_found(&a)) {
         progress_poll(ctx);
         probe_found(&a);

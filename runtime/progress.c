@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hang.h"
 #include "protocol.h"
 
 /* One blocking sleep is bounded: a safety net, never the mechanism (wakeups are explicit). */
@@ -298,11 +299,14 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
 {
     double start = -1, waited = 0;
     unsigned idle = 0;
+    hang_wait_t hw = {0};
     c->progressing++; /* an idle progress thread stays asleep meanwhile (progress_thread.c) */
+    hang_waiting(1);
     while (!done(arg)) {
         if (progress_poll(c) > 0) {
             start = -1;
             waited = 0;
+            hw.said = false;
             continue;
         }
         if (done(arg))
@@ -331,8 +335,12 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
                 busy_check(c, back);
             continue;
         }
+        if (hang_due(c, &hw, waited)) /* RMP_HANG_REPORT, or asked (mrun --timeout) */
+            hang_report(c, &hw, waited,
+                        done == flag_set ? LIST_ENTRY(arg, struct rmp_request, done) : NULL);
         block(c, done == flag_set ? arg : PROGRESS_ON_ANY);
     }
+    hang_waiting(-1);
     c->progressing--;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hang.h"
 #include "p2p.h"
 
 /* ---- synchronous and ready ---- */
@@ -21,7 +22,12 @@ int rmp_ssend(const void *buf, int count, rmp_datatype_t type, int dest, int tag
 {
     rmp_request_t r;
     int rc = rmp_issend(buf, count, type, dest, tag, comm, &r);
-    return rc ? rc : rmp_wait(&r, RMP_STATUS_IGNORE);
+    if (rc)
+        return rc;
+    const char *prev = hang_enter(__func__);
+    rc = rmp_wait(&r, RMP_STATUS_IGNORE);
+    hang_leave(prev);
+    return rc;
 }
 
 int rmp_irsend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,

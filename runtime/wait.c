@@ -2,7 +2,10 @@
  * request_free. Every handle goes through req_lookup first (RMP_ERR_REQUEST for one that is
  * not live, before anything is done); a completed request is freed here and the user's handle
  * reset to RMP_REQUEST_NULL, except a persistent one, which only becomes inactive. */
+#include <stdio.h>
+
 #include "core.h"
+#include "hang.h"
 
 static const rmp_status_t empty_status = {.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
 
@@ -76,7 +79,12 @@ int rmp_wait(rmp_request_t *req, rmp_status_t *status)
         return RMP_SUCCESS;
     }
     struct rmp_request *r = user_req(*req);
-    return r ? wait_one(r, req, status) : RMP_ERR_REQUEST;
+    if (!r)
+        return RMP_ERR_REQUEST;
+    const char *prev = hang_enter(__func__);
+    rc = wait_one(r, req, status);
+    hang_leave(prev);
+    return rc;
 }
 
 int rmp_test(rmp_request_t *req, int *flag, rmp_status_t *status)
@@ -142,6 +150,7 @@ int rmp_waitall(int count, rmp_request_t reqs[], rmp_status_t statuses[])
     if (rc)
         return rc;
     int first = RMP_SUCCESS, nerr = 0;
+    const char *prev = hang_enter(__func__);
     for (int i = 0; i < count; i++) {
         rmp_status_t *st = statuses ? &statuses[i] : RMP_STATUS_IGNORE;
         struct rmp_request *r = req_lookup(reqs[i]); /* live: checked above */
@@ -153,6 +162,7 @@ int rmp_waitall(int count, rmp_request_t reqs[], rmp_status_t statuses[])
         if (e != RMP_SUCCESS && nerr++ == 0)
             first = e;
     }
+    hang_leave(prev);
     if (nerr == 0)
         return RMP_SUCCESS;
     return statuses ? RMP_ERR_IN_STATUS : first;
@@ -203,6 +213,35 @@ static bool any_done(void *arg)
     return false;
 }
 
+/* For the hang report: the first request of the list that has not completed. */
+static void any_what(void *arg, char *buf, size_t len)
+{
+    any_arg_t *a = arg;
+    for (int i = 0; i < a->n; i++) {
+        struct rmp_request *r = active_req(a->reqs[i]);
+        if (r && !is_done(r)) {
+            int used = snprintf(buf, len, "request %d of %d: ", i, a->n);
+            hang_describe_req(&rmp_ctx, r, buf + used, len - (size_t)used);
+            return;
+        }
+    }
+    snprintf(buf, len, "one of %d requests", a->n);
+}
+
+/* progress_wait_until for any of a's requests, said so in a hang report. */
+static void wait_any(any_arg_t *a, const char *call)
+{
+    rmp_ctx_t *c = &rmp_ctx;
+    const char *prev = hang_enter(call);
+    ctx_lock(c);
+    hang_slot.what = any_what;
+    hang_slot.what_arg = a;
+    progress_wait_until(c, any_done, a);
+    hang_slot.what = NULL;
+    ctx_unlock(c);
+    hang_leave(prev);
+}
+
 /* Number of active requests in reqs. */
 static int count_active(int count, const rmp_request_t reqs[])
 {
@@ -226,12 +265,8 @@ int rmp_waitany(int count, rmp_request_t reqs[], int *index, rmp_status_t *statu
         return RMP_SUCCESS;
     }
     any_arg_t a = {.n = count, .reqs = reqs};
-    if (!any_done(&a)) {
-        rmp_ctx_t *c = &rmp_ctx;
-        ctx_lock(c);
-        progress_wait_until(c, any_done, &a);
-        ctx_unlock(c);
-    }
+    if (!any_done(&a))
+        wait_any(&a, __func__);
     for (int i = 0; i < count; i++) {
         struct rmp_request *r = active_req(reqs[i]);
         if (r && is_done(r)) {
@@ -276,13 +311,12 @@ static int some(int count, rmp_request_t reqs[], int *outcount, int indices[],
         return RMP_SUCCESS;
     }
     any_arg_t a = {.n = count, .reqs = reqs};
-    if (!any_done(&a)) {
+    if (!any_done(&a) && block) {
+        wait_any(&a, "rmp_waitsome");
+    } else if (!any_done(&a)) {
         rmp_ctx_t *c = &rmp_ctx;
         ctx_lock(c);
-        if (block)
-            progress_wait_until(c, any_done, &a);
-        else
-            progress_poll(c);
+        progress_poll(c);
         ctx_unlock(c);
     }
     return reap_some(count, reqs, outcount, indices, statuses);

@@ -81,6 +81,9 @@ typedef struct ofl_ops {
     void (*finish)(ofl_req_t *req);
     /* The communicator is being freed (lock held): drop *comm->state. */
     void (*comm_free)(struct tp *tp, const ofl_comm_t *comm);
+    /* Optional (NULL: none): one line on what the call waits for, in the communicator's
+     * ranks (the hang report; lock held). */
+    void (*describe)(ofl_req_t *req, char *buf, size_t len);
 } ofl_ops_t;
 
 #endif

@@ -40,8 +40,18 @@ typedef struct sc_pub {
     char data[SHM_COLL_MAX];
 } sc_pub_t;
 
+/* The home's count, low word: members in, and what the first of them called (collective and
+ * bytes); a member that called something else sets SC_BAD as it counts itself in, and the
+ * n-th then fails the call on every member instead of combining mismatched inputs (a barrier
+ * counted with an allreduce, counts that differ): no silent success, at no extra cost. */
+#define SC_COUNT_MASK 0x1ffffu /* members in: up to 131071 */
+#define SC_BYTES_SHIFT 17      /* 12 bits: 0 .. SHM_COLL_MAX */
+#define SC_KIND_SHIFT 29       /* 2 bits: ofl_coll_t */
+#define SC_BAD 0x80000000u
+_Static_assert(SHM_COLL_MAX < (1 << 12), "the bytes of a call fit their field");
+
 typedef struct sc_chan {
-    _Alignas(64) _Atomic uint64_t arrived; /* at the home: context id << 32 | members in */
+    _Alignas(64) _Atomic uint64_t arrived; /* at the home: context id << 32 | SC_* word */
     _Alignas(64) atomic_uint done;         /* mine: 0 while I wait, 1 once out holds my result */
     int32_t status;                        /* the call's outcome (a user op can fail) */
     char out[SHM_COLL_MAX];                /* the result: its first 56 bytes share done's line */
@@ -51,6 +61,9 @@ typedef struct sc_chan {
     _Alignas(64) atomic_uint read[2];
     uint32_t need[2];
     sc_pub_t pub[2];
+    /* The call I last counted myself into (sc_call_t.mark), a line of its own: read only by
+     * a peer's hang report, to name the members that have not arrived. */
+    _Alignas(64) _Atomic uint64_t entered;
 } sc_chan_t;
 
 typedef struct sc_area {
@@ -73,6 +86,7 @@ typedef struct sc_call {
     int chan, state, rc;
     uint32_t ctx;
     uint64_t tag;          /* bcast: names this call among every broadcast on the channel */
+    uint64_t mark;         /* barrier, allreduce: context and sequence number, never 0 */
     ofl_coll_t coll;
     int rank, size, root;
     void *buf;             /* bcast: the data; allreduce: the result */
@@ -102,6 +116,7 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
 static int sc_progress(ofl_req_t *req);
 static void sc_finish(ofl_req_t *req);
 static void sc_comm_free(tp_t *tp, const ofl_comm_t *comm);
+static void sc_describe(ofl_req_t *req, char *buf, size_t len);
 
 shm_coll_t *shm_coll_open(tp_t *tp, bool enabled, const shm_coll_host_t *host)
 {
@@ -109,7 +124,8 @@ shm_coll_t *shm_coll_open(tp_t *tp, bool enabled, const shm_coll_host_t *host)
     if (sc)
         *sc = (shm_coll_t){.ops = {.name = "shm", .where = "in shared memory",
                                    .start = sc_start, .progress = sc_progress,
-                                   .finish = sc_finish, .comm_free = sc_comm_free},
+                                   .finish = sc_finish, .comm_free = sc_comm_free,
+                                   .describe = sc_describe},
                            .host = *host, .tp = tp, .enabled = enabled};
     return sc;
 }
@@ -287,6 +303,7 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
     }
     if (bc)
         k->tag = bcast_tag(comm, a->seq);
+    k->mark = (uint64_t)comm->ctx_id << 32 | 1u << 31 | (a->seq & 0x7fffffffu);
     if (sc->tail[c])
         sc->tail[c]->next = k;
     else
@@ -298,11 +315,16 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
 
 /* The n-th member: every input is visible (acquired through the count). The result, in my
  * buffer, then in every other member's out; their flags; one fence; their wakeups. */
-static void combine(sc_call_t *k)
+static void combine(sc_call_t *k, bool bad)
 {
     int rc = RMP_SUCCESS, n = k->size;
     const char *res = NULL;
-    if (k->coll == OFL_ALLREDUCE && k->bytes) {
+    if (bad) {
+        rc = RMP_ERR_ARG;
+        tp_error(k->sc->tp, "the ranks of a communicator (collective context %u) called different "
+                 "collectives, or one with different sizes, at the same point: each call "
+                 "fails with RMP_ERR_ARG (RMP_CHECK_COLLECTIVES=1 names the ranks)", k->ctx);
+    } else if (k->coll == OFL_ALLREDUCE && k->bytes) {
         /* in_0 op (in_1 op (... op in_n-1)), into my own result buffer */
         memcpy(k->buf, k->mem[n - 1].ch->in, k->bytes);
         for (int r = n - 2; r >= 0 && rc == RMP_SUCCESS; r--)
@@ -331,10 +353,12 @@ static int arrive(sc_call_t *k)
 {
     sc_chan_t *mine = k->mem[k->rank].ch, *home = k->mem[0].ch;
     uint64_t v = atomic_load_explicit(&home->arrived, memory_order_relaxed), nv;
-    uint32_t in;
+    uint32_t in, lo, what = (uint32_t)k->coll << SC_KIND_SHIFT |
+                            (uint32_t)k->bytes << SC_BYTES_SHIFT;
     bool posted = false;
     do {
-        in = (uint32_t)v;
+        lo = (uint32_t)v;
+        in = lo & SC_COUNT_MASK;
         if (in && (uint32_t)(v >> 32) != k->ctx)
             return RMP_INPROGRESS;
         if (!posted) { /* my contribution, before I count (my channel is free: see top) */
@@ -343,15 +367,19 @@ static int arrive(sc_call_t *k)
                 memcpy(mine->in, k->sbuf ? k->sbuf : k->buf, k->bytes);
             posted = true;
         }
-        nv = (uint64_t)k->ctx << 32 | (in + 1);
+        uint32_t nlo = !in                                         ? what | 1
+                       : (lo & ~(SC_BAD | SC_COUNT_MASK)) != what ? (lo + 1) | SC_BAD
+                                                                  : lo + 1;
+        nv = (uint64_t)k->ctx << 32 | nlo;
     } while (!atomic_compare_exchange_weak_explicit(&home->arrived, &v, nv, memory_order_acq_rel,
                                                     memory_order_relaxed));
+    atomic_store_explicit(&mine->entered, k->mark, memory_order_relaxed);
     if ((int)in + 1 < k->size) {
         k->state = SC_ARRIVED;
         return RMP_INPROGRESS;
     }
     atomic_store_explicit(&home->arrived, 0, memory_order_relaxed); /* before any result */
-    combine(k);
+    combine(k, ((uint32_t)nv & SC_BAD) != 0);
     return RMP_SUCCESS;
 }
 
@@ -387,6 +415,37 @@ static void sc_finish(ofl_req_t *req)
 {
     sc_call_t *k = (sc_call_t *)req;
     call_put(k->sc, k);
+}
+
+/* What a call waits for, for the hang report: the members that have not counted themselves
+ * into it (their `entered` is not this call's mark), or the root of a broadcast. */
+static void sc_describe(ofl_req_t *req, char *buf, size_t len)
+{
+    const sc_call_t *k = (const sc_call_t *)req;
+    if (k->coll == OFL_BCAST) {
+        if (k->rank == k->root)
+            snprintf(buf, len, "waiting for the readers of an earlier broadcast of mine");
+        else
+            snprintf(buf, len, "waiting for the root, rank %d", k->root);
+        return;
+    }
+    if (k->sc->head[k->chan] != k) {
+        snprintf(buf, len, "queued behind an earlier call of mine on the same channel");
+        return;
+    }
+    if (k->state == SC_QUEUED) {
+        snprintf(buf, len, "waiting for channel %d, which another communicator still counts on",
+                 k->chan);
+        return;
+    }
+    size_t used = 0;
+    int shown = 0;
+    for (int r = 0; r < k->size && used < len; r++)
+        if (atomic_load_explicit(&k->mem[r].ch->entered, memory_order_relaxed) != k->mark)
+            used += (size_t)snprintf(buf + used, len - used, "%s%d",
+                                     shown++ ? ", " : "waiting for rank ", r);
+    if (!shown)
+        snprintf(buf, len, "every member arrived: waiting for the last one's result");
 }
 
 static void sc_comm_free(tp_t *tp, const ofl_comm_t *comm)
