@@ -356,13 +356,14 @@ check-integration: tests
 
 # libpmix's own allocations outlive PMIx_Finalize: suppressed, ours are still reported.
 check-asan:
+	$(MAKE) -j$(NPROC) VARIANT=asan tests
 	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	RMP_TEST_ALGO_NS="2 3 5 8" RMP_TEST_MPI_NS="1 2 3 5 8" \
 	  $(MAKE) VARIANT=asan check-unit check-integration
 
 check-tsan:
-	$(MAKE) VARIANT=tsan tests
+	$(MAKE) -j$(NPROC) VARIANT=tsan tests
 	TSAN_OPTIONS=suppressions=$(abspath tests/tsan.supp):halt_on_error=0:second_deadlock_stack=1 \
 	  build/tsan/tests/integration $(CRITERION_FLAGS) --filter 'thread*/*'
 	# the MPI layer's threaded programs (attributes, communicator creation, persistent
@@ -392,7 +393,11 @@ check-fuzz:
 stage = @t0=$$(date +%s); $(MAKE) $(1); st=$$?; \
 	echo "check stage $(1): $$(( $$(date +%s) - t0 )) s"; exit $$st
 
+# The builds of make check use every CPU (the test runs keep their own --jobs).
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+
 check: deps
+	$(call stage,-j$(NPROC) tests)
 	$(call stage,check-unit check-integration)
 	$(call stage,check-asan)
 	$(call stage,check-tsan)
