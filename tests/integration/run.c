@@ -360,14 +360,10 @@ run_result_t run_cmd(const run_opts_t *opts, const char *const argv[])
     return r;
 }
 
-/* The sanitizer passes run the tests/mpi programs at the sizes RMP_TEST_MPI_NS lists ("1 2 3
- * 5 8" under ASan, as RMP_TEST_ALGO_NS does for the algorithm tests: every size still runs in
- * the release pass); a size not listed is skipped, and says so. */
-static void mpi_size_filter(int n, const char *prog)
+void run_size_filter(int n, const char *var)
 {
-    const char *ns = getenv("RMP_TEST_MPI_NS");
-    size_t dl = strlen(RMP_TEST_MPIPROGS);
-    if (!ns || strncmp(prog, RMP_TEST_MPIPROGS, dl) != 0 || prog[dl] != '/')
+    const char *ns = getenv(var);
+    if (!ns)
         return;
     for (const char *p = ns;;) {
         char *end;
@@ -378,7 +374,17 @@ static void mpi_size_filter(int n, const char *prog)
             return;
         p = end;
     }
-    cr_skip_test("n = %d is not among RMP_TEST_MPI_NS (%s) in this run", n, ns);
+    cr_skip_test("n = %d is not among %s (%s) in this run", n, var, ns);
+}
+
+/* The sanitizer passes run the tests/mpi programs at the sizes RMP_TEST_MPI_NS lists ("1 2 5
+ * 8" under ASan, as RMP_TEST_ALGO_NS does for the algorithm tests: every size still runs in
+ * the release pass); a size not listed is skipped, and says so. */
+static void mpi_size_filter(int n, const char *prog)
+{
+    size_t dl = strlen(RMP_TEST_MPIPROGS);
+    if (strncmp(prog, RMP_TEST_MPIPROGS, dl) == 0 && prog[dl] == '/')
+        run_size_filter(n, "RMP_TEST_MPI_NS");
 }
 
 run_result_t run_mrun(const run_opts_t *opts, int n, const char *prog, ...)
