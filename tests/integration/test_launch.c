@@ -355,7 +355,17 @@ Test(launch, pmix_own_error_lines_do_not_leak, .timeout = 30)
 {
     run_opts_t o = {.limit = 20};
     run_result_t r = run_mrun(&o, 1, PROG("pmix_gone"), NULL);
-    expect_exit(r, 0);
+    /* Whether PMIx's server reported the half-made connection before the process ended is a
+     * race: if it did, the rank is a client that never finalized, and mrun says so (status 1,
+     * one line of its own); if not, a plain program that exited 0. Both are right; what this
+     * test is about is that PMIx's own lines stay out. */
+    if (r.code != 0 || r.timed_out) {
+        expect_exit(r, 1);
+        expect_line(r, err, "mrun: rank 0 exited without calling rmp_finalize; terminating the job",
+                    1);
+    } else {
+        expect_exit(r, 0);
+    }
     expect_line(r, out, "gone", 1);
     cr_assert(!strstr(r.err, "PMIX ERROR") && !strstr(r.err, "ptl_base"), "%s", tail(r.err));
     expect_clean(r);
