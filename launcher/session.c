@@ -2,7 +2,7 @@
  * segments rmp names after the namespace. mrun removes both however the job ends; a SIGKILLed
  * mrun cannot, so each mrun holds a lock on its dir, and the next one removes the dirs whose
  * lock nobody holds. Segments work the same way: the rank that creates one holds a lock on it
- * until the name is gone (runtime/transport/shm.c, seg_dir), so the next mrun removes the
+ * until the name is gone (runtime/transport/shm/shm.c, seg_dir), so the next mrun removes the
  * segments of the user that nobody holds a lock on, whichever launcher started their job. */
 #include "session.h"
 

@@ -98,10 +98,10 @@ const knob_t knob_table[KNOB_COUNT] = {
       "through librdmacm"),
     E(CONNECT, set_connect, "lazy", "lazy: connect a peer on first use; eager: wire every peer "
       "at init"),
-    /* 256 .. 4096: VERBS_SRQ_CHUNK .. VERBS_SRQ_MAX in transport/verbs.h */
+    /* 256 .. 4096: VERBS_SRQ_CHUNK .. VERBS_SRQ_MAX in transport/verbs/verbs.h */
     I(VERBS_SRQ, 256, 4096, "256", "receive buffers posted to the shared receive queue at "
       "start (it grows on demand)"),
-    B(REG_CACHE, "0", "1: keep rendezvous buffers registered (runtime/transport/verbs_rdma.c)"),
+    B(REG_CACHE, "0", "1: keep rendezvous buffers registered (runtime/transport/verbs/verbs_rdma.c)"),
     E(MCAST, set_auto_on_off, "auto", "broadcast over UD multicast: auto (where it wins, see "
       "bench/README.md), on (whenever the device and communicator allow), off"),
     [KNOB_MCAST_DROP] = {"RMP_MCAST_DROP", KNOB_STRING, 0, 0, NULL, check_fraction,

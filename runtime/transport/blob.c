@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "transport/verbs.h"
+#include "transport/verbs/verbs.h"
 
 const char *blob_str_check(const void *data, size_t len, size_t fixed, size_t max)
 {

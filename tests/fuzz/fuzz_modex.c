@@ -1,4 +1,4 @@
-/* fuzz-sources: runtime/transport/blob.c runtime/transport/shm_bell.c */
+/* fuzz-sources: runtime/transport/blob.c runtime/transport/shm/shm_bell.c */
 /* fuzz_modex.c — libFuzzer target for the address blobs peers publish in the PMIx modex and
  * a rank reads with boot_get: the verbs blob (verbs_peer_blob: blob_verbs_check) and the shm
  * blob (peer_learn: blob_str_check). Input: one selector byte, then the blob. An accepted
@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "transport/blob.h"
-#include "transport/shm_bell.h"
-#include "transport/verbs.h"
+#include "transport/shm/shm_bell.h"
+#include "transport/verbs/verbs.h"
 
 /* shm.c's blob: its layout (two u64, the doorbell name, the segment name), as the target must
  * build the same bounds (fixed part, maximum). */

@@ -1,4 +1,4 @@
-/* fuzz-sources: runtime/transport/shm_queue.c */
+/* fuzz-sources: runtime/transport/shm/shm_queue.c */
 /* fuzz_shm_queue.c — libFuzzer target for the shm transport's incoming queue: two producers
  * (two handles, as two ranks) and one consumer, driven by a program of operations that mixes
  * honest writes and reads with what a hostile or corrupt local peer can do to the shared
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transport/shm_queue.h"
+#include "transport/shm/shm_queue.h"
 
 #define FIFO_MAX 256
 

@@ -1,4 +1,4 @@
-/* fuzz-sources: runtime/transport/shm_ring.c */
+/* fuzz-sources: runtime/transport/shm/shm_ring.c */
 /* fuzz_shm_ring.c — libFuzzer target for the shm wire: a ring whose producer is another
  * process. The input is a program of operations on one ring: honest writes and reads, and
  * what a hostile or corrupt peer can do to the shared memory (set head, set tail, scribble on
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transport/shm_ring.h"
+#include "transport/shm/shm_ring.h"
 
 #define FIFO_MAX 256
 

@@ -1,4 +1,4 @@
-/* test_shm_coll.c — the shared-memory collective backend (runtime/transport/shm_coll.c):
+/* test_shm_coll.c — the shared-memory collective backend (runtime/transport/shm/shm_coll.c):
  * tests/progs/shm_coll checks bcast, allreduce (a non-commutative user op included) and
  * barrier against serial results through rotating roots, sizes up to and past a channel,
  * calls in flight on two communicators, channels reused and exhausted, and a communicator

@@ -1,4 +1,4 @@
-/* shm_coll — the shared-memory collective backend (runtime/transport/shm_coll.c) under what a
+/* shm_coll — the shared-memory collective backend (runtime/transport/shm/shm_coll.c) under what a
  * program may do to it: many calls in a row with rotating roots (a root reuses its buffer at
  * once), every size a channel carries and the first one it does not, a non-commutative user op
  * (rank order must hold), in place and count 0, nonblocking calls of three kinds in flight on

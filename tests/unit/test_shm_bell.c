@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "transport/shm_bell.h"
+#include "transport/shm/shm_bell.h"
 
 static void bell_new(shm_bell_t *b)
 {

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "transport/shm_queue.h"
+#include "transport/shm/shm_queue.h"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "transport/shm_ring.h"
+#include "transport/shm/shm_ring.h"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "transport/shm_wake.h"
+#include "transport/shm/shm_wake.h"
 
 /* A wait that lasts this long means a wakeup was lost: the partner always answers at once. */
 #define WAKE_LOST_MS 5000

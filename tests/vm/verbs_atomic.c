@@ -1,4 +1,4 @@
-/* verbs_atomic.c — barrier and allreduce on RDMA atomics (runtime/transport/verbs_atomic.c),
+/* verbs_atomic.c — barrier and allreduce on RDMA atomics (runtime/transport/verbs/verbs_atomic.c),
  * exact results asserted, under RMP_COLL_OFFLOAD=on in the VM suite.
  *   verbs_atomic check ITERS  ITERS back-to-back allreduces cycling through every op (SUM MIN
  *                             MAX BAND BOR), type (int64 uint64 int32 uint32) and 1..4 words,

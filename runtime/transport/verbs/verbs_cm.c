@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "transport/verbs.h"
+#include "transport/verbs/verbs.h"
 
 #define CM_TIMEOUT_MS 5000
 #define CM_EAGER_DEADLINE_S 60

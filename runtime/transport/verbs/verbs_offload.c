@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transport/verbs.h"
+#include "transport/verbs/verbs.h"
 
 /* Per communicator: one slot per backend, kept on a list so close() frees what is left. */
 typedef struct ofl_comm_slots {

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transport/verbs.h"
+#include "transport/verbs/verbs.h"
 
 #define ATOM_MAXW 8          /* 8-byte words of an allreduce (32-bit elements are widened) */
 #define ATOM_MAXN 64         /* members: the release is n - 1 writes from one rank */

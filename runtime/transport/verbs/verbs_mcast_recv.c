@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transport/verbs_mcast.h"
+#include "transport/verbs/verbs_mcast.h"
 
 /* ---- receiver --------------------------------------------------------------------------- */
 

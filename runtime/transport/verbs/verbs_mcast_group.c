@@ -11,7 +11,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "transport/verbs_mcast.h"
+#include "transport/verbs/verbs_mcast.h"
 
 static uint32_t fnv1a(const char *s)
 {

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transport/shm_coll.h"
+#include "transport/shm/shm_coll.h"
 
 /* A broadcast I root: its tag and its data share their first line. */
 typedef struct sc_pub {

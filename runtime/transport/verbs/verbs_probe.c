@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "transport/verbs.h"
+#include "transport/verbs/verbs.h"
 
 /* Build time: the mlx5 direct-verbs header is the only upstream door to mlx5 specifics. */
 #if defined(__has_include)

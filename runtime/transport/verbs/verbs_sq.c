@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "transport/verbs.h"
+#include "transport/verbs/verbs.h"
 
 /* Inline sends go unsignaled (no buffer to give back), except every quarter of the queue: a
  * signaled completion retires itself and the unsignaled WRs before it (an RC send queue

@@ -17,7 +17,7 @@
  * A flood cannot lose a real wakeup (the queue is readable, so the owner wakes and re-checks
  * the rings) nor block a sender (MSG_DONTWAIT; a full queue already means "awake"). What it
  * can do is make the owner's sleeps spurious, at the cost of the flooder's own CPU. */
-#include "transport/shm_bell.h"
+#include "transport/shm/shm_bell.h"
 
 #include <errno.h>
 #include <stddef.h>

@@ -23,7 +23,7 @@
  * a stray AWAKE makes a sleep end early, a stray FUTEX costs senders a needless FUTEX_WAKE,
  * any other value reads as BELL (one needless datagram). Sleeps are bounded by their timeout
  * either way: at worst spurious wakeups, never a hang or a crash. */
-#include "transport/shm_wake.h"
+#include "transport/shm/shm_wake.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "transport/verbs.h"
+#include "transport/verbs/verbs.h"
 
 #define CACHE_MAX_ENTRIES 128
 #define CACHE_MAX_BYTES ((size_t)1 << 30)

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "transport/verbs.h"
+#include "transport/verbs/verbs.h"
 
 #define CQ_POLL_BATCH 32
 #define CQ_ACK_BATCH 64      /* ibv_ack_cq_events takes a lock: ack in batches */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transport/verbs_mcast.h"
+#include "transport/verbs/verbs_mcast.h"
 
 bool mc_call_is_root(const mc_call_t *k)
 {

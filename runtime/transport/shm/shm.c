@@ -21,11 +21,11 @@
 #include <unistd.h>
 
 #include "transport/blob.h"
-#include "transport/shm_bell.h"
-#include "transport/shm_coll.h"
-#include "transport/shm_queue.h"
-#include "transport/shm_ring.h"
-#include "transport/shm_wake.h"
+#include "transport/shm/shm_bell.h"
+#include "transport/shm/shm_coll.h"
+#include "transport/shm/shm_queue.h"
+#include "transport/shm/shm_ring.h"
+#include "transport/shm/shm_wake.h"
 #include "transport/transport.h"
 
 #define SHM_MAGIC 0x33306d6873706d72ull /* "rmpshm03" */

@@ -7,7 +7,7 @@
 
 #include <netinet/in.h>
 
-#include "transport/verbs.h"
+#include "transport/verbs/verbs.h"
 
 #define MC_GRH 40u              /* a UD receive buffer starts with the GRH */
 #define MC_RQ 512u              /* UD receive buffers */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "transport/verbs_mcast.h"
+#include "transport/verbs/verbs_mcast.h"
 
 
 /* ---- sends and the datagram intake ---------------------------------------------------------- */

@@ -11,7 +11,7 @@
  * record's stamp (another position) or payload, equal to the expected stamp with
  * probability 2^-64 for data that does not know the key. head is still published, for
  * attach's checks and for a peer that reads it. */
-#include "transport/shm_ring.h"
+#include "transport/shm/shm_ring.h"
 
 #include "transport/copy.h"
 

@@ -2,7 +2,7 @@
  * reserve space by compare-and-swap on head and publish each record by storing its `mark`
  * word last; the consumer walks records by their marks, zeroes the mark word of every line it
  * frees, and only then releases the space. A record never wraps (a SKIP record pads the end). */
-#include "transport/shm_queue.h"
+#include "transport/shm/shm_queue.h"
 
 #include <string.h>
 

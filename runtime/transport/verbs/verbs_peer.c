@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 
-#include "transport/verbs.h"
+#include "transport/verbs/verbs.h"
 
 bool verbs_conn_has_qpn(const verbs_conn_t *c, uint32_t qpn)
 {

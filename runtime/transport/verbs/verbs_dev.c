@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "transport/verbs.h"
+#include "transport/verbs/verbs.h"
 
 const char *verbs_mtu_str(enum ibv_mtu m)
 {

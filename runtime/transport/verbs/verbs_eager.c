@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transport/verbs.h"
+#include "transport/verbs/verbs.h"
 
 /* wr_id of a send: kind | bounce buffer index + 1 (0: inline) | peer. */
 static uint64_t send_wrid(int peer, uint32_t buf1)

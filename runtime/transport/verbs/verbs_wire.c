@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "transport/blob.h"
-#include "transport/verbs.h"
+#include "transport/verbs/verbs.h"
 
 /* QP capabilities shared by both wirings; fills a for an RC QP on the shared CQ and SRQ. */
 int verbs_qp_caps(verbs_tp_t *v, struct ibv_qp_init_attr *a)
