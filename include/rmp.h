@@ -55,7 +55,14 @@ enum {
     RMP_ERR_INFO_VALUE = -29,     /* info value longer than RMP_MAX_INFO_VAL */
     RMP_ERR_INFO_NOKEY = -30,     /* info key not set */
     RMP_ERR_PENDING = -31,        /* waitall/testall: a request in the list has not completed */
-    RMP_ERR_LAST = -32
+    RMP_ERR_RMA_RANGE = -32,      /* one-sided: the access lies outside the target's window */
+    RMP_ERR_RMA_SYNC = -33,       /* one-sided: no epoch allows this call now (an operation
+                                     outside an access epoch, a double lock, unlock without
+                                     lock, a window freed with an epoch open) */
+    RMP_ERR_RMA_FLAVOR = -34,     /* one-sided: the window's flavor cannot do this call */
+    RMP_ERR_RMA_ATTACH = -35,     /* dynamic window: attach overlaps an attached region */
+    RMP_ERR_RMA_SHARED = -36,     /* allocate_shared: the ranks do not share memory */
+    RMP_ERR_LAST = -37
 };
 
 /* ---- Handles ---------------------------------------------------------------------------- */
@@ -513,9 +520,9 @@ int rmp_iexscan(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t ty
 int rmp_type_get_name(rmp_datatype_t type, char *name, int *resultlen);
 
 /* Windows: memory a communicator's ranks expose to each other, as collective objects (every
- * rank of comm calls each function). rmp has no one-sided operations (put, get, accumulate,
- * fence, locks) yet: a window records every rank's base, size and displacement unit, which
- * rmp_win_get_peer reports. */
+ * rank of comm calls each creation function and rmp_win_free), and the one-sided operations
+ * on them (MPI-3.1 ch. 11): a window records every rank's base, size and displacement unit,
+ * which rmp_win_get_peer reports. */
 typedef int rmp_win_t;
 #define RMP_WIN_NULL ((rmp_win_t)0)
 /* Expose size bytes at base (size >= 0, disp_unit > 0, base non-NULL if size > 0). */
@@ -532,8 +539,110 @@ int rmp_win_detach(rmp_win_t win, const void *base); /* RMP_ERR_ARG: base not at
  * its process: 0 for a dynamic window). */
 int rmp_win_get_peer(rmp_win_t win, int rank, intptr_t *base, ptrdiff_t *size, int *disp_unit);
 /* Collective: waits for every rank, then frees (and the memory rmp_win_allocate made);
- * *win becomes RMP_WIN_NULL. */
+ * *win becomes RMP_WIN_NULL. RMP_ERR_RMA_SYNC (the window stays valid) while this rank has
+ * an epoch open on it (a lock, lock_all, start or post not ended): MPI-3.1 11.2.5. */
 int rmp_win_free(rmp_win_t *win);
+
+/* ---- One-sided communication (MPI-3.1 ch. 11) ------------------------------------------- */
+/* Window flavors (rmp_win_get_flavor) and memory models (rmp_win_get_model). */
+enum { RMP_WIN_FLAVOR_CREATE = 1, RMP_WIN_FLAVOR_ALLOCATE = 2, RMP_WIN_FLAVOR_DYNAMIC = 3,
+       RMP_WIN_FLAVOR_SHARED = 4 };
+enum { RMP_WIN_SEPARATE = 1, RMP_WIN_UNIFIED = 2 };
+/* Asserts of fence, post, start and lock (an OR of them, 0 for none): promises the program
+ * makes, which rmp may use to skip synchronization. */
+enum { RMP_MODE_NOCHECK = 1, RMP_MODE_NOSTORE = 2, RMP_MODE_NOPUT = 4, RMP_MODE_NOPRECEDE = 8,
+       RMP_MODE_NOSUCCEED = 16 };
+/* Lock types. */
+enum { RMP_LOCK_EXCLUSIVE = 234, RMP_LOCK_SHARED = 235 };
+
+/* The same as rmp_win_allocate, with memory the ranks of one node can load and store
+ * directly: rmp_win_shared_query gives a rank's memory as an address in this process.
+ * Contiguous across the ranks of the node in rank order (MPI's default; the info hint
+ * alloc_shared_noncontig is accepted and changes nothing). RMP_ERR_RMA_SHARED when the ranks
+ * of comm are not all on one node (or cannot share memory: RMP_TRANSPORT without shm). */
+int rmp_win_allocate_shared(ptrdiff_t size, int disp_unit, rmp_comm_t comm, void **baseptr,
+                            rmp_win_t *win);
+/* Rank `rank`'s memory of a shared window (RMP_PROC_NULL: the first rank with size > 0), as
+ * an address here. RMP_ERR_RMA_FLAVOR on windows whose memory is not shared: every flavor
+ * but allocate_shared, except that an allocate window of ranks that share memory answers
+ * too (as MPICH does). */
+int rmp_win_shared_query(rmp_win_t win, int rank, ptrdiff_t *size, int *disp_unit,
+                         void **baseptr);
+int rmp_win_get_flavor(rmp_win_t win, int *flavor);
+int rmp_win_get_model(rmp_win_t win, int *model); /* RMP_WIN_UNIFIED: memory is coherent */
+/* A new group of the window's ranks (free it with rmp_group_free). */
+int rmp_win_get_group(rmp_win_t win, rmp_group_t *group);
+
+/* Operations. The target is a rank of the window's communicator (RMP_PROC_NULL: nothing
+ * happens); target_disp counts the target's disp_unit from its base (a dynamic window: an
+ * absolute address in the target, rmp_get_address). Any datatype on either side (the target
+ * type is read here, it describes the target's layout); the origin and target type
+ * signatures must match. Allowed only in an access epoch to that target (fence, start, lock,
+ * lock_all), else RMP_ERR_RMA_SYNC; an access outside the target's window is RMP_ERR_RMA_RANGE
+ * and touches nothing. Completion: at the end of the epoch, or flush / flush_local; the
+ * request forms (passive target only) complete locally (rput, raccumulate: the origin buffer
+ * may be reused) or when the result arrived (rget, rget_accumulate). Accumulates are atomic per
+ * element among accumulates to the same location with the same builtin type and the same op
+ * (or RMP_REPLACE / RMP_NO_OP, defined below with the ops), and apply in the order issued from
+ * one origin to one location. op: a builtin op (not a user op), RMP_REPLACE, or RMP_NO_OP
+ * (get_accumulate, fetch_and_op: the target is only read); types made of one builtin. */
+int rmp_put(const void *origin, int origin_count, rmp_datatype_t origin_type, int target,
+            ptrdiff_t target_disp, int target_count, rmp_datatype_t target_type, rmp_win_t win);
+int rmp_get(void *origin, int origin_count, rmp_datatype_t origin_type, int target,
+            ptrdiff_t target_disp, int target_count, rmp_datatype_t target_type, rmp_win_t win);
+int rmp_accumulate(const void *origin, int origin_count, rmp_datatype_t origin_type, int target,
+                   ptrdiff_t target_disp, int target_count, rmp_datatype_t target_type,
+                   rmp_op_t op, rmp_win_t win);
+/* result gets the target's elements before the op (origin ignored with RMP_NO_OP). */
+int rmp_get_accumulate(const void *origin, int origin_count, rmp_datatype_t origin_type,
+                       void *result, int result_count, rmp_datatype_t result_type, int target,
+                       ptrdiff_t target_disp, int target_count, rmp_datatype_t target_type,
+                       rmp_op_t op, rmp_win_t win);
+/* One element of a builtin type. */
+int rmp_fetch_and_op(const void *origin, void *result, rmp_datatype_t type, int target,
+                     ptrdiff_t target_disp, rmp_op_t op, rmp_win_t win);
+/* The target element becomes *origin if it equals *compare; *result gets what it was. An
+ * integer, byte or C bool type (MPI-3.1 11.3.4). */
+int rmp_compare_and_swap(const void *origin, const void *compare, void *result,
+                         rmp_datatype_t type, int target, ptrdiff_t target_disp, rmp_win_t win);
+int rmp_rput(const void *origin, int origin_count, rmp_datatype_t origin_type, int target,
+             ptrdiff_t target_disp, int target_count, rmp_datatype_t target_type, rmp_win_t win,
+             rmp_request_t *req);
+int rmp_rget(void *origin, int origin_count, rmp_datatype_t origin_type, int target,
+             ptrdiff_t target_disp, int target_count, rmp_datatype_t target_type, rmp_win_t win,
+             rmp_request_t *req);
+int rmp_raccumulate(const void *origin, int origin_count, rmp_datatype_t origin_type,
+                    int target, ptrdiff_t target_disp, int target_count,
+                    rmp_datatype_t target_type, rmp_op_t op, rmp_win_t win, rmp_request_t *req);
+int rmp_rget_accumulate(const void *origin, int origin_count, rmp_datatype_t origin_type,
+                        void *result, int result_count, rmp_datatype_t result_type, int target,
+                        ptrdiff_t target_disp, int target_count, rmp_datatype_t target_type,
+                        rmp_op_t op, rmp_win_t win, rmp_request_t *req);
+
+/* Synchronization. Active target: fence (collective over the window: ends the previous epoch,
+ * every operation done at origins and targets, and opens the next unless
+ * RMP_MODE_NOSUCCEED); post / wait / test (the target side, exposure to a group) and start /
+ * complete (the origin side, access to a group). Passive target: lock / unlock one target
+ * (RMP_LOCK_SHARED or RMP_LOCK_EXCLUSIVE; the target need not call rmp meanwhile), lock_all /
+ * unlock_all (shared, every rank); flush (every operation to target done there), flush_all,
+ * flush_local (origin buffers reusable), flush_local_all; sync (memory views agree: a
+ * barrier for the processor's stores). A second lock of one target, or an unlock without
+ * lock: RMP_ERR_RMA_SYNC. */
+int rmp_win_fence(int assert_mode, rmp_win_t win);
+int rmp_win_post(rmp_group_t group, int assert_mode, rmp_win_t win);
+int rmp_win_start(rmp_group_t group, int assert_mode, rmp_win_t win);
+int rmp_win_complete(rmp_win_t win);
+int rmp_win_wait(rmp_win_t win);
+int rmp_win_test(rmp_win_t win, int *flag);
+int rmp_win_lock(int lock_type, int rank, int assert_mode, rmp_win_t win);
+int rmp_win_unlock(int rank, rmp_win_t win);
+int rmp_win_lock_all(int assert_mode, rmp_win_t win);
+int rmp_win_unlock_all(rmp_win_t win);
+int rmp_win_flush(int rank, rmp_win_t win);
+int rmp_win_flush_all(rmp_win_t win);
+int rmp_win_flush_local(int rank, rmp_win_t win);
+int rmp_win_flush_local_all(rmp_win_t win);
+int rmp_win_sync(rmp_win_t win);
 
 /* Cartesian and distributed-graph topologies (MPI-3.1 ch. 7). A topology lives in a new
  * communicator (collective over comm), and rmp_comm_dup copies it; reorder is accepted and

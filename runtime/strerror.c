@@ -37,6 +37,11 @@ const char *rmp_strerror(int err)
         [29] = "invalid info value",
         [30] = "info key not set",
         [31] = "request pending",
+        [32] = "one-sided access outside the target's window",
+        [33] = "one-sided call outside an epoch that allows it",
+        [34] = "the window's flavor cannot do this",
+        [35] = "attached region overlaps another",
+        [36] = "the ranks cannot share memory",
     };
     if (err > 0 || err <= RMP_ERR_LAST)
         return "unknown error code";

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "offload.h"
+#include "rma.h"
 #include "rmp.h"
 
 /* Internal outcomes (positive: never returned by the public API). */
@@ -171,6 +172,8 @@ struct tp {
     /* Collectives this transport runs on the adapter (offload.h); NULL if none. Read in one
      * place only: collectives/offload.c. */
     const ofl_ops_t *offload;
+    /* One-sided data movers (rma.h); NULL if none. Read by the RMA layer (rma/) only. */
+    const tp_rma_ops_t *rma;
 };
 
 /* ---- For transports: the env's callbacks, and logging (tp.c) ---- */

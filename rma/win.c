@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "../collectives/coll.h"
 #include "objmeta.h"
 
 typedef struct win_peer {

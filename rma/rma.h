@@ -1,0 +1,194 @@
+/* rma.h — the one-sided layer (MPI-3.1 ch. 11): windows, their epochs, and the operations on
+ * them. It sits above the runtime (requests, progress, the packets of the core: the active
+ * messages) and the collectives (creation and fence are collective), and drives the
+ * transports' one-sided data movers (runtime/transport/rma.h) directly. Files:
+ *   win.c     window table, creation of every flavor (exposure, keys, control blocks, shared
+ *             segments), free, attach/detach, queries (flavor, model, group, shared_query)
+ *   sync.c    epochs: fence, post/start/complete/wait/test, flush*, sync; the epoch checks
+ *   lock.c    passive target: lock/unlock(_all) on the target's lock word
+ *   ops.c     put/get/accumulate/get_accumulate/fetch_and_op/compare_and_swap and the request
+ *             forms: argument and range checks, then one path per target (below)
+ *   flat.c    a datatype x count as a list of contiguous pieces (the target's layout)
+ *   amo.c     element-wise atomic accumulates: CPU atomics in mapped memory, or transport
+ *             atomics (8-byte elements), or the accumulate lock (other elements)
+ *   am.c      active messages: what goes through the target's progress (PKT_RMA)
+ *
+ * Paths. Every target t of a window is reached one way for data (put/get) and one way for
+ * atomics (accumulates, locks), fixed at creation, the same on every rank of the window:
+ *   RMA_DIRECT  t's memory is mapped here (a shared segment; myself): memcpy, C11 atomics
+ *   RMA_TP      t is reached by a transport's write/read/atomic (rma->tp, keys)
+ *   RMA_AM      active messages applied by t's progress (no transport can, or RMP_RMA_AM=1)
+ * The atomic domain of a window is one for all its ranks (RMA_DIRECT when every rank maps
+ * every other: one node; else the one transport that reaches every rank with TP_RMA_ATOMIC;
+ * else RMA_AM), because a CPU atomic and a NIC atomic on one word are not atomic together.
+ *
+ * Locking: every function here runs with the runtime lock held (ctx_lock) unless it says
+ * otherwise; waiting uses progress_wait_until. */
+#ifndef RMP_RMA_H
+#define RMP_RMA_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core.h"
+
+typedef enum { RMA_DIRECT = 0, RMA_TP, RMA_AM } rma_path_t;
+
+/* Control block: RMA_CTRL_BYTES per rank per window, in memory its peers reach on the
+ * window's atomic path (a shared segment, or exposed on the atomic transport). 8-byte words:
+ *   RMA_CTRL_LOCK   the passive-target lock: RMA_LOCK_EXCL when held exclusively, plus one
+ *                   per shared holder
+ *   RMA_CTRL_ACC    the accumulate lock: 0 free, 1 + the holder's window rank when held
+ *                   (non-8-byte elements read, combined and written back under it)
+ *   RMA_CTRL_POST   post/complete counters of general active target (sync.c's use) */
+#define RMA_CTRL_BYTES 64u
+#define RMA_CTRL_LOCK 0u
+#define RMA_CTRL_ACC 8u
+#define RMA_CTRL_POST 16u
+#define RMA_LOCK_EXCL (UINT64_C(1) << 32)
+
+/* An attached region of a dynamic window (its owner's view; origins learn regions by
+ * asking: see am.c / win.c). */
+typedef struct rma_region {
+    char *base;
+    size_t size;
+    void *exph[RMP_MAX_TRANSPORTS]; /* its exposure on each transport with an rma table */
+    tp_rkey_t key[RMP_MAX_TRANSPORTS];
+} rma_region_t;
+
+/* Epoch state of this rank toward one target (sync.c, lock.c). */
+typedef enum { RMA_LK_NONE = 0, RMA_LK_SHARED, RMA_LK_EXCL } rma_lock_t;
+
+/* One target rank of the window, as this rank sees it. */
+typedef struct rma_target {
+    int world;              /* its world rank */
+    int64_t size;           /* bytes it exposed (dynamic: 0) */
+    int disp_unit;
+    uint64_t base;          /* its base address, in its process (dynamic: 0) */
+    rma_path_t data_path;   /* how put/get reach it */
+    tp_t *data_tp;          /* RMA_TP: the transport */
+    tp_rkey_t data_key;     /* RMA_TP: the key of its window memory on data_tp */
+    char *mapped;           /* RMA_DIRECT: its window memory, here */
+    /* the atomic path is the window's (win->amo_path, win->amo_tp) */
+    tp_rkey_t ctrl_key;     /* RMA_TP: its control block on win->amo_tp */
+    tp_rkey_t mem_key;      /* RMA_TP: its window memory on win->amo_tp (accumulates) */
+    _Atomic uint64_t *ctrl; /* RMA_DIRECT: its control block, here */
+    /* completion (ops.c, am.c): operations issued to it not yet complete there / here */
+    uint64_t issued, completed;        /* remote completion */
+    uint64_t issued_local, completed_local; /* origin buffers free (flush_local) */
+    int error;              /* first failure of an operation to it (reported by flush/epoch end) */
+    uint64_t am_sent, am_acked; /* RMA_AM: active messages sent / acknowledged by the target */
+    /* epochs */
+    rma_lock_t lock;        /* passive target: my lock on it */
+    bool in_access_group;   /* between start and complete: a member of the start group */
+} rma_target_t;
+
+typedef enum { RMA_EP_NONE = 0, RMA_EP_FENCE, RMA_EP_PSCW, RMA_EP_LOCK, RMA_EP_LOCK_ALL }
+    rma_epoch_t;
+
+typedef struct win {
+    rmp_win_t handle;
+    rmp_comm_t comm;        /* a duplicate of the creation's communicator (the window's own
+                             * traffic: fence barriers, post/complete notices, AM replies) */
+    comm_t *c;              /* its comm_t */
+    int rank, size;
+    int flavor;             /* RMP_WIN_FLAVOR_* */
+    int model;              /* RMP_WIN_UNIFIED */
+    char *base;             /* my memory (dynamic: NULL) */
+    size_t bytes;
+    int disp_unit;
+    rma_target_t *t;        /* [size] */
+    rma_path_t amo_path;    /* the window's atomic domain (see above) */
+    tp_t *amo_tp;           /* RMA_TP: the transport every atomic goes through */
+    _Atomic uint64_t *ctrl; /* my control block, here */
+    /* what creation made, released at free (win.c) */
+    void *alloc;            /* allocate: memory to free (not a segment) */
+    void *segh, *ctrl_segh; /* segments of my memory / my control block (shm) */
+    void **peer_segh;       /* [size] mappings of peers' segments (NULL entries: none) */
+    void *exph[RMP_MAX_TRANSPORTS], *ctrl_exph[RMP_MAX_TRANSPORTS];
+    rma_region_t *regions;  /* dynamic: attached here */
+    int nregions, cap;
+    /* epochs (sync.c, lock.c) */
+    rma_epoch_t access;     /* the access epoch open now */
+    bool fence_open;        /* a fence opened an epoch (no NOSUCCEED) */
+    bool exposing;          /* between post and wait/test */
+    rmp_group_t post_group, start_group;
+    int nlocks;             /* targets locked (lock), or lock_all */
+    /* active messages (am.c) */
+    uint64_t am_applied;    /* operations applied here for others (statistics) */
+} win_t;
+
+/* ---- win.c ---- */
+/* The window of handle h (NULL: invalid); the pointer stays valid while the caller holds the
+ * runtime lock or until rmp_win_free (freeing a window in use is erroneous). */
+win_t *win_lookup(rmp_win_t h);
+/* Target rank r's memory range check: [disp*disp_unit, + bytes) within what it exposed
+ * (dynamic: within a region it attached, as far as this rank knows). RMP_SUCCESS or
+ * RMP_ERR_RMA_RANGE. *off gets the offset from its base (dynamic: the absolute address). */
+int win_range(win_t *w, int r, ptrdiff_t disp, ptrdiff_t lo, ptrdiff_t hi, uint64_t *off);
+
+/* ---- sync.c (and lock.c) ---- */
+/* May this rank issue an operation to target r now (an access epoch covers it)? RMP_SUCCESS
+ * or RMP_ERR_RMA_SYNC. req: a request-based operation (passive target only). */
+int rma_epoch_check(win_t *w, int r, bool req);
+/* Everything issued to target r complete there (local: only the origin buffers free). Waits
+ * (progress); returns the first error of those operations, and clears it. */
+int rma_flush_target(win_t *w, int r, bool local);
+
+/* ---- ops.c / amo.c / am.c: completion bookkeeping shared with sync.c ---- */
+/* Count one operation issued to r (remote and local completion pending). */
+void rma_issued(win_t *w, int r);
+/* It completed (err: its outcome); local: only its local completion. */
+void rma_completed(win_t *w, int r, int err, bool local);
+/* A blocking 8-byte atomic on word `off` of target r's control block, on the window's atomic
+ * path (lock.c's lock words, amo.c's accumulate lock). *old gets the previous value. */
+int rma_ctrl_amo(win_t *w, int r, tp_amo_t op, uint64_t operand, uint64_t compare,
+                 uint64_t *old);
+
+/* ---- flat.c ---- */
+/* count elements of t as contiguous pieces, in order, offsets from the buffer's address
+ * (the type's lb and holes taken into account), adjacent pieces merged. *pcs is malloc'd (or
+ * points at *one when a single piece: no allocation for contiguous data); free with
+ * rma_pieces_free. RMP_ERR_NO_MEM. */
+typedef struct rma_piece {
+    int64_t off;
+    size_t len;
+} rma_piece_t;
+int rma_flatten(const dtype_t *t, int count, rma_piece_t *one, rma_piece_t **pcs, int *n);
+void rma_pieces_free(rma_piece_t *one, rma_piece_t *pcs);
+
+/* ---- am.c: operations through target r's progress (RMA_AM), applied there in the order they
+ * were sent from this rank. The window is named on the wire by w->c->ctx_id (the same on every
+ * rank). Target memory: `off` is the offset from the target's base (dynamic: an absolute
+ * address), pcs the target layout's pieces from there; data travels packed. Each call counts
+ * itself with rma_issued and ends with rma_completed when the target acknowledged it (the
+ * target checks the range again: RMP_ERR_RMA_RANGE comes back in the acknowledgement).
+ * Returns RMP_SUCCESS once sent (queued), or an error (nothing issued). ---- */
+/* Install the core's PKT_RMA handler (called at every window creation; idempotent). */
+void rma_am_init(rmp_ctx_t *c);
+int rma_am_put(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs,
+               const void *packed, size_t bytes);
+/* dst (packed, bytes) is filled when the reply comes, before rma_completed. */
+int rma_am_get(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, void *dst,
+               size_t bytes);
+/* Accumulate of `base` elements with op (a builtin, RMP_REPLACE, RMP_NO_OP); result: the
+ * target's elements before (packed, bytes; NULL: none wanted); compare: a compare-and-swap of
+ * one element (op ignored). Atomic with every other accumulate the target applies. */
+int rma_am_acc(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_base_t base,
+               rmp_op_t op, const void *packed, size_t bytes, void *result,
+               const void *compare);
+/* Passive-target lock and unlock through the target's progress (RMA_AM windows): lock waits
+ * for the grant (the target queues requests it cannot grant yet, first come first served);
+ * unlock is sent after everything issued before it (ordered) and waits for its answer. */
+int rma_am_lock(win_t *w, int r, rma_lock_t type);
+int rma_am_unlock(win_t *w, int r);
+/* A ping to r answered once everything sent before it was applied; waits. */
+int rma_am_flush(win_t *w, int r);
+/* The window's target side: register it (creation) so arrivals find it by ctx id, and drop
+ * it (free, after the closing barrier). */
+int rma_am_register(win_t *w);
+void rma_am_unregister(win_t *w);
+
+#endif
