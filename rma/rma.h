@@ -166,6 +166,19 @@ typedef struct rma_piece {
 int rma_flatten(const dtype_t *t, int count, rma_piece_t *one, rma_piece_t **pcs, int *n);
 void rma_pieces_free(rma_piece_t *one, rma_piece_t *pcs);
 
+/* ---- amo.c ---- */
+/* An accumulate-class operation on target r on the window's atomic path (w->amo_path), the
+ * same mechanism for a (window, element type) on every origin so that concurrent accumulates
+ * to one location stay element-wise atomic: 8-byte elements by 8-byte atomics (FADD for
+ * integer SUM, an atomic read for NO_OP, a CAS loop for every other op), other sizes
+ * read-combined-written under the target's accumulate lock; RMA_AM: rma_am_acc. pcs/off as
+ * am.c's; packed: bytes of origin elements (op RMP_NO_OP: ignored); result (NULL: not
+ * wanted): the target's elements before, packed; compare (non-NULL): a compare-and-swap of
+ * one element (op ignored). Blocking on DIRECT and TP (complete at the target on return, the
+ * operation counted issued and completed); on AM as rma_am_acc. */
+int rma_amo(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_base_t base,
+            rmp_op_t op, const void *packed, size_t bytes, void *result, const void *compare);
+
 /* ---- am.c: operations through target r's progress (RMA_AM), applied there in the order they
  * were sent from this rank. The window is named on the wire by w->c->ctx_id (the same on every
  * rank). Target memory: `off` is the offset from the target's base (dynamic: an absolute
