@@ -116,6 +116,8 @@ typedef struct win {
     bool exposing;          /* between post and wait/test */
     rmp_group_t post_group, start_group;
     int nlocks;             /* targets locked (lock), or lock_all */
+    /* dynamic windows (win.c): my exposed region table and the targets' tables as last read */
+    struct rma_dyn *dyn;
     /* active messages (am.c) */
     uint64_t am_applied;    /* operations applied here for others (statistics) */
 } win_t;
@@ -128,6 +130,11 @@ win_t *win_lookup(rmp_win_t h);
  * (dynamic: within a region it attached, as far as this rank knows). RMP_SUCCESS or
  * RMP_ERR_RMA_RANGE. *off gets the offset from its base (dynamic: the absolute address). */
 int win_range(win_t *w, int r, ptrdiff_t disp, ptrdiff_t lo, ptrdiff_t hi, uint64_t *off);
+/* The key on transport tp (w->t[r].data_tp or w->amo_tp) of target r's memory at offset off
+ * (win_range's), and in *toff the offset to pass with it: the window's key for the static
+ * flavors, the key of the region holding [off, off + len) for a dynamic window (after
+ * win_range found it). NULL: none (the target did not expose on tp). */
+const tp_rkey_t *win_key(win_t *w, int r, tp_t *tp, uint64_t off, size_t len, uint64_t *toff);
 
 /* ---- sync.c (and lock.c) ---- */
 /* May this rank issue an operation to target r now (an access epoch covers it)? RMP_SUCCESS
