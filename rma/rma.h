@@ -165,6 +165,11 @@ void rma_completed(win_t *w, int r, int err, bool local);
  * path (lock.c's lock words, amo.c's accumulate lock). *old gets the previous value. */
 int rma_ctrl_amo(win_t *w, int r, tp_amo_t op, uint64_t operand, uint64_t compare,
                  uint64_t *old);
+/* (amo.c) rma_ctrl_amo names no word: it is the lock word, RMA_CTRL_LOCK. This one takes the
+ * word's byte offset in the control block (RMA_CTRL_*). RMP_ERR_NOT_SUPPORTED on an AM
+ * window (its locks go through rma_am_lock). */
+int rma_ctrl_amo_at(win_t *w, int r, unsigned word, tp_amo_t op, uint64_t operand,
+                    uint64_t compare, uint64_t *old);
 
 /* ---- flat.c ---- */
 /* count elements of t as contiguous pieces, in order, offsets from the buffer's address
@@ -190,6 +195,9 @@ void rma_pieces_free(rma_piece_t *one, rma_piece_t *pcs);
  * operation counted issued and completed); on AM as rma_am_acc. */
 int rma_amo(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_base_t base,
             rmp_op_t op, const void *packed, size_t bytes, void *result, const void *compare);
+/* One step of the CAS loop: the 8-byte element `old` combined with the origin's (op a builtin
+ * valid for base, RMP_REPLACE or RMP_NO_OP), as the target's new value. */
+uint64_t rma_amo_combine8(rmp_op_t op, dt_base_t base, uint64_t old, const void *origin);
 
 /* ---- am.c: operations through target r's progress (RMA_AM), applied there in the order they
  * were sent from this rank. The window is named on the wire by w->c->ctx_id (the same on every
