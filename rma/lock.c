@@ -82,10 +82,12 @@ int rmp_win_lock(int lock_type, int rank, int assert_mode, rmp_win_t win)
         err = RMP_SUCCESS;
     else if (rank < 0 || rank >= w->size)
         err = RMP_ERR_RANK;
+    /* a fence that opened an epoch nobody used yields to a lock (MPI-3.1 11.5.1: the fence
+     * starts an epoch only if RMA calls follow it) */
     else if ((w->access != RMA_EP_NONE && w->access != RMA_EP_LOCK &&
-              !(w->access == RMA_EP_FENCE && !w->fence_open)) ||
+              w->access != RMA_EP_FENCE) ||
              w->t[rank].lock != RMA_LK_NONE)
-        err = RMP_ERR_RMA_SYNC; /* another kind of epoch, or locked already */
+        err = RMP_ERR_RMA_SYNC; /* PSCW, lock_all, or locked already */
     else {
         rma_lock_t type = lock_type == RMP_LOCK_EXCLUSIVE ? RMA_LK_EXCL : RMA_LK_SHARED;
         bool nocheck = assert_mode & RMP_MODE_NOCHECK; /* no conflicting lock, promised */
@@ -144,8 +146,7 @@ int rmp_win_lock_all(int assert_mode, rmp_win_t win)
     int err = lock_enter(win, &w);
     if (err)
         return err;
-    if (w->access != RMA_EP_NONE && !(w->access == RMA_EP_FENCE && !w->fence_open) &&
-        w->access != RMA_EP_FENCE) {
+    if (w->access != RMA_EP_NONE && w->access != RMA_EP_FENCE) { /* as in rmp_win_lock */
         ctx_unlock(&rmp_ctx);
         return RMP_ERR_RMA_SYNC;
     }

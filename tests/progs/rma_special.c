@@ -197,10 +197,15 @@ static void t_errors(void)
     EXPECT_RC(RMP_ERR_OP, rmp_accumulate(&f, 1, RMP_FLOAT, t, 0, 1, RMP_FLOAT, RMP_BAND, win));
     rmp_request_t rq;
     EXPECT_RC(RMP_ERR_RMA_SYNC, rmp_rput(v, 1, RMP_INT32, t, 0, 1, RMP_INT32, win, &rq));
-    EXPECT_RC(RMP_ERR_RMA_SYNC, rmp_win_lock(RMP_LOCK_SHARED, t, 0, win)); /* fence open */
+    EXPECT_RC(RMP_ERR_RMA_SYNC, rmp_win_flush(t, win)); /* passive target only */
+    EXPECT_RC(RMP_ERR_RMA_SYNC, rmp_rget(v, 1, RMP_INT32, t, 0, 1, RMP_INT32, win, &rq));
     CHECK(rmp_win_fence(RMP_MODE_NOSUCCEED, win));
     for (int i = 0; i < NI; i++)
         EXPECT(mem[i] == 0, "range: element %d became %d: a refused access wrote", i, mem[i]);
+    CHECK(rmp_win_fence(0, win));
+    CHECK(rmp_win_lock(RMP_LOCK_SHARED, t, 0, win)); /* a fence epoch nobody used yields */
+    CHECK(rmp_win_unlock(t, win));
+    CHECK(rmp_win_fence(RMP_MODE_NOSUCCEED, win));
     /* flavor */
     ptrdiff_t s;
     int du;
