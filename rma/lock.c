@@ -58,22 +58,10 @@ static int unlock_word(win_t *w, int r, rma_lock_t type)
     return rma_ctrl_amo(w, r, TP_AMO_FADD, minus, 0, &old);
 }
 
-/* The window of h with the lock taken, or an error. */
-static int lock_enter(rmp_win_t h, win_t **w)
-{
-    int err = ctx_check();
-    if (err)
-        return err;
-    if (!(*w = win_lookup(h)))
-        return RMP_ERR_WIN;
-    ctx_lock(&rmp_ctx);
-    return RMP_SUCCESS;
-}
-
 int rmp_win_lock(int lock_type, int rank, int assert_mode, rmp_win_t win)
 {
     win_t *w;
-    int err = lock_enter(win, &w);
+    int err = win_enter(win, &w);
     if (err)
         return err;
     if (lock_type != RMP_LOCK_SHARED && lock_type != RMP_LOCK_EXCLUSIVE)
@@ -122,7 +110,7 @@ static int release(win_t *w, int r)
 int rmp_win_unlock(int rank, rmp_win_t win)
 {
     win_t *w;
-    int err = lock_enter(win, &w);
+    int err = win_enter(win, &w);
     if (err)
         return err;
     if (rank == RMP_PROC_NULL)
@@ -143,7 +131,7 @@ int rmp_win_unlock(int rank, rmp_win_t win)
 int rmp_win_lock_all(int assert_mode, rmp_win_t win)
 {
     win_t *w;
-    int err = lock_enter(win, &w);
+    int err = win_enter(win, &w);
     if (err)
         return err;
     if (w->access != RMA_EP_NONE && w->access != RMA_EP_FENCE) { /* as in rmp_win_lock */
@@ -175,7 +163,7 @@ int rmp_win_lock_all(int assert_mode, rmp_win_t win)
 int rmp_win_unlock_all(rmp_win_t win)
 {
     win_t *w;
-    int err = lock_enter(win, &w);
+    int err = win_enter(win, &w);
     if (err)
         return err;
     if (w->access != RMA_EP_LOCK_ALL) {
