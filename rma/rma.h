@@ -83,6 +83,7 @@ typedef struct rma_target {
     /* epochs */
     rma_lock_t lock;        /* passive target: my lock on it */
     bool in_access_group;   /* between start and complete: a member of the start group */
+    bool lock_nocheck;      /* locked with RMP_MODE_NOCHECK: no lock word was taken */
 } rma_target_t;
 
 typedef enum { RMA_EP_NONE = 0, RMA_EP_FENCE, RMA_EP_PSCW, RMA_EP_LOCK, RMA_EP_LOCK_ALL }
@@ -116,8 +117,14 @@ typedef struct win {
     bool exposing;          /* between post and wait/test */
     rmp_group_t post_group, start_group;
     int nlocks;             /* targets locked (lock), or lock_all */
+    int *post_ranks, npost; /* post's group as window ranks, and whose "done" came */
+    bool *post_done;
+    int *start_ranks, nstart; /* start's group as window ranks */
     /* dynamic windows (win.c): my exposed region table and the targets' tables as last read */
     struct rma_dyn *dyn;
+    /* operations whose data lands later (rget into a noncontiguous buffer, request forms on
+     * asynchronous paths): finished by rma_defer_run (ops.c) */
+    struct rma_defer *defer;
     /* active messages (am.c) */
     uint64_t am_applied;    /* operations applied here for others (statistics) */
 } win_t;
@@ -143,6 +150,11 @@ int rma_epoch_check(win_t *w, int r, bool req);
 /* Everything issued to target r complete there (local: only the origin buffers free). Waits
  * (progress); returns the first error of those operations, and clears it. */
 int rma_flush_target(win_t *w, int r, bool local);
+
+/* ---- ops.c ---- */
+/* Target r's operations all complete (completed == issued): finish the deferred ones to it
+ * (unpack what arrived, complete their requests). Lock held. */
+void rma_defer_run(win_t *w, int r);
 
 /* ---- ops.c / amo.c / am.c: completion bookkeeping shared with sync.c ---- */
 /* Count one operation issued to r (remote and local completion pending). */
