@@ -5,8 +5,9 @@
  *   rma/special_n*    tests/progs/rma_special: the sleeping target (origins finish while it is
  *                     in sleep()), a compare_and_swap mutex, allocate_shared's direct stores,
  *                     and the error cases (range, sync, flavor, types, free with a lock open)
- *   rma_am/...        both again with RMP_RMA_PATH=am: everything through active messages,
- *                     the fallback every window keeps (the sleeper then must wait, not hang)
+ *   rma_am/special_n* rma_special again with RMP_RMA_PATH=am: everything through active
+ *                     messages, the fallback every window keeps (the sleeper then must wait,
+ *                     not hang); rma_ops under it is test_rma_am.c's rma_am/ops_*
  *   thread_rma/...    rma_ops with a progress thread (the runtime locks: TSan's case)
  * Each program checks itself and prints one OK line from rank 0. */
 #include "run.h"
@@ -43,16 +44,6 @@ ParameterizedTest(int *n, rma, special, .timeout = 200)
 }
 
 static const char *const am_env[] = {"RMP_RMA_PATH=am", NULL};
-
-ParameterizedTestParameters(rma_am, ops)
-{
-    return cr_make_param_array(int, sizes, sizeof sizes / sizeof sizes[0]);
-}
-
-ParameterizedTest(int *n, rma_am, ops, .timeout = 200)
-{
-    run_prog(*n, PROG("rma_ops"), "rma_ops: OK", am_env);
-}
 
 ParameterizedTestParameters(rma_am, special)
 {
