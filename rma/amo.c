@@ -92,8 +92,8 @@ static int tp_amo(tp_t *tp, int world, const tp_rkey_t *key, uint64_t off, tp_am
     return RMP_ERR_INTERNAL; /* not reached */
 }
 
-static int tp_io(tp_t *tp, int world, const tp_rkey_t *key, uint64_t off, void *buf, size_t len,
-                 bool write)
+int rma_tp_io(tp_t *tp, int world, const tp_rkey_t *key, uint64_t off, void *buf, size_t len,
+              bool write)
 {
     for (bool again = true; again;) {
         tp_wait_t tw = {.cb.done = tp_wait_done};
@@ -264,7 +264,7 @@ static int mem_io(win_t *w, int r, uint64_t off, void *buf, size_t len, bool wri
         const tp_rkey_t *key = win_key(w, r, tp, off, len, &toff);
         if (!key)
             return RMP_ERR_RMA_RANGE;
-        return tp_io(tp, t->world, key, toff, buf, len, write);
+        return rma_tp_io(tp, t->world, key, toff, buf, len, write);
     }
     /* the data path is active messages: issued, then a flush answered after them */
     rma_piece_t one = {0, len};
