@@ -14,9 +14,9 @@
 #include "am.h"
 
 typedef struct lock_ent {
-    int src;           /* world rank */
+    int src; /* world rank */
     rma_lock_t type;
-    pkt_rma_t req;     /* the LOCK packet, echoed in the grant */
+    pkt_rma_t req; /* the LOCK packet, echoed in the grant */
 } lock_ent_t;
 
 typedef struct am_win {
@@ -44,8 +44,12 @@ static void garbled(rmp_ctx_t *c, int src, const pkt_rma_t *h, const char *why)
 
 void am_send_ack(rmp_ctx_t *c, int dst, const pkt_rma_t *h, int status)
 {
-    pkt_rma_t a = {.type = PKT_RMA, .kind = PKT_RMA_ACK, .ctx = h->ctx, .op = status,
-                   .id = h->id, .pos = h->pos};
+    pkt_rma_t a = {.type = PKT_RMA,
+                   .kind = PKT_RMA_ACK,
+                   .ctx = h->ctx,
+                   .op = status,
+                   .id = h->id,
+                   .pos = h->pos};
     (void)outq_send_copy(c, dst, &a, sizeof(a), NULL, 0);
 }
 
@@ -230,8 +234,7 @@ static void apply(rmp_ctx_t *c, int src, am_win_t *aw, const pkt_rma_t *h, const
     }
 }
 
-bool am_target_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload,
-                       size_t len)
+bool am_target_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload, size_t len)
 {
     (void)len; /* wire_parse checked it against the header */
     am_win_t *aw = win_of_ctx(h->ctx);

@@ -198,6 +198,10 @@ void rma_pieces_free(rma_piece_t *one, rma_piece_t *pcs);
  * operation counted issued and completed); on AM as rma_am_acc. */
 int rma_amo(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_base_t base,
             rmp_op_t op, const void *packed, size_t bytes, void *result, const void *compare);
+/* A transport's write (or read) of len bytes at key + off on world rank `world`, waited for
+ * (progress; RMP_AGAIN retried): its outcome. For whoever needs one blocking transfer. */
+int rma_tp_io(tp_t *tp, int world, const tp_rkey_t *key, uint64_t off, void *buf, size_t len,
+              bool write);
 /* Whether rma_amo on w goes as active messages (completing later, like rma_am_acc: result
  * filled when the answer comes) rather than blocking: the AM domain, and dynamic windows of
  * the DIRECT domain (attached user memory is mapped by no other rank). */

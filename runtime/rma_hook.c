@@ -26,8 +26,7 @@ static bool window_waits(const rmp_ctx_t *c, uint32_t ctx)
     return false;
 }
 
-void rma_hook_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload,
-                      size_t len)
+void rma_hook_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload, size_t len)
 {
     if (c->rma_deliver && !window_waits(c, h->ctx) && c->rma_deliver(c, src, h, payload, len))
         return;
