@@ -418,8 +418,11 @@ static int verbs_addr_pack(tp_t *tp, const void **blob_p, size_t *len_p)
 static int verbs_wireup(tp_t *tp)
 {
     verbs_tp_t *v = (verbs_tp_t *)tp;
+    /* rdmacm needs the peer's progress to accept: one-sided operations to every rank
+     * (rma_qps) connect now, while every rank is here, so that no operation later waits on
+     * a target that does not call rmp. */
     int rc = v->wiring == WIRE_RDMACM
-                 ? (v->eager_connect ? verbs_cm_wireup(v) : RMP_SUCCESS)
+                 ? (v->eager_connect || v->rma_qps ? verbs_cm_wireup(v) : RMP_SUCCESS)
                  : verbs_wire_wireup(v);
     return rc ? rc : verbs_offload_wireup(v);
 }
