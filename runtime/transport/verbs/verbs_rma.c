@@ -28,6 +28,7 @@ typedef struct rma_state {
     uint32_t nfree;
     rma_op_t *ops_head;      /* every operation in flight (close frees what is left) */
     uint64_t st_writes, st_reads, st_atomics, st_wrs;
+    bool am_only;            /* RMP_RMA_PATH=am */
 } rma_state_t;
 
 /* One operation; cb first: the completion of each of its work requests hands back &cb. */
@@ -423,8 +424,12 @@ int verbs_rma_open(verbs_tp_t *v)
     }
     for (uint32_t i = 0; i < RMA_SLOTS; i++)
         s->slot_free[s->nfree++] = RMA_SLOTS - 1 - i;
-    /* Same answer on every rank (the node map is the job's): the modex wiring needs it. */
-    v->rma_qps = rma_job_spans_nodes(env);
+    /* Same answer on every rank (the node map and the knobs are the job's): the modex wiring
+     * needs it. RMP_RMA_PATH=am sends every one-sided operation through active messages: then
+     * no window asks verbs to reach a rank the core does not route to it. */
+    const char *path = tp_knob(&v->base, "RMP_RMA_PATH");
+    s->am_only = path && !strcmp(path, "am");
+    v->rma_qps = !s->am_only && rma_job_spans_nodes(env);
     s->ops = (tp_rma_ops_t){
         .caps = v->dattr.atomic_cap != IBV_ATOMIC_NONE && v->rd_atomic ? TP_RMA_ATOMIC : 0,
         .reach = rma_reach, .expose = rma_expose, .unexpose = rma_unexpose,
@@ -442,8 +447,10 @@ void verbs_rma_enable(verbs_tp_t *v)
                                                  : "none: the device's atomic_cap is NONE";
     tp_verbose(&v->base, "verbs: one-sided table on: RDMA WRITE (inline up to %u bytes), READ, "
                "parts of %u KiB; atomics: %s; reaches %s", v->max_inline, rma_seg(v) >> 10, why,
-               v->rma_qps ? "every rank, this node's and itself too (the job spans nodes)"
-                          : "the ranks routed to verbs (the job is on one node)");
+               v->rma_qps  ? "every rank, this node's and itself too (the job spans nodes)"
+               : s->am_only ? "the ranks routed to verbs (RMP_RMA_PATH=am: one-sided goes "
+                              "through active messages)"
+                            : "the ranks routed to verbs (the job is on one node)");
 }
 
 void verbs_rma_close(verbs_tp_t *v)
