@@ -535,11 +535,9 @@ static int case_peer_failed(ct_t *t)
     ct_hdr_t h = {.magic = CT_MAGIC, .type = CT_T_DONE, .src = 0};
     if (ct_send(t, 1, &h, NULL))
         return -1;
+    if (ct_wait_gone(t, 1))
+        return -1;
     double end = ct_now() + CT_WAIT_S;
-    while (!atomic_load(&t->board->gone[1])) {
-        CT_CHECK(t, ct_now() < end, "rank 1 did not end");
-        t->ops->progress(t->tp);
-    }
     unsigned char buf[4096];
     int cookie, rc = t->ops->get(t->tp, 1, buf, sizeof(buf), &rkey, 0, &cookie);
     bool told = rc == RMP_ERR_PEER;
@@ -558,6 +556,16 @@ static int case_peer_failed(ct_t *t)
     CT_CHECK(t, told || (t->failed_peer == 1 && t->failed_status < 0),
              "no failure reported for the dead rank 1 (peer_failed: rank %d, status %d)",
              t->failed_peer, t->failed_status);
+    return 0;
+}
+
+int ct_wait_gone(ct_t *t, int rank)
+{
+    double end = ct_now() + CT_WAIT_S;
+    while (!atomic_load(&t->board->gone[rank])) {
+        CT_CHECK(t, ct_now() < end, "rank %d did not end", rank);
+        t->ops->progress(t->tp);
+    }
     return 0;
 }
 

@@ -56,45 +56,66 @@ static int ct_rma_finish(ct_t *t, int rc, ct_op_t *o, int *status, const char *w
     return 0;
 }
 
+/* One operation as data, so that issuing, retrying and waiting are written once. */
+typedef struct ct_req {
+    enum { CT_WRITE, CT_READ, CT_ATOMIC } kind;
+    int peer;
+    void *local; /* write: source; read: destination */
+    size_t len;
+    const tp_rkey_t *key;
+    uint64_t off;
+    tp_amo_t amo;
+    uint64_t operand, compare, *result;
+} ct_req_t;
+
+static const char *const ct_req_name[] = {"write", "read", "atomic"};
+
+static int ct_issue(ct_t *t, const ct_req_t *q, tp_rma_cb_t *cb)
+{
+    switch (q->kind) {
+    case CT_WRITE: return rma(t)->write(t->tp, q->peer, q->local, q->len, q->key, q->off, cb);
+    case CT_READ: return rma(t)->read(t->tp, q->peer, q->local, q->len, q->key, q->off, cb);
+    default:
+        return rma(t)->atomic(t->tp, q->peer, q->amo, q->operand, q->compare, q->result, q->key,
+                              q->off, cb);
+    }
+}
+
 /* Issue (retrying while RMP_AGAIN, progressing) and wait: 0 with *status, or -1. */
-static int ct_write(ct_t *t, int peer, const void *src, size_t len, const tp_rkey_t *k,
-                    uint64_t off, int *status)
+static int ct_do(ct_t *t, const ct_req_t *q, int *status)
 {
     ct_op_t o = {.cb.done = ct_op_done};
     double end = ct_now() + CT_WAIT_S;
     int rc;
-    while ((rc = rma(t)->write(t->tp, peer, src, len, k, off, &o.cb)) == RMP_AGAIN) {
-        CT_CHECK(t, ct_now() < end, "write to %d: RMP_AGAIN for %d s", peer, CT_WAIT_S);
+    while ((rc = ct_issue(t, q, &o.cb)) == RMP_AGAIN) {
+        CT_CHECK(t, ct_now() < end, "%s with rank %d: RMP_AGAIN for %d s", ct_req_name[q->kind],
+                 q->peer, CT_WAIT_S);
         t->ops->progress(t->tp);
     }
-    return ct_rma_finish(t, rc, &o, status, "write");
+    return ct_rma_finish(t, rc, &o, status, ct_req_name[q->kind]);
+}
+
+static int ct_write(ct_t *t, int peer, const void *src, size_t len, const tp_rkey_t *k,
+                    uint64_t off, int *status)
+{
+    ct_req_t q = {.kind = CT_WRITE, .peer = peer, .local = (void *)(uintptr_t)src, .len = len,
+                  .key = k, .off = off};
+    return ct_do(t, &q, status);
 }
 
 static int ct_read(ct_t *t, int peer, void *dst, size_t len, const tp_rkey_t *k, uint64_t off,
                    int *status)
 {
-    ct_op_t o = {.cb.done = ct_op_done};
-    double end = ct_now() + CT_WAIT_S;
-    int rc;
-    while ((rc = rma(t)->read(t->tp, peer, dst, len, k, off, &o.cb)) == RMP_AGAIN) {
-        CT_CHECK(t, ct_now() < end, "read from %d: RMP_AGAIN for %d s", peer, CT_WAIT_S);
-        t->ops->progress(t->tp);
-    }
-    return ct_rma_finish(t, rc, &o, status, "read");
+    ct_req_t q = {.kind = CT_READ, .peer = peer, .local = dst, .len = len, .key = k, .off = off};
+    return ct_do(t, &q, status);
 }
 
 static int ct_amo(ct_t *t, int peer, tp_amo_t op, uint64_t operand, uint64_t compare,
                   uint64_t *result, const tp_rkey_t *k, uint64_t off, int *status)
 {
-    ct_op_t o = {.cb.done = ct_op_done};
-    double end = ct_now() + CT_WAIT_S;
-    int rc;
-    while ((rc = rma(t)->atomic(t->tp, peer, op, operand, compare, result, k, off, &o.cb)) ==
-           RMP_AGAIN) {
-        CT_CHECK(t, ct_now() < end, "atomic on %d: RMP_AGAIN for %d s", peer, CT_WAIT_S);
-        t->ops->progress(t->tp);
-    }
-    return ct_rma_finish(t, rc, &o, status, "atomic");
+    ct_req_t q = {.kind = CT_ATOMIC, .peer = peer, .key = k, .off = off, .amo = op,
+                  .operand = operand, .compare = compare, .result = result};
+    return ct_do(t, &q, status);
 }
 
 /* Whether the case sends operations to target: every other rank must be reachable (verbs
@@ -519,11 +540,8 @@ int ct_case_rma_peer_failed(ct_t *t)
     ct_hdr_t h = {.magic = CT_MAGIC, .type = CT_T_DONE, .src = 0};
     if (ct_send(t, 1, &h, NULL))
         return -1;
-    double end = ct_now() + CT_WAIT_S;
-    while (!atomic_load(&t->board->gone[1])) {
-        CT_CHECK(t, ct_now() < end, "rank 1 did not end");
-        t->ops->progress(t->tp);
-    }
+    if (ct_wait_gone(t, 1))
+        return -1;
     ct_op_t ops[3];
     int rc[3];
     uint64_t old;

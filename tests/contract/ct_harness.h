@@ -83,6 +83,8 @@ unsigned char ct_byte(uint32_t src, uint32_t seq, size_t i);
 void ct_fill(unsigned char *p, uint32_t src, uint32_t seq, size_t len);
 /* Progress until it reports nothing several times in a row. */
 void ct_settle(ct_t *t);
+/* Progress until the harness reaped rank (it ended itself on purpose): 0, or -1. */
+int ct_wait_gone(ct_t *t, int rank);
 
 /* The one-sided cases (contract_rma.c). */
 int ct_case_rma_rw(ct_t *t);
