@@ -175,7 +175,9 @@ static void nulls(MPI_Win win, double *mem)
     CHECK(MPI_Win_unlock(MPI_PROC_NULL, win));
     CHECK(MPI_Win_lock_all(0, win));
     CHECK(MPI_Fetch_and_op(src, res, MPI_DOUBLE, MPI_PROC_NULL, 0, MPI_SUM, win));
-    CHECK(MPI_Compare_and_swap(src, src, res, MPI_DOUBLE, MPI_PROC_NULL, 0, win));
+    long lv = 3, lres = -2; /* compare_and_swap takes integer types only */
+    CHECK(MPI_Compare_and_swap(&lv, &lv, &lres, MPI_LONG, MPI_PROC_NULL, 0, win));
+    EXPECT_INT(lres, -2);
     CHECK(MPI_Rput(src, 4, MPI_DOUBLE, MPI_PROC_NULL, 0, 4, MPI_DOUBLE, win, &r));
     CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE));
     CHECK(MPI_Rget(res, 4, MPI_DOUBLE, MPI_PROC_NULL, 0, 4, MPI_DOUBLE, win, &r));
