@@ -195,6 +195,10 @@ void rma_pieces_free(rma_piece_t *one, rma_piece_t *pcs);
  * operation counted issued and completed); on AM as rma_am_acc. */
 int rma_amo(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_base_t base,
             rmp_op_t op, const void *packed, size_t bytes, void *result, const void *compare);
+/* Whether rma_amo on w goes as active messages (completing later, like rma_am_acc: result
+ * filled when the answer comes) rather than blocking: the AM domain, and dynamic windows of
+ * the DIRECT domain (attached user memory is mapped by no other rank). */
+bool rma_amo_by_am(const win_t *w);
 /* One step of the CAS loop: the 8-byte element `old` combined with the origin's (op a builtin
  * valid for base, RMP_REPLACE or RMP_NO_OP), as the target's new value. */
 uint64_t rma_amo_combine8(rmp_op_t op, dt_base_t base, uint64_t old, const void *origin);

@@ -23,6 +23,11 @@ void rma_hook_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *pay
         c->rma_deliver(c, src, h, payload, len);
         return;
     }
+    /* an answer: to nothing, since operations are sent only after the handler is installed */
+    if (h->kind == PKT_RMA_ACK || h->kind == PKT_RMA_DATA) {
+        fault_peer_garbled(c, src, h, sizeof(*h), "one-sided answer before any window");
+        return;
+    }
     struct rma_early *e = malloc(sizeof(*e) + len);
     if (!e) {
         core_error(c, "out of memory keeping a one-sided packet from rank %d: aborting", src);

@@ -42,6 +42,15 @@ static void fill(unsigned char *p, size_t n, unsigned seed)
     }
 }
 
+/* Whether byte k of an element of b holds value: x87's long double is 10 bytes in 16, and
+ * what an arithmetic result leaves in the other 6 is unspecified. */
+static bool significant(dt_base_t b, size_t k)
+{
+    bool ld = b == DT_LONG_DOUBLE || b == DT_C_LONG_DOUBLE_COMPLEX || b == DT_LONG_DOUBLE_INT;
+    return !ld || sizeof(long double) != 16 || k % 16 < 10 ||
+           (b == DT_LONG_DOUBLE_INT && k >= 16);
+}
+
 /* One accumulate of n elements at offset off, checked against op_reduce on a copy. */
 static void check_one(dt_base_t b, rmp_op_t op, size_t off, int n, unsigned seed)
 {
@@ -61,7 +70,10 @@ static void check_one(dt_base_t b, rmp_op_t op, size_t off, int n, unsigned seed
     rma_piece_t pc = {0, bytes};
     int rc = rma_amo(&f->w, 0, off, &pc, 1, b, op, in, bytes, res, NULL);
     cr_assert_eq(rc, RMP_SUCCESS, "type %d op %d: %d", b, op, rc);
-    cr_assert_eq(memcmp(f->mem + off, want, bytes), 0, "type %d op %d: target", b, op);
+    for (size_t k = 0; k < bytes; k++)
+        if (significant(b, k % es))
+            cr_assert_eq((unsigned char)f->mem[off + k], want[k], "type %d op %d: byte %zu", b,
+                         op, k);
     cr_assert_eq(memcmp(res, before, bytes), 0, "type %d op %d: result", b, op);
     cr_assert_eq(f->t.issued, 1);
     cr_assert_eq(f->t.completed, 1);
@@ -167,7 +179,9 @@ static void *hammer(void *arg)
     f->t.mapped = j->shared->mem;
     f->t.base = (uint64_t)(uintptr_t)j->shared->mem;
     f->t.ctrl = j->shared->ctrl;
-    f->w.rank = j->origin; /* its accumulate lock value: 1 + origin */
+    /* its accumulate lock value is 1 + origin; origins above the window's one rank, so that
+     * no holder is looked up among the (absent) job's peers */
+    f->w.rank = 1 + j->origin;
     rma_piece_t pc = {0, dtype_base_size(j->base)};
     void *bad = NULL;
     for (int i = 0; i < ITERS && !bad; i++)
