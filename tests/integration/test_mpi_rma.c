@@ -24,48 +24,24 @@ static void run_ok(int n, const char *prog, const char *const *env)
 
 static const char *const am_env[] = {"RMP_RMA_PATH=am", NULL};
 
-#define RMA_SIZES(suite, name)                                                                 \
-    ParameterizedTestParameters(suite, name)                                                   \
+/* A test of prog (with env) at every n = 1..8. */
+#define RMA_TEST(name, prog, env)                                                              \
+    ParameterizedTestParameters(mpi_rma, name)                                                 \
     {                                                                                          \
         static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};                                            \
         return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);                         \
+    }                                                                                          \
+    ParameterizedTest(int *n, mpi_rma, name, .timeout = 100)                                   \
+    {                                                                                          \
+        run_ok(*n, prog, env);                                                                 \
     }
 
-RMA_SIZES(mpi_rma, ops)
-ParameterizedTest(int *n, mpi_rma, ops, .timeout = 100)
-{
-    run_ok(*n, "mpi_rma_ops", NULL);
-}
-
-RMA_SIZES(mpi_rma, ops_am)
-ParameterizedTest(int *n, mpi_rma, ops_am, .timeout = 100)
-{
-    run_ok(*n, "mpi_rma_ops", am_env);
-}
-
-RMA_SIZES(mpi_rma, dtype)
-ParameterizedTest(int *n, mpi_rma, dtype, .timeout = 100)
-{
-    run_ok(*n, "mpi_rma_dtype", NULL);
-}
-
-RMA_SIZES(mpi_rma, errors)
-ParameterizedTest(int *n, mpi_rma, errors, .timeout = 100)
-{
-    run_ok(*n, "mpi_rma_errors", NULL);
-}
-
-RMA_SIZES(mpi_rma, apps)
-ParameterizedTest(int *n, mpi_rma, apps, .timeout = 100)
-{
-    run_ok(*n, "mpi_rma_apps", NULL);
-}
-
-RMA_SIZES(mpi_rma, apps_am)
-ParameterizedTest(int *n, mpi_rma, apps_am, .timeout = 100)
-{
-    run_ok(*n, "mpi_rma_apps", am_env);
-}
+RMA_TEST(ops, "mpi_rma_ops", NULL)
+RMA_TEST(ops_am, "mpi_rma_ops", am_env)
+RMA_TEST(dtype, "mpi_rma_dtype", NULL)
+RMA_TEST(errors, "mpi_rma_errors", NULL)
+RMA_TEST(apps, "mpi_rma_apps", NULL)
+RMA_TEST(apps_am, "mpi_rma_apps", am_env)
 
 /* Under the default handler (MPI_ERRORS_ARE_FATAL) an RMA error ends the job, naming the call
  * and the class: a put outside an epoch. */
