@@ -14,14 +14,14 @@
 #include "am.h"
 
 typedef struct am_op {
-    win_t *w;         /* NULL once its window was unregistered (answers still accepted) */
-    int r, world;     /* target: window rank, world rank */
+    win_t *w;     /* NULL once its window was unregistered (answers still accepted) */
+    int r, world; /* target: window rank, world rank */
     uint32_t gen;
-    bool counted;     /* rma_issued: ends with rma_completed */
-    bool done;        /* every answer came (blocking operations wait for it) */
-    int pending;      /* packets not answered yet, +1 while the origin is still sending */
-    int err;          /* first failure */
-    char *buf;        /* GET: the destination; ACC: the result (NULL: none); packed */
+    bool counted; /* rma_issued: ends with rma_completed */
+    bool done;    /* every answer came (blocking operations wait for it) */
+    int pending;  /* packets not answered yet, +1 while the origin is still sending */
+    int err;      /* first failure */
+    char *buf;    /* GET: the destination; ACC: the result (NULL: none); packed */
     size_t bytes;
 } am_op_t;
 
@@ -50,8 +50,14 @@ static am_op_t *op_new(win_t *w, int r, bool counted, void *buf, size_t bytes, u
     am_op_t *op = calloc(1, sizeof(*op));
     if (!op)
         return NULL;
-    *op = (am_op_t){.w = w, .r = r, .world = w->t[r].world, .gen = ++op_gen,
-                    .counted = counted, .pending = 1, .buf = buf, .bytes = bytes};
+    *op = (am_op_t){.w = w,
+                    .r = r,
+                    .world = w->t[r].world,
+                    .gen = ++op_gen,
+                    .counted = counted,
+                    .pending = 1,
+                    .buf = buf,
+                    .bytes = bytes};
     op_tab[slot] = op;
     op_hint = slot + 1;
     *id = (uint64_t)op->gen << 32 | slot;
@@ -128,8 +134,7 @@ static int target_ready(win_t *w, int r, size_t elem)
         return c->peers[world].failed;
     size_t max = am_max_payload(c, world);
     if (max < elem || max == 0) {
-        core_error(c, "one-sided operation to rank %d: no transport carries its packets",
-                   world);
+        core_error(c, "one-sided operation to rank %d: no transport carries its packets", world);
         return RMP_ERR_PEER;
     }
     return RMP_SUCCESS;
@@ -137,8 +142,8 @@ static int target_ready(win_t *w, int r, size_t elem)
 
 /* Send the pieces of a PUT, GET or ACC: each piece of target memory cut to what one packet
  * carries (whole elements of esize bytes), the packed data following along. */
-static void send_pieces(am_op_t *op, uint64_t id, pkt_rma_t h, uint64_t off,
-                        const rma_piece_t *pcs, int npcs, const char *packed, size_t esize)
+static void send_pieces(am_op_t *op, uint64_t id, pkt_rma_t h, uint64_t off, const rma_piece_t *pcs,
+                        int npcs, const char *packed, size_t esize)
 {
     size_t max = am_max_payload(&rmp_ctx, op->world);
     max -= max % esize;
@@ -190,8 +195,8 @@ static int issue(win_t *w, int r, pkt_rma_t h, uint64_t off, const rma_piece_t *
     return RMP_SUCCESS;
 }
 
-int rma_am_put(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs,
-               const void *packed, size_t bytes)
+int rma_am_put(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, const void *packed,
+               size_t bytes)
 {
     return issue(w, r, (pkt_rma_t){.kind = PKT_RMA_PUT}, off, pcs, npcs, packed, NULL, bytes, 1);
 }
@@ -203,8 +208,7 @@ int rma_am_get(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, 
 }
 
 int rma_am_acc(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_base_t base,
-               rmp_op_t op, const void *packed, size_t bytes, void *result,
-               const void *compare)
+               rmp_op_t op, const void *packed, size_t bytes, void *result, const void *compare)
 {
     if (base <= DT_NONE || base >= DT_NBUILTIN)
         return RMP_ERR_TYPE;
@@ -238,9 +242,12 @@ int rma_am_acc(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, 
     am_op_t *o = op_new(w, r, true, result, bytes, &id);
     if (!o)
         return RMP_ERR_NO_MEM;
-    pkt_rma_t h = {.kind = PKT_RMA_CAS, .base = (uint8_t)base,
+    pkt_rma_t h = {.kind = PKT_RMA_CAS,
+                   .base = (uint8_t)base,
                    .flags = result ? PKT_RMA_F_RESULT : 0,
-                   .ctx = w->c->ctx_id, .off = off + (uint64_t)pcs[0].off, .len = esize};
+                   .ctx = w->c->ctx_id,
+                   .off = off + (uint64_t)pcs[0].off,
+                   .len = esize};
     send_req(o, id, h, two, 2 * esize);
     op_settle(o, id);
     return RMP_SUCCESS;
@@ -294,8 +301,7 @@ static void garbled(rmp_ctx_t *c, int src, const pkt_rma_t *h, const char *why)
     fault_peer_garbled(c, src, h, sizeof(*h), why);
 }
 
-static void on_answer(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload,
-                      size_t len)
+static void on_answer(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload, size_t len)
 {
     am_op_t *op = op_of(h->id);
     if (!op || op->world != src || op->done)
@@ -314,13 +320,12 @@ static void on_answer(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *pay
     op_settle(op, h->id);
 }
 
-static void am_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload,
-                       size_t len)
+static bool am_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload, size_t len)
 {
-    if (h->kind == PKT_RMA_ACK || h->kind == PKT_RMA_DATA)
-        on_answer(c, src, h, payload, len);
-    else
-        am_target_deliver(c, src, h, payload, len);
+    if (h->kind != PKT_RMA_ACK && h->kind != PKT_RMA_DATA)
+        return am_target_deliver(c, src, h, payload, len);
+    on_answer(c, src, h, payload, len);
+    return true;
 }
 
 /* No answer will come from peer: what waits for one ends with its error. */

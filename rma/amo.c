@@ -92,8 +92,8 @@ static int tp_amo(tp_t *tp, int world, const tp_rkey_t *key, uint64_t off, tp_am
     return RMP_ERR_INTERNAL; /* not reached */
 }
 
-static int tp_io(tp_t *tp, int world, const tp_rkey_t *key, uint64_t off, void *buf,
-                 size_t len, bool write)
+static int tp_io(tp_t *tp, int world, const tp_rkey_t *key, uint64_t off, void *buf, size_t len,
+                 bool write)
 {
     for (bool again = true; again;) {
         tp_wait_t tw = {.cb.done = tp_wait_done};
@@ -116,8 +116,8 @@ static uint64_t cpu_amo(_Atomic uint64_t *p, tp_amo_t op, uint64_t operand, uint
     return compare; /* the value seen, whether swapped or not */
 }
 
-int rma_ctrl_amo_at(win_t *w, int r, unsigned word, tp_amo_t op, uint64_t operand,
-                    uint64_t compare, uint64_t *old)
+int rma_ctrl_amo_at(win_t *w, int r, unsigned word, tp_amo_t op, uint64_t operand, uint64_t compare,
+                    uint64_t *old)
 {
     if (word % 8 || word >= RMA_CTRL_BYTES || (op != TP_AMO_FADD && op != TP_AMO_CSWAP))
         return RMP_ERR_ARG;
@@ -132,8 +132,7 @@ int rma_ctrl_amo_at(win_t *w, int r, unsigned word, tp_amo_t op, uint64_t operan
     return RMP_ERR_NOT_SUPPORTED;
 }
 
-int rma_ctrl_amo(win_t *w, int r, tp_amo_t op, uint64_t operand, uint64_t compare,
-                 uint64_t *old)
+int rma_ctrl_amo(win_t *w, int r, tp_amo_t op, uint64_t operand, uint64_t compare, uint64_t *old)
 {
     return rma_ctrl_amo_at(w, r, RMA_CTRL_LOCK, op, operand, compare, old);
 }
@@ -175,8 +174,8 @@ uint64_t rma_amo_combine8(rmp_op_t op, dt_base_t base, uint64_t old, const void 
 }
 
 /* One 8-byte word of target memory at off (offset from base, dynamic: address). */
-static int word_amo(win_t *w, int r, uint64_t off, tp_amo_t op, uint64_t operand,
-                    uint64_t compare, uint64_t *old)
+static int word_amo(win_t *w, int r, uint64_t off, tp_amo_t op, uint64_t operand, uint64_t compare,
+                    uint64_t *old)
 {
     rma_target_t *t = &w->t[r];
     if (w->amo_path == RMA_DIRECT) {
@@ -269,8 +268,8 @@ static int mem_io(win_t *w, int r, uint64_t off, void *buf, size_t len, bool wri
     }
     /* the data path is active messages: issued, then a flush answered after them */
     rma_piece_t one = {0, len};
-    int rc = write ? rma_am_put(w, r, off, &one, 1, buf, len)
-                   : rma_am_get(w, r, off, &one, 1, buf, len);
+    int rc =
+        write ? rma_am_put(w, r, off, &one, 1, buf, len) : rma_am_get(w, r, off, &one, 1, buf, len);
     return rc != RMP_SUCCESS ? rc : rma_am_flush(w, r);
 }
 
@@ -339,8 +338,8 @@ int rma_amo(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_
         if (aligned) {
             for (size_t k = 0; k < pcs[i].len && rc == RMP_SUCCESS; k += 8) {
                 uint64_t old;
-                rc = element_by_atomics(w, r, at + k, base, op, in ? in + pos + k : NULL,
-                                        compare, &old);
+                rc = element_by_atomics(w, r, at + k, base, op, in ? in + pos + k : NULL, compare,
+                                        &old);
                 if (rc == RMP_SUCCESS && res)
                     memcpy(res + pos + k, &old, 8);
             }
@@ -349,8 +348,8 @@ int rma_amo(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_
                 rc = acc_lock(w, r, me);
             locked = rc == RMP_SUCCESS;
             if (locked)
-                rc = piece_locked(w, r, at, pcs[i].len, base, op, in ? in + pos : NULL,
-                                  compare, res ? res + pos : NULL);
+                rc = piece_locked(w, r, at, pcs[i].len, base, op, in ? in + pos : NULL, compare,
+                                  res ? res + pos : NULL);
         }
         pos += pcs[i].len;
     }

@@ -133,6 +133,9 @@ typedef struct win {
 /* The window of handle h (NULL: invalid); the pointer stays valid while the caller holds the
  * runtime lock or until rmp_win_free (freeing a window in use is erroneous). */
 win_t *win_lookup(rmp_win_t h);
+/* The entry of a call on window h: rmp initialized, h valid (RMP_ERR_WIN); on success *w is
+ * set and the runtime lock taken (the caller unlocks). */
+int win_enter(rmp_win_t h, win_t **w);
 /* Target rank r's memory range check: [disp*disp_unit, + bytes) within what it exposed
  * (dynamic: within a region it attached, as far as this rank knows). RMP_SUCCESS or
  * RMP_ERR_RMA_RANGE. *off gets the offset from its base (dynamic: the absolute address). */
