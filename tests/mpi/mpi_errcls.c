@@ -246,7 +246,7 @@ static void handlers(void)
     /* no handler of its own yet: MPI_COMM_WORLD's (MPI_ERRORS_RETURN here) takes its errors */
     CHECK(MPI_Win_get_errhandler(win, &got));
     EXPECT_INT(got, MPI_ERRORS_RETURN);
-    EXPECT_INT(MPI_Win_attach(win, mem, sizeof mem), MPI_ERR_WIN);
+    EXPECT_INT(MPI_Win_attach(win, mem, sizeof mem), MPI_ERR_RMA_FLAVOR);
     CHECK(MPI_Win_create_errhandler(win_eh, &weh));
     CHECK(MPI_Win_set_errhandler(win, weh));
     CHECK(MPI_Win_get_errhandler(win, &got));
@@ -257,8 +257,8 @@ static void handlers(void)
     CHECK(MPI_Win_call_errhandler(win, usercode));
     EXPECT_INT(calls, 1);
     /* a real error on the window: attaching to a window that is not dynamic */
-    want_code = MPI_ERR_WIN; /* rmp's answer (not a dynamic window) */
-    EXPECT_INT(MPI_Win_attach(win, mem, sizeof mem), MPI_ERR_WIN);
+    want_code = MPI_ERR_RMA_FLAVOR; /* not a dynamic window (MPI-3.1 11.2.4) */
+    EXPECT_INT(MPI_Win_attach(win, mem, sizeof mem), MPI_ERR_RMA_FLAVOR);
     EXPECT_INT(calls, 2);
     want_code = MPI_ERR_KEYVAL;
     EXPECT_INT(MPI_Win_set_attr(win, MPI_WIN_BASE, NULL), MPI_ERR_KEYVAL);
