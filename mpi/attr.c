@@ -472,13 +472,14 @@ int rmpi_attr_copy(int kind, int old, int new_)
     return code;
 }
 
-void rmpi_win_born(MPI_Win win, void *base, MPI_Aint size, int disp_unit, int flavor)
+void rmpi_win_born(MPI_Win win, void *base, MPI_Aint size, int disp_unit, int flavor,
+                   int model)
 {
     pthread_mutex_lock(&at.lock);
     obj_t *o = obj_get(RMPI_KIND_WIN, win, true);
     if (o) /* out of memory: the window has no MPI_WIN_* attributes (flag 0) */
         o->win = (win_rec_t){.known = true, .base = base, .size = size, .disp_unit = disp_unit,
-                             .flavor = flavor, .model = MPI_WIN_UNIFIED};
+                             .flavor = flavor, .model = model};
     pthread_mutex_unlock(&at.lock);
 }
 

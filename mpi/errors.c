@@ -151,7 +151,7 @@ static MPI_Comm rmpi_errh_comm(MPI_Comm comm)
     return comm;
 }
 
-static bool rmpi_win_valid(MPI_Win win)
+bool rmpi_win_valid(MPI_Win win)
 {
     intptr_t base;
     ptrdiff_t size;

@@ -70,8 +70,10 @@ int rmpi_attr_copy(int kind, int old, int new_);
  * window's creation record): MPI_SUCCESS, or the first callback error (that attribute and
  * those set before it stay). Call it before the object is freed, and free only on success. */
 int rmpi_attr_delete_all(int kind, int obj);
-/* After a window is made: what the calling rank gave, for the MPI_WIN_* attributes. */
-void rmpi_win_born(MPI_Win win, void *base, MPI_Aint size, int disp_unit, int flavor);
+/* After a window is made: what the calling rank gave, its flavor and memory model, for the
+ * MPI_WIN_* attributes. */
+void rmpi_win_born(MPI_Win win, void *base, MPI_Aint size, int disp_unit, int flavor,
+                   int model);
 /* MPI_Finalize, first: MPI_COMM_SELF's attributes are deleted, then MPI_COMM_WORLD's. */
 int rmpi_attr_finalize(void);
 
@@ -84,6 +86,8 @@ bool rmpi_user_code(int code, int *cls, char *string);
 /* Errors on a window: its handler (errors.c), MPI_COMM_WORLD's for an invalid window. */
 int rmpi_raise_win(MPI_Win win, int rmp_err, const char *call);
 int rmpi_raise_win_code(MPI_Win win, int code, const char *call);
+/* Is win a live window? (errors.c) */
+bool rmpi_win_valid(MPI_Win win);
 /* A new window starts with MPI_ERRORS_ARE_FATAL; a freed one forgets its handler. */
 void rmpi_win_errh_forget(MPI_Win win);
 

@@ -83,6 +83,7 @@ typedef struct rma_target {
     /* epochs */
     rma_lock_t lock;        /* passive target: my lock on it */
     bool in_access_group;   /* between start and complete: a member of the start group */
+    bool lock_nocheck;      /* locked with RMP_MODE_NOCHECK: no lock word was taken */
 } rma_target_t;
 
 typedef enum { RMA_EP_NONE = 0, RMA_EP_FENCE, RMA_EP_PSCW, RMA_EP_LOCK, RMA_EP_LOCK_ALL }
@@ -116,6 +117,14 @@ typedef struct win {
     bool exposing;          /* between post and wait/test */
     rmp_group_t post_group, start_group;
     int nlocks;             /* targets locked (lock), or lock_all */
+    int *post_ranks, npost; /* post's group as window ranks, and whose "done" came */
+    bool *post_done;
+    int *start_ranks, nstart; /* start's group as window ranks */
+    /* dynamic windows (win.c): my exposed region table and the targets' tables as last read */
+    struct rma_dyn *dyn;
+    /* operations whose data lands later (rget into a noncontiguous buffer, request forms on
+     * asynchronous paths): finished by rma_defer_run (ops.c) */
+    struct rma_defer *defer;
     /* active messages (am.c) */
     uint64_t am_applied;    /* operations applied here for others (statistics) */
 } win_t;
@@ -128,6 +137,11 @@ win_t *win_lookup(rmp_win_t h);
  * (dynamic: within a region it attached, as far as this rank knows). RMP_SUCCESS or
  * RMP_ERR_RMA_RANGE. *off gets the offset from its base (dynamic: the absolute address). */
 int win_range(win_t *w, int r, ptrdiff_t disp, ptrdiff_t lo, ptrdiff_t hi, uint64_t *off);
+/* The key on transport tp (w->t[r].data_tp or w->amo_tp) of target r's memory at offset off
+ * (win_range's), and in *toff the offset to pass with it: the window's key for the static
+ * flavors, the key of the region holding [off, off + len) for a dynamic window (after
+ * win_range found it). NULL: none (the target did not expose on tp). */
+const tp_rkey_t *win_key(win_t *w, int r, tp_t *tp, uint64_t off, size_t len, uint64_t *toff);
 
 /* ---- sync.c (and lock.c) ---- */
 /* May this rank issue an operation to target r now (an access epoch covers it)? RMP_SUCCESS
@@ -136,6 +150,11 @@ int rma_epoch_check(win_t *w, int r, bool req);
 /* Everything issued to target r complete there (local: only the origin buffers free). Waits
  * (progress); returns the first error of those operations, and clears it. */
 int rma_flush_target(win_t *w, int r, bool local);
+
+/* ---- ops.c ---- */
+/* Target r's operations all complete (completed == issued): finish the deferred ones to it
+ * (unpack what arrived, complete their requests). Lock held. */
+void rma_defer_run(win_t *w, int r);
 
 /* ---- ops.c / amo.c / am.c: completion bookkeeping shared with sync.c ---- */
 /* Count one operation issued to r (remote and local completion pending). */
@@ -146,6 +165,11 @@ void rma_completed(win_t *w, int r, int err, bool local);
  * path (lock.c's lock words, amo.c's accumulate lock). *old gets the previous value. */
 int rma_ctrl_amo(win_t *w, int r, tp_amo_t op, uint64_t operand, uint64_t compare,
                  uint64_t *old);
+/* (amo.c) rma_ctrl_amo names no word: it is the lock word, RMA_CTRL_LOCK. This one takes the
+ * word's byte offset in the control block (RMA_CTRL_*). RMP_ERR_NOT_SUPPORTED on an AM
+ * window (its locks go through rma_am_lock). */
+int rma_ctrl_amo_at(win_t *w, int r, unsigned word, tp_amo_t op, uint64_t operand,
+                    uint64_t compare, uint64_t *old);
 
 /* ---- flat.c ---- */
 /* count elements of t as contiguous pieces, in order, offsets from the buffer's address
@@ -158,6 +182,22 @@ typedef struct rma_piece {
 } rma_piece_t;
 int rma_flatten(const dtype_t *t, int count, rma_piece_t *one, rma_piece_t **pcs, int *n);
 void rma_pieces_free(rma_piece_t *one, rma_piece_t *pcs);
+
+/* ---- amo.c ---- */
+/* An accumulate-class operation on target r on the window's atomic path (w->amo_path), the
+ * same mechanism for a (window, element type) on every origin so that concurrent accumulates
+ * to one location stay element-wise atomic: 8-byte elements by 8-byte atomics (FADD for
+ * integer SUM, an atomic read for NO_OP, a CAS loop for every other op), other sizes
+ * read-combined-written under the target's accumulate lock; RMA_AM: rma_am_acc. pcs/off as
+ * am.c's; packed: bytes of origin elements (op RMP_NO_OP: ignored); result (NULL: not
+ * wanted): the target's elements before, packed; compare (non-NULL): a compare-and-swap of
+ * one element (op ignored). Blocking on DIRECT and TP (complete at the target on return, the
+ * operation counted issued and completed); on AM as rma_am_acc. */
+int rma_amo(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_base_t base,
+            rmp_op_t op, const void *packed, size_t bytes, void *result, const void *compare);
+/* One step of the CAS loop: the 8-byte element `old` combined with the origin's (op a builtin
+ * valid for base, RMP_REPLACE or RMP_NO_OP), as the target's new value. */
+uint64_t rma_amo_combine8(rmp_op_t op, dt_base_t base, uint64_t old, const void *origin);
 
 /* ---- am.c: operations through target r's progress (RMA_AM), applied there in the order they
  * were sent from this rank. The window is named on the wire by w->c->ctx_id (the same on every

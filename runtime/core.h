@@ -404,6 +404,8 @@ typedef struct progthr {
 
 /* ---- The one runtime context ---- */
 typedef struct match_queues match_queues_t; /* match.c */
+struct pkt_rma;   /* a one-sided packet's header (protocol.h) */
+struct rma_early; /* one kept for a handler not installed yet (rma_hook.c) */
 
 struct rmp_ctx {
     atomic_int state;        /* 0 never, 1 initialized, 2 finalized, 3 a child forked after 1 */
@@ -456,6 +458,16 @@ struct rmp_ctx {
     int ndtypes;
 
     progthr_t progthr;       /* RMP_PROGRESS_THREAD (progress_thread.c) */
+    /* One-sided communication's active messages: the layer above (rma/am.c) installs these,
+     * the runtime calls them and knows nothing else of windows. rma_deliver gets each checked
+     * PKT_RMA packet (header by copy, payload inside the arrival, lock held);
+     * rma_peer_failed ends what waits on a failed peer there. Until rma_deliver is set
+     * (no window creation began here yet), arrivals wait in rma_early, in order. */
+    void (*rma_deliver)(rmp_ctx_t *c, int src, const struct pkt_rma *h, const void *payload,
+                        size_t len);
+    void (*rma_peer_failed)(rmp_ctx_t *c, int peer, int status);
+    void (*rma_fini)(rmp_ctx_t *c); /* teardown: the layer's own state goes */
+    struct rma_early *rma_early, **rma_early_tail;
     void *boot;              /* bootstrap.c private state */
     double t0;
 };

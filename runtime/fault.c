@@ -52,6 +52,8 @@ void core_peer_failed(rmp_ctx_t *c, int peer, int status, const char *why)
         if (c->cancels[i]->peer_world == peer)
             req_cancel_settle(c, c->cancels[i]);
     fail_posted(c, peer, status);
+    if (c->rma_peer_failed) /* one-sided operations and lock requests of the RMA layer */
+        c->rma_peer_failed(c, peer, status);
 }
 
 /* A peer that sends what the protocol cannot produce is broken or hostile: it fails like a

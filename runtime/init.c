@@ -146,6 +146,7 @@ static void teardown(rmp_ctx_t *c, bool orderly)
     bsend_fini(c);
     send_cancel_fini(c);
     tps_close(c, orderly);
+    rma_hook_fini(c); /* nothing arrives any more */
     match_destroy(c->mq);
     c->mq = NULL;
     comm_fini(c);

@@ -51,8 +51,9 @@ int outq_push_now(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const 
     return rc;
 }
 
-int outq_send(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const void *payload,
-              size_t len, struct rmp_request *req)
+/* Send now or queue; copy: the queue keeps its own copy of the payload. */
+static int send_or_queue(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen,
+                         const void *payload, size_t len, struct rmp_request *req, bool copy)
 {
     int rc = peer_ready(c, peer);
     if (rc != RMP_SUCCESS)
@@ -65,16 +66,31 @@ int outq_send(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const void
     }
     if (rc != RMP_AGAIN)
         return rc;
-    outq_item_t *it = calloc(1, sizeof(*it));
+    /* one allocation: the item, then the payload's copy (freed with it by flush_peer) */
+    outq_item_t *it = calloc(1, sizeof(*it) + (copy ? len : 0));
     if (!it)
         return RMP_ERR_NO_MEM;
     memcpy(&it->hdr, hdr, hdrlen);
     it->hdrlen = hdrlen;
     it->payload = payload;
+    if (copy && len)
+        it->payload = memcpy(it + 1, payload, len);
     it->len = len;
     it->req = req;
     enqueue(c, peer, it);
     return RMP_SUCCESS;
+}
+
+int outq_send(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const void *payload,
+              size_t len, struct rmp_request *req)
+{
+    return send_or_queue(c, peer, hdr, hdrlen, payload, len, req, false);
+}
+
+int outq_send_copy(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const void *payload,
+                   size_t len)
+{
+    return send_or_queue(c, peer, hdr, hdrlen, payload, len, NULL, true);
 }
 
 int outq_stream(rmp_ctx_t *c, int peer, struct rmp_request *r)

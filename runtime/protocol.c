@@ -200,6 +200,9 @@ void core_deliver(rmp_ctx_t *c, int src, const void *data, size_t len)
     case PKT_NOT_CANCELLED:
         send_cancel_on_answer(c, src, &pk.h.ctl);
         break;
+    case PKT_RMA:
+        rma_hook_deliver(c, src, &pk.h.rma, pk.payload, pk.paylen);
+        break;
     default: /* PKT_DATA: wire_parse knows no other type */
         rndv_on_data(c, src, &pk.h.data, pk.payload, pk.paylen);
         break;

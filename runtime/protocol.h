@@ -9,7 +9,7 @@
  * CANCELLED: "dropped" (rreq: the send request its RTS named, 0 for an eager message);
  * NOT_CANCELLED: "it was matched already" (send_cancel.c). */
 enum { PKT_EAGER = 1, PKT_RTS, PKT_CTS, PKT_DATA, PKT_FIN, PKT_CANCEL, PKT_CANCELLED,
-       PKT_NOT_CANCELLED };
+       PKT_NOT_CANCELLED, PKT_RMA };
 enum { PKT_F_GET = 1 }; /* RTS: rkey is valid, the receiver may get() the data */
 
 /* Header of EAGER and RTS: what matching needs. */
@@ -45,6 +45,34 @@ typedef struct pkt_data {
     uint64_t off;
 } pkt_data_t;
 
+/* RMA: a one-sided operation's active message (rma/am.c makes and applies them; the runtime
+ * only checks their shape and hands them to c->rma_deliver). Requests, origin to target:
+ *   PUT   payload: len bytes to write at the target's `off`
+ *   GET   no payload: answer with DATA of the len bytes at `off`, then ACK
+ *   ACC   payload: len bytes of `base` elements combined with op into `off` (PKT_RMA_F_NODATA:
+ *         no payload, RMP_NO_OP); PKT_RMA_F_RESULT: DATA of the elements before, then ACK
+ *   CAS   payload: one element (len bytes) to store, then the element to compare with
+ *   LOCK  op: the lock type (rma.h's rma_lock_t): ACK once granted; UNLOCK, FLUSH: ACK
+ * Replies, target to origin: ACK (op: the outcome, RMP_SUCCESS or an error code), DATA
+ * (payload: len bytes for the origin's buffer at `pos`). `id` names the origin's operation and
+ * `pos` the piece's place in its packed data; both are echoed back, never trusted blindly. */
+enum { PKT_RMA_PUT = 1, PKT_RMA_GET, PKT_RMA_ACC, PKT_RMA_CAS, PKT_RMA_LOCK, PKT_RMA_UNLOCK,
+       PKT_RMA_FLUSH, PKT_RMA_ACK, PKT_RMA_DATA, PKT_RMA_NKINDS };
+enum { PKT_RMA_F_RESULT = 1, PKT_RMA_F_NODATA = 2 };
+
+typedef struct pkt_rma {
+    uint8_t type, kind; /* PKT_RMA, PKT_RMA_* */
+    uint8_t base;       /* ACC, CAS: the elements' dt_base_t */
+    uint8_t flags;      /* PKT_RMA_F_* */
+    uint32_t ctx;       /* the window's communicator's ctx id (every rank names it so) */
+    int32_t op;         /* ACC: rmp_op_t; LOCK: the lock type; ACK: the outcome */
+    uint32_t pad;
+    uint64_t id;        /* the origin's operation */
+    uint64_t off;       /* target memory: offset from its base (dynamic window: address) */
+    uint64_t pos;       /* where the piece sits in the origin's packed data */
+    uint64_t len;       /* bytes of target memory concerned */
+} pkt_rma_t;
+
 /* A packet that could not be handed to the transport yet (back-pressure). */
 struct outq_item {
     struct outq_item *next;
@@ -52,6 +80,7 @@ struct outq_item {
         pkt_match_t m;
         pkt_rts_t rts;
         pkt_ctl_t ctl;
+        pkt_rma_t rma;
     } hdr;
     size_t hdrlen;
     const void *payload;
@@ -69,6 +98,11 @@ int outq_send(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const void
  * (nothing sent), or the transport's error. */
 int outq_push_now(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const void *payload,
                   size_t len);
+/* outq_send without a request, for a caller whose payload may not outlive the call (one-sided
+ * replies read from window memory that later packets change, origin buffers the user may
+ * reuse): when the packet has to wait, the queue keeps a copy of the payload. */
+int outq_send_copy(rmp_ctx_t *c, int peer, const void *hdr, size_t hdrlen, const void *payload,
+                   size_t len);
 /* Queue a DATA stream of send request r (after a CTS). */
 int outq_stream(rmp_ctx_t *c, int peer, struct rmp_request *r);
 /* Push what the transports accept now; returns packets pushed. */
@@ -120,6 +154,19 @@ void send_cancel_on_answer(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h);
 /* Finalize: nothing waits for an answer (the list's memory goes). */
 bool send_cancel_idle(const rmp_ctx_t *c);
 void send_cancel_fini(rmp_ctx_t *c);
+/* rma_hook.c: PKT_RMA to the one-sided layer's handler (core.h's rma_deliver), or kept until
+ * it is installed. */
+void rma_hook_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload,
+                      size_t len);
+/* Install the one-sided layer's handlers (NULL: left as they are) and hand the handler the
+ * arrivals kept so far, in order. fini: called once at teardown, to release the layer's state
+ * of active messages. */
+void rma_hook_set(rmp_ctx_t *c,
+                  void (*deliver)(rmp_ctx_t *, int, const pkt_rma_t *, const void *, size_t),
+                  void (*peer_failed)(rmp_ctx_t *, int, int), void (*fini)(rmp_ctx_t *));
+/* Teardown (the transports closed): the layer's fini, and what was kept for a handler never
+ * installed is dropped. */
+void rma_hook_fini(rmp_ctx_t *c);
 /* fault.c */
 /* src sent a packet the protocol cannot produce (`why`): it fails as if dead (once), and
  * nothing it sends later is delivered. */

@@ -22,9 +22,32 @@ static size_t hdr_size(uint8_t type)
         return sizeof(pkt_ctl_t);
     case PKT_DATA:
         return sizeof(pkt_data_t);
+    case PKT_RMA:
+        return sizeof(pkt_rma_t);
     default:
         return 0;
     }
+}
+
+/* The payload an RMA packet of its kind carries, against what arrived (paylen). len is a
+ * peer's 64-bit number: compared by division-free checks that cannot overflow. */
+static const char *rma_shape(const pkt_rma_t *h, size_t paylen)
+{
+    if (h->kind == 0 || h->kind >= PKT_RMA_NKINDS)
+        return "unknown one-sided packet kind";
+    if ((h->kind == PKT_RMA_ACC || h->kind == PKT_RMA_CAS) &&
+        (h->base == DT_NONE || h->base >= DT_NBUILTIN))
+        return "one-sided accumulate of no builtin element type";
+    bool data = h->kind == PKT_RMA_PUT || h->kind == PKT_RMA_DATA ||
+                (h->kind == PKT_RMA_ACC && !(h->flags & PKT_RMA_F_NODATA));
+    if (data && h->len != paylen)
+        return "one-sided packet length differs from the bytes that arrived";
+    if (h->kind == PKT_RMA_CAS && (h->len == 0 || h->len > paylen / 2 || paylen != 2 * h->len))
+        return "compare-and-swap not one element and its comparand";
+    /* GET (len: what to read), ACC without data, LOCK, UNLOCK, FLUSH, ACK */
+    if (!data && h->kind != PKT_RMA_CAS && paylen)
+        return "one-sided control packet longer than its header";
+    return NULL;
 }
 
 const char *wire_parse(const void *data, size_t len, wire_pkt_t *p)
@@ -54,13 +77,21 @@ const char *wire_parse(const void *data, size_t len, wire_pkt_t *p)
     case PKT_NOT_CANCELLED:
         memcpy(&p->h.ctl, data, sizeof(pkt_ctl_t));
         break;
+    case PKT_RMA:
+        memcpy(&p->h.rma, data, sizeof(pkt_rma_t));
+        break;
     default: /* PKT_DATA: hdr_size knows no other type */
         memcpy(&p->h.data, data, sizeof(pkt_data_t));
         break;
     }
+    if (type == PKT_RMA) {
+        const char *bad = rma_shape(&p->h.rma, len - hl);
+        if (bad)
+            return bad;
+    }
     if (type == PKT_EAGER && p->h.m.len != len - hl)
         return "eager length differs from the bytes that arrived";
-    if (type != PKT_EAGER && type != PKT_DATA && len != hl)
+    if (type != PKT_EAGER && type != PKT_DATA && type != PKT_RMA && len != hl)
         return "control packet longer than its header";
     if ((type == PKT_EAGER || type == PKT_RTS) && p->h.m.src < 0)
         return "negative source rank";

@@ -15,14 +15,20 @@ typedef struct wire_pkt {
         pkt_rts_t rts;
         pkt_ctl_t ctl; /* CTS, FIN, CANCEL, CANCELLED */
         pkt_data_t data;
+        pkt_rma_t rma;
     } h;
-    const void *payload; /* EAGER, DATA: the bytes after the header, inside the packet */
+    const void *payload; /* EAGER, DATA, RMA: the bytes after the header, inside the packet */
     size_t paylen;
 } wire_pkt_t;
 
 /* Parse a packet of len bytes. NULL if well formed (*p filled), else what is wrong with it: a
  * static string for the error message. A well-formed EAGER carries exactly h.m.len bytes. */
 const char *wire_parse(const void *data, size_t len, wire_pkt_t *p);
+
+/* A well-formed RMA packet (a known kind; payload as its kind says: PUT and DATA exactly len
+ * bytes, ACC len bytes or none with PKT_RMA_F_NODATA, CAS twice len, the others none; ACC and
+ * CAS name a builtin element type). Whether its range fits a window, its element size divides
+ * len, its op suits the type: am.c's checks, which know the window. */
 
 /* EAGER and RTS carry the sender's per-pair sequence number: NULL and ++*next if it is the
  * one expected, else a reason (*next unchanged). Other packets pass. */

@@ -1,5 +1,5 @@
-/* mpi.h — the MPI-3.1 C bindings rmp implements (everything but one-sided communication, I/O,
- * dynamic processes and the tools interface), and MPI-4's persistent collectives, Isendrecv
+/* mpi.h — the MPI-3.1 C bindings rmp implements (everything but I/O, dynamic processes and
+ * the tools interface), and MPI-4's persistent collectives, Isendrecv
  * and large-count (_c) calls, for existing MPI programs. Installed as
  * $PREFIX/include/rmp/mpi.h (never shadowing a system MPI); build with `rmpcc` or
  * `pkg-config --cflags --libs rmp-mpi`. Each call maps onto the rmp_* call that does the work
@@ -53,9 +53,12 @@
  *                 Graph_create, get, map, neighbors(_count), Graphdims_get, Topo_test,
  *                 Dist_graph_create, Dist_graph_create_adjacent, Dist_graph_neighbors(_count),
  *                 Neighbor_allgather(v), alltoall(v,w), their I* and *_init forms
- *   windows       Win_create, allocate, create_dynamic, attach, detach, free, set/get_name,
- *                 set/get_info, attributes: windows WITHOUT one-sided operations (MPI_Put,
- *                 Get, Accumulate, Win_fence, Win_lock... are absent and fail to link)
+ *   windows       Win_create, allocate, allocate_shared, shared_query, create_dynamic,
+ *                 attach, detach, free, get_group, set/get_name, set/get_info, attributes
+ *   one-sided     Put, Get, Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap, Rput,
+ *                 Rget, Raccumulate, Rget_accumulate; Win_fence, post, start, complete, wait,
+ *                 test, lock, unlock, lock_all, unlock_all, flush(_all), flush_local(_all),
+ *                 sync (MPI_MODE_*, MPI_LOCK_*, MPI_WIN_UNIFIED)
  *   Fortran       the handle conversions MPI_*_c2f, MPI_*_f2c, Status_c2f/f2c
  *   large counts  the _c forms (MPI_Count) of point-to-point, the blocking collectives,
  *                 Get_count, Get_elements, Type_size, Type_get_extent, Type_contiguous,
@@ -506,7 +509,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                 MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
-/* ---- OSU micro-benchmark support: names, windows, topologies, neighbourhood collectives ---
+/* ---- OSU micro-benchmark support: names, windows and one-sided, topologies, neighbourhood ---
  * (What the OSU micro-benchmarks' shared utility code refers to, so that their programs build
  * unchanged with rmpcc/rmpicxx.) */
 #define MPI_MAX_OBJECT_NAME RMP_MAX_OBJECT_NAME
@@ -516,23 +519,101 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 int MPI_Get_address(const void *location, MPI_Aint *address);
 
-/* Windows WITHOUT one-sided operations: creation and free are real collectives (every rank's
- * base, size and displacement unit are exchanged; MPI_Win_allocate allocates, MPI_Win_free
- * waits for all ranks and frees), but MPI_Put, Get, Accumulate, Win_fence, Win_lock... are not
- * declared, so a program that uses them fails to link. info: hints, kept (MPI_Win_get_info).
- * Creation errors are raised on the communicator's handler, the others on the window's once
- * the program set one (MPI_Win_set_errhandler), else (and for an invalid window) on
- * MPI_COMM_WORLD's. */
+/* Windows (MPI-3.1 ch. 11): creation and free are collectives (every rank's base, size and
+ * displacement unit are exchanged; MPI_Win_allocate allocates, MPI_Win_free waits for all
+ * ranks and frees). info: hints, kept (MPI_Win_get_info). Creation errors are raised on the
+ * communicator's handler, the others on the window's once the program set one
+ * (MPI_Win_set_errhandler), else (and for an invalid window) on MPI_COMM_WORLD's. */
 typedef rmp_win_t MPI_Win;
 #define MPI_WIN_NULL ((MPI_Win)RMP_WIN_NULL)
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                    MPI_Win *win);
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                      MPI_Win *win);
+/* Memory the ranks of one node load and store directly (contiguous in rank order; the hint
+ * alloc_shared_noncontig is accepted and changes nothing): MPI_ERR_RMA_SHARED when comm's
+ * ranks are not all on one node. MPI_Win_shared_query gives a rank's part as an address here
+ * (MPI_PROC_NULL: the first rank with size > 0); MPI_ERR_RMA_FLAVOR on a window whose memory
+ * is not shared (an allocate window of ranks that share memory answers too, as in MPICH). */
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                            void *baseptr, MPI_Win *win);
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
 int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
 int MPI_Win_detach(MPI_Win win, const void *base);
 int MPI_Win_free(MPI_Win *win);
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+
+/* One-sided operations, over rmp's (rmp.h "One-sided communication" says what each does).
+ * target_disp counts the target's disp_unit from its base (a dynamic window: an address in
+ * the target, MPI_Get_address). MPI_PROC_NULL targets do nothing. Errors, raised on the
+ * window's handler: MPI_ERR_RMA_SYNC outside an access epoch to the target (the request forms
+ * need a passive-target one), MPI_ERR_RMA_RANGE for an access outside the target's window
+ * (nothing is touched), MPI_ERR_OP for a user op (only builtins, MPI_REPLACE and MPI_NO_OP),
+ * MPI_ERR_RMA_FLAVOR for a call the window's flavor cannot do. Accumulates are element-wise
+ * atomic among accumulates to one location with one builtin type and the same op (or
+ * MPI_REPLACE / MPI_NO_OP), applied in the order one origin issued them. */
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            int target_rank, MPI_Aint target_disp, int target_count,
+            MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                   int target_rank, MPI_Aint target_disp, int target_count,
+                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                       void *result_addr, int result_count, MPI_Datatype result_datatype,
+                       int target_rank, MPI_Aint target_disp, int target_count,
+                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                     int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                         MPI_Win win);
+int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count,
+             MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request *request);
+int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                    MPI_Request *request);
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
+                        MPI_Datatype origin_datatype, void *result_addr, int result_count,
+                        MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                        MPI_Request *request);
+
+/* Synchronization. The asserts are rmp's values (an OR of them, 0 for none); a bit a call does
+ * not accept (fence: NOSTORE, NOPUT, NOPRECEDE, NOSUCCEED; post: NOCHECK, NOSTORE, NOPUT;
+ * start, lock, lock_all: NOCHECK) raises MPI_ERR_ASSERT, a lock type other than the two
+ * MPI_ERR_LOCKTYPE (MPICH 4.0.2 raises MPI_ERR_ARG for both). Lock, unlock, flush and
+ * flush_local of MPI_PROC_NULL do nothing, as in MPICH. A second lock of one target, an
+ * unlock without lock, a complete without start...: MPI_ERR_RMA_SYNC. */
+#define MPI_MODE_NOCHECK RMP_MODE_NOCHECK
+#define MPI_MODE_NOSTORE RMP_MODE_NOSTORE
+#define MPI_MODE_NOPUT RMP_MODE_NOPUT
+#define MPI_MODE_NOPRECEDE RMP_MODE_NOPRECEDE
+#define MPI_MODE_NOSUCCEED RMP_MODE_NOSUCCEED
+#define MPI_LOCK_EXCLUSIVE RMP_LOCK_EXCLUSIVE
+#define MPI_LOCK_SHARED RMP_LOCK_SHARED
+int MPI_Win_fence(int assert, MPI_Win win);
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int MPI_Win_test(MPI_Win win, int *flag);
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_lock_all(int assert, MPI_Win win);
+int MPI_Win_unlock_all(MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_flush_local_all(MPI_Win win);
+int MPI_Win_sync(MPI_Win win);
 
 /* Process topologies (MPI_Comm_dup copies them). reorder is ignored (ranks keep their
  * order); MPI_Cart_create gives MPI_COMM_NULL to the ranks past the grid; MPI_Cart_rank wraps

@@ -25,6 +25,7 @@
 #include "transport/shm/shm_coll.h"
 #include "transport/shm/shm_queue.h"
 #include "transport/shm/shm_ring.h"
+#include "transport/shm/shm_rma.h"
 #include "transport/shm/shm_wake.h"
 #include "transport/transport.h"
 
@@ -251,6 +252,26 @@ static int seg_new_fd(shm_tp_t *s, const char *name, bool *named, const char **w
         return -1;
     }
     return fd;
+}
+
+/* For shm_rma.c's window segments: the same fd, lock and name as mine (shm_rma.h). */
+int shm_seg_fd(tp_t *tp, const char *name, bool *named, const char **what)
+{
+    return seg_new_fd((shm_tp_t *)tp, name, named, what);
+}
+
+int shm_seg_link(int fd, const char *name)
+{
+    int dir = seg_dir();
+    int e = dir < 0 ? errno : seg_link(fd, dir, name);
+    if (dir >= 0)
+        close(dir);
+    return e;
+}
+
+const char *shm_job_tag(const tp_t *tp)
+{
+    return ((const shm_tp_t *)tp)->tag;
 }
 
 static int seg_create(shm_tp_t *s)
@@ -1093,6 +1114,7 @@ static int shm_open_tp(const tp_env_t *env, tp_t **tp_p)
     if (!s)
         return RMP_ERR_NO_MEM;
     s->base.ops = &tp_shm_ops;
+    s->base.rma = &shm_rma_ops; /* CMA and window segments (shm_rma.c) */
     s->base.env = env;
     if (env->local_size < 2) {
         tp_verbose(&s->base, "shm: not used: no other rank on this node");

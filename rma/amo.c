@@ -1,0 +1,369 @@
+/* amo.c — element-wise atomic accumulates on a window's atomic domain (rma.h), and the
+ * completion counters shared by ops.c, amo.c and am.c.
+ *
+ * MPI wants accumulates to one location with one builtin type and the same op (or REPLACE,
+ * NO_OP) atomic per element, whichever origins issue them. That holds only if every origin
+ * updates a location the same way, so the mechanism is a function of the window and the
+ * element alone (never of the origin):
+ *   - 8-byte elements at an 8-aligned address, where the domain has 8-byte atomics on the
+ *     window's memory (DIRECT with the memory mapped on every rank: C11 atomics; TP: the
+ *     transport's): FADD for integer SUM, an atomic read for NO_OP, a CAS loop for the rest
+ *     (REPLACE, floating point, MIN/MAX, pairs...), CSWAP for compare-and-swap;
+ *   - any other element, under the target's accumulate lock (its control block's
+ *     RMA_CTRL_ACC word, taken with the domain's CSWAP): read, combine with op_reduce, write;
+ *   - windows of the AM domain, and dynamic windows of the DIRECT domain (attached memory
+ *     is no shared segment, so no CPU here can do atomics on it): everything as active
+ *     messages, applied by the target's progress one at a time. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rma.h"
+
+/* ---- completion counters ---- */
+
+void rma_issued(win_t *w, int r)
+{
+    rma_target_t *t = &w->t[r];
+    t->issued++;
+    t->issued_local++;
+}
+
+void rma_completed(win_t *w, int r, int err, bool local)
+{
+    rma_target_t *t = &w->t[r];
+    if (err != RMP_SUCCESS && t->error == RMP_SUCCESS)
+        t->error = err;
+    t->completed_local++;
+    if (!local)
+        t->completed++;
+}
+
+/* ---- blocking transport calls ---- */
+
+typedef struct tp_wait {
+    tp_rma_cb_t cb;
+    bool done;
+    int status;
+} tp_wait_t;
+
+static void tp_wait_done(tp_rma_cb_t *cb, int status)
+{
+    tp_wait_t *tw = (tp_wait_t *)cb;
+    tw->status = status;
+    tw->done = true;
+}
+
+static bool tp_wait_over(void *arg)
+{
+    return ((tp_wait_t *)arg)->done;
+}
+
+/* The outcome of a transport call that may complete later (tw's callback), or be refused for
+ * now (RMP_AGAIN: *again, retry after progress). */
+static int tp_finish(int rc, tp_wait_t *tw, int world, bool *again)
+{
+    rmp_ctx_t *c = &rmp_ctx;
+    *again = false;
+    if (rc == RMP_INPROGRESS) {
+        progress_wait_until(c, tp_wait_over, tw);
+        return tw->status;
+    }
+    if (rc == RMP_AGAIN) {
+        if (c->peers[world].failed)
+            return c->peers[world].failed;
+        progress_poll(c);
+        *again = true;
+    }
+    return rc;
+}
+
+static int tp_amo(tp_t *tp, int world, const tp_rkey_t *key, uint64_t off, tp_amo_t op,
+                  uint64_t operand, uint64_t compare, uint64_t *old)
+{
+    for (bool again = true; again;) {
+        tp_wait_t tw = {.cb.done = tp_wait_done};
+        int rc = tp->rma->atomic(tp, world, op, operand, compare, old, key, off, &tw.cb);
+        rc = tp_finish(rc, &tw, world, &again);
+        if (!again)
+            return rc;
+    }
+    return RMP_ERR_INTERNAL; /* not reached */
+}
+
+static int tp_io(tp_t *tp, int world, const tp_rkey_t *key, uint64_t off, void *buf,
+                 size_t len, bool write)
+{
+    for (bool again = true; again;) {
+        tp_wait_t tw = {.cb.done = tp_wait_done};
+        int rc = write ? tp->rma->write(tp, world, buf, len, key, off, &tw.cb)
+                       : tp->rma->read(tp, world, buf, len, key, off, &tw.cb);
+        rc = tp_finish(rc, &tw, world, &again);
+        if (!again)
+            return rc;
+    }
+    return RMP_ERR_INTERNAL; /* not reached */
+}
+
+/* ---- words of the control block ---- */
+
+static uint64_t cpu_amo(_Atomic uint64_t *p, tp_amo_t op, uint64_t operand, uint64_t compare)
+{
+    if (op == TP_AMO_FADD)
+        return atomic_fetch_add(p, operand);
+    atomic_compare_exchange_strong(p, &compare, operand);
+    return compare; /* the value seen, whether swapped or not */
+}
+
+int rma_ctrl_amo_at(win_t *w, int r, unsigned word, tp_amo_t op, uint64_t operand,
+                    uint64_t compare, uint64_t *old)
+{
+    if (word % 8 || word >= RMA_CTRL_BYTES || (op != TP_AMO_FADD && op != TP_AMO_CSWAP))
+        return RMP_ERR_ARG;
+    rma_target_t *t = &w->t[r];
+    if (w->amo_path == RMA_DIRECT && t->ctrl) {
+        *old = cpu_amo(t->ctrl + word / 8, op, operand, compare);
+        return RMP_SUCCESS;
+    }
+    if (w->amo_path == RMA_TP)
+        return tp_amo(w->amo_tp, t->world, &t->ctrl_key, word, op, operand, compare, old);
+    /* AM windows keep their lock words at the target, behind its progress: rma_am_lock */
+    return RMP_ERR_NOT_SUPPORTED;
+}
+
+int rma_ctrl_amo(win_t *w, int r, tp_amo_t op, uint64_t operand, uint64_t compare,
+                 uint64_t *old)
+{
+    return rma_ctrl_amo_at(w, r, RMA_CTRL_LOCK, op, operand, compare, old);
+}
+
+/* ---- choosing the mechanism ---- */
+
+/* Whether accumulates on w go as active messages (see the top of the file). */
+static bool amo_by_am(const win_t *w)
+{
+    return w->amo_path == RMA_AM ||
+           (w->amo_path == RMA_DIRECT && w->flavor == RMP_WIN_FLAVOR_DYNAMIC);
+}
+
+/* Whether the domain can run 8-byte atomics on w's memory: TP always (the memory is exposed
+ * on amo_tp), DIRECT when every rank maps every other's memory (allocated in the node's
+ * segment, not the user's memory of create). */
+static bool words_reach_memory(const win_t *w)
+{
+    return w->amo_path == RMA_TP ||
+           (w->flavor == RMP_WIN_FLAVOR_ALLOCATE || w->flavor == RMP_WIN_FLAVOR_SHARED);
+}
+
+/* The element's address in the target's process (its alignment decides, the same for every
+ * origin). */
+static uint64_t target_addr(const win_t *w, int r, uint64_t off)
+{
+    return w->flavor == RMP_WIN_FLAVOR_DYNAMIC ? off : w->t[r].base + off;
+}
+
+/* ---- 8-byte elements by atomics ---- */
+
+uint64_t rma_amo_combine8(rmp_op_t op, dt_base_t base, uint64_t old, const void *origin)
+{
+    uint64_t v = old;
+    if (op == RMP_REPLACE)
+        memcpy(&v, origin, 8);
+    else if (op != RMP_NO_OP)
+        op_reduce(op, base, origin, &v, 1); /* v = origin op old */
+    return v;
+}
+
+/* One 8-byte word of target memory at off (offset from base, dynamic: address). */
+static int word_amo(win_t *w, int r, uint64_t off, tp_amo_t op, uint64_t operand,
+                    uint64_t compare, uint64_t *old)
+{
+    rma_target_t *t = &w->t[r];
+    if (w->amo_path == RMA_DIRECT) {
+        *old = cpu_amo((_Atomic uint64_t *)(void *)(t->mapped + off), op, operand, compare);
+        return RMP_SUCCESS;
+    }
+    uint64_t toff;
+    const tp_rkey_t *key = win_key(w, r, w->amo_tp, off, 8, &toff);
+    if (!key)
+        return RMP_ERR_RMA_RANGE;
+    return tp_amo(w->amo_tp, t->world, key, toff, op, operand, compare, old);
+}
+
+static int element_by_atomics(win_t *w, int r, uint64_t off, dt_base_t base, rmp_op_t op,
+                              const void *origin, const void *compare, uint64_t *old)
+{
+    uint64_t o = 0, cmp;
+    if (origin)
+        memcpy(&o, origin, 8);
+    if (compare) {
+        memcpy(&cmp, compare, 8);
+        return word_amo(w, r, off, TP_AMO_CSWAP, o, cmp, old);
+    }
+    if (op == RMP_NO_OP)
+        return word_amo(w, r, off, TP_AMO_FADD, 0, 0, old);
+    if (op == RMP_SUM && (base == DT_INT64 || base == DT_UINT64)) /* two's complement: one add */
+        return word_amo(w, r, off, TP_AMO_FADD, o, 0, old);
+    /* CAS loop: from a first guess (0: costs no read), combine, swap if unchanged */
+    uint64_t seen = 0;
+    for (;;) {
+        uint64_t want = rma_amo_combine8(op, base, seen, origin);
+        int rc = word_amo(w, r, off, TP_AMO_CSWAP, want, seen, old);
+        if (rc != RMP_SUCCESS || *old == seen)
+            return rc;
+        seen = *old;
+    }
+}
+
+/* ---- other elements under the accumulate lock ---- */
+
+static void backoff(unsigned *ns)
+{
+    rmp_ctx_t *c = &rmp_ctx;
+    if (atomic_load(&c->state) == 1)
+        progress_poll(c); /* what this rank owes others meanwhile (answers, completions) */
+    ctx_unlock(c);        /* a thread of this rank may hold the lock and need ctx_lock */
+    struct timespec ts = {0, (long)*ns};
+    nanosleep(&ts, NULL);
+    ctx_lock(c);
+    if (*ns < 64000)
+        *ns *= 2;
+}
+
+static int acc_lock(win_t *w, int r, uint64_t me)
+{
+    unsigned ns = 500;
+    for (;;) {
+        uint64_t old;
+        int rc = rma_ctrl_amo_at(w, r, RMA_CTRL_ACC, TP_AMO_CSWAP, me, 0, &old);
+        if (rc != RMP_SUCCESS || old == 0)
+            return rc;
+        /* a holder that died never lets go: fail instead of waiting forever */
+        uint64_t holder = old - 1;
+        int err = holder < (uint64_t)w->size ? rmp_ctx.peers[w->t[holder].world].failed : 0;
+        if (err)
+            return err;
+        backoff(&ns);
+    }
+}
+
+/* len bytes of target r's memory at off, to or from buf: its mapping, the atomic transport,
+ * or (a create window of the DIRECT domain) the data path. */
+static int mem_io(win_t *w, int r, uint64_t off, void *buf, size_t len, bool write)
+{
+    rma_target_t *t = &w->t[r];
+    if (t->mapped && w->amo_path == RMA_DIRECT) {
+        if (write)
+            memcpy(t->mapped + off, buf, len);
+        else
+            memcpy(buf, t->mapped + off, len);
+        return RMP_SUCCESS;
+    }
+    tp_t *tp = w->amo_path == RMA_TP ? w->amo_tp : t->data_path == RMA_TP ? t->data_tp : NULL;
+    if (tp) {
+        uint64_t toff;
+        const tp_rkey_t *key = win_key(w, r, tp, off, len, &toff);
+        if (!key)
+            return RMP_ERR_RMA_RANGE;
+        return tp_io(tp, t->world, key, toff, buf, len, write);
+    }
+    /* the data path is active messages: issued, then a flush answered after them */
+    rma_piece_t one = {0, len};
+    int rc = write ? rma_am_put(w, r, off, &one, 1, buf, len)
+                   : rma_am_get(w, r, off, &one, 1, buf, len);
+    return rc != RMP_SUCCESS ? rc : rma_am_flush(w, r);
+}
+
+/* One piece of whole elements under the lock: old bytes to result, combined back. */
+static int piece_locked(win_t *w, int r, uint64_t off, size_t len, dt_base_t base, rmp_op_t op,
+                        const char *origin, const char *compare, char *result)
+{
+    _Alignas(max_align_t) char stack[256];
+    char *cur = len <= sizeof(stack) ? stack : malloc(len);
+    if (!cur)
+        return RMP_ERR_NO_MEM;
+    int rc = mem_io(w, r, off, cur, len, false);
+    if (rc == RMP_SUCCESS && result)
+        memcpy(result, cur, len);
+    bool change = compare ? !memcmp(cur, compare, len) : op != RMP_NO_OP;
+    if (rc == RMP_SUCCESS && change) {
+        if (compare || op == RMP_REPLACE) {
+            memcpy(cur, origin, len);
+        } else {
+            /* op_reduce reads typed elements: origin may sit anywhere in the packed data */
+            _Alignas(max_align_t) char in[256];
+            for (size_t at = 0, n; at < len; at += n) {
+                size_t room = sizeof(in) - sizeof(in) % dtype_base_size(base);
+                n = len - at < room ? len - at : room;
+                memcpy(in, origin + at, n);
+                op_reduce(op, base, in, cur + at, n / dtype_base_size(base));
+            }
+        }
+        rc = mem_io(w, r, off, cur, len, true);
+    }
+    if (cur != stack)
+        free(cur);
+    return rc;
+}
+
+/* ---- the entry ---- */
+
+int rma_amo(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_base_t base,
+            rmp_op_t op, const void *packed, size_t bytes, void *result, const void *compare)
+{
+    if (amo_by_am(w))
+        return rma_am_acc(w, r, off, pcs, npcs, base, op, packed, bytes, result, compare);
+    size_t esize = dtype_base_size(base);
+    if (!esize)
+        return RMP_ERR_TYPE;
+    if (!compare && op != RMP_REPLACE && op != RMP_NO_OP && op_builtin_check(op, base))
+        return RMP_ERR_OP;
+    size_t sum = 0;
+    for (int i = 0; i < npcs; i++) {
+        if (pcs[i].len % esize)
+            return RMP_ERR_TYPE;
+        sum += pcs[i].len;
+    }
+    if (sum != bytes || (compare && bytes != esize) || (op != RMP_NO_OP && bytes && !packed))
+        return RMP_ERR_ARG;
+    const char *in = op == RMP_NO_OP && !compare ? NULL : packed;
+    char *res = result;
+    bool words = esize == 8 && words_reach_memory(w);
+    uint64_t me = 1 + (uint64_t)w->rank;
+    bool locked = false;
+    int rc = RMP_SUCCESS;
+    uint64_t pos = 0;
+    for (int i = 0; i < npcs && rc == RMP_SUCCESS; i++) {
+        uint64_t at = off + (uint64_t)pcs[i].off;
+        bool aligned = words && target_addr(w, r, at) % 8 == 0;
+        if (aligned) {
+            for (size_t k = 0; k < pcs[i].len && rc == RMP_SUCCESS; k += 8) {
+                uint64_t old;
+                rc = element_by_atomics(w, r, at + k, base, op, in ? in + pos + k : NULL,
+                                        compare, &old);
+                if (rc == RMP_SUCCESS && res)
+                    memcpy(res + pos + k, &old, 8);
+            }
+        } else {
+            if (!locked)
+                rc = acc_lock(w, r, me);
+            locked = rc == RMP_SUCCESS;
+            if (locked)
+                rc = piece_locked(w, r, at, pcs[i].len, base, op, in ? in + pos : NULL,
+                                  compare, res ? res + pos : NULL);
+        }
+        pos += pcs[i].len;
+    }
+    if (locked) {
+        uint64_t old;
+        int urc = rma_ctrl_amo_at(w, r, RMA_CTRL_ACC, TP_AMO_CSWAP, 0, me, &old);
+        if (rc == RMP_SUCCESS)
+            rc = urc != RMP_SUCCESS ? urc : old == me ? RMP_SUCCESS : RMP_ERR_INTERNAL;
+    }
+    if (rc == RMP_SUCCESS) { /* complete at the target already: counted for flush alike */
+        rma_issued(w, r);
+        rma_completed(w, r, RMP_SUCCESS, false);
+    }
+    return rc;
+}

@@ -1,0 +1,192 @@
+/* lock.c — passive target (MPI-3.1 11.5.3): lock/unlock of one target, lock_all/unlock_all.
+ * The lock is a word in the target's control block (RMA_CTRL_LOCK) that origins update with
+ * the window's atomics (rma_ctrl_amo: CPU atomics in a shared segment, or the transport's),
+ * so a target that never calls rmp meanwhile does not stop anyone:
+ *   exclusive  CAS 0 -> RMA_LOCK_EXCL
+ *   shared     FADD +1; if an exclusive holder was there, FADD -1 and try again
+ *   unlock     flush to the target, then FADD of minus what was added
+ * Windows whose atomics are active messages lock through the target's progress instead
+ * (rma_am_lock: the target grants in arrival order). Waiting for a held lock backs off
+ * exponentially up to a millisecond, progressing (my own targets' messages) between tries.
+ * lock_all takes a shared lock on every rank at once (not lazily at the first operation). */
+#include <time.h>
+
+#include "rma.h"
+
+#define BACKOFF_MAX_NS 1000000L
+
+static void backoff(long *ns)
+{
+    rmp_ctx_t *c = &rmp_ctx;
+    progress_poll(c);
+    if (*ns < BACKOFF_MAX_NS)
+        *ns = *ns ? *ns * 2 : 1000;
+    struct timespec ts = {0, *ns};
+    ctx_unlock(c); /* other threads of mine may progress, or unlock, meanwhile */
+    nanosleep(&ts, NULL);
+    ctx_lock(c);
+}
+
+static int lock_word(win_t *w, int r, rma_lock_t type)
+{
+    if (w->amo_path == RMA_AM)
+        return rma_am_lock(w, r, type);
+    long ns = 0;
+    for (;;) {
+        uint64_t old;
+        int err = type == RMA_LK_EXCL
+                      ? rma_ctrl_amo(w, r, TP_AMO_CSWAP, RMA_LOCK_EXCL, 0, &old)
+                      : rma_ctrl_amo(w, r, TP_AMO_FADD, 1, 0, &old);
+        if (err)
+            return err;
+        if (type == RMA_LK_EXCL ? old == 0 : old < RMA_LOCK_EXCL)
+            return RMP_SUCCESS;
+        if (type == RMA_LK_SHARED) { /* an exclusive holder: take my share back */
+            err = rma_ctrl_amo(w, r, TP_AMO_FADD, (uint64_t)-1, 0, &old);
+            if (err)
+                return err;
+        }
+        backoff(&ns);
+    }
+}
+
+static int unlock_word(win_t *w, int r, rma_lock_t type)
+{
+    if (w->amo_path == RMA_AM)
+        return rma_am_unlock(w, r);
+    uint64_t old, minus = type == RMA_LK_EXCL ? (uint64_t)0 - RMA_LOCK_EXCL : (uint64_t)-1;
+    return rma_ctrl_amo(w, r, TP_AMO_FADD, minus, 0, &old);
+}
+
+/* The window of h with the lock taken, or an error. */
+static int lock_enter(rmp_win_t h, win_t **w)
+{
+    int err = ctx_check();
+    if (err)
+        return err;
+    if (!(*w = win_lookup(h)))
+        return RMP_ERR_WIN;
+    ctx_lock(&rmp_ctx);
+    return RMP_SUCCESS;
+}
+
+int rmp_win_lock(int lock_type, int rank, int assert_mode, rmp_win_t win)
+{
+    win_t *w;
+    int err = lock_enter(win, &w);
+    if (err)
+        return err;
+    if (lock_type != RMP_LOCK_SHARED && lock_type != RMP_LOCK_EXCLUSIVE)
+        err = RMP_ERR_ARG;
+    else if (rank == RMP_PROC_NULL)
+        err = RMP_SUCCESS;
+    else if (rank < 0 || rank >= w->size)
+        err = RMP_ERR_RANK;
+    else if ((w->access != RMA_EP_NONE && w->access != RMA_EP_LOCK &&
+              !(w->access == RMA_EP_FENCE && !w->fence_open)) ||
+             w->t[rank].lock != RMA_LK_NONE)
+        err = RMP_ERR_RMA_SYNC; /* another kind of epoch, or locked already */
+    else {
+        rma_lock_t type = lock_type == RMP_LOCK_EXCLUSIVE ? RMA_LK_EXCL : RMA_LK_SHARED;
+        bool nocheck = assert_mode & RMP_MODE_NOCHECK; /* no conflicting lock, promised */
+        if (!nocheck)
+            err = lock_word(w, rank, type);
+        if (!err) {
+            w->t[rank].lock = type;
+            w->t[rank].lock_nocheck = nocheck;
+            w->access = RMA_EP_LOCK;
+            w->fence_open = false;
+            w->nlocks++;
+        }
+    }
+    ctx_unlock(&rmp_ctx);
+    return err;
+}
+
+/* Flush to r and give its lock back (lock held). */
+static int release(win_t *w, int r)
+{
+    rma_target_t *t = &w->t[r];
+    int err = rma_flush_target(w, r, false);
+    if (!t->lock_nocheck) {
+        int e = unlock_word(w, r, t->lock);
+        err = err ? err : e;
+    }
+    t->lock = RMA_LK_NONE;
+    t->lock_nocheck = false;
+    return err;
+}
+
+int rmp_win_unlock(int rank, rmp_win_t win)
+{
+    win_t *w;
+    int err = lock_enter(win, &w);
+    if (err)
+        return err;
+    if (rank == RMP_PROC_NULL)
+        err = RMP_SUCCESS;
+    else if (rank < 0 || rank >= w->size)
+        err = RMP_ERR_RANK;
+    else if (w->access != RMA_EP_LOCK || w->t[rank].lock == RMA_LK_NONE)
+        err = RMP_ERR_RMA_SYNC; /* not locked (or under lock_all: unlock_all ends it) */
+    else {
+        err = release(w, rank);
+        if (--w->nlocks == 0)
+            w->access = RMA_EP_NONE;
+    }
+    ctx_unlock(&rmp_ctx);
+    return err;
+}
+
+int rmp_win_lock_all(int assert_mode, rmp_win_t win)
+{
+    win_t *w;
+    int err = lock_enter(win, &w);
+    if (err)
+        return err;
+    if (w->access != RMA_EP_NONE && !(w->access == RMA_EP_FENCE && !w->fence_open) &&
+        w->access != RMA_EP_FENCE) {
+        ctx_unlock(&rmp_ctx);
+        return RMP_ERR_RMA_SYNC;
+    }
+    bool nocheck = assert_mode & RMP_MODE_NOCHECK;
+    int r = 0;
+    for (; r < w->size && !err; r++) {
+        if (!nocheck)
+            err = lock_word(w, r, RMA_LK_SHARED);
+        if (!err) {
+            w->t[r].lock = RMA_LK_SHARED;
+            w->t[r].lock_nocheck = nocheck;
+        }
+    }
+    if (err) /* give back what was taken: the epoch did not open */
+        for (int k = 0; k < r - 1; k++)
+            release(w, k);
+    else {
+        w->access = RMA_EP_LOCK_ALL;
+        w->fence_open = false;
+        w->nlocks = w->size;
+    }
+    ctx_unlock(&rmp_ctx);
+    return err;
+}
+
+int rmp_win_unlock_all(rmp_win_t win)
+{
+    win_t *w;
+    int err = lock_enter(win, &w);
+    if (err)
+        return err;
+    if (w->access != RMA_EP_LOCK_ALL) {
+        ctx_unlock(&rmp_ctx);
+        return RMP_ERR_RMA_SYNC;
+    }
+    for (int r = 0; r < w->size; r++) {
+        int e = release(w, r);
+        err = err ? err : e;
+    }
+    w->access = RMA_EP_NONE;
+    w->nlocks = 0;
+    ctx_unlock(&rmp_ctx);
+    return err;
+}

@@ -1,0 +1,335 @@
+/* sync.c — epochs (MPI-3.1 11.5): fence, general active target (post/start/complete/wait/
+ * test), the flushes and win_sync, and the checks every operation makes (rma_epoch_check).
+ * Completion is counted per target (rma_issued / rma_completed): to flush a target is to
+ * progress until its counts meet. PSCW's notices are 0-byte messages on the window's own
+ * communicator (a dup nobody else sends on), under tags of their own. */
+#include <stdlib.h>
+
+#include "rma.h"
+
+enum { TAG_POST = 1, TAG_DONE = 2 };
+
+int rma_epoch_check(win_t *w, int r, bool req)
+{
+    rma_target_t *t = &w->t[r];
+    bool passive = t->lock != RMA_LK_NONE || w->access == RMA_EP_LOCK_ALL;
+    if (req) /* request forms: passive target only (MPI-3.1 11.3.5) */
+        return passive ? RMP_SUCCESS : RMP_ERR_RMA_SYNC;
+    if (passive || (w->access == RMA_EP_FENCE && w->fence_open) ||
+        (w->access == RMA_EP_PSCW && t->in_access_group))
+        return RMP_SUCCESS;
+    return RMP_ERR_RMA_SYNC;
+}
+
+typedef struct flush_wait {
+    win_t *w;
+    int r;
+    bool local;
+} flush_wait_t;
+
+static bool flushed(void *arg)
+{
+    flush_wait_t *f = arg;
+    rma_target_t *t = &f->w->t[f->r];
+    if (rmp_ctx.peers[t->world].failed)
+        return true; /* nothing more will come from it: its error is the answer */
+    return f->local ? t->completed_local == t->issued_local : t->completed == t->issued;
+}
+
+int rma_flush_target(win_t *w, int r, bool local)
+{
+    rma_target_t *t = &w->t[r];
+    flush_wait_t f = {w, r, local};
+    if (!flushed(&f))
+        progress_wait_until(&rmp_ctx, flushed, &f);
+    int err = t->error;
+    if (!err && t->completed != t->issued && rmp_ctx.peers[t->world].failed)
+        err = rmp_ctx.peers[t->world].failed;
+    if (t->completed == t->issued)
+        rma_defer_run(w, r);
+    t->error = RMP_SUCCESS;
+    return err;
+}
+
+static int flush_all(win_t *w, bool local)
+{
+    int err = RMP_SUCCESS;
+    for (int r = 0; r < w->size; r++) {
+        int e = rma_flush_target(w, r, local);
+        err = err ? err : e;
+    }
+    return err;
+}
+
+/* The window of h with the lock taken, or an error. */
+static int sync_enter(rmp_win_t h, win_t **w)
+{
+    int err = ctx_check();
+    if (err)
+        return err;
+    if (!(*w = win_lookup(h)))
+        return RMP_ERR_WIN;
+    ctx_lock(&rmp_ctx);
+    return RMP_SUCCESS;
+}
+
+int rmp_win_fence(int assert_mode, rmp_win_t win)
+{
+    win_t *w;
+    int err = sync_enter(win, &w);
+    if (err)
+        return err;
+    rmp_ctx_t *c = &rmp_ctx;
+    if ((w->access != RMA_EP_NONE && w->access != RMA_EP_FENCE) || w->exposing) {
+        ctx_unlock(c);
+        return RMP_ERR_RMA_SYNC; /* a lock or PSCW epoch is open */
+    }
+    if (!(assert_mode & RMP_MODE_NOPRECEDE))
+        err = flush_all(w, false); /* mine are done at their targets... */
+    ctx_unlock(c);
+    int e = rmp_barrier(w->comm); /* ...and everyone's at mine, when it returns */
+    err = err ? err : e;
+    ctx_lock(c);
+    bool open = !(assert_mode & RMP_MODE_NOSUCCEED);
+    w->access = open ? RMA_EP_FENCE : RMA_EP_NONE;
+    w->fence_open = open;
+    ctx_unlock(c);
+    return err;
+}
+
+/* group's members as ranks of the window (malloc'd *ranks, *n); RMP_ERR_GROUP or RMP_ERR_RANK
+ * when one is not in the window. Lock NOT held. */
+static int group_ranks(win_t *w, rmp_group_t g, int **ranks, int *n)
+{
+    rmp_group_t wg;
+    int err = rmp_group_size(g, n);
+    if (err)
+        return err;
+    int *in = malloc(sizeof(int) * (size_t)(*n + 1)), *out = malloc(sizeof(int) * (size_t)(*n + 1));
+    err = in && out ? rmp_comm_group(w->comm, &wg) : RMP_ERR_NO_MEM;
+    if (!err) {
+        for (int i = 0; i < *n; i++)
+            in[i] = i;
+        err = rmp_group_translate_ranks(g, *n, in, wg, out);
+        rmp_group_free(&wg);
+    }
+    for (int i = 0; !err && i < *n; i++)
+        if (out[i] < 0 || out[i] >= w->size)
+            err = RMP_ERR_RANK;
+    free(in);
+    if (err) {
+        free(out);
+        return err;
+    }
+    *ranks = out;
+    return RMP_SUCCESS;
+}
+
+int rmp_win_post(rmp_group_t group, int assert_mode, rmp_win_t win)
+{
+    int err = ctx_check();
+    win_t *w = err ? NULL : win_lookup(win);
+    if (err || !w)
+        return err ? err : RMP_ERR_WIN;
+    if (w->exposing)
+        return RMP_ERR_RMA_SYNC;
+    int *ranks = NULL, n = 0;
+    err = group_ranks(w, group, &ranks, &n);
+    bool *done = err ? NULL : calloc((size_t)n + 1, sizeof(bool));
+    if (!err && !done)
+        err = RMP_ERR_NO_MEM;
+    if (err) {
+        free(ranks);
+        return err;
+    }
+    /* each origin may start accessing once it has my notice (NOCHECK: it does not wait) */
+    for (int i = 0; !err && i < n && !(assert_mode & RMP_MODE_NOCHECK); i++)
+        err = rmp_send(NULL, 0, RMP_BYTE, ranks[i], TAG_POST, w->comm);
+    if (err) {
+        free(ranks);
+        free(done);
+        return err;
+    }
+    ctx_lock(&rmp_ctx);
+    w->post_ranks = ranks;
+    w->npost = n;
+    w->post_done = done;
+    w->exposing = true;
+    ctx_unlock(&rmp_ctx);
+    return RMP_SUCCESS;
+}
+
+int rmp_win_start(rmp_group_t group, int assert_mode, rmp_win_t win)
+{
+    int err = ctx_check();
+    win_t *w = err ? NULL : win_lookup(win);
+    if (err || !w)
+        return err ? err : RMP_ERR_WIN;
+    /* after a fence(0) the fence epoch ends here (MPI's pattern fence then PSCW) */
+    if (w->access != RMA_EP_NONE && w->access != RMA_EP_FENCE)
+        return RMP_ERR_RMA_SYNC;
+    int *ranks, n;
+    err = group_ranks(w, group, &ranks, &n);
+    if (err)
+        return err;
+    for (int i = 0; !err && i < n && !(assert_mode & RMP_MODE_NOCHECK); i++)
+        err = rmp_recv(NULL, 0, RMP_BYTE, ranks[i], TAG_POST, w->comm, RMP_STATUS_IGNORE);
+    if (err) {
+        free(ranks);
+        return err;
+    }
+    ctx_lock(&rmp_ctx);
+    for (int i = 0; i < n; i++)
+        w->t[ranks[i]].in_access_group = true;
+    w->start_ranks = ranks;
+    w->nstart = n;
+    w->access = RMA_EP_PSCW;
+    w->fence_open = false;
+    ctx_unlock(&rmp_ctx);
+    return RMP_SUCCESS;
+}
+
+int rmp_win_complete(rmp_win_t win)
+{
+    win_t *w;
+    int err = sync_enter(win, &w);
+    if (err)
+        return err;
+    if (w->access != RMA_EP_PSCW) {
+        ctx_unlock(&rmp_ctx);
+        return RMP_ERR_RMA_SYNC;
+    }
+    for (int i = 0; i < w->nstart; i++) {
+        int e = rma_flush_target(w, w->start_ranks[i], false);
+        err = err ? err : e;
+        w->t[w->start_ranks[i]].in_access_group = false;
+    }
+    int *ranks = w->start_ranks, n = w->nstart;
+    w->start_ranks = NULL;
+    w->nstart = 0;
+    w->access = RMA_EP_NONE;
+    ctx_unlock(&rmp_ctx);
+    /* everything I did there is done: the target's wait may return */
+    for (int i = 0; i < n; i++) {
+        int e = rmp_send(NULL, 0, RMP_BYTE, ranks[i], TAG_DONE, w->comm);
+        err = err ? err : e;
+    }
+    free(ranks);
+    return err;
+}
+
+/* Consume the "done" notices that came (block: wait for all). *all: every origin done. */
+static int post_collect(win_t *w, bool block, bool *all)
+{
+    int err = RMP_SUCCESS;
+    *all = true;
+    for (int i = 0; i < w->npost && !err; i++) {
+        if (w->post_done[i])
+            continue;
+        int flag = 1;
+        if (!block)
+            err = rmp_iprobe(w->post_ranks[i], TAG_DONE, w->comm, &flag, RMP_STATUS_IGNORE);
+        if (!err && flag)
+            err = rmp_recv(NULL, 0, RMP_BYTE, w->post_ranks[i], TAG_DONE, w->comm,
+                           RMP_STATUS_IGNORE);
+        if (!err && flag)
+            w->post_done[i] = true;
+        else
+            *all = false;
+    }
+    if (!err && *all) {
+        ctx_lock(&rmp_ctx);
+        free(w->post_ranks);
+        free(w->post_done);
+        w->post_ranks = NULL;
+        w->post_done = NULL;
+        w->npost = 0;
+        w->exposing = false;
+        ctx_unlock(&rmp_ctx);
+    }
+    return err;
+}
+
+int rmp_win_wait(rmp_win_t win)
+{
+    int err = ctx_check();
+    win_t *w = err ? NULL : win_lookup(win);
+    if (err || !w)
+        return err ? err : RMP_ERR_WIN;
+    if (!w->exposing)
+        return RMP_ERR_RMA_SYNC;
+    bool all;
+    return post_collect(w, true, &all);
+}
+
+int rmp_win_test(rmp_win_t win, int *flag)
+{
+    int err = ctx_check();
+    win_t *w = err ? NULL : win_lookup(win);
+    if (err || !w)
+        return err ? err : RMP_ERR_WIN;
+    if (!flag)
+        return RMP_ERR_ARG;
+    if (!w->exposing)
+        return RMP_ERR_RMA_SYNC;
+    bool all;
+    err = post_collect(w, false, &all);
+    *flag = !err && all;
+    return err;
+}
+
+/* flush and flush_local: a passive-target epoch to rank (or to all: rank < 0). */
+static int flush_call(rmp_win_t win, int rank, bool local)
+{
+    win_t *w;
+    int err = sync_enter(win, &w);
+    if (err)
+        return err;
+    if (rank >= w->size || (rank < 0 && rank != -1 && rank != RMP_PROC_NULL))
+        err = RMP_ERR_RANK;
+    else if (rank == RMP_PROC_NULL)
+        err = RMP_SUCCESS;
+    else if (rank >= 0 && rma_epoch_check(w, rank, true))
+        err = RMP_ERR_RMA_SYNC;
+    else if (rank < 0 && w->access != RMA_EP_LOCK && w->access != RMA_EP_LOCK_ALL)
+        err = RMP_ERR_RMA_SYNC;
+    else if (rank >= 0)
+        err = rma_flush_target(w, rank, local);
+    else
+        err = flush_all(w, local);
+    ctx_unlock(&rmp_ctx);
+    return err;
+}
+
+int rmp_win_flush(int rank, rmp_win_t win)
+{
+    return rank == -1 ? RMP_ERR_RANK : flush_call(win, rank, false);
+}
+
+int rmp_win_flush_all(rmp_win_t win)
+{
+    return flush_call(win, -1, false);
+}
+
+int rmp_win_flush_local(int rank, rmp_win_t win)
+{
+    return rank == -1 ? RMP_ERR_RANK : flush_call(win, rank, true);
+}
+
+int rmp_win_flush_local_all(rmp_win_t win)
+{
+    return flush_call(win, -1, true);
+}
+
+int rmp_win_sync(rmp_win_t win)
+{
+    int err = ctx_check();
+    if (err)
+        return err;
+    if (!win_lookup(win))
+        return RMP_ERR_WIN;
+    /* the unified model: memory is coherent; what remains is the processor's ordering of my
+     * loads and stores against the peers' (shared segments) */
+    atomic_thread_fence(memory_order_seq_cst);
+    return RMP_SUCCESS;
+}

@@ -1,0 +1,81 @@
+/* test_mpi_rma.c — MPI's one-sided communication through mpi.h (tests/mpi/mpi_rma_*.c, built
+ * with rmpcc) under mrun at n = 1..8: every operation under every synchronization on every
+ * window flavor (mpi_rma_ops), derived datatypes on both sides, MPI_PROC_NULL and zero counts
+ * (mpi_rma_dtype), the error classes on the window's handler (mpi_rma_errors), and programs
+ * built on RMA (mpi_rma_apps: counter, CAS lock, linked list on a dynamic window, halo
+ * exchange, shared memory); ops and apps also with RMP_RMA_PATH=am, the active-message path
+ * for everything. Each program checks exact values itself ("FAIL" lines, "<prog>: rank R OK"). */
+#include "run.h"
+
+#ifndef RMP_TEST_MPIPROGS
+#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
+#endif
+#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
+
+static void run_ok(int n, const char *prog, const char *const *env)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, prog);
+    run_opts_t o = {.limit = 90, .env = env};
+    run_result_t r = run_mrun(&o, n, path, NULL);
+    expect_ranks_ok(r, prog, n);
+    run_free(&r);
+}
+
+static const char *const am_env[] = {"RMP_RMA_PATH=am", NULL};
+
+#define RMA_SIZES(suite, name)                                                                 \
+    ParameterizedTestParameters(suite, name)                                                   \
+    {                                                                                          \
+        static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};                                            \
+        return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);                         \
+    }
+
+RMA_SIZES(mpi_rma, ops)
+ParameterizedTest(int *n, mpi_rma, ops, .timeout = 100)
+{
+    run_ok(*n, "mpi_rma_ops", NULL);
+}
+
+RMA_SIZES(mpi_rma, ops_am)
+ParameterizedTest(int *n, mpi_rma, ops_am, .timeout = 100)
+{
+    run_ok(*n, "mpi_rma_ops", am_env);
+}
+
+RMA_SIZES(mpi_rma, dtype)
+ParameterizedTest(int *n, mpi_rma, dtype, .timeout = 100)
+{
+    run_ok(*n, "mpi_rma_dtype", NULL);
+}
+
+RMA_SIZES(mpi_rma, errors)
+ParameterizedTest(int *n, mpi_rma, errors, .timeout = 100)
+{
+    run_ok(*n, "mpi_rma_errors", NULL);
+}
+
+RMA_SIZES(mpi_rma, apps)
+ParameterizedTest(int *n, mpi_rma, apps, .timeout = 100)
+{
+    run_ok(*n, "mpi_rma_apps", NULL);
+}
+
+RMA_SIZES(mpi_rma, apps_am)
+ParameterizedTest(int *n, mpi_rma, apps_am, .timeout = 100)
+{
+    run_ok(*n, "mpi_rma_apps", am_env);
+}
+
+/* Under the default handler (MPI_ERRORS_ARE_FATAL) an RMA error ends the job, naming the call
+ * and the class: a put outside an epoch. */
+Test(mpi_rma, fatal_sync_error_ends_job, .timeout = 100)
+{
+    run_opts_t o = {.limit = 60};
+    run_result_t r = run_mrun(&o, 2, MPIPROG("mpi_rma_errors"), "fatal", NULL);
+    expect_exit(r, 37); /* MPI_ERR_RMA_SYNC */
+    cr_assert_eq(count_prefix(r.err, "rmp: MPI_Put on rank 0: "), 1, "stderr:\n%s", r.err);
+    expect_no_fail(r);
+    expect_clean(r);
+    run_free(&r);
+}
