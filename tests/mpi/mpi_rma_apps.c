@@ -302,12 +302,9 @@ static void shared(void)
 
 int main(int argc, char **argv)
 {
-    mc_watchdog(80);
-    MPI_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    mc_init(&argc, &argv, 80);
+    rank = mc_rank;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    mc_rank = rank;
     counter();
     cas_lock();
     linked_list();

@@ -175,7 +175,9 @@ static void nulls(MPI_Win win, double *mem)
     CHECK(MPI_Win_unlock(MPI_PROC_NULL, win));
     CHECK(MPI_Win_lock_all(0, win));
     CHECK(MPI_Fetch_and_op(src, res, MPI_DOUBLE, MPI_PROC_NULL, 0, MPI_SUM, win));
-    CHECK(MPI_Compare_and_swap(src, src, res, MPI_DOUBLE, MPI_PROC_NULL, 0, win));
+    long lv = 3, lres = -2; /* compare_and_swap takes integer types only */
+    CHECK(MPI_Compare_and_swap(&lv, &lv, &lres, MPI_LONG, MPI_PROC_NULL, 0, win));
+    EXPECT_INT(lres, -2);
     CHECK(MPI_Rput(src, 4, MPI_DOUBLE, MPI_PROC_NULL, 0, 4, MPI_DOUBLE, win, &r));
     CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE));
     CHECK(MPI_Rget(res, 4, MPI_DOUBLE, MPI_PROC_NULL, 0, 4, MPI_DOUBLE, win, &r));
@@ -237,12 +239,9 @@ static void create_bytes(void)
 
 int main(int argc, char **argv)
 {
-    mc_watchdog(80);
-    MPI_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    mc_init(&argc, &argv, 80);
+    rank = mc_rank;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    mc_rank = rank;
     left = (rank + size - 1) % size;
     right = (rank + 1) % size;
     double *mem;

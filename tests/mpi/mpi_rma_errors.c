@@ -3,9 +3,10 @@
  * checked by class: MPI_ERR_RMA_RANGE (and the target untouched), MPI_ERR_RMA_SYNC (no epoch,
  * a request form in an active-target epoch, double lock, unlock without lock, complete without
  * start), MPI_ERR_RMA_FLAVOR (shared_query of a create window), MPI_ERR_LOCKTYPE,
- * MPI_ERR_ASSERT, MPI_ERR_OP (a user op), MPI_ERR_WIN (a freed window, on MPI_COMM_WORLD's
- * handler). After each error the window still works. With argument "fatal": the default
- * handler ends the job on rank 0's put outside an epoch. "mpi_rma_errors: rank R OK" at the end. */
+ * MPI_ERR_ASSERT, MPI_ERR_OP (a user op), MPI_ERR_TYPE (compare_and_swap of a double),
+ * MPI_ERR_WIN (a freed window, on MPI_COMM_WORLD's handler). After each error the window
+ * still works. With argument "fatal": the default handler ends the job on rank 0's put
+ * outside an epoch. "mpi_rma_errors: rank R OK" at the end. */
 #include "mpicheck.h"
 
 #define M 8
@@ -100,6 +101,8 @@ int main(int argc, char **argv)
                  MPI_ERR_RMA_RANGE);
     EXPECT_CLASS(MPI_Compare_and_swap(src, src, res, MPI_INT, right, M, win),
                  MPI_ERR_RMA_RANGE);
+    double d = 1.0, dres; /* compare_and_swap is for integer, byte and bool types */
+    EXPECT_CLASS(MPI_Compare_and_swap(&d, &d, &dres, MPI_DOUBLE, right, 0, win), MPI_ERR_TYPE);
     MPI_Datatype far; /* one int, but 2*M ints from its start: the target layout is checked */
     int bl = 1, dl = 2 * M;
     CHECK(MPI_Type_indexed(1, &bl, &dl, MPI_INT, &far));

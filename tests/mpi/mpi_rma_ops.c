@@ -339,12 +339,9 @@ static void test_atomics(tw_t *w, int sync)
 
 int main(int argc, char **argv)
 {
-    mc_watchdog(80);
-    MPI_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    mc_init(&argc, &argv, 80);
+    rank = mc_rank;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    mc_rank = rank;
     left = (rank + size - 1) % size;
     right = (rank + 1) % size;
     for (int f = 0; f < NFLAVORS; f++) {

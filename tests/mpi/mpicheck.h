@@ -44,6 +44,16 @@ static void mc_watchdog(unsigned seconds)
     alarm(seconds);
 }
 
+/* The start of most programs: the watchdog, MPI_Init, errors returned on MPI_COMM_WORLD (so
+ * that CHECK reports them), mc_rank set. */
+static inline void mc_init(int *argc, char ***argv, unsigned seconds)
+{
+    mc_watchdog(seconds);
+    MPI_Init(argc, argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &mc_rank);
+}
+
 /* "<prog>: rank R OK" when nothing failed; the status for main to return. */
 static int mc_done(const char *prog)
 {
