@@ -268,8 +268,8 @@ $(TESTS)/progs/%: tests/progs/%.c $(STATIC) $(wildcard tests/progs/*.h)
 
 # The transport contract cases (tests/contract) run in the unit tests (self, shm) and, as the
 # program tests/contract, in the VM (verbs: tests/vm/run-verbs-suite contract).
-CONTRACT_SRC := tests/contract/contract.c
-CONTRACT_DEPS := $(CONTRACT_SRC) tests/contract/contract.h
+CONTRACT_SRC := tests/contract/contract.c tests/contract/contract_rma.c
+CONTRACT_DEPS := $(CONTRACT_SRC) tests/contract/contract.h tests/contract/ct_harness.h
 $(TESTS)/unit: $(UNIT_SRC) $(CONTRACT_DEPS) $(INTERNAL) | need-test-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/contract $(LDFLAGS_ALL) -o $@ $(UNIT_SRC) $(CONTRACT_SRC) \

@@ -4,6 +4,7 @@
  * a shared board the harness owns); every rank is a forked process. Nothing of the transport is
  * mocked: the code under test is the library's. */
 #include "contract.h"
+#include "ct_harness.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,59 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CT_MAXR 8
-#define CT_BLOB_MAX 4096
-#define CT_WAIT_S 30      /* one wait inside a case (an arrival, a barrier, a failure) */
-#define CT_RUN_S 120      /* a whole run, all ranks */
-#define CT_MAGIC 0x43544d31u
-
-/* What the ranks share: the modex board, a barrier, the verdicts. */
-typedef struct ct_board {
-    atomic_int arrived;          /* barrier arrivals so far */
-    atomic_int abort;            /* a rank failed: the others stop waiting */
-    atomic_int dying[CT_MAXR];   /* the rank ends itself on purpose (peer_failed case) */
-    atomic_int gone[CT_MAXR];    /* ... and the harness has reaped it */
-    atomic_long count;           /* a number one rank tells the others */
-    size_t bloblen[CT_MAXR];
-    unsigned char blob[CT_MAXR][CT_BLOB_MAX];
-    char why[CT_MAXR][512];
-} ct_board_t;
-
-typedef struct ct_hdr {
-    uint32_t magic, type; /* CT_T_* */
-    uint32_t src, seq;    /* the sender's own rank and its per-case sequence number */
-    uint64_t len;         /* payload bytes after the header */
-} ct_hdr_t;
-
-enum { CT_T_DATA = 1, CT_T_RKEY, CT_T_DONE };
-
-typedef struct ct_msg {
-    int src;
-    size_t len;
-    unsigned char *data;
-    bool taken;
-} ct_msg_t;
-
-struct ct {
-    const tp_ops_t *ops;
-    tp_t *tp;
-    tp_env_t env;
-    int rank, size, nbar;
-    ct_board_t *board;
-    int local_ranks[CT_MAXR], node[CT_MAXR];
-    bool route[CT_MAXR], connected[CT_MAXR];
-    char nspace[96];
-    ct_msg_t *msgs;
-    size_t nmsgs, capmsgs;
-    void *done_cookie[16];
-    int done_status[16], ndone;
-    int failed_peer, failed_status;
-    bool orderly; /* every rank reaches the closing barrier */
-};
-
 /* ---- failing ---------------------------------------------------------------------------- */
 
-__attribute__((format(printf, 2, 3))) static int ct_fail(ct_t *t, const char *fmt, ...)
+int ct_fail(ct_t *t, const char *fmt, ...)
 {
     char *w = t->board->why[t->rank];
     if (!w[0]) {
@@ -85,13 +36,7 @@ __attribute__((format(printf, 2, 3))) static int ct_fail(ct_t *t, const char *fm
     return -1;
 }
 
-#define CT_CHECK(t, cond, ...)                                                                  \
-    do {                                                                                        \
-        if (!(cond))                                                                            \
-            return ct_fail((t), __VA_ARGS__);                                                   \
-    } while (0)
-
-static double ct_now(void)
+double ct_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -180,7 +125,7 @@ static const tp_upcalls_t ct_upcalls = {
 
 /* ---- helpers for the cases -------------------------------------------------------------- */
 
-static int ct_barrier(ct_t *t)
+int ct_barrier(ct_t *t)
 {
     int want = ++t->nbar * t->size;
     atomic_fetch_add(&t->board->arrived, 1);
@@ -198,7 +143,7 @@ static int ct_barrier(ct_t *t)
 }
 
 /* Send as the core does: connect on first use, RMP_AGAIN means progress and retry. */
-static int ct_send(ct_t *t, int dst, const ct_hdr_t *h, const void *payload)
+int ct_send(ct_t *t, int dst, const ct_hdr_t *h, const void *payload)
 {
     if (!t->connected[dst]) {
         int rc = t->ops->connect(t->tp, dst);
@@ -218,12 +163,12 @@ static int ct_send(ct_t *t, int dst, const ct_hdr_t *h, const void *payload)
     }
 }
 
-static unsigned char ct_byte(uint32_t src, uint32_t seq, size_t i)
+unsigned char ct_byte(uint32_t src, uint32_t seq, size_t i)
 {
     return (unsigned char)(src * 31u + seq * 131u + (uint32_t)i * 7u + (uint32_t)(i >> 8));
 }
 
-static void ct_fill(unsigned char *p, uint32_t src, uint32_t seq, size_t len)
+void ct_fill(unsigned char *p, uint32_t src, uint32_t seq, size_t len)
 {
     for (size_t i = 0; i < len; i++)
         p[i] = ct_byte(src, seq, i);
@@ -251,7 +196,7 @@ static int ct_wait_msgs(ct_t *t, size_t n)
 }
 
 /* The first arrival of type `type` not taken yet (waiting for it), or NULL (failed). */
-static const ct_msg_t *ct_take(ct_t *t, uint32_t type)
+const ct_msg_t *ct_take(ct_t *t, uint32_t type)
 {
     for (size_t seen = 0;;) {
         for (size_t i = seen; i < t->nmsgs; i++) {
@@ -514,7 +459,7 @@ static int case_get(ct_t *t)
 }
 
 /* Progress until it reports nothing several times in a row. */
-static void ct_settle(ct_t *t)
+void ct_settle(ct_t *t)
 {
     for (int idle = 0; idle < 50;)
         idle = t->ops->progress(t->tp) ? 0 : idle + 1;
@@ -590,11 +535,9 @@ static int case_peer_failed(ct_t *t)
     ct_hdr_t h = {.magic = CT_MAGIC, .type = CT_T_DONE, .src = 0};
     if (ct_send(t, 1, &h, NULL))
         return -1;
+    if (ct_wait_gone(t, 1))
+        return -1;
     double end = ct_now() + CT_WAIT_S;
-    while (!atomic_load(&t->board->gone[1])) {
-        CT_CHECK(t, ct_now() < end, "rank 1 did not end");
-        t->ops->progress(t->tp);
-    }
     unsigned char buf[4096];
     int cookie, rc = t->ops->get(t->tp, 1, buf, sizeof(buf), &rkey, 0, &cookie);
     bool told = rc == RMP_ERR_PEER;
@@ -616,6 +559,16 @@ static int case_peer_failed(ct_t *t)
     return 0;
 }
 
+int ct_wait_gone(ct_t *t, int rank)
+{
+    double end = ct_now() + CT_WAIT_S;
+    while (!atomic_load(&t->board->gone[rank])) {
+        CT_CHECK(t, ct_now() < end, "rank %d did not end", rank);
+        t->ops->progress(t->tp);
+    }
+    return 0;
+}
+
 /* Open, wire up, close: nothing else (the checks every case ends with do the rest). */
 static int case_idle(ct_t *t)
 {
@@ -623,10 +576,16 @@ static int case_idle(ct_t *t)
 }
 
 const ct_case_t ct_cases[] = {
-    {"idle", case_idle, 1},         {"order", case_order, 1},
-    {"max_send", case_max_send, 1}, {"again", case_again, 1},
-    {"get", case_get, 1},           {"arm", case_arm, 1},
-    {"peer_failed", case_peer_failed, 2},
+    {"idle", case_idle, 1, 0},         {"order", case_order, 1, 0},
+    {"max_send", case_max_send, 1, 0}, {"again", case_again, 1, 0},
+    {"get", case_get, 1, 0},           {"arm", case_arm, 1, 0},
+    {"peer_failed", case_peer_failed, 2, CT_RANK1_DIES},
+    /* One-sided (tp_rma_ops_t: contract_rma.c); transports without the table (self) are not
+     * asked: 2 ranks at least. */
+    {"rma_rw", ct_case_rma_rw, 2, CT_TWO_NODES},
+    {"rma_atomic", ct_case_rma_atomic, 2, CT_TWO_NODES},
+    {"rma_again", ct_case_rma_again, 2, CT_TWO_NODES},
+    {"rma_peer_failed", ct_case_rma_peer_failed, 2, CT_RANK1_DIES},
 };
 const int ct_ncases = (int)(sizeof(ct_cases) / sizeof(ct_cases[0]));
 
@@ -652,21 +611,30 @@ static int count_fds(void)
     return n;
 }
 
-static void ct_env(ct_t *t)
+static void ct_env(ct_t *t, const ct_case_t *c)
 {
+    /* Two nodes (verbs only: shm cannot cross them): the last rank alone on node 1. */
+    bool two = (c->flags & CT_TWO_NODES) && t->ops == &tp_verbs_ops && t->size > 1;
+    int lsize = 0, lrank = 0;
+    for (int w = 0; w < t->size; w++)
+        t->node[w] = two && w == t->size - 1 ? 1 : 0;
     for (int w = 0; w < t->size; w++) {
-        t->local_ranks[w] = w; /* one node */
-        t->node[w] = 0;
         /* What the core would route: self only me, shm every other rank of the node, verbs
-         * (as under RMP_TRANSPORT=verbs) everyone. */
+         * (as under RMP_TRANSPORT=verbs) everyone, or with two nodes the other node's. */
         t->route[w] = t->ops == &tp_self_ops ? w == t->rank
-                      : t->ops == &tp_shm_ops ? w != t->rank : true;
+                      : t->ops == &tp_shm_ops ? w != t->rank
+                      : two ? t->node[w] != t->node[t->rank] : true;
     }
+    for (int w = 0; w < t->size; w++)
+        if (t->node[w] == t->node[t->rank]) {
+            lrank = w == t->rank ? lsize : lrank;
+            t->local_ranks[lsize++] = w;
+        }
     int n = 0;
     for (int w = 0; w < t->size; w++)
         n += t->route[w];
     t->env = (tp_env_t){
-        .rank = t->rank, .size = t->size, .local_rank = t->rank, .local_size = t->size,
+        .rank = t->rank, .size = t->size, .local_rank = lrank, .local_size = lsize,
         .local_ranks = t->local_ranks, .node = t->node, .nspace = t->nspace,
         .verbose = getenv("CT_VERBOSE") != NULL, .use_cma = true, .shm_ring_bytes = 64 << 10,
         .route = t->route, .nroute = n, .no_route = n ? NULL : "no peer", .up = &ct_upcalls,
@@ -701,7 +669,7 @@ static int rank_main(const tp_ops_t *ops, ct_board_t *b, int rank, int n, const 
     ct_t t = {.ops = ops, .rank = rank, .size = n, .board = b, .failed_peer = -1,
               .orderly = true};
     snprintf(t.nspace, sizeof(t.nspace), "%s", nspace);
-    ct_env(&t);
+    ct_env(&t, c);
     int fds = count_fds();
     int rc = rank_body(&t, c);
     if (t.tp) {
@@ -741,7 +709,8 @@ int ct_default_ranks(const tp_ops_t *ops, const ct_case_t *c)
 {
     if (ops == &tp_self_ops)
         return 1;
-    return c->run == case_order ? 3 : 2; /* order: two senders, so sources can be mixed up */
+    /* order: two senders, so sources can be mixed up; two nodes: a peer on mine and one not */
+    return c->run == case_order || (c->flags & CT_TWO_NODES) ? 3 : 2;
 }
 
 /* Names the transport left in /dev/shm for this run (removed; counted). */
@@ -852,7 +821,7 @@ int ct_run(const tp_ops_t *ops, int n, const ct_case_t *c, char *why, size_t len
     char scratch[512];
     int rc = reap_all(b, pids, n, bad ? scratch : why, bad ? sizeof(scratch) : len);
     for (int r = 0; r < n && !rc && !bad; r++)
-        if (atomic_load(&b->dying[r]) != (c->run == case_peer_failed && r == 1)) {
+        if (atomic_load(&b->dying[r]) != ((c->flags & CT_RANK1_DIES) && r == 1)) {
             snprintf(why, len, "rank %d ended unexpectedly", r);
             rc = -1;
         }

@@ -234,6 +234,7 @@ static void verbs_close(tp_t *tp)
                 tp_verbose(tp, "verbs: ibv_destroy_qp (rank %d): %s", p, strerror(errno));
     }
     verbs_offload_close(v); /* its UD QP and registrations, before the CQ and PD go */
+    verbs_rma_close(v);
     verbs_rdma_close(v);
     verbs_eager_close(v);
     if (v->cq) {
@@ -365,7 +366,7 @@ static int open_all(verbs_tp_t *v)
         v->conns[p].sig_ring = rings + (size_t)p * v->sq_depth;
     }
     if ((rc = create_shared(v)) || (rc = verbs_eager_open(v)) || (rc = verbs_rdma_open(v)) ||
-        (rc = verbs_offload_open(v)))
+        (rc = verbs_offload_open(v)) || (rc = verbs_rma_open(v)))
         return rc;
     rc = v->wiring == WIRE_RDMACM ? verbs_cm_open(v) : verbs_wire_open(v);
     if (rc == RMP_SUCCESS)
@@ -395,6 +396,7 @@ static int verbs_open(const tp_env_t *env, tp_t **tp_p)
         return rc;
     }
     v->base.caps = v->rd_atomic ? TP_CAP_GET : 0;
+    verbs_rma_enable(v);
     tp_verbose(&v->base, "verbs: eager limit %zu, max send %zu, inline up to %u bytes; SRQ %u "
                "buffers (grows to %u), send queue %u per QP, CQ %d; RDMA READ: %u in flight "
                "per QP, %u KiB segments%s", v->base.eager_limit, v->base.max_send,
@@ -416,8 +418,11 @@ static int verbs_addr_pack(tp_t *tp, const void **blob_p, size_t *len_p)
 static int verbs_wireup(tp_t *tp)
 {
     verbs_tp_t *v = (verbs_tp_t *)tp;
+    /* rdmacm needs the peer's progress to accept: one-sided operations to every rank
+     * (rma_qps) connect now, while every rank is here, so that no operation later waits on
+     * a target that does not call rmp. */
     int rc = v->wiring == WIRE_RDMACM
-                 ? (v->eager_connect ? verbs_cm_wireup(v) : RMP_SUCCESS)
+                 ? (v->eager_connect || v->rma_qps ? verbs_cm_wireup(v) : RMP_SUCCESS)
                  : verbs_wire_wireup(v);
     return rc ? rc : verbs_offload_wireup(v);
 }

@@ -3,7 +3,8 @@
  * wired by hand through the modex), verbs_cm.c (QPs wired by librdmacm), verbs_eager.c (bounce
  * buffers, SRQ, send/receive completions), verbs_rdma.c (registration, cache, RDMA READ, a
  * failed peer's gets), verbs_sq.c (send-queue slots), verbs_peer.c (lookups by QP number, the
- * fds waited on, peers' control regions), verbs_offload.c and the offload backends
+ * fds waited on, peers' control regions), verbs_rma.c (one-sided: RDMA WRITE, READ and
+ * atomics on exposed memory), verbs_offload.c and the offload backends
  * (verbs_mcast*.c, verbs_atomic.c, verbs_probe.c).
  *
  * Environment: RMP_DEVICE=name[:port], RMP_GID_INDEX=n, RMP_CONNECT=lazy|eager,
@@ -195,6 +196,8 @@ typedef struct verbs_tp {
     bool memlock_reported;
     /* offload (verbs_offload.c): the control region peers read, write and run atomics on */
     bool ofl_qps;               /* a QP to every peer, same node too: offload may need them */
+    bool rma_qps;               /* the same for one-sided operations (verbs_rma.c) */
+    void *rma;                  /* verbs_rma.c's state */
     char *ctrl;
     struct ibv_mr *ctrl_mr;
     void *mcast;                /* verbs_mcast.c's state */
@@ -263,6 +266,17 @@ int verbs_get(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *rkey, 
 void verbs_on_read(verbs_tp_t *v, const struct ibv_wc *wc);
 void verbs_reads_push(verbs_tp_t *v, verbs_conn_t *c); /* post queued segments */
 void verbs_gets_fail(verbs_tp_t *v, verbs_conn_t *c);  /* orphan a failed peer's gets */
+/* A registration covering [buf, buf+len) with at least `access` (through the cache when on),
+ * or NULL (reported, naming `what`); verbs_reg_put gives it back. */
+verbs_mr_t *verbs_reg_get(verbs_tp_t *v, void *buf, size_t len, int access, const char *what);
+void verbs_reg_put(verbs_tp_t *v, verbs_mr_t *m);
+
+/* verbs_rma.c: the one-sided ops table (transport/rma.h) */
+/* Before the wiring opens: decides rma_qps, sets up the atomics' result slots; sets
+ * tp->rma once the rest of open succeeded (verbs_rma_enable). */
+int verbs_rma_open(verbs_tp_t *v);
+void verbs_rma_enable(verbs_tp_t *v);
+void verbs_rma_close(verbs_tp_t *v);    /* before the PD goes */
 
 /* verbs_offload.c: the offload table (offload.h) dispatching to two backends, and the control
  * region: VERBS_CTRL_BYTES of registered memory per process (remote read, write and atomics),

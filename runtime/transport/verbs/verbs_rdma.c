@@ -100,8 +100,7 @@ static verbs_mr_t *cache_find(verbs_tp_t *v, uintptr_t a, uintptr_t e)
     return NULL;
 }
 
-/* A registration covering [buf, buf+len) with at least `access`, or NULL (reported). */
-static verbs_mr_t *reg_get(verbs_tp_t *v, void *buf, size_t len, int access, const char *what)
+verbs_mr_t *verbs_reg_get(verbs_tp_t *v, void *buf, size_t len, int access, const char *what)
 {
     uintptr_t a = (uintptr_t)buf, e = a + len;
     uintptr_t ps = page_size(), pa = a & ~(ps - 1), pe = (e + ps - 1) & ~(ps - 1);
@@ -140,7 +139,7 @@ static verbs_mr_t *reg_get(verbs_tp_t *v, void *buf, size_t len, int access, con
     return m;
 }
 
-static void reg_put(verbs_tp_t *v, verbs_mr_t *m)
+void verbs_reg_put(verbs_tp_t *v, verbs_mr_t *m)
 {
     if (--m->refs > 0)
         return;
@@ -158,7 +157,7 @@ int verbs_mem_reg(tp_t *tp, void *buf, size_t len, tp_rkey_t *rkey, void **memh_
     if (len == 0)
         return RMP_SUCCESS;
     /* Read access only: the buffer may be read-only memory (a send from a constant). */
-    verbs_mr_t *m = reg_get(v, buf, len, IBV_ACCESS_REMOTE_READ, "rendezvous send buffer");
+    verbs_mr_t *m = verbs_reg_get(v, buf, len, IBV_ACCESS_REMOTE_READ, "rendezvous send buffer");
     if (!m)
         return RMP_ERR_TRANSPORT;
     rkey->addr = (uint64_t)(uintptr_t)buf;
@@ -171,7 +170,7 @@ int verbs_mem_reg(tp_t *tp, void *buf, size_t len, tp_rkey_t *rkey, void **memh_
 int verbs_mem_dereg(tp_t *tp, void *memh)
 {
     if (memh)
-        reg_put((verbs_tp_t *)tp, memh);
+        verbs_reg_put((verbs_tp_t *)tp, memh);
     return RMP_SUCCESS;
 }
 
@@ -199,7 +198,7 @@ static void get_free(verbs_tp_t *v, verbs_conn_t *c, verbs_get_t *g)
 {
     get_unlink(c, g);
     if (g->mr)
-        reg_put(v, g->mr);
+        verbs_reg_put(v, g->mr);
     free(g);
 }
 
@@ -257,7 +256,7 @@ int verbs_get(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *rkey, 
     verbs_get_t *g = calloc(1, sizeof(*g));
     if (!g)
         return RMP_ERR_NO_MEM;
-    g->mr = reg_get(v, dst, len, IBV_ACCESS_LOCAL_WRITE, "rendezvous receive buffer");
+    g->mr = verbs_reg_get(v, dst, len, IBV_ACCESS_LOCAL_WRITE, "rendezvous receive buffer");
     if (!g->mr) {
         free(g);
         return RMP_ERR_NOT_SUPPORTED; /* the core streams the data through send() instead */
@@ -400,6 +399,16 @@ void verbs_peer_failed(verbs_tp_t *v, int peer, const char *why)
     if (c->state == VC_FAILED)
         return;
     c->state = VC_FAILED;
+    /* Into the error state: every work request still on the QP comes back flushed, so each
+     * one-sided operation in flight (verbs_rma.c) completes, with the peer's error, instead of
+     * waiting for a peer that will not answer. A QP already in error stays there. */
+    if (c->qp) {
+        struct ibv_qp_attr a = {.qp_state = IBV_QPS_ERR};
+        int rc = ibv_modify_qp(c->qp, &a, IBV_QP_STATE);
+        if (rc)
+            tp_verbose(&v->base, "verbs: QP of rank %d to the error state: %s", peer,
+                       strerror(rc));
+    }
     verbs_gets_fail(v, c);
     tp_peer_failed(&v->base, peer, RMP_ERR_PEER, why);
 }

@@ -59,11 +59,11 @@ static struct ibv_qp *create_qp(verbs_tp_t *v, int peer)
 
 /* A QP toward `peer` is needed when the core may pick verbs for it (env->route: the core's
  * one rule), and toward every peer, me included, when the offload backends may run
- * (verbs_offload.c): they reach each member of a communicator, on this node too, through the
- * device. */
+ * (verbs_offload.c) or one-sided operations may need one atomic domain across nodes
+ * (verbs_rma.c): they reach each member, on this node too, through the device. */
 bool verbs_needs_qp(verbs_tp_t *v, int peer)
 {
-    return v->ofl_qps || v->base.env->route[peer];
+    return v->ofl_qps || v->rma_qps || v->base.env->route[peer];
 }
 
 static int qp_to_init(verbs_tp_t *v, verbs_conn_t *c)
