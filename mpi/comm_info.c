@@ -62,12 +62,30 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 
 int MPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
-    return rmpi_raise(MPI_COMM_WORLD, rmp_win_set_info(win, info), __func__);
+    return rmpi_raise_win(win, rmp_win_set_info(win, info), __func__);
 }
+
+/* MPI-3.1 11.2.1 gives these two hints defaults, and MPI_Win_get_info reports the hints in
+ * use: rmp does what the defaults say (accumulates from one origin to one location apply in
+ * order; same op or MPI_NO_OP is atomic), so a window that was not given them says so. */
+static const char *const win_hint_defaults[][2] = {
+    {"accumulate_ordering", "rar,raw,war,waw"},
+    {"accumulate_ops", "same_op_no_op"},
+};
 
 int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
-    return rmpi_raise(MPI_COMM_WORLD, rmp_win_get_info(win, info_used), __func__);
+    int rc = rmp_win_get_info(win, info_used);
+    size_t n = sizeof win_hint_defaults / sizeof *win_hint_defaults;
+    for (size_t i = 0; rc == RMP_SUCCESS && i < n; i++) {
+        int len, flag = 0;
+        rc = rmp_info_get_valuelen(*info_used, win_hint_defaults[i][0], &len, &flag);
+        if (rc == RMP_SUCCESS && !flag)
+            rc = rmp_info_set(*info_used, win_hint_defaults[i][0], win_hint_defaults[i][1]);
+    }
+    if (rc != RMP_SUCCESS && info_used && *info_used != MPI_INFO_NULL)
+        (void)rmp_info_free(info_used); /* no half-filled object on failure */
+    return rmpi_raise_win(win, rc, __func__);
 }
 
 /* As MPI_Comm_dup: the error handler and the attributes (through their copy callbacks) come

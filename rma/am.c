@@ -314,13 +314,13 @@ static void on_answer(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *pay
     op_settle(op, h->id);
 }
 
-static void am_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload,
+static bool am_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload,
                        size_t len)
 {
-    if (h->kind == PKT_RMA_ACK || h->kind == PKT_RMA_DATA)
-        on_answer(c, src, h, payload, len);
-    else
-        am_target_deliver(c, src, h, payload, len);
+    if (h->kind != PKT_RMA_ACK && h->kind != PKT_RMA_DATA)
+        return am_target_deliver(c, src, h, payload, len);
+    on_answer(c, src, h, payload, len);
+    return true;
 }
 
 /* No answer will come from peer: what waits for one ends with its error. */

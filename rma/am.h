@@ -7,12 +7,13 @@
 #include "protocol.h"
 #include "rma.h"
 
-/* A request packet (anything but ACK and DATA) from world rank src, checked by wire_parse. */
-void am_target_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload,
+/* A request packet (anything but ACK and DATA) from world rank src, checked by wire_parse;
+ * false: for a window not registered here yet (the runtime keeps it, rma_hook_replay). */
+bool am_target_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload,
                        size_t len);
 /* World rank peer failed: its waiting and granted locks go (the others' requests move up). */
 void am_target_peer_failed(rmp_ctx_t *c, int peer);
-/* Teardown: registry and kept packets freed. */
+/* Teardown: the registry freed. */
 void am_target_fini(void);
 
 /* An answer to world rank dst about request h: ACK with status, or DATA of len bytes at

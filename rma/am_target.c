@@ -26,18 +26,8 @@ typedef struct am_win {
     int nheld, nqueue, cap_held, cap_queue;
 } am_win_t;
 
-/* A request for a window not registered yet (its creation here still under way). */
-typedef struct kept {
-    struct kept *next;
-    int src;
-    pkt_rma_t h;
-    size_t len;
-    unsigned char payload[];
-} kept_t;
-
 static am_win_t **wins;
 static int nwins, cap_wins;
-static kept_t *kept_head, **kept_tail = &kept_head;
 
 static am_win_t *win_of_ctx(uint32_t ctx)
 {
@@ -240,26 +230,15 @@ static void apply(rmp_ctx_t *c, int src, am_win_t *aw, const pkt_rma_t *h, const
     }
 }
 
-void am_target_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload,
+bool am_target_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload,
                        size_t len)
 {
+    (void)len; /* wire_parse checked it against the header */
     am_win_t *aw = win_of_ctx(h->ctx);
-    if (aw)
-        return apply(c, src, aw, h, payload);
-    kept_t *k = malloc(sizeof(*k) + len);
-    if (!k) {
-        core_error(c, "out of memory keeping a one-sided packet from rank %d: aborting", src);
-        boot_abort(c, 1, 1, "out of memory");
-        return;
-    }
-    k->next = NULL;
-    k->src = src;
-    k->h = *h;
-    k->len = len;
-    if (len)
-        memcpy(k->payload, payload, len);
-    *kept_tail = k;
-    kept_tail = &k->next;
+    if (!aw)
+        return false; /* its window's creation here is under way: the runtime keeps it */
+    apply(c, src, aw, h, payload);
+    return true;
 }
 
 int rma_am_register(win_t *w)
@@ -280,21 +259,7 @@ int rma_am_register(win_t *w)
     aw->w = w;
     aw->ctx = w->c->ctx_id;
     wins[nwins++] = aw;
-    /* what came early, in arrival order (per origin: its order) */
-    rmp_ctx_t *c = &rmp_ctx;
-    for (kept_t **pp = &kept_head; *pp;) {
-        kept_t *k = *pp;
-        if (k->h.ctx != aw->ctx) {
-            pp = &k->next;
-            continue;
-        }
-        *pp = k->next;
-        if (!k->next)
-            kept_tail = pp;
-        if (!c->peers[k->src].garbled)
-            apply(c, k->src, aw, &k->h, (const char *)k->payload);
-        free(k);
-    }
+    rma_hook_replay(&rmp_ctx); /* what came early, in arrival order */
     return RMP_SUCCESS;
 }
 
@@ -338,10 +303,4 @@ void am_target_fini(void)
     free(wins);
     wins = NULL;
     nwins = cap_wins = 0;
-    kept_t *k;
-    while ((k = kept_head)) {
-        kept_head = k->next;
-        free(k);
-    }
-    kept_tail = &kept_head;
 }

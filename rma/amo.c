@@ -140,8 +140,7 @@ int rma_ctrl_amo(win_t *w, int r, tp_amo_t op, uint64_t operand, uint64_t compar
 
 /* ---- choosing the mechanism ---- */
 
-/* Whether accumulates on w go as active messages (see the top of the file). */
-static bool amo_by_am(const win_t *w)
+bool rma_amo_by_am(const win_t *w)
 {
     return w->amo_path == RMA_AM ||
            (w->amo_path == RMA_DIRECT && w->flavor == RMP_WIN_FLAVOR_DYNAMIC);
@@ -312,7 +311,7 @@ static int piece_locked(win_t *w, int r, uint64_t off, size_t len, dt_base_t bas
 int rma_amo(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_base_t base,
             rmp_op_t op, const void *packed, size_t bytes, void *result, const void *compare)
 {
-    if (amo_by_am(w))
+    if (rma_amo_by_am(w))
         return rma_am_acc(w, r, off, pcs, npcs, base, op, packed, bytes, result, compare);
     size_t esize = dtype_base_size(base);
     if (!esize)

@@ -58,22 +58,10 @@ static int unlock_word(win_t *w, int r, rma_lock_t type)
     return rma_ctrl_amo(w, r, TP_AMO_FADD, minus, 0, &old);
 }
 
-/* The window of h with the lock taken, or an error. */
-static int lock_enter(rmp_win_t h, win_t **w)
-{
-    int err = ctx_check();
-    if (err)
-        return err;
-    if (!(*w = win_lookup(h)))
-        return RMP_ERR_WIN;
-    ctx_lock(&rmp_ctx);
-    return RMP_SUCCESS;
-}
-
 int rmp_win_lock(int lock_type, int rank, int assert_mode, rmp_win_t win)
 {
     win_t *w;
-    int err = lock_enter(win, &w);
+    int err = win_enter(win, &w);
     if (err)
         return err;
     if (lock_type != RMP_LOCK_SHARED && lock_type != RMP_LOCK_EXCLUSIVE)
@@ -82,10 +70,12 @@ int rmp_win_lock(int lock_type, int rank, int assert_mode, rmp_win_t win)
         err = RMP_SUCCESS;
     else if (rank < 0 || rank >= w->size)
         err = RMP_ERR_RANK;
+    /* a fence that opened an epoch nobody used yields to a lock (MPI-3.1 11.5.1: the fence
+     * starts an epoch only if RMA calls follow it) */
     else if ((w->access != RMA_EP_NONE && w->access != RMA_EP_LOCK &&
-              !(w->access == RMA_EP_FENCE && !w->fence_open)) ||
+              w->access != RMA_EP_FENCE) ||
              w->t[rank].lock != RMA_LK_NONE)
-        err = RMP_ERR_RMA_SYNC; /* another kind of epoch, or locked already */
+        err = RMP_ERR_RMA_SYNC; /* PSCW, lock_all, or locked already */
     else {
         rma_lock_t type = lock_type == RMP_LOCK_EXCLUSIVE ? RMA_LK_EXCL : RMA_LK_SHARED;
         bool nocheck = assert_mode & RMP_MODE_NOCHECK; /* no conflicting lock, promised */
@@ -120,7 +110,7 @@ static int release(win_t *w, int r)
 int rmp_win_unlock(int rank, rmp_win_t win)
 {
     win_t *w;
-    int err = lock_enter(win, &w);
+    int err = win_enter(win, &w);
     if (err)
         return err;
     if (rank == RMP_PROC_NULL)
@@ -141,11 +131,10 @@ int rmp_win_unlock(int rank, rmp_win_t win)
 int rmp_win_lock_all(int assert_mode, rmp_win_t win)
 {
     win_t *w;
-    int err = lock_enter(win, &w);
+    int err = win_enter(win, &w);
     if (err)
         return err;
-    if (w->access != RMA_EP_NONE && !(w->access == RMA_EP_FENCE && !w->fence_open) &&
-        w->access != RMA_EP_FENCE) {
+    if (w->access != RMA_EP_NONE && w->access != RMA_EP_FENCE) { /* as in rmp_win_lock */
         ctx_unlock(&rmp_ctx);
         return RMP_ERR_RMA_SYNC;
     }
@@ -174,7 +163,7 @@ int rmp_win_lock_all(int assert_mode, rmp_win_t win)
 int rmp_win_unlock_all(rmp_win_t win)
 {
     win_t *w;
-    int err = lock_enter(win, &w);
+    int err = win_enter(win, &w);
     if (err)
         return err;
     if (w->access != RMA_EP_LOCK_ALL) {

@@ -363,6 +363,8 @@ static int do_get(win_t *w, const args_t *a, const dtype_t *od, const dtype_t *t
         *async = true;
         err = rma_am_get(w, a->target, off, pcs, n, dst, tb);
     }
+    if (t->completed != t->issued)
+        *async = true;
     if (tmp && !err && !*async)
         dtype_unpack(od, a->ocount, tmp, tb, (void *)a->origin);
     if (tmp && !err && *async)
@@ -385,7 +387,8 @@ static int do_acc(win_t *w, const args_t *a, const dtype_t *od, const dtype_t *t
     if (!err)
         err = rma_amo(w, a->target, off, pcs, n, td->base, a->op, src, tb, dst, a->compare);
     free(stmp); /* blocking, or copied into the active message */
-    if (w->amo_path == RMA_AM)
+    rma_target_t *t = &w->t[a->target];
+    if (t->completed != t->issued) /* an active message (amo.c's choice), or a transport's */
         *async = true;
     if (rtmp && !err && !*async)
         dtype_unpack(rd, a->rcount, rtmp, tb, a->result);

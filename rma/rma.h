@@ -133,6 +133,9 @@ typedef struct win {
 /* The window of handle h (NULL: invalid); the pointer stays valid while the caller holds the
  * runtime lock or until rmp_win_free (freeing a window in use is erroneous). */
 win_t *win_lookup(rmp_win_t h);
+/* The entry of a call on window h: rmp initialized, h valid (RMP_ERR_WIN); on success *w is
+ * set and the runtime lock taken (the caller unlocks). */
+int win_enter(rmp_win_t h, win_t **w);
 /* Target rank r's memory range check: [disp*disp_unit, + bytes) within what it exposed
  * (dynamic: within a region it attached, as far as this rank knows). RMP_SUCCESS or
  * RMP_ERR_RMA_RANGE. *off gets the offset from its base (dynamic: the absolute address). */
@@ -195,6 +198,10 @@ void rma_pieces_free(rma_piece_t *one, rma_piece_t *pcs);
  * operation counted issued and completed); on AM as rma_am_acc. */
 int rma_amo(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_base_t base,
             rmp_op_t op, const void *packed, size_t bytes, void *result, const void *compare);
+/* Whether rma_amo on w goes as active messages (completing later, like rma_am_acc: result
+ * filled when the answer comes) rather than blocking: the AM domain, and dynamic windows of
+ * the DIRECT domain (attached user memory is mapped by no other rank). */
+bool rma_amo_by_am(const win_t *w);
 /* One step of the CAS loop: the 8-byte element `old` combined with the origin's (op a builtin
  * valid for base, RMP_REPLACE or RMP_NO_OP), as the target's new value. */
 uint64_t rma_amo_combine8(rmp_op_t op, dt_base_t base, uint64_t old, const void *origin);

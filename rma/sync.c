@@ -61,22 +61,10 @@ static int flush_all(win_t *w, bool local)
     return err;
 }
 
-/* The window of h with the lock taken, or an error. */
-static int sync_enter(rmp_win_t h, win_t **w)
-{
-    int err = ctx_check();
-    if (err)
-        return err;
-    if (!(*w = win_lookup(h)))
-        return RMP_ERR_WIN;
-    ctx_lock(&rmp_ctx);
-    return RMP_SUCCESS;
-}
-
 int rmp_win_fence(int assert_mode, rmp_win_t win)
 {
     win_t *w;
-    int err = sync_enter(win, &w);
+    int err = win_enter(win, &w);
     if (err)
         return err;
     rmp_ctx_t *c = &rmp_ctx;
@@ -192,7 +180,7 @@ int rmp_win_start(rmp_group_t group, int assert_mode, rmp_win_t win)
 int rmp_win_complete(rmp_win_t win)
 {
     win_t *w;
-    int err = sync_enter(win, &w);
+    int err = win_enter(win, &w);
     if (err)
         return err;
     if (w->access != RMA_EP_PSCW) {
@@ -282,7 +270,7 @@ int rmp_win_test(rmp_win_t win, int *flag)
 static int flush_call(rmp_win_t win, int rank, bool local)
 {
     win_t *w;
-    int err = sync_enter(win, &w);
+    int err = win_enter(win, &w);
     if (err)
         return err;
     if (rank >= w->size || (rank < 0 && rank != -1 && rank != RMP_PROC_NULL))

@@ -487,8 +487,7 @@ int rmp_win_create_dynamic(rmp_comm_t comm, rmp_win_t *win)
     return win_make(RMP_WIN_FLAVOR_DYNAMIC, NULL, 0, 1, comm, NULL, win);
 }
 
-/* A window handle of an initialized rmp, with the lock taken (*w set) or an error. */
-static int win_enter(rmp_win_t h, win_t **w)
+int win_enter(rmp_win_t h, win_t **w)
 {
     int err = ctx_check();
     if (err)

@@ -460,10 +460,11 @@ struct rmp_ctx {
     progthr_t progthr;       /* RMP_PROGRESS_THREAD (progress_thread.c) */
     /* One-sided communication's active messages: the layer above (rma/am.c) installs these,
      * the runtime calls them and knows nothing else of windows. rma_deliver gets each checked
-     * PKT_RMA packet (header by copy, payload inside the arrival, lock held);
-     * rma_peer_failed ends what waits on a failed peer there. Until rma_deliver is set
-     * (no window creation began here yet), arrivals wait in rma_early, in order. */
-    void (*rma_deliver)(rmp_ctx_t *c, int src, const struct pkt_rma *h, const void *payload,
+     * PKT_RMA packet (header by copy, payload inside the arrival, lock held) and returns false
+     * for one it cannot take yet (its window's creation here is still under way);
+     * rma_peer_failed ends what waits on a failed peer there. Arrivals not taken (or before
+     * rma_deliver is set) wait in rma_early, in order, for rma_hook_replay. */
+    bool (*rma_deliver)(rmp_ctx_t *c, int src, const struct pkt_rma *h, const void *payload,
                         size_t len);
     void (*rma_peer_failed)(rmp_ctx_t *c, int peer, int status);
     void (*rma_fini)(rmp_ctx_t *c); /* teardown: the layer's own state goes */

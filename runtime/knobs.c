@@ -24,6 +24,7 @@ static const char *const set_transport[] = {"auto", "shm", "verbs", NULL};
 static const char *const set_cm[] = {"ibv", "rdmacm", NULL};
 static const char *const set_connect[] = {"lazy", "eager", NULL};
 static const char *const set_auto_on_off[] = {"auto", "on", "off", NULL};
+static const char *const set_rma_path[] = {"auto", "am", NULL};
 /* Algorithm names, in the order of each collective's own algs[] (collectives/<name>.c): the
  * collective maps the name back to its index, and refuses to run if the two lists disagree. */
 static const char *const set_barrier[] = {"auto", "dissemination", NULL};
@@ -143,6 +144,10 @@ const knob_t knob_table[KNOB_COUNT] = {
     I(FINALIZE_TIMEOUT, 0, 86400, "60", "seconds rmp_finalize waits for peers to receive "
       "what this rank still sends them before it gives up with an error naming them; 0: no "
       "bound"),
+    /* "am" exists to exercise the fallback every window keeps on any transport (tests) */
+    E(RMA_PATH, set_rma_path, "auto", "one-sided operations: auto (shared memory, then the "
+      "transports' RDMA and atomics, then active messages), am (active messages for everything "
+      "but a rank's own memory); must be the same on every rank"),
 };
 
 const knob_t *knob_find(const char *name)

@@ -155,15 +155,17 @@ void send_cancel_on_answer(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h);
 bool send_cancel_idle(const rmp_ctx_t *c);
 void send_cancel_fini(rmp_ctx_t *c);
 /* rma_hook.c: PKT_RMA to the one-sided layer's handler (core.h's rma_deliver), or kept until
- * it is installed. */
+ * it is installed and takes it. */
 void rma_hook_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *payload,
                       size_t len);
-/* Install the one-sided layer's handlers (NULL: left as they are) and hand the handler the
- * arrivals kept so far, in order. fini: called once at teardown, to release the layer's state
- * of active messages. */
+/* Install the one-sided layer's handlers (NULL: left as they are) and replay. fini: called
+ * once at teardown, to release the layer's state of active messages. */
 void rma_hook_set(rmp_ctx_t *c,
-                  void (*deliver)(rmp_ctx_t *, int, const pkt_rma_t *, const void *, size_t),
+                  bool (*deliver)(rmp_ctx_t *, int, const pkt_rma_t *, const void *, size_t),
                   void (*peer_failed)(rmp_ctx_t *, int, int), void (*fini)(rmp_ctx_t *));
+/* Offer the kept arrivals to the handler again, in order (a window was registered): those it
+ * takes go, the others stay, still in order. */
+void rma_hook_replay(rmp_ctx_t *c);
 /* Teardown (the transports closed): the layer's fini, and what was kept for a handler never
  * installed is dropped. */
 void rma_hook_fini(rmp_ctx_t *c);

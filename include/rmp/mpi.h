@@ -869,7 +869,10 @@ int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
 /* Hints: kept and returned, none changes what rmp does. set_info updates the hints info
  * names (MPI_INFO_NULL: none); get_info returns a new info with every hint set (free it).
  * MPI_Comm_dup copies comm's hints, MPI_Comm_dup_with_info takes info's instead; windows get
- * the hints of the info they were created with. Every call that takes an MPI_Info
+ * the hints of the info they were created with, and MPI_Win_get_info adds after them the
+ * defaults of MPI-3.1 11.2.1 that were not set (accumulate_ordering "rar,raw,war,waw",
+ * accumulate_ops "same_op_no_op": what rmp does); window errors go to the window's
+ * handler. Every call that takes an MPI_Info
  * (MPI_Comm_split_type, MPI_Win_create..., MPI_Alloc_mem, MPI_Dist_graph_create_adjacent)
  * accepts any valid one and raises MPI_ERR_INFO for an invalid handle. */
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);

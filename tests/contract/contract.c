@@ -599,16 +599,60 @@ const ct_case_t *ct_find(const char *name)
 
 /* ---- one rank ---------------------------------------------------------------------------- */
 
-static int count_fds(void)
+#define CT_FDS 1024 /* descriptors tracked by number (a rank opens few) */
+
+/* Under RMP_CM=rdmacm, librdmacm opens each device it routes through once and keeps that
+ * context (its command and async-event descriptors) in its own table until the process
+ * exits, whatever the caller closes: those two are the library's, not the transport's. */
+static bool librdmacm_keeps(int fd)
+{
+    const char *cm = getenv("RMP_CM");
+    if (!cm || strcmp(cm, "rdmacm"))
+        return false;
+    char path[64], target[256];
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+    ssize_t k = readlink(path, target, sizeof(target) - 1);
+    target[k > 0 ? k : 0] = '\0';
+    return !strncmp(target, "/dev/infiniband/uverbs", 22) ||
+           !strcmp(target, "anon_inode:[infinibandevent]");
+}
+
+/* The open descriptors: how many, and which of the first CT_FDS (open[fd]). */
+static int count_fds(bool *open)
 {
     DIR *d = opendir("/proc/self/fd");
     if (!d)
         return -1;
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));)
-        n += e->d_name[0] != '.';
+    int n = 0, self = dirfd(d);
+    memset(open, 0, CT_FDS * sizeof(*open));
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        int fd = atoi(e->d_name);
+        if (librdmacm_keeps(fd))
+            continue;
+        n += fd != self;
+        if (fd != self && fd >= 0 && fd < CT_FDS)
+            open[fd] = true;
+    }
     closedir(d);
     return n;
+}
+
+/* What the descriptors open now but not before point at: "7 -> /dev/infiniband/uverbs0, ...". */
+static void new_fds(const bool *before, const bool *after, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int fd = 0; fd < CT_FDS; fd++) {
+        if (!after[fd] || before[fd])
+            continue;
+        char path[64], target[256];
+        snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+        ssize_t k = readlink(path, target, sizeof(target) - 1);
+        target[k > 0 ? k : 0] = '\0';
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%d -> %s", used ? ", " : "", fd, target);
+    }
 }
 
 static void ct_env(ct_t *t, const ct_case_t *c)
@@ -670,7 +714,8 @@ static int rank_main(const tp_ops_t *ops, ct_board_t *b, int rank, int n, const 
               .orderly = true};
     snprintf(t.nspace, sizeof(t.nspace), "%s", nspace);
     ct_env(&t, c);
-    int fds = count_fds();
+    static bool open_before[CT_FDS], open_after[CT_FDS];
+    int fds = count_fds(open_before);
     int rc = rank_body(&t, c);
     if (t.tp) {
         /* As the core: a barrier before an orderly close (rmp_finalize's), else abandon. */
@@ -680,10 +725,13 @@ static int rank_main(const tp_ops_t *ops, ct_board_t *b, int rank, int n, const 
             ops->abandon(t.tp);
         ops->close(t.tp);
     }
-    int after = count_fds();
-    if (!rc && after != fds)
-        rc = ct_fail(&t, "close left %d file descriptors open (%d before open, %d after close)",
-                     after - fds, fds, after);
+    int after = count_fds(open_after);
+    if (!rc && after != fds) {
+        char what[300];
+        new_fds(open_before, open_after, what, sizeof(what));
+        rc = ct_fail(&t, "close left %d file descriptors open (%d before open, %d after close: "
+                     "%s)", after - fds, fds, after, what);
+    }
     for (size_t i = 0; i < t.nmsgs; i++)
         free(t.msgs[i].data);
     free(t.msgs);

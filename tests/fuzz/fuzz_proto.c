@@ -1,6 +1,6 @@
 /* fuzz-sources: runtime/wire.c */
 /* fuzz_proto.c — libFuzzer target for the protocol packets a rank receives from a peer (over
- * shm rings, verbs SRQ buffers or self): wire_parse, the sequence check, the rendezvous
+ * shm rings, verbs SRQ buffers or self): wire_parse (PKT_RMA's shapes too), the sequence check, the rendezvous
  * cookie lookup and the DATA bounds check, i.e. what core_deliver and rendezvous.c run before
  * trusting a byte. Input: packets, each a 2-byte little-endian length and that many bytes. */
 #include <stdint.h>
@@ -65,6 +65,17 @@ static void one_packet(const uint8_t *bytes, size_t len, int src, uint32_t *next
     touch(p.payload, p.paylen);
     if (p.type == PKT_EAGER && p.h.m.len != p.paylen)
         abort();
+    if (p.type == PKT_RMA) { /* what am.c relies on once wire_parse said yes */
+        const pkt_rma_t *h = &p.h.rma;
+        bool data = h->kind == PKT_RMA_PUT || h->kind == PKT_RMA_DATA ||
+                    (h->kind == PKT_RMA_ACC && !(h->flags & PKT_RMA_F_NODATA));
+        if (h->kind == 0 || h->kind >= PKT_RMA_NKINDS || (data && h->len != p.paylen) ||
+            (h->kind == PKT_RMA_CAS && (h->len == 0 || p.paylen != 2 * h->len)) ||
+            (!data && h->kind != PKT_RMA_CAS && p.paylen) ||
+            ((h->kind == PKT_RMA_ACC || h->kind == PKT_RMA_CAS) &&
+             (h->base == DT_NONE || h->base >= DT_NBUILTIN)))
+            abort();
+    }
     struct rmp_request *r = NULL;
     if (p.type == PKT_CTS || p.type == PKT_FIN) {
         r = req_of(p.h.ctl.sreq);

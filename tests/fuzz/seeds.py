@@ -24,6 +24,13 @@ def ctl(t, sreq, rreq, xlen):
 def data(rreq, off, payload):
     return struct.pack("<BB6xQQ", DATA, 0, rreq, off) + payload
 
+RMA = 9
+R_PUT, R_GET, R_ACC, R_CAS, R_LOCK, R_UNLOCK, R_FLUSH, R_ACK, R_DATA = range(1, 10)
+
+def rma(kind, ln, payload=b"", base=0, flags=0, op=0, ident=0, off=0, pos=0, ctx=0):
+    return struct.pack("<BBBBIiIQQQQ", RMA, kind, base, flags, ctx, op, 0, ident, off, pos,
+                       ln) + payload
+
 def pk(src, b):  # fuzz_proto framing: 2-byte length, source rank, bytes
     return struct.pack("<HB", len(b), src) + b
 
@@ -34,6 +41,15 @@ put("proto", "seed-rts-fin", pk(1, rts(0, 1 << 20, 0)) + pk(1, ctl(FIN, 0, 0, 0)
 put("proto", "seed-cts-data", pk(2, ctl(CTS, 1, 3, 4096)) + pk(2, data(3, 0, b"x" * 1000)) +
     pk(2, data(3, 1000, b"y" * 3096)))
 put("proto", "seed-data-100", pk(1, data(2, 0, b"a" * 60)) + pk(1, data(2, 60, b"b" * 40)))
+# one-sided active messages (PKT_RMA): the shapes wire_parse accepts
+put("proto", "seed-rma", pk(1, rma(R_PUT, 8, b"12345678", off=16)) + pk(1, rma(R_GET, 64)) +
+    pk(1, rma(R_ACC, 8, b"\1\0\0\0\2\0\0\0", base=3, op=1, flags=1)) +
+    pk(1, rma(R_ACC, 8, base=3, op=14, flags=3)) +
+    pk(1, rma(R_CAS, 4, b"\1\0\0\0\0\0\0\0", base=3)) + pk(1, rma(R_LOCK, 0, op=2)) +
+    pk(1, rma(R_UNLOCK, 0)) + pk(1, rma(R_FLUSH, 0)) + pk(2, rma(R_ACK, 0, op=-32)) +
+    pk(2, rma(R_DATA, 4, b"abcd", pos=4)))
+put("proto", "regress-rma-len-beyond-packet", pk(1, rma(R_PUT, 1 << 40, b"abcdefgh")))
+put("proto", "regress-rma-cas-no-comparand", pk(1, rma(R_CAS, 4, b"abcd", base=3)))
 # regressions: each was accepted (and read or wrote out of bounds) before wire_parse
 put("proto", "regress-eager-len-beyond-packet", pk(0, match(EAGER, 0, 1 << 16) + b"abc"))
 put("proto", "regress-short-header", pk(0, bytes([RTS]) + bytes(10)))

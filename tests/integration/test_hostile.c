@@ -60,3 +60,20 @@ Test(hostile, probe_after_the_failure, .timeout = 30)
     expect_line(r, out, "rank 0: probe of rank 1: transport failure", 1);
     run_free(&r);
 }
+
+/* One-sided active messages (PKT_RMA) to a rank that created no window: the shape is checked
+ * before any handler (wire.c), and an answer naming no operation fails its sender too. */
+Test(hostile, rma_put_longer_than_its_packet, .timeout = 30)
+{
+    bad_packet("rma-len", "one-sided packet length differs from the bytes that arrived");
+}
+
+Test(hostile, rma_compare_and_swap_without_comparand, .timeout = 30)
+{
+    bad_packet("rma-cas", "compare-and-swap not one element and its comparand");
+}
+
+Test(hostile, rma_answer_to_nothing, .timeout = 30)
+{
+    bad_packet("rma-answer", "one-sided answer before any window");
+}

@@ -554,23 +554,37 @@ static void t_hints(int rank, int size)
     int buf[2];
     void *base = NULL;
     CHECK(MPI_Win_create(buf, sizeof buf, sizeof(int), info, MPI_COMM_WORLD, &win));
+    /* ... followed by the RMA hints' defaults (MPI-3.1 11.2.1) they were not given */
+    const char *wk1[] = {k1[0], "accumulate_ordering", "accumulate_ops"};
+    const char *wv1[] = {v1[0], "rar,raw,war,waw", "same_op_no_op"};
     CHECK(MPI_Win_get_info(win, &got));
-    expect_info("window's hints", got, 1, k1, v1);
+    expect_info("window's hints", got, 3, wk1, wv1);
     CHECK(MPI_Info_free(&got));
     CHECK(MPI_Win_set_info(win, info2));
     CHECK(MPI_Win_get_info(win, &got));
-    expect_info("window's hints updated", got, 2, k2, v2);
+    const char *wk2[] = {k2[0], k2[1], "accumulate_ordering", "accumulate_ops"};
+    const char *wv2[] = {v2[0], v2[1], "rar,raw,war,waw", "same_op_no_op"};
+    expect_info("window's hints updated", got, 4, wk2, wv2);
     CHECK(MPI_Info_free(&got));
     CHECK(MPI_Win_free(&win));
     CHECK(MPI_Win_allocate(16, 1, info2, MPI_COMM_WORLD, &base, &win));
     CHECK(MPI_Win_get_info(win, &got));
-    const char *k4[] = {"mpi_assert_exact_length", "mpi_assert_no_any_tag"};
-    expect_info("allocated window's hints", got, 2, k4, v3);
+    const char *k4[] = {"mpi_assert_exact_length", "mpi_assert_no_any_tag", "accumulate_ordering",
+                        "accumulate_ops"};
+    const char *wv3[] = {v3[0], v3[1], "rar,raw,war,waw", "same_op_no_op"};
+    expect_info("allocated window's hints", got, 4, k4, wv3);
     CHECK(MPI_Info_free(&got));
     CHECK(MPI_Win_free(&win));
     CHECK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    MPI_Info ord;
+    CHECK(MPI_Info_create(&ord));
+    CHECK(MPI_Info_set(ord, "accumulate_ordering", "none"));
+    CHECK(MPI_Win_set_info(win, ord)); /* a value given replaces the default */
+    CHECK(MPI_Info_free(&ord));
     CHECK(MPI_Win_get_info(win, &got));
-    expect_info("dynamic window's hints", got, 0, NULL, NULL);
+    const char *k5[] = {"accumulate_ordering", "accumulate_ops"};
+    const char *v5[] = {"none", "same_op_no_op"};
+    expect_info("dynamic window's hints", got, 2, k5, v5);
     CHECK(MPI_Info_free(&got));
     CHECK(MPI_Win_free(&win));
     expect_class("Win_create bad info",

@@ -1,5 +1,6 @@
 /* hostile.c — rank 1 sends rank 0 a packet no rmp rank sends, straight through its transport
- * (argv[1]: eager-len, fin-cookie, data-cookie, seq); rank 0, waiting in a receive from rank 1,
+ * (argv[1]: eager-len, fin-cookie, data-cookie, seq; rma-len, rma-cas, rma-answer: one-sided
+ * active messages, PKT_RMA, to a rank that has no window at all); rank 0, waiting in a receive from rank 1,
  * must see that receive fail with RMP_ERR_TRANSPORT (rank 1 failed: corrupt packet) and exits
  * 3, which ends the job. With "impostor" (verbs, 3 ranks), rank 1 sends a well-formed message
  * that claims to come from rank 2 (the verbs immediate data carries the sender's rank): rank 0
@@ -16,6 +17,7 @@ static void send_bad(const char *mode)
         pkt_match_t m;
         pkt_ctl_t ctl;
         pkt_data_t data;
+        pkt_rma_t rma;
         char bytes[64];
     } p;
     memset(&p, 0, sizeof(p));
@@ -29,6 +31,15 @@ static void send_bad(const char *mode)
     } else if (!strcmp(mode, "data-cookie")) { /* DATA at an offset that wraps */
         p.data = (pkt_data_t){.type = PKT_DATA, .rreq = 0x10, .off = UINT64_MAX - 7};
         len = sizeof(p.data) + 16;
+    } else if (!strcmp(mode, "rma-len")) { /* a put claiming 2^40 bytes, carrying 8 */
+        p.rma = (pkt_rma_t){.type = PKT_RMA, .kind = PKT_RMA_PUT, .len = 1ull << 40};
+        len = sizeof(p.rma) + 8;
+    } else if (!strcmp(mode, "rma-cas")) { /* a compare-and-swap with no comparand */
+        p.rma = (pkt_rma_t){.type = PKT_RMA, .kind = PKT_RMA_CAS, .base = DT_INT32, .len = 4};
+        len = sizeof(p.rma) + 4;
+    } else if (!strcmp(mode, "rma-answer")) { /* an acknowledgement of nothing ever sent */
+        p.rma = (pkt_rma_t){.type = PKT_RMA, .kind = PKT_RMA_ACK, .id = 0x4141414141414141ull};
+        len = sizeof(p.rma);
     } else if (!strcmp(mode, "impostor")) { /* a good message, sent as if by rank 2 */
         p.m = (pkt_match_t){.type = PKT_EAGER, .seq = rmp_ctx.peers[0].send_seq};
         len = sizeof(p.m);

@@ -26,6 +26,7 @@
 #include "transport/shm/shm_queue.h"
 #include "transport/shm/shm_ring.h"
 #include "transport/shm/shm_rma.h"
+#include "transport/shm/shm_seg.h"
 #include "transport/shm/shm_wake.h"
 #include "transport/transport.h"
 
@@ -40,7 +41,6 @@
 #define SHM_POLL_BUDGET 16         /* records per fast ring per progress call: fairness */
 #define SHM_QUEUE_BUDGET 64        /* records from the queue per progress call */
 #define SHM_CMA_CHUNK (64u << 20)  /* bytes per process_vm_readv call */
-#define SHM_TAG_MAX 80             /* longest job tag kept verbatim in names */
 #define SHM_NAME_MAX 144          /* "/rmp." tag "-r" rank ".l" 16 hex digits, and a NUL */
 #define SHM_ABANDON_WAIT_MS 500    /* see shm_abandon: only a dead or stuck peer costs it */
 #define SHM_VANISHED_WAIT_MS 10000 /* see seg_open_peer: only a job being ended costs it */
@@ -123,7 +123,7 @@ typedef struct shm_tp {
     bool in_progress;     /* inside shm_progress */
     bool wired;           /* shm_wireup mapped every local segment */
     struct shm_tp *next_live; /* shm_live: the instances open in this process */
-    char tag[SHM_TAG_MAX + 24];
+    char tag[SHM_TAG_BYTES];
     shm_blob_t blob;
     size_t blob_len;
 } shm_tp_t;
@@ -159,26 +159,6 @@ static shm_peer_t *peer_of(shm_tp_t *s, int world)
     return &s->peers[s->local_of[world]];
 }
 
-/* The job's part of every name: nspace limited to [A-Za-z0-9_.-] (mrun cleans up after a crash
- * by the prefix rmp.<nspace>). An absurdly long nspace keeps its start plus a hash. */
-static void job_tag(const char *nspace, char *tag)
-{
-    size_t n = strlen(nspace), keep = n <= SHM_TAG_MAX ? n : 40;
-    for (size_t i = 0; i < keep; i++) {
-        char c = nspace[i];
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                  c == '_' || c == '.' || c == '-';
-        tag[i] = ok ? c : '_';
-    }
-    tag[keep] = '\0';
-    if (keep < n) {
-        uint64_t h = 1469598103934665603ull; /* FNV-1a */
-        for (size_t i = 0; i < n; i++)
-            h = (h ^ (unsigned char)nspace[i]) * 1099511628211ull;
-        sprintf(tag + keep, "~%016llx", (unsigned long long)h);
-    }
-}
-
 /* ---- the segment ------------------------------------------------------------------------ */
 
 /* Map a ring's pages into this process now, writable. Otherwise the first pass over a ring
@@ -193,85 +173,6 @@ static void prefault(shm_tp_t *s, void *addr, size_t len)
 #else
     (void)s, (void)addr, (void)len;
 #endif
-}
-
-/* Whose segment is it, and is its job alive? A name in /dev/shm may outlive its job: the
- * ranks and their launcher can all be SIGKILLed between a segment's creation and the moment
- * the last local rank maps it (then its name is unlinked: seg_map_peer). So the creator holds
- * a shared flock on its segment for as long as it lives, taken before the name appears; the
- * next mrun of the user removes the names nobody holds a lock on (launcher/session.c). A lock
- * needs no pid, no clock and no namespace to prove a job dead, and the names keep their random
- * part (see seg_create). */
-static int seg_dir(void)
-{
-    return open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-}
-
-/* Gives the unnamed, locked file fd its name in dir (linkat: the name appears atomically, with
- * the lock already held; EEXIST as O_EXCL would). Through /proc/self/fd, which needs no
- * privilege (AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH: tried second). */
-static int seg_link(int fd, int dir, const char *name)
-{
-    char self[40];
-    snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
-    if (linkat(AT_FDCWD, self, dir, name, AT_SYMLINK_FOLLOW) == 0)
-        return 0;
-    if (errno != ENOENT)
-        return errno;
-    return linkat(fd, "", dir, name, AT_EMPTY_PATH) ? errno : 0;
-}
-
-/* An fd for a new segment named `name` (in /dev/shm), locked: O_TMPFILE, named once ready
- * (*named false) — else, where the file system has no O_TMPFILE, created by name and locked at
- * once: a sweeper skips a file of size 0, so the instant before the lock is safe too. */
-static int seg_new_fd(shm_tp_t *s, const char *name, bool *named, const char **what)
-{
-    *named = false;
-    *what = "open /dev/shm";
-    int dir = seg_dir(), fd = -1;
-    if (dir >= 0) {
-        *what = "O_TMPFILE in /dev/shm";
-        fd = openat(dir, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-        int e = errno;
-        close(dir);
-        errno = e;
-    }
-    if (fd < 0 && (dir < 0 || errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
-        tp_verbose(&s->base, "shm: %s: %s; creating %s by name", *what, strerror(errno), name);
-        *what = "shm_open";
-        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-        *named = fd >= 0;
-    }
-    if (fd >= 0 && flock(fd, LOCK_SH)) {
-        int e = errno;
-        *what = "flock";
-        if (*named)
-            shm_unlink(name);
-        close(fd);
-        errno = e;
-        return -1;
-    }
-    return fd;
-}
-
-/* For shm_rma.c's window segments: the same fd, lock and name as mine (shm_rma.h). */
-int shm_seg_fd(tp_t *tp, const char *name, bool *named, const char **what)
-{
-    return seg_new_fd((shm_tp_t *)tp, name, named, what);
-}
-
-int shm_seg_link(int fd, const char *name)
-{
-    int dir = seg_dir();
-    int e = dir < 0 ? errno : seg_link(fd, dir, name);
-    if (dir >= 0)
-        close(dir);
-    return e;
-}
-
-const char *shm_job_tag(const tp_t *tp)
-{
-    return ((const shm_tp_t *)tp)->tag;
 }
 
 static int seg_create(shm_tp_t *s)
@@ -293,7 +194,7 @@ static int seg_create(shm_tp_t *s)
 
     bool named;
     const char *what;
-    int fd = seg_new_fd(s, name, &named, &what);
+    int fd = shm_seg_new_fd(&s->base, name, &named, &what);
     if (fd < 0) {
         int e = errno;
         tp_error(&s->base, "%s for %s: %s (%s)", what, name, strerror(e),
@@ -338,8 +239,8 @@ static int seg_create(shm_tp_t *s)
     for (int i = 0; i < SHM_FAST_RINGS; i++)
         shm_ring_init(seg_fast(s, h, i), s->ring_cap);
     if (!named) { /* ready: now it gets its name */
-        int dir = seg_dir();
-        e = dir < 0 ? errno : seg_link(fd, dir, name + 1);
+        int dir = shm_seg_dir();
+        e = dir < 0 ? errno : shm_seg_link(fd, dir, name + 1);
         if (dir >= 0)
             close(dir);
         if (e) {
@@ -1131,7 +1032,7 @@ static int shm_open_tp(const tp_env_t *env, tp_t **tp_p)
     /* At least as large as a fast ring: a record that fits one fits the queue too. */
     s->queue_cap = shm_queue_capacity(s->ring_cap > SHM_QUEUE_DEFAULT ? s->ring_cap
                                                                        : SHM_QUEUE_DEFAULT);
-    job_tag(env->nspace, s->tag);
+    shm_job_tag(env->nspace, s->tag);
     s->next_live = shm_live;
     shm_live = s;
     s->local_of = malloc((size_t)env->size * sizeof(int));

@@ -17,6 +17,7 @@
 
 #include "transport/shm/shm_bell.h"
 #include "transport/shm/shm_rma.h"
+#include "transport/shm/shm_seg.h"
 
 #define RMA_CMA_CHUNK (64u << 20) /* bytes per process_vm_* call */
 #define RMA_SEG_NAME 176          /* "/rmp." tag "-r" rank ".l" 16 hex digits, and a NUL */
@@ -115,7 +116,9 @@ static int shm_rma_atomic(tp_t *tp, int peer, tp_amo_t op, uint64_t operand, uin
 
 static void seg_name(const tp_t *tp, int owner, uint64_t rnd, char *name)
 {
-    snprintf(name, RMA_SEG_NAME, "/rmp.%s-r%d.l%016" PRIx64, shm_job_tag(tp), owner, rnd);
+    char tag[SHM_TAG_BYTES];
+    shm_job_tag(tp->env->nspace, tag);
+    snprintf(name, RMA_SEG_NAME, "/rmp.%s-r%d.l%016" PRIx64, tag, owner, rnd);
 }
 
 static size_t page_round(size_t len)
@@ -143,7 +146,7 @@ static int shm_rma_seg_alloc(tp_t *tp, size_t len, void **ptr, tp_rkey_t *key, v
     g->len = page_round(len);
     bool named;
     const char *what;
-    g->fd = shm_seg_fd(tp, g->name, &named, &what);
+    g->fd = shm_seg_new_fd(tp, g->name, &named, &what);
     if (g->fd < 0) {
         tp_error(tp, "%s for %s: %s", what, g->name, strerror(errno));
         free(g);
@@ -165,7 +168,10 @@ static int shm_rma_seg_alloc(tp_t *tp, size_t len, void **ptr, tp_rkey_t *key, v
     }
     if (!e && !named) {
         what = "naming";
-        e = shm_seg_link(g->fd, g->name + 1);
+        int dir = shm_seg_dir();
+        e = dir < 0 ? errno : shm_seg_link(g->fd, dir, g->name + 1);
+        if (dir >= 0)
+            close(dir);
     }
     if (e) {
         tp_error(tp, "shm: %s window segment %s (%zu bytes): %s (is /dev/shm large enough?)",
