@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # compare-plots.sh OUT "BACKENDS" "NS" — bench/compare's PNG plots, drawn with gnuplot from
 # OUT/all.csv: latency and bandwidth against message size (2 ranks), message rate, and per rank
-# count one page of collectives (time per call against size; barrier against rank count); for
-# bench/compare --overlap, overlap % against size instead.
+# count one page of collectives (time per call against size; barrier against rank count), and
+# the one-sided runs (2 ranks) on a page of their own; for bench/compare --overlap, overlap %
+# against size instead. Pages whose benchmarks did not run (bench/compare --rma) are left out.
 set -u -o pipefail
 OUT=$1
 BACKENDS=$2
@@ -77,9 +78,21 @@ if grep -q '^[a-z-]*,overlap-iallreduce,' "$OUT/all.csv"; then
     exec gnuplot "$DAT/plots.gp"
 fi
 
+ran() { grep -q "^[a-z-]*,$1," "$OUT/all.csv"; } # ran BENCH: whether any backend has its rows
+
 {
     N2=$(echo "$NS" | tr ' ' '\n' | grep -x 2 || true)
-    if [ -n "$N2" ]; then
+    if [ -n "$N2" ] && ran put-lock; then
+        page "$OUT/rma.png" 1500 900 "2,3" "one-sided, 2 ranks (the OSU method): us per operation, MB/s"
+        panel "put, lock/unlock" us put-lock 2
+        panel "put, fence (half the ping-pong)" us put-fence 2
+        panel "put-bw, flush (window of 64)" "MB/s" put-bw-flush 2
+        panel "get, lock/unlock" us get-lock 2
+        panel "get, fence (half the ping-pong)" us get-fence 2
+        panel "accumulate (8-byte integer sum), flush" us acc-flush 2
+        echo "unset multiplot"
+    fi
+    if [ -n "$N2" ] && ran latency; then
         page "$OUT/latency.png" 800 560 "1,1" "latency, 2 ranks (one-way, half a round trip)"
         panel "osu_latency" "us" latency 2
         echo "unset multiplot"
@@ -89,13 +102,14 @@ fi
         echo "unset multiplot"
     fi
     for n in $NS; do
+        ran barrier || break
         page "$OUT/collectives-n$n.png" 1500 900 "2,3" "collectives, $n ranks: us per call (avg over ranks)"
         for c in bcast reduce allreduce allgather alltoall; do panel "$c" us "$c" "$n"; done
         barrier_panel
         echo "unset multiplot"
     done
     EVEN=$(for n in $NS; do [ $((n % 2)) = 0 ] && echo "$n"; done | tr '\n' ' ')
-    if [ -n "$EVEN" ]; then
+    if [ -n "$EVEN" ] && ran msgrate; then
         count=$(echo "$EVEN" | wc -w)
         page "$OUT/msgrate.png" $((500 * count)) 450 "1,$count" "message rate per pair (msg/s)"
         for n in $EVEN; do panel "msgrate, $n ranks" "msg/s" msgrate "$n"; done

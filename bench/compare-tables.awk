@@ -20,7 +20,8 @@ function human(bytes) {
 function run_of(bench, b, n) {
     if (bench ~ /^overlap-/)
         return (b SUBSEP n SUBSEP "overlap") in status ? "overlap" : "overlap-iallreduce"
-    return bench ~ /^(latency|bw|bibw|msgrate)$/ ? bench : "collectives"
+    return bench ~ /^(latency|bw|bibw|msgrate)$/ || bench ~ /-(lock|fence|flush|pscw)$/ ? \
+        bench : "collectives"
 }
 
 # A backend's cell: its value, or why there is none.
@@ -115,7 +116,8 @@ END {
     for (i = 1; i <= nb; i++) has_mpi = has_mpi || blist[i] == "rmp-mpi"
     nn = split(ns, nlist, " ")
     order = "latency bw bibw msgrate barrier bcast reduce allreduce allgather alltoall " \
-            "overlap-iallreduce overlap-iallreduce-comm overlap-p2p overlap-p2p-comm"
+            "overlap-iallreduce overlap-iallreduce-comm overlap-p2p overlap-p2p-comm " \
+            "put-lock put-fence get-lock get-fence put-bw-flush acc-flush fop-flush cas-flush"
     nbench = split(order, benches, " ")
 
     if (("overlap-iallreduce" in unit)) {
@@ -147,6 +149,15 @@ END {
             headline("allreduce", n, "last")
             headline("bcast", n, "last")
             headline("alltoall", n, "last")
+            headline("put-lock", n, 8)
+            headline("put-fence", n, 8)
+            headline("get-lock", n, 8)
+            headline("get-fence", n, 8)
+            headline("put-bw-flush", n, 8)
+            headline("put-bw-flush", n, 65536)
+            headline("acc-flush", n, 8)
+            headline("fop-flush", n, 8)
+            headline("cas-flush", n, 8)
         }
         print ""
     }

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "bench_api.h"
@@ -19,6 +20,10 @@
 #define BENCH_TAG_ACK          2
 
 typedef enum bench_format { BENCH_TABLE, BENCH_CSV, BENCH_JSON } bench_format_t;
+/* One-sided synchronization (OSU's -s): how an origin opens and completes its operations. */
+typedef enum bench_sync { SYNC_FLUSH, SYNC_LOCK, SYNC_FENCE, SYNC_PSCW } bench_sync_t;
+/* One-sided window flavor (OSU's -w). */
+typedef enum bench_flavor { FLAVOR_ALLOCATE, FLAVOR_CREATE } bench_flavor_t;
 
 typedef struct bench_opts {
     const char *name; /* benchmark (or "collectives") */
@@ -29,6 +34,8 @@ typedef struct bench_opts {
     int window;         /* messages in flight for bw, bibw, msgrate */
     bench_format_t format;
     int progress; /* -1: when stderr is a tty, 0: never, 1: always */
+    bench_sync_t sync;     /* one-sided benchmarks only */
+    bench_flavor_t flavor; /* one-sided benchmarks only */
     bool help;
 } bench_opts_t;
 
@@ -48,6 +55,14 @@ typedef struct bench_ctx {
     b_req_t *reqs;     /* 2 * window requests */
     char ack[8];
     int failures; /* sizes whose validation failed */
+    /* One-sided benchmarks (rma.c): the window, its memory here, and origin-side room. */
+    b_win_t win;
+    char *wbuf, *wown; /* window memory; wown: ours to free (the create flavor) */
+    char *obuf;        /* results of a window of gets (one slot per operation) */
+    size_t slots;      /* distinct target slots a window of operations writes */
+    b_group_t peer;    /* PSCW: the other rank */
+    int rma_op, rma_shape; /* which operation, and latency / bw / bibw (rma.c's enums) */
+    int64_t amo[2];        /* fetch_and_op's operand; compare_and_swap's value and compare */
 } bench_ctx_t;
 
 /* One benchmark. `run` performs one iteration (a round trip, a window, one collective call);
@@ -60,6 +75,7 @@ typedef struct bench_kernel {
     size_t def_min, def_max; /* default sweep */
     bool sbuf_per_rank, rbuf_per_rank; /* buffer holds one block per rank (alltoall...) */
     bool sync_each; /* time each call, untimed barrier after it (OSU collectives) */
+    bool fixed_size; /* one size only, def_min (fetch_and_op, compare_and_swap: 8 bytes) */
     long iters_small, warmup_small, iters_large, warmup_large;
     /* NULL when the benchmark runs on `nranks` ranks, else why not (a static string). */
     const char *(*unusable)(int nranks);
@@ -70,6 +86,10 @@ typedef struct bench_kernel {
     double (*metric)(const bench_ctx_t *c, size_t bytes, double secs);
     /* Whether this rank's number counts in avg/min/max (NULL: every rank's does). */
     bool (*measured)(const bench_ctx_t *c);
+    /* Set up before the first size for messages up to `largest` (a window), and undo after the
+     * last (NULL: nothing). open returns false, agreed over ranks, when it cannot. */
+    bool (*open)(bench_ctx_t *c, size_t largest);
+    void (*close)(bench_ctx_t *c);
     /* A benchmark with its own measurement loop (overlap.c) over the shared steps below;
      * NULL: sweep_run's. */
     int (*driver)(const struct bench_kernel *k, bench_ctx_t *c);
@@ -88,6 +108,9 @@ typedef struct bench_row {
 /* Parses argv into *o; false with a one-line reason in err when the input is bad. */
 bool opts_parse(int argc, char **argv, bench_opts_t *o, char *err, size_t errlen);
 void opts_usage(FILE *f);
+
+/* p2p.c: the `unusable` of the benchmarks between rank 0 and rank 1. */
+const char *bench_exactly_two(int nranks);
 
 /* main.c: the error path every module shares. Reports a failed call and ends the job. */
 void bench_fail(int rc, const char *what, const char *file, int line);
@@ -141,6 +164,10 @@ extern const bench_kernel_t bench_latency, bench_bw, bench_bibw, bench_msgrate;
 extern const bench_kernel_t bench_allreduce_int; /* int sum: what RMP_COLL_OFFLOAD runs */
 /* overlap.c: OSU's overlap method for iallreduce and for an isend/irecv pair. */
 extern const bench_kernel_t bench_overlap_iallreduce, bench_overlap_p2p;
+/* rma.c: OSU's one-sided benchmarks, under opts.sync and opts.flavor. */
+extern const bench_kernel_t bench_put, bench_get, bench_acc, bench_get_acc, bench_fop, bench_cas,
+    bench_put_bw, bench_get_bw, bench_put_bibw;
+const char *rma_sync_name(bench_sync_t s);
 extern const bench_kernel_t bench_barrier, bench_bcast, bench_reduce, bench_allreduce,
     bench_allgather, bench_alltoall;
 

@@ -18,6 +18,8 @@
 typedef MPI_Request b_req_t;
 typedef MPI_Datatype b_type_t;
 typedef MPI_Op b_op_t;
+typedef MPI_Win b_win_t;
+typedef MPI_Group b_group_t;
 
 #define B_BYTE     MPI_BYTE
 #define B_INT      MPI_INT
@@ -27,6 +29,10 @@ typedef MPI_Op b_op_t;
 #define B_MIN      MPI_MIN
 #define B_MAX      MPI_MAX
 #define B_REQ_NULL MPI_REQUEST_NULL
+#define B_INT64    MPI_INT64_T
+#define B_WIN_NULL MPI_WIN_NULL
+#define B_LOCK_SHARED     MPI_LOCK_SHARED
+#define B_MODE_NOSUCCEED  MPI_MODE_NOSUCCEED
 
 static inline int b_init(int *argc, char ***argv)
 {
@@ -141,6 +147,120 @@ static inline int b_allgather(const void *sbuf, void *rbuf, int count, b_type_t 
 static inline int b_alltoall(const void *sbuf, void *rbuf, int count, b_type_t type)
 {
     return MPI_Alltoall(sbuf, count, type, rbuf, count, type, MPI_COMM_WORLD);
+}
+
+/* ---- one-sided: windows on the world communicator, displacement unit 1 (bytes) ---- */
+
+/* A window's errors go to the window's handler (MPI_ERRORS_ARE_FATAL by default, whatever the
+ * communicator's): make them come back as codes too. */
+static inline int b_win_allocate(size_t bytes, void **base, b_win_t *win)
+{
+    int rc = MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, base, win);
+    return rc == MPI_SUCCESS ? MPI_Win_set_errhandler(*win, MPI_ERRORS_RETURN) : rc;
+}
+
+static inline int b_win_create(void *base, size_t bytes, b_win_t *win)
+{
+    int rc = MPI_Win_create(base, (MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, win);
+    return rc == MPI_SUCCESS ? MPI_Win_set_errhandler(*win, MPI_ERRORS_RETURN) : rc;
+}
+
+static inline int b_win_free(b_win_t *win)
+{
+    return MPI_Win_free(win);
+}
+
+static inline int b_put(const void *buf, int count, b_type_t type, int target, size_t disp,
+                        b_win_t win)
+{
+    return MPI_Put(buf, count, type, target, (MPI_Aint)disp, count, type, win);
+}
+
+static inline int b_get(void *buf, int count, b_type_t type, int target, size_t disp, b_win_t win)
+{
+    return MPI_Get(buf, count, type, target, (MPI_Aint)disp, count, type, win);
+}
+
+static inline int b_accumulate(const void *buf, int count, b_type_t type, int target,
+                               size_t disp, b_op_t op, b_win_t win)
+{
+    return MPI_Accumulate(buf, count, type, target, (MPI_Aint)disp, count, type, op, win);
+}
+
+static inline int b_get_accumulate(const void *buf, void *result, int count, b_type_t type,
+                                   int target, size_t disp, b_op_t op, b_win_t win)
+{
+    return MPI_Get_accumulate(buf, count, type, result, count, type, target, (MPI_Aint)disp,
+                              count, type, op, win);
+}
+
+static inline int b_fetch_and_op(const void *buf, void *result, b_type_t type, int target,
+                                 size_t disp, b_op_t op, b_win_t win)
+{
+    return MPI_Fetch_and_op(buf, result, type, target, (MPI_Aint)disp, op, win);
+}
+
+static inline int b_compare_and_swap(const void *buf, const void *compare, void *result,
+                                     b_type_t type, int target, size_t disp, b_win_t win)
+{
+    return MPI_Compare_and_swap(buf, compare, result, type, target, (MPI_Aint)disp, win);
+}
+
+static inline int b_win_fence(int assert_mode, b_win_t win)
+{
+    return MPI_Win_fence(assert_mode, win);
+}
+
+static inline int b_win_lock(int type, int rank, b_win_t win)
+{
+    return MPI_Win_lock(type, rank, 0, win);
+}
+
+static inline int b_win_unlock(int rank, b_win_t win)
+{
+    return MPI_Win_unlock(rank, win);
+}
+
+static inline int b_win_flush(int rank, b_win_t win)
+{
+    return MPI_Win_flush(rank, win);
+}
+
+static inline int b_win_post(b_group_t group, b_win_t win)
+{
+    return MPI_Win_post(group, 0, win);
+}
+
+static inline int b_win_start(b_group_t group, b_win_t win)
+{
+    return MPI_Win_start(group, 0, win);
+}
+
+static inline int b_win_complete(b_win_t win)
+{
+    return MPI_Win_complete(win);
+}
+
+static inline int b_win_wait(b_win_t win)
+{
+    return MPI_Win_wait(win);
+}
+
+/* The group of one rank of the world (PSCW's partner). */
+static inline int b_group_of(int rank, b_group_t *group)
+{
+    MPI_Group world;
+    int rc = MPI_Comm_group(MPI_COMM_WORLD, &world);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Group_incl(world, 1, &rank, group);
+    MPI_Group_free(&world);
+    return rc;
+}
+
+static inline int b_group_free(b_group_t *group)
+{
+    return MPI_Group_free(group);
 }
 
 #endif

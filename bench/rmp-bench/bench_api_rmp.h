@@ -10,6 +10,8 @@
 typedef rmp_request_t b_req_t;
 typedef rmp_datatype_t b_type_t;
 typedef rmp_op_t b_op_t;
+typedef rmp_win_t b_win_t;
+typedef rmp_group_t b_group_t;
 
 #define B_BYTE     RMP_BYTE
 #define B_INT      RMP_INT
@@ -19,6 +21,10 @@ typedef rmp_op_t b_op_t;
 #define B_MIN      RMP_MIN
 #define B_MAX      RMP_MAX
 #define B_REQ_NULL RMP_REQUEST_NULL
+#define B_INT64    RMP_INT64_T
+#define B_WIN_NULL RMP_WIN_NULL
+#define B_LOCK_SHARED     RMP_LOCK_SHARED
+#define B_MODE_NOSUCCEED  RMP_MODE_NOSUCCEED
 
 static inline int b_init(int *argc, char ***argv)
 {
@@ -116,6 +122,116 @@ static inline int b_allgather(const void *sbuf, void *rbuf, int count, b_type_t 
 static inline int b_alltoall(const void *sbuf, void *rbuf, int count, b_type_t type)
 {
     return rmp_alltoall(sbuf, count, type, rbuf, count, type, RMP_COMM_WORLD);
+}
+
+/* ---- one-sided: windows on the world communicator, displacement unit 1 (bytes) ---- */
+
+static inline int b_win_allocate(size_t bytes, void **base, b_win_t *win)
+{
+    return rmp_win_allocate((ptrdiff_t)bytes, 1, RMP_COMM_WORLD, base, win);
+}
+
+static inline int b_win_create(void *base, size_t bytes, b_win_t *win)
+{
+    return rmp_win_create(base, (ptrdiff_t)bytes, 1, RMP_COMM_WORLD, win);
+}
+
+static inline int b_win_free(b_win_t *win)
+{
+    return rmp_win_free(win);
+}
+
+static inline int b_put(const void *buf, int count, b_type_t type, int target, size_t disp,
+                        b_win_t win)
+{
+    return rmp_put(buf, count, type, target, (ptrdiff_t)disp, count, type, win);
+}
+
+static inline int b_get(void *buf, int count, b_type_t type, int target, size_t disp, b_win_t win)
+{
+    return rmp_get(buf, count, type, target, (ptrdiff_t)disp, count, type, win);
+}
+
+static inline int b_accumulate(const void *buf, int count, b_type_t type, int target,
+                               size_t disp, b_op_t op, b_win_t win)
+{
+    return rmp_accumulate(buf, count, type, target, (ptrdiff_t)disp, count, type, op, win);
+}
+
+static inline int b_get_accumulate(const void *buf, void *result, int count, b_type_t type,
+                                   int target, size_t disp, b_op_t op, b_win_t win)
+{
+    return rmp_get_accumulate(buf, count, type, result, count, type, target, (ptrdiff_t)disp,
+                              count, type, op, win);
+}
+
+static inline int b_fetch_and_op(const void *buf, void *result, b_type_t type, int target,
+                                 size_t disp, b_op_t op, b_win_t win)
+{
+    return rmp_fetch_and_op(buf, result, type, target, (ptrdiff_t)disp, op, win);
+}
+
+static inline int b_compare_and_swap(const void *buf, const void *compare, void *result,
+                                     b_type_t type, int target, size_t disp, b_win_t win)
+{
+    return rmp_compare_and_swap(buf, compare, result, type, target, (ptrdiff_t)disp, win);
+}
+
+static inline int b_win_fence(int assert_mode, b_win_t win)
+{
+    return rmp_win_fence(assert_mode, win);
+}
+
+static inline int b_win_lock(int type, int rank, b_win_t win)
+{
+    return rmp_win_lock(type, rank, 0, win);
+}
+
+static inline int b_win_unlock(int rank, b_win_t win)
+{
+    return rmp_win_unlock(rank, win);
+}
+
+static inline int b_win_flush(int rank, b_win_t win)
+{
+    return rmp_win_flush(rank, win);
+}
+
+static inline int b_win_post(b_group_t group, b_win_t win)
+{
+    return rmp_win_post(group, 0, win);
+}
+
+static inline int b_win_start(b_group_t group, b_win_t win)
+{
+    return rmp_win_start(group, 0, win);
+}
+
+static inline int b_win_complete(b_win_t win)
+{
+    return rmp_win_complete(win);
+}
+
+static inline int b_win_wait(b_win_t win)
+{
+    return rmp_win_wait(win);
+}
+
+/* The group of one rank of the world (PSCW's partner). */
+static inline int b_group_of(int rank, b_group_t *group)
+{
+    rmp_group_t world;
+    int rc = rmp_comm_group(RMP_COMM_WORLD, &world);
+    if (rc != 0)
+        return rc;
+    rc = rmp_group_incl(world, 1, &rank, group);
+    rmp_group_free(&world);
+    return rc;
+}
+
+static inline int b_group_free(b_group_t *group)
+{
+    return rmp_group_free(group);
 }
 
 #endif

@@ -10,12 +10,18 @@ static const bench_kernel_t *const all_kernels[] = {
     &bench_latency, &bench_bw,     &bench_bibw,      &bench_msgrate,   &bench_barrier,
     &bench_bcast,   &bench_reduce, &bench_allreduce, &bench_allgather, &bench_alltoall,
     &bench_allreduce_int, &bench_overlap_iallreduce, &bench_overlap_p2p,
+    &bench_put,     &bench_get,    &bench_acc,       &bench_get_acc,   &bench_fop,
+    &bench_cas,     &bench_put_bw, &bench_get_bw,    &bench_put_bibw,
 };
 static const bench_kernel_t *const collectives[] = {
     &bench_barrier,   &bench_bcast,     &bench_reduce,
     &bench_allreduce, &bench_allgather, &bench_alltoall,
 };
 static const bench_kernel_t *const overlaps[] = {&bench_overlap_iallreduce, &bench_overlap_p2p};
+static const bench_kernel_t *const rmas[] = {
+    &bench_put, &bench_get,    &bench_acc,    &bench_get_acc,  &bench_fop,
+    &bench_cas, &bench_put_bw, &bench_get_bw, &bench_put_bibw,
+};
 #define COUNT(a) (int)(sizeof(a) / sizeof((a)[0]))
 
 void bench_fail(int rc, const char *what, const char *file, int line)
@@ -43,6 +49,8 @@ static int lookup(const char *name, const bench_kernel_t **out)
         return group(collectives, COUNT(collectives), out);
     if (strcmp(name, "overlap") == 0)
         return group(overlaps, COUNT(overlaps), out);
+    if (strcmp(name, "rma") == 0)
+        return group(rmas, COUNT(rmas), out);
     for (int i = 0; i < COUNT(all_kernels); i++)
         if (strcmp(name, all_kernels[i]->name) == 0) {
             out[0] = all_kernels[i];
@@ -63,9 +71,15 @@ static const char *unrunnable(const bench_kernel_t **ks, int n, const bench_opts
             return err;
         }
         if (sweep_sizes(ks[i], o, sizes, 64) == 0) {
-            snprintf(err, errlen, "%s: no message size in the sweep%s", ks[i]->name,
-                     ks[i]->align > 1 ? " (sizes must be multiples of 4 bytes)"
-                                      : " (collectives need at least 1 byte)");
+            if (ks[i]->align > 1)
+                snprintf(err, errlen,
+                         "%s: no message size in the sweep (sizes must be multiples of %zu "
+                         "bytes)",
+                         ks[i]->name, ks[i]->align);
+            else
+                snprintf(err, errlen,
+                         "%s: no message size in the sweep (collectives need at least 1 byte)",
+                         ks[i]->name);
             return err;
         }
     }
@@ -107,12 +121,25 @@ int main(int argc, char **argv)
         snprintf(err, sizeof err,
                  "unknown benchmark '%s' (latency, bw, bibw, msgrate, barrier, bcast, reduce, "
                  "allreduce, allgather, alltoall, collectives, allreduce-int, overlap, "
-                 "overlap-iallreduce, overlap-p2p)",
+                 "overlap-iallreduce, overlap-p2p, put, get, acc, get-acc, fop, cas, put-bw, "
+                 "get-bw, put-bibw, rma)",
                  opts.name);
         return usage_error(c.rank, err);
     }
     if (unrunnable(ks, n, &opts, c.size, err, sizeof err))
         return usage_error(c.rank, err);
+
+    /* A one-sided benchmark is reported under its synchronization too ("put-lock"), so that
+     * rows of different modes never mix in a table. */
+    bench_kernel_t named[COUNT(all_kernels)];
+    char names[COUNT(all_kernels)][48];
+    for (int i = 0; i < n; i++)
+        if (ks[i]->open) {
+            named[i] = *ks[i];
+            snprintf(names[i], sizeof names[i], "%s-%s", ks[i]->name, rma_sync_name(opts.sync));
+            named[i].name = names[i];
+            ks[i] = &named[i];
+        }
 
     int status = 0;
     report_begin(&c);

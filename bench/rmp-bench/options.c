@@ -28,6 +28,14 @@ void opts_usage(FILE *f)
                "               wait; 100 x (1 - (overall - compute) / pure_comm)       [%%]\n"
                "  overlap-p2p  the same for an isend/irecv pair, rank i -> i+N/2 (even N) [%%]\n"
                "  overlap      both (default sizes 1K to 4M)\n"
+               "One-sided (2 ranks; OSU's method; reported as NAME-SYNC, e.g. put-lock):\n"
+               "  put get      latency of one operation of the size, rank 0 to rank 1     [us]\n"
+               "  acc get-acc  the same for accumulate / get_accumulate (sum of 8-byte\n"
+               "               integers; sizes are multiples of 8, default 8 to 1M)   [us]\n"
+               "  fop cas      fetch_and_op (sum) / compare_and_swap of one 8-byte integer [us]\n"
+               "  put-bw get-bw  a window of operations, then their completion        [MB/s]\n"
+               "  put-bibw     the same from both ranks at once                       [MB/s]\n"
+               "  rma          all nine, one after the other\n"
                "\n"
                "Options:\n"
                "  --min BYTES      smallest message (default 1; K, M, G suffixes accepted)\n"
@@ -37,7 +45,14 @@ void opts_usage(FILE *f)
                "  --warmup N       untimed iterations before them (default: OSU's counts)\n"
                "  --budget SEC     time per size that trims the default counts (default 0.25;\n"
                "                   0: never trim)\n"
-               "  --window N       messages in flight for bw, bibw, msgrate (default 64)\n"
+               "  --window N       messages in flight for bw, bibw, msgrate, and operations per\n"
+               "                   window of put-bw, get-bw, put-bibw (default 64)\n"
+               "  --sync S         one-sided synchronization (OSU's -s): flush (default: rank 0\n"
+               "                   holds a lock; op, flush), lock (lock, op, unlock), fence\n"
+               "                   (latency: a ping-pong of fence epochs, halved), pscw (the\n"
+               "                   same with post/start/complete/wait)\n"
+               "  --win W          one-sided window flavor (OSU's -w): allocate (default) or\n"
+               "                   create (memory from posix_memalign)\n"
                "  --format F       table (default), csv or json\n"
                "  --progress       a progress line on stderr even when it is not a terminal\n"
                "  --no-progress    no progress line\n"
@@ -138,6 +153,28 @@ static const char *value_of(int argc, char **argv, int *i, const char *opt, bool
     return *i + 1 < argc ? argv[++*i] : NULL;
 }
 
+static bool parse_sync(const char *s, bench_sync_t *out)
+{
+    static const bench_sync_t all[] = {SYNC_FLUSH, SYNC_LOCK, SYNC_FENCE, SYNC_PSCW};
+    for (size_t i = 0; s && i < sizeof all / sizeof all[0]; i++)
+        if (strcmp(s, rma_sync_name(all[i])) == 0) {
+            *out = all[i];
+            return true;
+        }
+    return false;
+}
+
+static bool parse_flavor(const char *s, bench_flavor_t *out)
+{
+    if (s && strcmp(s, "allocate") == 0)
+        *out = FLAVOR_ALLOCATE;
+    else if (s && strcmp(s, "create") == 0)
+        *out = FLAVOR_CREATE;
+    else
+        return false;
+    return true;
+}
+
 static void opts_default(bench_opts_t *o)
 {
     memset(o, 0, sizeof *o);
@@ -182,6 +219,12 @@ static bool parse_valued(int argc, char **argv, int *i, bench_opts_t *o, char *e
         *ok =
             (v && *v && !*end && o->budget >= 0 && o->budget <= 3600) ||
             fail(err, errlen, "--budget: '%s' is not a number of seconds (0 to 3600)", v ? v : "");
+    } else if ((v = value_of(argc, argv, i, "--sync", &m)), m) {
+        *ok = parse_sync(v, &o->sync) ||
+              fail(err, errlen, "--sync: '%s' is not one of flush, lock, fence, pscw", v ? v : "");
+    } else if ((v = value_of(argc, argv, i, "--win", &m)), m) {
+        *ok = parse_flavor(v, &o->flavor) ||
+              fail(err, errlen, "--win: '%s' is not one of allocate, create", v ? v : "");
     } else if ((v = value_of(argc, argv, i, "--format", &m)), m) {
         *ok = parse_format(v, &o->format) ||
               fail(err, errlen, "--format: '%s' is not one of table, csv, json", v ? v : "");

@@ -5,7 +5,7 @@
 
 #include "bench.h"
 
-static const char *exactly_two(int nranks)
+const char *bench_exactly_two(int nranks)
 {
     return nranks == 2 ? NULL : "needs exactly 2 ranks (mrun -n 2)";
 }
@@ -62,7 +62,7 @@ const bench_kernel_t bench_latency = {
     .warmup_small = 100,
     .iters_large = 1000,
     .warmup_large = 10,
-    .unusable = exactly_two,
+    .unusable = bench_exactly_two,
     .fill = fill_own,
     .run = latency_run,
     .check = peer_check,
@@ -116,7 +116,7 @@ const bench_kernel_t bench_bw = {
     .warmup_small = 10,
     .iters_large = 20,
     .warmup_large = 2,
-    .unusable = exactly_two,
+    .unusable = bench_exactly_two,
     .fill = fill_own,
     .run = window_run,
     .check = receiver_check,
@@ -175,7 +175,7 @@ const bench_kernel_t bench_bibw = {
     .warmup_small = 10,
     .iters_large = 20,
     .warmup_large = 2,
-    .unusable = exactly_two,
+    .unusable = bench_exactly_two,
     .fill = fill_own,
     .run = bibw_run,
     .check = peer_check,

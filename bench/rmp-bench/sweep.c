@@ -13,8 +13,8 @@
 
 int sweep_sizes(const bench_kernel_t *k, const bench_opts_t *o, size_t *sizes, int cap)
 {
-    if (!k->sized) {
-        sizes[0] = 0;
+    if (!k->sized || k->fixed_size) {
+        sizes[0] = k->sized ? k->def_min : 0;
         return 1;
     }
     size_t hi = o->max_set ? o->max : k->def_max;
@@ -191,6 +191,10 @@ int sweep_run(const bench_kernel_t *k, bench_ctx_t *c)
         sweep_free(c);
         return 1;
     }
+    if (k->open && !k->open(c, sizes[n - 1])) {
+        sweep_free(c);
+        return 1;
+    }
     report_section(c, k);
     for (int i = 0; i < n; i++) {
         bench_row_t row;
@@ -199,6 +203,8 @@ int sweep_run(const bench_kernel_t *k, bench_ctx_t *c)
         report_row(c, &row);
     }
     report_progress_done(c);
+    if (k->close)
+        k->close(c);
     sweep_free(c);
     return 0;
 }

@@ -170,7 +170,8 @@ Test(bench, unknown_benchmark_exits_2_with_message, .timeout = 45)
     expect_usage_error(2,
                        "rmp-bench: unknown benchmark 'nosuch' (latency, bw, bibw, msgrate, "
                        "barrier, bcast, reduce, allreduce, allgather, alltoall, collectives, "
-                       "allreduce-int, overlap, overlap-iallreduce, overlap-p2p)",
+                       "allreduce-int, overlap, overlap-iallreduce, overlap-p2p, put, get, "
+                       "acc, get-acc, fop, cas, put-bw, get-bw, put-bibw, rma)",
                        (const char *const[]){"nosuch", NULL});
 }
 
@@ -230,6 +231,86 @@ Test(bench, bad_size_exits_2, .timeout = 45)
 {
     expect_usage_error(2, "rmp-bench: --max: '12x' is not a size of 0 to 256M bytes",
                        (const char *const[]){"bcast", "--max", "12x", NULL});
+}
+
+/* ---- one-sided ---------------------------------------------------------------------------- */
+
+/* `rma` under one synchronization and window flavor: every one of the nine kernels reports its
+ * rows as NAME-SYNC, each validated (the data or the atomic's result and effect, at the origin
+ * and the target). */
+static void rma_at(const char *sync, const char *flavor)
+{
+    static const struct {
+        const char *name, *unit;
+        size_t first;
+    } sweeps[] = {
+        {"put", "us", 1},       {"get", "us", 1},       {"acc", "us", 8},
+        {"get-acc", "us", 8},   {"put-bw", "MB/s", 1},  {"get-bw", "MB/s", 1},
+        {"put-bibw", "MB/s", 1},
+    };
+    run_opts_t o = {.limit = 100};
+    run_result_t r = run_mrun(&o, 2, RMP_TEST_BENCH, "rma", "--sync", sync, "--win", flavor,
+                              SWEEP, "--format", "csv", NULL);
+    expect_success(r);
+    char bench[64], prefix[96];
+    for (size_t i = 0; i < sizeof sweeps / sizeof sweeps[0]; i++) {
+        snprintf(bench, sizeof bench, "%s-%s", sweeps[i].name, sync);
+        expect_rows(&r, bench, 2, sweeps[i].unit, sweeps[i].first, "ok");
+    }
+    /* fetch_and_op and compare_and_swap: one 8-byte row whatever the sweep. */
+    for (int i = 0; i < 2; i++) {
+        snprintf(prefix, sizeof prefix, "rmp,%s-%s,2,8,20,", i ? "cas" : "fop", sync);
+        expect_like(r, out, prefix, ",us,ok", 1);
+        snprintf(prefix, sizeof prefix, "rmp,%s-%s,", i ? "cas" : "fop", sync);
+        cr_assert_eq(count_prefix(r.out, prefix), 1, "%s\n%s", prefix, tail(r.out));
+    }
+    run_free(&r);
+}
+
+Test(bench, rma_flush_n2, .timeout = 150)
+{
+    rma_at("flush", "allocate");
+}
+
+Test(bench, rma_lock_n2, .timeout = 150)
+{
+    rma_at("lock", "allocate");
+}
+
+Test(bench, rma_fence_create_n2, .timeout = 150)
+{
+    rma_at("fence", "create");
+}
+
+Test(bench, rma_pscw_n2, .timeout = 150)
+{
+    rma_at("pscw", "allocate");
+}
+
+Test(bench, rma_on_three_ranks_exits_2, .timeout = 45)
+{
+    expect_usage_error(3, "rmp-bench: put needs exactly 2 ranks (mrun -n 2); this job has 3",
+                       (const char *const[]){"put", "--sync", "lock", NULL});
+}
+
+Test(bench, rma_bad_sync_exits_2, .timeout = 45)
+{
+    expect_usage_error(2, "rmp-bench: --sync: 'pcsw' is not one of flush, lock, fence, pscw",
+                       (const char *const[]){"put", "--sync", "pcsw", NULL});
+}
+
+Test(bench, rma_bad_flavor_exits_2, .timeout = 45)
+{
+    expect_usage_error(2, "rmp-bench: --win: 'dynamic' is not one of allocate, create",
+                       (const char *const[]){"get", "--win", "dynamic", NULL});
+}
+
+Test(bench, acc_sizes_not_multiples_of_8_exit_2, .timeout = 45)
+{
+    expect_usage_error(2,
+                       "rmp-bench: acc: no message size in the sweep (sizes must be multiples "
+                       "of 8 bytes)",
+                       (const char *const[]){"acc", "--min", "4", "--max", "4", NULL});
 }
 
 Test(bench, help_exits_0, .timeout = 45)
