@@ -71,34 +71,40 @@ typedef struct win_rec {
 /* Exchange A, per rank. */
 enum { A_SIZE, A_DISP, A_SHARE, A_TPMASK, A_FORCE, A_N };
 
-/* The table: slot h-1 holds window h (RMP_WIN_NULL is 0). Locked: windows may be created and
- * freed by several threads at once, and looked up without the runtime lock. */
+/* The table: slot h-1 holds window h (RMP_WIN_NULL is 0), in chunks of WIN_CHUNK slots that
+ * never move and are never freed, so that win_lookup (on every one-sided call, three per
+ * lock-put-unlock) reads two atomics and takes no lock. Creation and free (several threads
+ * may create and free windows at once) change slots under the table's mutex. */
+#define WIN_CHUNK 64
+#define WIN_DIR 1024 /* 65536 live windows at most */
 static struct {
     pthread_mutex_t lock;
-    win_t **slot;
-    int n;
+    _Atomic(win_t *) *_Atomic dir[WIN_DIR];
 } win_tab = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void slot_set(int i, win_t *w) /* table mutex held; chunk i / WIN_CHUNK exists */
+{
+    _Atomic(win_t *) *c = atomic_load_explicit(&win_tab.dir[i / WIN_CHUNK], memory_order_relaxed);
+    atomic_store_explicit(&c[i % WIN_CHUNK], w, memory_order_release);
+}
 
 static int win_insert(win_t *w)
 {
-    int err = RMP_SUCCESS, i = 0;
+    int err = RMP_ERR_NO_MEM;
     pthread_mutex_lock(&win_tab.lock);
-    while (i < win_tab.n && win_tab.slot[i])
-        i++;
-    if (i == win_tab.n) {
-        int n = win_tab.n ? 2 * win_tab.n : 16;
-        win_t **s = realloc(win_tab.slot, sizeof(*s) * (size_t)n);
-        if (s) {
-            memset(s + win_tab.n, 0, sizeof(*s) * (size_t)(n - win_tab.n));
-            win_tab.slot = s;
-            win_tab.n = n;
-        } else {
-            err = RMP_ERR_NO_MEM;
+    for (int d = 0; d < WIN_DIR && err; d++) {
+        _Atomic(win_t *) *c = atomic_load_explicit(&win_tab.dir[d], memory_order_relaxed);
+        if (!c) {
+            if (!(c = calloc(WIN_CHUNK, sizeof(*c))))
+                break;
+            atomic_store_explicit(&win_tab.dir[d], c, memory_order_release);
         }
-    }
-    if (!err) {
-        win_tab.slot[i] = w;
-        w->handle = i + 1;
+        for (int k = 0; k < WIN_CHUNK && err; k++)
+            if (!atomic_load_explicit(&c[k], memory_order_relaxed)) {
+                w->handle = d * WIN_CHUNK + k + 1;
+                slot_set(d * WIN_CHUNK + k, w);
+                err = RMP_SUCCESS;
+            }
     }
     pthread_mutex_unlock(&win_tab.lock);
     return err;
@@ -106,12 +112,11 @@ static int win_insert(win_t *w)
 
 win_t *win_lookup(rmp_win_t h)
 {
-    win_t *w = NULL;
-    pthread_mutex_lock(&win_tab.lock);
-    if (h > 0 && h <= win_tab.n)
-        w = win_tab.slot[h - 1];
-    pthread_mutex_unlock(&win_tab.lock);
-    return w;
+    if (h <= 0 || h > WIN_DIR * WIN_CHUNK)
+        return NULL;
+    _Atomic(win_t *) *c = atomic_load_explicit(&win_tab.dir[(h - 1) / WIN_CHUNK],
+                                               memory_order_acquire);
+    return c ? atomic_load_explicit(&c[(h - 1) % WIN_CHUNK], memory_order_acquire) : NULL;
 }
 
 /* Everything creation made (lock held; also for a half-made window). */
@@ -797,7 +802,7 @@ int rmp_win_free(rmp_win_t *win)
         return err;
     objmeta_forget(OBJ_WIN, *win); /* its name and hints go with it, before the handle does */
     pthread_mutex_lock(&win_tab.lock);
-    win_tab.slot[*win - 1] = NULL;
+    slot_set(*win - 1, NULL);
     pthread_mutex_unlock(&win_tab.lock);
     ctx_lock(c);
     rma_am_unregister(w);
