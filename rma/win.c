@@ -12,6 +12,7 @@
  * a table exposed like memory: origins read it through the transport (refreshed on a miss) to
  * check ranges and find a region's key; active messages need none of it (the target checks). */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -322,6 +323,39 @@ static void win_target_path(win_t *w, int r, const win_rec_t *rec, bool force_am
         }
 }
 
+/* RMP_VERBOSE: the window's atomic domain and why, and how many targets each data path
+ * reaches (one line per window and rank). */
+static void win_say_paths(const win_t *w, bool force, bool share)
+{
+    rmp_ctx_t *c = &rmp_ctx;
+    if (!c->cfg.verbose)
+        return;
+    int direct = 0, tp = 0, am = 0;
+    for (int r = 0; r < w->size; r++) {
+        direct += w->t[r].data_path == RMA_DIRECT;
+        tp += w->t[r].data_path == RMA_TP;
+        am += w->t[r].data_path == RMA_AM;
+    }
+    const char *why;
+    char buf[96];
+    if (w->amo_path == RMA_DIRECT) {
+        why = "in mapped memory (CPU atomics): every rank of the window on this node";
+    } else if (w->amo_path == RMA_TP) {
+        snprintf(buf, sizeof buf, "on the adapter (%s): it reaches every rank with atomics",
+                 slot_name[tp_slot(w->amo_tp)]);
+        why = buf;
+    } else if (force) {
+        why = "through the target's progress: RMP_RMA_PATH=am";
+    } else {
+        why = share ? "through the target's progress: no shared memory for the control blocks"
+                    : "through the target's progress: no transport with atomics reaches "
+                      "every rank";
+    }
+    core_verbose(c, "window %d (%d ranks): atomics %s; put/get: %d direct, %d by a transport, "
+                 "%d through the target's progress", (int)w->handle, w->size, why, direct, tp,
+                 am);
+}
+
 /* Collective: the window of flavor over size bytes at base (allocate flavors: memory made
  * here, *baseptr gets it). */
 static int win_make(int flavor, void *base, ptrdiff_t size, int disp_unit, rmp_comm_t comm,
@@ -449,6 +483,7 @@ static int win_make(int flavor, void *base, ptrdiff_t size, int disp_unit, rmp_c
     err = win_insert(w);
     if (err)
         goto fail;
+    win_say_paths(w, force, share);
     free(a);
     free(recs);
     if (alloc)

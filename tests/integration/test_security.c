@@ -1,6 +1,7 @@
 /* test_security.c — a second local user attacks a job (issue 9): joins it through mrun's PMIx
  * server with a forged uid, connects with its true uid (after which mrun used to hang for ever),
- * squats the doorbell names of the next jobs and floods the doorbells of a running one. The test
+ * squats the doorbell names of the next jobs and floods the doorbells of a running one, and
+ * opens (or guesses the names of) the one-sided window segments of a running one. The test
  * creates that user itself (root only: skipped otherwise), runs the attackers of tests/progs
  * (sec_*) as it from a 0755 copy, and checks that the job ends normally, right and in time.
  * Each test runs in a private network namespace, so that its attacks (loopback ports, abstract
@@ -200,7 +201,7 @@ static void sec_teardown(void)
         wait_bounded(sec.attacker, 0);
     if (sec.dir[0]) {
         char path[128];
-        const char *names[] = {"sec_pmix_join", "sec_bells", "attack.out"};
+        const char *names[] = {"sec_pmix_join", "sec_bells", "sec_shmwin", "attack.out"};
         for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
             snprintf(path, sizeof path, "%s/%s", sec.dir, names[i]);
             unlink(path);
@@ -376,6 +377,37 @@ Test(security, doorbell_squat_and_flood, .timeout = 90, .fini = sec_teardown)
         sscanf(p, "bells: %ld datagram(s) to %d socket(s)", &sent, &sockets);
     cr_assert_geq(sockets, 1, "the flood found none of the job's doorbells:\n%s", tail(attack));
     cr_log_info("doorbell flood: %ld datagram(s) accepted by %d socket(s)", sent, sockets);
+    free(attack);
+    run_free(&r);
+}
+
+/* ---- attack 4: a job's one-sided window segments opened, or their names guessed ---- */
+
+/* The victim holds an allocate and an allocate_shared window (shm segments of rma/win.c, made
+ * through shm_seg.c) while the stranger opens every name of the job in /dev/shm and guesses
+ * others: nothing opens (0600, another owner; 64 random bits in each name). */
+Test(security, shm_window_segments, .timeout = 90, .fini = sec_teardown)
+{
+    sec_setup("sec_shmwin");
+    char parent[32];
+    snprintf(parent, sizeof parent, "%d", (int)getpid());
+    start_attacker("sec_shmwin", parent, ATTACK_SECS, NULL);
+    wait_attacker_line("shmwin: ready");
+    run_opts_t o = {.limit = JOB_LIMIT};
+    run_result_t r = run_mrun(&o, 4, PROG("sec_victim"), VICTIM_SECS, "windows", NULL);
+    char *attack = finish_attacker();
+    expect_unharmed(&r, attack);
+    cr_assert_eq(count_prefix(attack, "shmwin: opened "), 0,
+                 "the second user opened the job's segments:\n%s", tail(attack));
+    long wins = -1, others = -1, opened = -1, guessed = -1;
+    for (const char *p = attack; (p = strstr(p, "shmwin: ")); p++)
+        sscanf(p, "shmwin: %ld window segment(s), %ld other(s) seen, %ld opened, %ld guessed",
+               &wins, &others, &opened, &guessed);
+    cr_assert_geq(wins, 1, "the stranger saw no window segment of the job (nothing was "
+                  "attacked):\n%s", tail(attack));
+    cr_assert_eq(opened, 0, "opened %ld:\n%s", opened, tail(attack));
+    cr_log_info("window segments: %ld seen (and %ld others), %ld names guessed, none opened",
+                wins, others, guessed);
     free(attack);
     run_free(&r);
 }

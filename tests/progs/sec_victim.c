@@ -1,6 +1,8 @@
 /* sec_victim.c — the job the security tests attack: for SECONDS seconds (argument, default 3)
  * every rank exchanges checksummed blocks around a ring (eager and rendezvous sizes) and joins
- * an allreduce whose sum is known; rank 0 decides when to stop and broadcasts it. Rank 0 prints
+ * an allreduce whose sum is known; rank 0 decides when to stop and broadcasts it. With a second
+ * argument "windows" it also holds an allocate and an allocate_shared window (shm segments)
+ * the whole time, and adds 1 to rank 0's counter in both at every step (checked at the end). Rank 0 prints
  * "sec_victim: OK n=N" only if every rank saw every byte and every sum right. */
 #include <time.h>
 
@@ -42,6 +44,16 @@ int main(int argc, char **argv)
         FAIL("out of memory");
         return 1;
     }
+    bool wins = argc > 2 && !strcmp(argv[2], "windows");
+    int64_t *wa = NULL, *ws = NULL;
+    rmp_win_t win_a = RMP_WIN_NULL, win_s = RMP_WIN_NULL;
+    if (wins) {
+        phase("window creation", 60);
+        MUST(rmp_win_allocate(64, 8, RMP_COMM_WORLD, (void **)&wa, &win_a));
+        MUST(rmp_win_allocate_shared(64, 8, RMP_COMM_WORLD, (void **)&ws, &win_s));
+        wa[0] = ws[0] = 0;
+        MUST(rmp_barrier(RMP_COMM_WORLD));
+    }
     phase("the attacked loop", (unsigned)secs + 60);
     double t0 = seconds_now();
     long it = 0;
@@ -54,11 +66,30 @@ int main(int argc, char **argv)
         uint64_t want = (uint64_t)(it + 1) * (uint64_t)n * (uint64_t)(n + 1) / 2;
         EXPECT(sum == want, "iteration %ld: allreduce sum %llu, expected %llu", it,
                (unsigned long long)sum, (unsigned long long)want);
+        for (int k = 0; wins && k < 2; k++) {
+            rmp_win_t w = k ? win_s : win_a;
+            int64_t one = 1, old;
+            CHECK(rmp_win_lock(RMP_LOCK_SHARED, 0, 0, w));
+            CHECK(rmp_fetch_and_op(&one, &old, RMP_INT64, 0, 0, RMP_SUM, w));
+            CHECK(rmp_win_unlock(0, w));
+        }
         go = prog_rank == 0 ? seconds_now() - t0 < secs : 0;
         CHECK(rmp_bcast(&go, 1, RMP_INT, 0, RMP_COMM_WORLD));
     }
-    int mine = prog_failures, total = 0;
     phase("the final check", 60);
+    if (wins) {
+        CHECK(rmp_barrier(RMP_COMM_WORLD));
+        if (prog_rank == 0) {
+            CHECK(rmp_win_sync(win_a));
+            CHECK(rmp_win_sync(win_s));
+            EXPECT(wa[0] == (int64_t)n * it && ws[0] == (int64_t)n * it,
+                   "window counters %lld and %lld, expected %lld", (long long)wa[0],
+                   (long long)ws[0], (long long)n * it);
+        }
+        CHECK(rmp_win_free(&win_a));
+        CHECK(rmp_win_free(&win_s));
+    }
+    int mine = prog_failures, total = 0;
     CHECK(rmp_allreduce(&mine, &total, 1, RMP_INT, RMP_SUM, RMP_COMM_WORLD));
     if (prog_rank == 0 && total == 0 && prog_failures == 0)
         printf("sec_victim: OK n=%d\n", n);
