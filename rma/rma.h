@@ -164,8 +164,8 @@ void rma_defer_run(win_t *w, int r);
 void rma_issued(win_t *w, int r);
 /* It completed (err: its outcome); local: only its local completion. */
 void rma_completed(win_t *w, int r, int err, bool local);
-/* A blocking 8-byte atomic on word `off` of target r's control block, on the window's atomic
- * path (lock.c's lock words, amo.c's accumulate lock). *old gets the previous value. */
+/* A blocking 8-byte atomic on target r's lock word (RMA_CTRL_LOCK of its control block), on
+ * the window's atomic path (lock.c). *old gets the previous value. */
 int rma_ctrl_amo(win_t *w, int r, tp_amo_t op, uint64_t operand, uint64_t compare,
                  uint64_t *old);
 /* (amo.c) rma_ctrl_amo names no word: it is the lock word, RMA_CTRL_LOCK. This one takes the
