@@ -727,7 +727,10 @@ int rmp_win_shared_query(rmp_win_t win, int rank, ptrdiff_t *size, int *disp_uni
     else {
         *size = (ptrdiff_t)w->t[rank].size;
         *disp_unit = w->t[rank].disp_unit;
-        *baseptr = w->t[rank].mapped;
+        /* no bytes, no address: MPI names none for a 0-byte segment (PROC_NULL with every size
+         * 0: "as if MPI_ALLOC_MEM was called with size 0", which may give NULL); NULL lets no
+         * one store through it by mistake (MPICH's win_shared_noncontig_put expects it) */
+        *baseptr = w->t[rank].size ? w->t[rank].mapped : NULL;
     }
     ctx_unlock(&rmp_ctx);
     return err;

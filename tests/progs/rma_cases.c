@@ -1,6 +1,8 @@
 /* rma_cases.c — one-sided cases found by MPICH's RMA suite, each checked exactly:
  *   zero      count 0 and a zero-size type (contiguous(0, int), any count) with every
  *             operation: success, and not one byte of the target changes
+ *   shared0   allocate_shared where odd ranks give 0 bytes: shared_query says size 0 and a
+ *             NULL base for them
  * Prints "rma_cases: OK". */
 #include "progs.h"
 
@@ -54,6 +56,25 @@ static void t_zero(void)
     CHECK(rmp_type_free(&none));
 }
 
+/* ---- shared0 ---- */
+
+static void t_shared0(void)
+{
+    int32_t *mine;
+    rmp_win_t win;
+    ptrdiff_t sz = me % 2 ? 0 : 16;
+    MUST(rmp_win_allocate_shared(sz, 4, RMP_COMM_WORLD, (void **)&mine, &win));
+    for (int r = 0; r < n; r++) {
+        ptrdiff_t s = -1;
+        int du = 0;
+        void *b = NULL;
+        CHECK(rmp_win_shared_query(win, r, &s, &du, &b));
+        EXPECT(s == (r % 2 ? 0 : 16) && du == 4, "shared0 %d: size %td unit %d", r, s, du);
+        EXPECT((r % 2 == 0) == (b != NULL), "shared0 %d: base %p for size %td", r, b, s);
+    }
+    CHECK(rmp_win_free(&win));
+}
+
 int main(int argc, char **argv)
 {
     MUST(rmp_init(&argc, &argv));
@@ -64,6 +85,10 @@ int main(int argc, char **argv)
     if (!*only || strstr(only, "zero")) {
         phase("rma_cases zero", 60);
         t_zero();
+    }
+    if (!*only || strstr(only, "shared0")) {
+        phase("rma_cases shared0", 60);
+        t_shared0();
     }
     phase("verdict", 30);
     int bad = prog_failures, any = 0;
