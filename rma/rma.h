@@ -9,8 +9,8 @@
  *   ops.c     put/get/accumulate/get_accumulate/fetch_and_op/compare_and_swap and the request
  *             forms: argument and range checks, then one path per target (below)
  *   flat.c    a datatype x count as a list of contiguous pieces (the target's layout)
- *   amo.c     element-wise atomic accumulates: CPU atomics in mapped memory, or transport
- *             atomics (8-byte elements), or the accumulate lock (other elements)
+ *   amo.c     element-wise atomic accumulates: transport atomics (TP windows, 8-byte
+ *             elements), or the accumulate lock (the rest, in bulk)
  *   am.c      active messages: what goes through the target's progress (PKT_RMA)
  *
  * Paths. Every target t of a window is reached one way for data (put/get) and one way for
@@ -41,7 +41,8 @@ typedef enum { RMA_DIRECT = 0, RMA_TP, RMA_AM } rma_path_t;
  *   RMA_CTRL_LOCK   the passive-target lock: RMA_LOCK_EXCL when held exclusively, plus one
  *                   per shared holder
  *   RMA_CTRL_ACC    the accumulate lock: 0 free, 1 + the holder's window rank when held
- *                   (non-8-byte elements read, combined and written back under it)
+ *                   (DIRECT windows, and non-8-byte elements on TP: read, combined and
+ *                   written back under it)
  *   RMA_CTRL_POST   post/complete counters of general active target (sync.c's use) */
 #define RMA_CTRL_BYTES 64u
 #define RMA_CTRL_LOCK 0u
@@ -189,9 +190,11 @@ void rma_pieces_free(rma_piece_t *one, rma_piece_t *pcs);
 /* ---- amo.c ---- */
 /* An accumulate-class operation on target r on the window's atomic path (w->amo_path), the
  * same mechanism for a (window, element type) on every origin so that concurrent accumulates
- * to one location stay element-wise atomic: 8-byte elements by 8-byte atomics (FADD for
- * integer SUM, an atomic read for NO_OP, a CAS loop for every other op), other sizes
- * read-combined-written under the target's accumulate lock; RMA_AM: rma_am_acc. pcs/off as
+ * to one location stay element-wise atomic: on TP windows 8-byte elements by the transport's
+ * 8-byte atomics (FADD for integer SUM, an atomic read for NO_OP, a CAS loop for every other
+ * op); every element of DIRECT windows and other sizes on TP read, combined (one op_reduce
+ * over the operation) and written back under the target's accumulate lock; RMA_AM:
+ * rma_am_acc. pcs/off as
  * am.c's; packed: bytes of origin elements (op RMP_NO_OP: ignored); result (NULL: not
  * wanted): the target's elements before, packed; compare (non-NULL): a compare-and-swap of
  * one element (op ignored). Blocking on DIRECT and TP (complete at the target on return, the

@@ -1,6 +1,9 @@
 /* rma_cases.c — one-sided cases found by MPICH's RMA suite, each checked exactly:
  *   zero      count 0 and a zero-size type (contiguous(0, int), any count) with every
  *             operation: success, and not one byte of the target changes
+ *   pairs     accumulates of pair types (short_int, double_int: value and index apart in
+ *             memory; 2int) with MINLOC and MAXLOC from every rank at once, REPLACE and NO_OP
+ *             (get_accumulate, fetch_and_op): the exact winners, each pair read whole
  *   shared0   allocate_shared where odd ranks give 0 bytes: shared_query says size 0 and a
  *             NULL base for them
  * Prints "rma_cases: OK". */
@@ -56,6 +59,86 @@ static void t_zero(void)
     CHECK(rmp_type_free(&none));
 }
 
+/* ---- pairs ---- */
+
+/* The value rank r offers for element k, and the expected winner over all ranks. */
+static int offer(int r, int k)
+{
+    return (r * 5 + k * 3) % 4; /* ties between ranks: the smaller index must win */
+}
+
+static void winner(int k, bool max, int *val, int *idx)
+{
+    *val = offer(0, k), *idx = 0;
+    for (int r = 1; r < n; r++) {
+        int o = offer(r, k);
+        if (max ? o > *val : o < *val)
+            *val = o, *idx = r;
+    }
+}
+
+/* Element 0's index after the MINLOC/MAXLOC round (before any REPLACE). */
+static int idx0(bool max)
+{
+    int val, idx;
+    winner(0, max, &val, &idx);
+    return idx;
+}
+
+#define PAIR_TEST(NAME, VT, DT)                                                             \
+    static void t_pair_##NAME(bool max)                                                         \
+    {                                                                                          \
+        enum { NI = 6 };                                                                       \
+        typedef struct { VT v; int i; } pair_t;                                                \
+        pair_t *mem, mine[NI], res[NI], one, old;                                              \
+        rmp_win_t win;                                                                         \
+        MUST(rmp_win_allocate(NI * (ptrdiff_t)sizeof(pair_t), sizeof(pair_t), RMP_COMM_WORLD,  \
+                              (void **)&mem, &win));                                           \
+        for (int k = 0; k < NI; k++) {                                                         \
+            mem[k].v = (VT)(max ? -1000 : 1000), mem[k].i = 1000;                               \
+            mine[k].v = (VT)offer(me, k), mine[k].i = me;                                       \
+        }                                                                                      \
+        MUST(rmp_barrier(RMP_COMM_WORLD));                                                     \
+        CHECK(rmp_win_lock(RMP_LOCK_SHARED, 0, 0, win));                                       \
+        CHECK(rmp_accumulate(mine, NI, DT, 0, 0, NI, DT, max ? RMP_MAXLOC : RMP_MINLOC, win)); \
+        CHECK(rmp_win_unlock(0, win));                                                         \
+        MUST(rmp_barrier(RMP_COMM_WORLD));                                                     \
+        /* every rank reads the whole array back with NO_OP: the winners */                    \
+        CHECK(rmp_win_lock(RMP_LOCK_SHARED, 0, 0, win));                                       \
+        CHECK(rmp_get_accumulate(NULL, 0, DT, res, NI, DT, 0, 0, NI, DT, RMP_NO_OP, win));     \
+        CHECK(rmp_win_unlock(0, win));                                                         \
+        for (int k = 0; k < NI; k++) {                                                         \
+            int val, idx;                                                                      \
+            winner(k, max, &val, &idx);                                                        \
+            EXPECT(res[k].v == (VT)val && res[k].i == idx,                                     \
+                   #NAME " %s element %d: (%g, %d), expected (%d, %d)",                        \
+                   max ? "maxloc" : "minloc", k, (double)res[k].v, res[k].i, val, idx);        \
+        }                                                                                      \
+        MUST(rmp_barrier(RMP_COMM_WORLD));                                                     \
+        /* REPLACE pairs by fetch_and_op from every rank on one element: each old value is a  \
+         * whole pair some rank wrote (value == index), never half of two */                   \
+        one.v = (VT)me, one.i = me;                                                            \
+        CHECK(rmp_win_lock(RMP_LOCK_SHARED, 0, 0, win));                                       \
+        for (int rep = 0; rep < 20; rep++) {                                                   \
+            CHECK(rmp_fetch_and_op(&one, &old, DT, 0, 0, RMP_REPLACE, win));                   \
+            CHECK(rmp_win_flush(0, win));                                                      \
+            EXPECT((rep == 0 && old.i == idx0(max)) || old.v == (VT)old.i,                     \
+                   #NAME " replace: a torn pair (%g, %d)", (double)old.v, old.i);             \
+        }                                                                                      \
+        CHECK(rmp_win_unlock(0, win));                                                         \
+        MUST(rmp_barrier(RMP_COMM_WORLD));                                                     \
+        if (me == 0) {                                                                         \
+            CHECK(rmp_win_sync(win));                                                          \
+            EXPECT(mem[0].v == (VT)mem[0].i && mem[0].i >= 0 && mem[0].i < n,                  \
+                   #NAME " replace: ends (%g, %d)", (double)mem[0].v, mem[0].i);               \
+        }                                                                                      \
+        CHECK(rmp_win_free(&win));                                                             \
+    }
+
+PAIR_TEST(short_int, short, RMP_SHORT_INT)
+PAIR_TEST(double_int, double, RMP_DOUBLE_INT)
+PAIR_TEST(two_int, int, RMP_2INT)
+
 /* ---- shared0 ---- */
 
 static void t_shared0(void)
@@ -85,6 +168,14 @@ int main(int argc, char **argv)
     if (!*only || strstr(only, "zero")) {
         phase("rma_cases zero", 60);
         t_zero();
+    }
+    if (!*only || strstr(only, "pairs")) {
+        phase("rma_cases pairs", 60);
+        for (int max = 0; max < 2; max++) {
+            t_pair_short_int(max);
+            t_pair_double_int(max);
+            t_pair_two_int(max);
+        }
     }
     if (!*only || strstr(only, "shared0")) {
         phase("rma_cases shared0", 60);
