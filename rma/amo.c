@@ -248,17 +248,21 @@ static int mem_io(win_t *w, int r, uint64_t off, void *buf, size_t len, bool wri
         return RMP_SUCCESS;
     }
     tp_t *tp = w->amo_path == RMA_TP ? w->amo_tp : t->data_path == RMA_TP ? t->data_tp : NULL;
-    if (tp) {
+    int rc = RMP_SUCCESS;
+    while (tp && len && rc == RMP_SUCCESS) { /* a key per region the range spans */
         uint64_t toff;
-        const tp_rkey_t *key = win_key(w, r, tp, off, len, &toff);
+        size_t part = len;
+        const tp_rkey_t *key = win_key_part(w, r, tp, off, &part, &toff);
         if (!key)
             return RMP_ERR_RMA_RANGE;
-        return rma_tp_io(tp, t->world, key, toff, buf, len, write);
+        rc = rma_tp_io(tp, t->world, key, toff, buf, part, write);
+        off += part, buf = (char *)buf + part, len -= part;
     }
+    if (tp)
+        return rc;
     /* the data path is active messages: issued, then a flush answered after them */
     rma_piece_t one = {0, len};
-    int rc =
-        write ? rma_am_put(w, r, off, &one, 1, buf, len) : rma_am_get(w, r, off, &one, 1, buf, len);
+    rc = write ? rma_am_put(w, r, off, &one, 1, buf, len) : rma_am_get(w, r, off, &one, 1, buf, len);
     return rc != RMP_SUCCESS ? rc : rma_am_flush(w, r);
 }
 

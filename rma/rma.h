@@ -138,7 +138,7 @@ win_t *win_lookup(rmp_win_t h);
  * set and the runtime lock taken (the caller unlocks). */
 int win_enter(rmp_win_t h, win_t **w);
 /* Target rank r's memory range check: [disp*disp_unit, + bytes) within what it exposed
- * (dynamic: within a region it attached, as far as this rank knows). RMP_SUCCESS or
+ * (dynamic: within regions it attached, adjacent ones together, as far as this rank knows). RMP_SUCCESS or
  * RMP_ERR_RMA_RANGE. *off gets the offset from its base (dynamic: the absolute address). */
 int win_range(win_t *w, int r, ptrdiff_t disp, ptrdiff_t lo, ptrdiff_t hi, uint64_t *off);
 /* The key on transport tp (w->t[r].data_tp or w->amo_tp) of target r's memory at offset off
@@ -146,6 +146,13 @@ int win_range(win_t *w, int r, ptrdiff_t disp, ptrdiff_t lo, ptrdiff_t hi, uint6
  * flavors, the key of the region holding [off, off + len) for a dynamic window (after
  * win_range found it). NULL: none (the target did not expose on tp). */
 const tp_rkey_t *win_key(win_t *w, int r, tp_t *tp, uint64_t off, size_t len, uint64_t *toff);
+/* The same for the first part of [off, off + *len) that one key covers: *len shortened to the
+ * end of the dynamic window's region holding off (static flavors: as win_key). */
+const tp_rkey_t *win_key_part(win_t *w, int r, tp_t *tp, uint64_t off, size_t *len,
+                              uint64_t *toff);
+/* Whether every byte of [lo, hi) (addresses here) lies in regions attached to my dynamic
+ * window w (adjacent regions together). */
+bool win_attached(const win_t *w, uint64_t lo, uint64_t hi);
 
 /* ---- sync.c (and lock.c) ---- */
 /* May this rank issue an operation to target r now (an access epoch covers it)? RMP_SUCCESS

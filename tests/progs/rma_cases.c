@@ -6,6 +6,9 @@
  *             (get_accumulate, fetch_and_op): the exact winners, each pair read whole
  *   shared0   allocate_shared where odd ranks give 0 bytes: shared_query says size 0 and a
  *             NULL base for them
+ *   dynamic   many regions attached at once per rank (more than any fixed table), each
+ *             written by a neighbour; then one access spanning adjacent regions (put, get,
+ *             accumulate, get_accumulate over all of them), byte-exact
  * Prints "rma_cases: OK". */
 #include "progs.h"
 
@@ -158,6 +161,82 @@ static void t_shared0(void)
     CHECK(rmp_win_free(&win));
 }
 
+/* ---- dynamic ---- */
+
+static void t_dynamic(void)
+{
+    enum { NR = 300, RB = 64, NS = 3, SB = 4096 };
+    rmp_win_t win;
+    MUST(rmp_win_create_dynamic(RMP_COMM_WORLD, &win));
+    char **reg = calloc(NR, sizeof(char *));
+    ptrdiff_t *addr = calloc(NR, sizeof(ptrdiff_t)), *theirs = calloc(NR, sizeof(ptrdiff_t));
+    for (int i = 0; i < NR; i++) {
+        reg[i] = calloc(1, RB);
+        MUST(rmp_win_attach(win, reg[i], RB));
+        MUST(rmp_get_address(reg[i], &addr[i]));
+    }
+    /* one buffer attached as NS adjacent regions */
+    int64_t *span = aligned_alloc(64, NS * SB);
+    memset(span, 0, NS * SB);
+    for (int s = 0; s < NS; s++)
+        MUST(rmp_win_attach(win, (char *)span + s * SB, SB));
+    ptrdiff_t sa, tsa;
+    MUST(rmp_get_address(span, &sa));
+    int t = (me + 1) % n, from = (me + n - 1) % n;
+    MUST(rmp_sendrecv(addr, NR, RMP_INT64, from, 1, theirs, NR, RMP_INT64, t, 1,
+                      RMP_COMM_WORLD, RMP_STATUS_IGNORE));
+    MUST(rmp_sendrecv(&sa, 1, RMP_INT64, from, 2, &tsa, 1, RMP_INT64, t, 2, RMP_COMM_WORLD,
+                      RMP_STATUS_IGNORE));
+    enum { NE = NS * SB / 8 };
+    int64_t *v = malloc(NS * SB), *back = malloc(NS * SB), *old = malloc(NS * SB);
+    for (int i = 0; i < NE; i++)
+        v[i] = (int64_t)me * 1000000 + i;
+    CHECK(rmp_win_lock(RMP_LOCK_EXCLUSIVE, t, 0, win));
+    for (int i = 0; i < NR; i++) {
+        int32_t x = me * 1000 + i;
+        CHECK(rmp_put(&x, 1, RMP_INT32, t, theirs[i] + 8, 1, RMP_INT32, win));
+    }
+    CHECK(rmp_put(v, NE, RMP_INT64, t, tsa, NE, RMP_INT64, win));
+    CHECK(rmp_win_flush(t, win));
+    CHECK(rmp_get(back, NE, RMP_INT64, t, tsa, NE, RMP_INT64, win));
+    CHECK(rmp_win_flush(t, win));
+    CHECK(rmp_accumulate(v, NE, RMP_INT64, t, tsa, NE, RMP_INT64, RMP_SUM, win));
+    CHECK(rmp_get_accumulate(v, NE, RMP_INT64, old, NE, RMP_INT64, t, tsa, NE, RMP_INT64,
+                             RMP_SUM, win));
+    CHECK(rmp_win_unlock(t, win));
+    int bad = 0;
+    for (int i = 0; i < NE && bad < 3; i++)
+        if (back[i] != v[i] || old[i] != 2 * v[i]) {
+            FAIL("dynamic span: element %d got %lld then %lld, expected %lld and %lld", i,
+                 (long long)back[i], (long long)old[i], (long long)v[i], (long long)(2 * v[i]));
+            bad++;
+        }
+    MUST(rmp_barrier(RMP_COMM_WORLD));
+    CHECK(rmp_win_sync(win));
+    for (int i = 0; i < NR && bad < 6; i++) {
+        int32_t x;
+        memcpy(&x, reg[i] + 8, 4);
+        if (x != from * 1000 + i) {
+            FAIL("dynamic: region %d holds %d, expected %d", i, x, from * 1000 + i);
+            bad++;
+        }
+    }
+    for (int i = 0; i < NE && bad < 9; i++)
+        if (span[i] != 3 * ((int64_t)from * 1000000 + i)) {
+            FAIL("dynamic span: my element %d is %lld", i, (long long)span[i]);
+            bad++;
+        }
+    MUST(rmp_barrier(RMP_COMM_WORLD));
+    for (int i = 0; i < NR; i++) {
+        CHECK(rmp_win_detach(win, reg[i]));
+        free(reg[i]);
+    }
+    for (int s = 0; s < NS; s++)
+        CHECK(rmp_win_detach(win, (char *)span + s * SB));
+    CHECK(rmp_win_free(&win));
+    free(span), free(v), free(back), free(old), free(reg), free(addr), free(theirs);
+}
+
 int main(int argc, char **argv)
 {
     MUST(rmp_init(&argc, &argv));
@@ -180,6 +259,10 @@ int main(int argc, char **argv)
     if (!*only || strstr(only, "shared0")) {
         phase("rma_cases shared0", 60);
         t_shared0();
+    }
+    if (!*only || strstr(only, "dynamic")) {
+        phase("rma_cases dynamic", 60);
+        t_dynamic();
     }
     phase("verdict", 30);
     int bad = prog_failures, any = 0;
