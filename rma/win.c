@@ -790,6 +790,19 @@ const tp_rkey_t *win_key(win_t *w, int r, tp_t *tp, uint64_t off, size_t len, ui
             return &t->data_key;
         return tp == w->amo_tp && w->amo_path == RMA_TP ? &t->mem_key : NULL;
     }
+    if (r == w->rank) /* my own regions (a TP window's atomics to myself): no table read */
+        for (int k = 0; k < w->nregions; k++) {
+            rma_region_t *g = &w->regions[k];
+            uint64_t b = (uint64_t)(uintptr_t)g->base;
+            if (off < b || off + len > b + g->size)
+                continue;
+            for (int i = 0; i < rmp_ctx.ntps; i++)
+                if (rmp_ctx.tps[i] == tp && g->exph[i]) {
+                    *toff = off - b;
+                    return &g->key[i];
+                }
+            return NULL;
+        }
     int s = tp_slot(tp);
     const dyn_entry_t *e = s < 0 ? NULL : dyn_find(&w->dyn->cache[r], off, off + len);
     if (!e)
@@ -803,11 +816,21 @@ const tp_rkey_t *win_key_part(win_t *w, int r, tp_t *tp, uint64_t off, size_t *l
 {
     if (w->flavor != RMP_WIN_FLAVOR_DYNAMIC)
         return win_key(w, r, tp, off, *len, toff);
-    const dyn_entry_t *e = dyn_find(&w->dyn->cache[r], off, off + 1);
-    if (!e)
+    uint64_t end = 0; /* of the region holding off */
+    if (r == w->rank) {
+        for (int k = 0; k < w->nregions && !end; k++) {
+            uint64_t b = (uint64_t)(uintptr_t)w->regions[k].base;
+            if (off >= b && off < b + w->regions[k].size)
+                end = b + w->regions[k].size;
+        }
+    } else {
+        const dyn_entry_t *e = dyn_find(&w->dyn->cache[r], off, off + 1);
+        end = e ? e->base + e->size : 0;
+    }
+    if (!end)
         return NULL;
-    if (*len > e->base + e->size - off)
-        *len = (size_t)(e->base + e->size - off);
+    if (*len > end - off)
+        *len = (size_t)(end - off);
     return win_key(w, r, tp, off, *len, toff);
 }
 
