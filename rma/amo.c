@@ -350,8 +350,11 @@ int rma_amo(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_
         words = words && pcs[i].len % 8 == 0 &&
                 target_addr(w, r, off + (uint64_t)pcs[i].off) % 8 == 0;
     }
-    if (sum != bytes || bytes % esize || (compare && bytes != esize) ||
-        (op != RMP_NO_OP && bytes && !packed))
+    if (sum != bytes || (op != RMP_NO_OP && bytes && !packed))
+        return RMP_ERR_ARG;
+    if (bytes % esize)
+        return RMP_ERR_TYPE; /* pieces may split elements (pairs), the whole may not */
+    if (compare && bytes != esize)
         return RMP_ERR_ARG;
     const char *in = op == RMP_NO_OP && !compare ? NULL : packed;
     char *res = result;
