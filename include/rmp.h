@@ -563,9 +563,9 @@ enum { RMP_LOCK_EXCLUSIVE = 234, RMP_LOCK_SHARED = 235 };
 int rmp_win_allocate_shared(ptrdiff_t size, int disp_unit, rmp_comm_t comm, void **baseptr,
                             rmp_win_t *win);
 /* Rank `rank`'s memory of a shared window (RMP_PROC_NULL: the first rank with size > 0), as
- * an address here. RMP_ERR_RMA_FLAVOR on windows whose memory is not shared: every flavor
- * but allocate_shared, except that an allocate window of ranks that share memory answers
- * too (as MPICH does). */
+ * an address here (NULL for a rank of size 0). RMP_ERR_RMA_FLAVOR on windows whose memory is
+ * not shared: every flavor but allocate_shared, except that an allocate window of ranks that
+ * share memory answers too (as MPICH does). */
 int rmp_win_shared_query(rmp_win_t win, int rank, ptrdiff_t *size, int *disp_unit,
                          void **baseptr);
 int rmp_win_get_flavor(rmp_win_t win, int *flavor);

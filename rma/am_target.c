@@ -70,19 +70,12 @@ void am_send_data(rmp_ctx_t *c, int dst, const pkt_rma_t *h, uint64_t pos, const
 }
 
 /* Whether [off, off + len) lies in my window memory (dynamic: off is an address, inside one
- * attached region); *mem: where (NULL for 0 bytes of an empty window). */
+ * attached region, or adjacent ones); *mem: where (NULL for 0 bytes of an empty window). */
 static bool target_mem(win_t *w, uint64_t off, uint64_t len, char **mem)
 {
     if (w->flavor == RMP_WIN_FLAVOR_DYNAMIC) {
-        for (int i = 0; i < w->nregions; i++) {
-            uint64_t b = (uint64_t)(uintptr_t)w->regions[i].base;
-            uint64_t sz = w->regions[i].size;
-            if (off >= b && off - b <= sz && len <= sz - (off - b)) {
-                *mem = (char *)(uintptr_t)off;
-                return true;
-            }
-        }
-        return false;
+        *mem = (char *)(uintptr_t)off;
+        return off + len >= off && (len == 0 || win_attached(w, off, off + len));
     }
     if (off > w->bytes || len > w->bytes - off)
         return false;

@@ -5,12 +5,13 @@
  * NO_OP) atomic per element, whichever origins issue them. That holds only if every origin
  * updates a location the same way, so the mechanism is a function of the window and the
  * element alone (never of the origin):
- *   - 8-byte elements at an 8-aligned address, where the domain has 8-byte atomics on the
- *     window's memory (DIRECT with the memory mapped on every rank: C11 atomics; TP: the
- *     transport's): FADD for integer SUM, an atomic read for NO_OP, a CAS loop for the rest
- *     (REPLACE, floating point, MIN/MAX, pairs...), CSWAP for compare-and-swap;
- *   - any other element, under the target's accumulate lock (its control block's
- *     RMA_CTRL_ACC word, taken with the domain's CSWAP): read, combine with op_reduce, write;
+ *   - TP windows (a NIC's atomics): 8-byte elements at an 8-aligned address by the
+ *     transport's 8-byte atomics: FADD for integer SUM, an atomic read for NO_OP, a CAS loop
+ *     for the rest (REPLACE, floating point, MIN/MAX, pairs...), CSWAP for compare-and-swap;
+ *   - every element of DIRECT windows, and the other elements of TP windows, under the
+ *     target's accumulate lock (its control block's RMA_CTRL_ACC word, taken with the
+ *     domain's CSWAP): the whole operation read, combined with one op_reduce, written back
+ *     (a 64 KiB accumulate is then a few memcpy and one loop, not 8192 CAS loops);
  *   - windows of the AM domain, and dynamic windows of the DIRECT domain (attached memory
  *     is no shared segment, so no CPU here can do atomics on it): everything as active
  *     messages, applied by the target's progress one at a time. */
@@ -145,15 +146,6 @@ bool rma_amo_by_am(const win_t *w)
            (w->amo_path == RMA_DIRECT && w->flavor == RMP_WIN_FLAVOR_DYNAMIC);
 }
 
-/* Whether the domain can run 8-byte atomics on w's memory: TP always (the memory is exposed
- * on amo_tp), DIRECT when every rank maps every other's memory (allocated in the node's
- * segment, not the user's memory of create). */
-static bool words_reach_memory(const win_t *w)
-{
-    return w->amo_path == RMA_TP ||
-           (w->flavor == RMP_WIN_FLAVOR_ALLOCATE || w->flavor == RMP_WIN_FLAVOR_SHARED);
-}
-
 /* The element's address in the target's process (its alignment decides, the same for every
  * origin). */
 static uint64_t target_addr(const win_t *w, int r, uint64_t off)
@@ -173,15 +165,12 @@ uint64_t rma_amo_combine8(rmp_op_t op, dt_base_t base, uint64_t old, const void 
     return v;
 }
 
-/* One 8-byte word of target memory at off (offset from base, dynamic: address). */
+/* One 8-byte word of target memory at off (offset from base, dynamic: address), on the
+ * window's atomic transport (TP windows only). */
 static int word_amo(win_t *w, int r, uint64_t off, tp_amo_t op, uint64_t operand, uint64_t compare,
                     uint64_t *old)
 {
     rma_target_t *t = &w->t[r];
-    if (w->amo_path == RMA_DIRECT) {
-        *old = cpu_amo((_Atomic uint64_t *)(void *)(t->mapped + off), op, operand, compare);
-        return RMP_SUCCESS;
-    }
     uint64_t toff;
     const tp_rkey_t *key = win_key(w, r, w->amo_tp, off, 8, &toff);
     if (!key)
@@ -259,47 +248,82 @@ static int mem_io(win_t *w, int r, uint64_t off, void *buf, size_t len, bool wri
         return RMP_SUCCESS;
     }
     tp_t *tp = w->amo_path == RMA_TP ? w->amo_tp : t->data_path == RMA_TP ? t->data_tp : NULL;
-    if (tp) {
+    int rc = RMP_SUCCESS;
+    while (tp && len && rc == RMP_SUCCESS) { /* a key per region the range spans */
         uint64_t toff;
-        const tp_rkey_t *key = win_key(w, r, tp, off, len, &toff);
+        size_t part = len;
+        const tp_rkey_t *key = win_key_part(w, r, tp, off, &part, &toff);
         if (!key)
             return RMP_ERR_RMA_RANGE;
-        return rma_tp_io(tp, t->world, key, toff, buf, len, write);
+        rc = rma_tp_io(tp, t->world, key, toff, buf, part, write);
+        off += part, buf = (char *)buf + part, len -= part;
     }
+    if (tp)
+        return rc;
     /* the data path is active messages: issued, then a flush answered after them */
     rma_piece_t one = {0, len};
-    int rc =
-        write ? rma_am_put(w, r, off, &one, 1, buf, len) : rma_am_get(w, r, off, &one, 1, buf, len);
+    rc = write ? rma_am_put(w, r, off, &one, 1, buf, len) : rma_am_get(w, r, off, &one, 1, buf, len);
     return rc != RMP_SUCCESS ? rc : rma_am_flush(w, r);
 }
 
-/* One piece of whole elements under the lock: old bytes to result, combined back. */
-static int piece_locked(win_t *w, int r, uint64_t off, size_t len, dt_base_t base, rmp_op_t op,
-                        const char *origin, const char *compare, char *result)
+/* op_reduce reads typed elements: an origin at an address unfit for them goes through an
+ * aligned copy, in chunks. */
+static void combine_into(rmp_op_t op, dt_base_t base, const char *origin, char *cur, size_t len)
 {
+    size_t esize = dtype_base_size(base);
+    if ((uintptr_t)origin % _Alignof(max_align_t) == 0 ||
+        ((esize & (esize - 1)) == 0 && (uintptr_t)origin % esize == 0)) {
+        op_reduce(op, base, origin, cur, len / esize);
+        return;
+    }
+    _Alignas(max_align_t) char in[256];
+    size_t room = sizeof(in) - sizeof(in) % esize;
+    for (size_t at = 0, n; at < len; at += n) {
+        n = len - at < room ? len - at : room;
+        memcpy(in, origin + at, n);
+        op_reduce(op, base, in, cur + at, n / esize);
+    }
+}
+
+/* The whole operation under the lock, in bulk: every piece read into one packed buffer (the
+ * old elements: to result), combined there at once, written back. Pieces need not hold whole
+ * elements (a pair type's value and index sit apart in memory): the packed buffer does. One
+ * contiguous piece of mapped memory is combined in place. */
+static int bulk_locked(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs,
+                       dt_base_t base, rmp_op_t op, const char *origin, const char *compare,
+                       char *result, size_t bytes)
+{
+    rma_target_t *t = &w->t[r];
+    bool change_op = !compare && op != RMP_NO_OP;
+    if (npcs == 1 && t->mapped && w->amo_path == RMA_DIRECT && !compare) {
+        char *p = t->mapped + off + pcs[0].off;
+        if (result)
+            memcpy(result, p, bytes);
+        if (op == RMP_REPLACE)
+            memmove(p, origin, bytes);
+        else if (change_op)
+            combine_into(op, base, origin, p, bytes);
+        return RMP_SUCCESS;
+    }
     _Alignas(max_align_t) char stack[256];
-    char *cur = len <= sizeof(stack) ? stack : malloc(len);
+    char *cur = bytes <= sizeof(stack) ? stack : malloc(bytes);
     if (!cur)
         return RMP_ERR_NO_MEM;
-    int rc = mem_io(w, r, off, cur, len, false);
+    int rc = RMP_SUCCESS;
+    size_t pos = 0;
+    for (int i = 0; i < npcs && rc == RMP_SUCCESS; pos += pcs[i++].len)
+        rc = mem_io(w, r, off + (uint64_t)pcs[i].off, cur + pos, pcs[i].len, false);
     if (rc == RMP_SUCCESS && result)
-        memcpy(result, cur, len);
-    bool change = compare ? !memcmp(cur, compare, len) : op != RMP_NO_OP;
-    if (rc == RMP_SUCCESS && change) {
-        if (compare || op == RMP_REPLACE) {
-            memcpy(cur, origin, len);
-        } else {
-            /* op_reduce reads typed elements: origin may sit anywhere in the packed data */
-            _Alignas(max_align_t) char in[256];
-            for (size_t at = 0, n; at < len; at += n) {
-                size_t room = sizeof(in) - sizeof(in) % dtype_base_size(base);
-                n = len - at < room ? len - at : room;
-                memcpy(in, origin + at, n);
-                op_reduce(op, base, in, cur + at, n / dtype_base_size(base));
-            }
-        }
-        rc = mem_io(w, r, off, cur, len, true);
-    }
+        memcpy(result, cur, bytes);
+    bool change = compare ? !memcmp(cur, compare, bytes) : change_op;
+    const char *src = cur;
+    if (compare || op == RMP_REPLACE)
+        src = origin;
+    else if (change)
+        combine_into(op, base, origin, cur, bytes);
+    pos = 0;
+    for (int i = 0; i < npcs && rc == RMP_SUCCESS && change; pos += pcs[i++].len)
+        rc = mem_io(w, r, off + (uint64_t)pcs[i].off, (char *)src + pos, pcs[i].len, true);
     if (cur != stack)
         free(cur);
     return rc;
@@ -317,41 +341,41 @@ int rma_amo(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_
         return RMP_ERR_TYPE;
     if (!compare && op != RMP_REPLACE && op != RMP_NO_OP && op_builtin_check(op, base))
         return RMP_ERR_OP;
+    /* 8-byte atomics of the transport for whole aligned 8-byte elements on TP windows;
+     * everything else (every DIRECT window) under the accumulate lock, in bulk */
+    bool words = esize == 8 && w->amo_path == RMA_TP;
     size_t sum = 0;
     for (int i = 0; i < npcs; i++) {
-        if (pcs[i].len % esize)
-            return RMP_ERR_TYPE;
         sum += pcs[i].len;
+        words = words && pcs[i].len % 8 == 0 &&
+                target_addr(w, r, off + (uint64_t)pcs[i].off) % 8 == 0;
     }
-    if (sum != bytes || (compare && bytes != esize) || (op != RMP_NO_OP && bytes && !packed))
+    if (sum != bytes || (op != RMP_NO_OP && bytes && !packed))
+        return RMP_ERR_ARG;
+    if (bytes % esize)
+        return RMP_ERR_TYPE; /* pieces may split elements (pairs), the whole may not */
+    if (compare && bytes != esize)
         return RMP_ERR_ARG;
     const char *in = op == RMP_NO_OP && !compare ? NULL : packed;
     char *res = result;
-    bool words = esize == 8 && words_reach_memory(w);
     uint64_t me = 1 + (uint64_t)w->rank;
     bool locked = false;
     int rc = RMP_SUCCESS;
-    uint64_t pos = 0;
-    for (int i = 0; i < npcs && rc == RMP_SUCCESS; i++) {
-        uint64_t at = off + (uint64_t)pcs[i].off;
-        bool aligned = words && target_addr(w, r, at) % 8 == 0;
-        if (aligned) {
+    if (words) {
+        uint64_t pos = 0;
+        for (int i = 0; i < npcs && rc == RMP_SUCCESS; pos += pcs[i++].len)
             for (size_t k = 0; k < pcs[i].len && rc == RMP_SUCCESS; k += 8) {
                 uint64_t old;
-                rc = element_by_atomics(w, r, at + k, base, op, in ? in + pos + k : NULL, compare,
-                                        &old);
+                rc = element_by_atomics(w, r, off + (uint64_t)pcs[i].off + k, base, op,
+                                        in ? in + pos + k : NULL, compare, &old);
                 if (rc == RMP_SUCCESS && res)
                     memcpy(res + pos + k, &old, 8);
             }
-        } else {
-            if (!locked)
-                rc = acc_lock(w, r, me);
-            locked = rc == RMP_SUCCESS;
-            if (locked)
-                rc = piece_locked(w, r, at, pcs[i].len, base, op, in ? in + pos : NULL, compare,
-                                  res ? res + pos : NULL);
-        }
-        pos += pcs[i].len;
+    } else if (bytes) {
+        rc = acc_lock(w, r, me);
+        locked = rc == RMP_SUCCESS;
+        if (locked)
+            rc = bulk_locked(w, r, off, pcs, npcs, base, op, in, compare, res, bytes);
     }
     if (locked) {
         uint64_t old;

@@ -263,6 +263,8 @@ static int args_check(const args_t *a, const dtype_t **od, const dtype_t **td,
     }
     if (err || !acc)
         return err;
+    if (*tb == 0) /* nothing moves (count 0, a zero-size type): any type will do */
+        return op_is_user(a->op) ? RMP_ERR_OP : RMP_SUCCESS;
     dt_base_t b = (*td)->base;
     if (b == DT_NONE || (use_origin && (*od)->base != b) || (*rd && (*rd)->base != b))
         return RMP_ERR_TYPE; /* accumulates: one builtin on every side */
@@ -441,11 +443,11 @@ static int rma_do(args_t *a)
     }
     rma_piece_t one, *pcs = NULL;
     int n = 0;
-    if (!err)
+    if (!err && tb)
         err = rma_flatten(td, a->tcount, &one, &pcs, &n);
     bool async = false;
     void *later = NULL;
-    if (!err) {
+    if (!err && tb) {
         switch (a->kind) {
         case K_PUT:
             err = do_put(w, a, od, td, tb, off, pcs, n, &async);

@@ -9,8 +9,8 @@
  *   ops.c     put/get/accumulate/get_accumulate/fetch_and_op/compare_and_swap and the request
  *             forms: argument and range checks, then one path per target (below)
  *   flat.c    a datatype x count as a list of contiguous pieces (the target's layout)
- *   amo.c     element-wise atomic accumulates: CPU atomics in mapped memory, or transport
- *             atomics (8-byte elements), or the accumulate lock (other elements)
+ *   amo.c     element-wise atomic accumulates: transport atomics (TP windows, 8-byte
+ *             elements), or the accumulate lock (the rest, in bulk)
  *   am.c      active messages: what goes through the target's progress (PKT_RMA)
  *
  * Paths. Every target t of a window is reached one way for data (put/get) and one way for
@@ -41,7 +41,8 @@ typedef enum { RMA_DIRECT = 0, RMA_TP, RMA_AM } rma_path_t;
  *   RMA_CTRL_LOCK   the passive-target lock: RMA_LOCK_EXCL when held exclusively, plus one
  *                   per shared holder
  *   RMA_CTRL_ACC    the accumulate lock: 0 free, 1 + the holder's window rank when held
- *                   (non-8-byte elements read, combined and written back under it)
+ *                   (DIRECT windows, and non-8-byte elements on TP: read, combined and
+ *                   written back under it)
  *   RMA_CTRL_POST   post/complete counters of general active target (sync.c's use) */
 #define RMA_CTRL_BYTES 64u
 #define RMA_CTRL_LOCK 0u
@@ -137,7 +138,7 @@ win_t *win_lookup(rmp_win_t h);
  * set and the runtime lock taken (the caller unlocks). */
 int win_enter(rmp_win_t h, win_t **w);
 /* Target rank r's memory range check: [disp*disp_unit, + bytes) within what it exposed
- * (dynamic: within a region it attached, as far as this rank knows). RMP_SUCCESS or
+ * (dynamic: within regions it attached, adjacent ones together, as far as this rank knows). RMP_SUCCESS or
  * RMP_ERR_RMA_RANGE. *off gets the offset from its base (dynamic: the absolute address). */
 int win_range(win_t *w, int r, ptrdiff_t disp, ptrdiff_t lo, ptrdiff_t hi, uint64_t *off);
 /* The key on transport tp (w->t[r].data_tp or w->amo_tp) of target r's memory at offset off
@@ -145,6 +146,13 @@ int win_range(win_t *w, int r, ptrdiff_t disp, ptrdiff_t lo, ptrdiff_t hi, uint6
  * flavors, the key of the region holding [off, off + len) for a dynamic window (after
  * win_range found it). NULL: none (the target did not expose on tp). */
 const tp_rkey_t *win_key(win_t *w, int r, tp_t *tp, uint64_t off, size_t len, uint64_t *toff);
+/* The same for the first part of [off, off + *len) that one key covers: *len shortened to the
+ * end of the dynamic window's region holding off (static flavors: as win_key). */
+const tp_rkey_t *win_key_part(win_t *w, int r, tp_t *tp, uint64_t off, size_t *len,
+                              uint64_t *toff);
+/* Whether every byte of [lo, hi) (addresses here) lies in regions attached to my dynamic
+ * window w (adjacent regions together). */
+bool win_attached(const win_t *w, uint64_t lo, uint64_t hi);
 
 /* ---- sync.c (and lock.c) ---- */
 /* May this rank issue an operation to target r now (an access epoch covers it)? RMP_SUCCESS
@@ -164,8 +172,8 @@ void rma_defer_run(win_t *w, int r);
 void rma_issued(win_t *w, int r);
 /* It completed (err: its outcome); local: only its local completion. */
 void rma_completed(win_t *w, int r, int err, bool local);
-/* A blocking 8-byte atomic on word `off` of target r's control block, on the window's atomic
- * path (lock.c's lock words, amo.c's accumulate lock). *old gets the previous value. */
+/* A blocking 8-byte atomic on target r's lock word (RMA_CTRL_LOCK of its control block), on
+ * the window's atomic path (lock.c). *old gets the previous value. */
 int rma_ctrl_amo(win_t *w, int r, tp_amo_t op, uint64_t operand, uint64_t compare,
                  uint64_t *old);
 /* (amo.c) rma_ctrl_amo names no word: it is the lock word, RMA_CTRL_LOCK. This one takes the
@@ -189,9 +197,11 @@ void rma_pieces_free(rma_piece_t *one, rma_piece_t *pcs);
 /* ---- amo.c ---- */
 /* An accumulate-class operation on target r on the window's atomic path (w->amo_path), the
  * same mechanism for a (window, element type) on every origin so that concurrent accumulates
- * to one location stay element-wise atomic: 8-byte elements by 8-byte atomics (FADD for
- * integer SUM, an atomic read for NO_OP, a CAS loop for every other op), other sizes
- * read-combined-written under the target's accumulate lock; RMA_AM: rma_am_acc. pcs/off as
+ * to one location stay element-wise atomic: on TP windows 8-byte elements by the transport's
+ * 8-byte atomics (FADD for integer SUM, an atomic read for NO_OP, a CAS loop for every other
+ * op); every element of DIRECT windows and other sizes on TP read, combined (one op_reduce
+ * over the operation) and written back under the target's accumulate lock; RMA_AM:
+ * rma_am_acc. pcs/off as
  * am.c's; packed: bytes of origin elements (op RMP_NO_OP: ignored); result (NULL: not
  * wanted): the target's elements before, packed; compare (non-NULL): a compare-and-swap of
  * one element (op ignored). Blocking on DIRECT and TP (complete at the target on return, the

@@ -10,7 +10,13 @@
  *      whether it all worked here, so that every rank fails alike.
  * Handles index a table that grows on demand. Dynamic windows keep their attached regions in
  * a table exposed like memory: origins read it through the transport (refreshed on a miss) to
- * check ranges and find a region's key; active messages need none of it (the target checks). */
+ * check ranges and find a region's key; active messages need none of it (the target checks).
+ * The table has no fixed size: a small head, exposed at creation, holds a generation word
+ * (odd while the owner changes the table), the count and the keys of the entries' block,
+ * which is replaced by one twice as large when full. An origin reads the head, then the
+ * entries, then the generation again, and retries unless it did not move: a torn read is
+ * never trusted. Replaced blocks stay exposed until the window is freed (an origin may still
+ * be reading one: it then just retries), which costs at most as much as the block in use. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,24 +47,38 @@ static tp_t *slot_tp(int s)
 }
 
 /* ---- dynamic windows' region tables ---- */
-#define RMA_DYN_MAX 64 /* regions attached at once per rank (MPI sets no minimum) */
-
 typedef struct dyn_entry {
     uint64_t base, size;
     tp_rkey_t key[RMA_NSLOT]; /* its exposure on each transport (by slot) */
 } dyn_entry_t;
 
-typedef struct dyn_table {
-    uint64_t n;
-    dyn_entry_t e[RMA_DYN_MAX];
-} dyn_table_t;
+/* What origins read first (exposed at creation, never moves). */
+typedef struct dyn_head {
+    uint64_t gen;             /* odd while the owner changes the table */
+    uint64_t n, cap;          /* entries in use, entries in the block */
+    tp_rkey_t key[RMA_NSLOT]; /* the entries' block on each transport (by slot) */
+} dyn_head_t;
+
+/* A block of entries and its exposures (by rmp_ctx.tps index). */
+typedef struct dyn_block {
+    struct dyn_block *older; /* the blocks it replaced, kept exposed until free */
+    dyn_entry_t *e;
+    void *exph[RMP_MAX_TRANSPORTS];
+} dyn_block_t;
+
+/* A target's table as last read. */
+typedef struct dyn_cache {
+    dyn_entry_t *e;
+    uint64_t n, cap;
+} dyn_cache_t;
 
 typedef struct rma_dyn {
-    dyn_table_t *mine;                /* exposed on every transport with an rma table */
-    void *exph[RMP_MAX_TRANSPORTS];   /* by rmp_ctx.tps index */
-    tp_rkey_t (*tkey)[RMA_NSLOT];     /* [size]: the keys of each target's table */
-    uint32_t *texposed;               /* [size]: slots the target exposed its table on */
-    dyn_table_t *cache;               /* [size]: the targets' tables as last read */
+    dyn_head_t *head;               /* exposed on every transport with an rma table */
+    void *exph[RMP_MAX_TRANSPORTS]; /* the head's exposure, by rmp_ctx.tps index */
+    dyn_block_t *block;             /* the entries in use (NULL: none attached yet) */
+    tp_rkey_t (*tkey)[RMA_NSLOT];   /* [size]: the keys of each target's head */
+    uint32_t *texposed;             /* [size]: slots the target exposed its head on */
+    dyn_cache_t *cache;             /* [size] */
 } rma_dyn_t;
 
 /* What a rank tells the others in exchange B. */
@@ -134,6 +154,9 @@ static void win_release(win_t *w)
             tp->rma->unexpose(tp, w->ctrl_exph[i]);
         if (w->dyn && w->dyn->exph[i])
             tp->rma->unexpose(tp, w->dyn->exph[i]);
+        for (dyn_block_t *b = w->dyn ? w->dyn->block : NULL; b; b = b->older)
+            if (b->exph[i])
+                tp->rma->unexpose(tp, b->exph[i]);
         for (int k = 0; k < w->nregions; k++)
             if (w->regions[k].exph[i])
                 tp->rma->unexpose(tp, w->regions[k].exph[i]);
@@ -150,7 +173,14 @@ static void win_release(win_t *w)
     free(w->peer_segh);
     free(w->alloc);
     if (w->dyn) {
-        free(w->dyn->mine);
+        for (dyn_block_t *b = w->dyn->block, *o; b; b = o) {
+            o = b->older;
+            free(b->e);
+            free(b);
+        }
+        for (int r = 0; w->dyn->cache && r < w->size; r++)
+            free(w->dyn->cache[r].e);
+        free(w->dyn->head);
         free(w->dyn->tkey);
         free(w->dyn->texposed);
         free(w->dyn->cache);
@@ -280,7 +310,7 @@ static int win_expose(win_t *w, win_rec_t *rec)
         if (s < 0 || !tp->rma)
             continue;
         if (w->flavor == RMP_WIN_FLAVOR_DYNAMIC)
-            err = tp->rma->expose(tp, w->dyn->mine, sizeof(dyn_table_t), &rec->tbl[s],
+            err = tp->rma->expose(tp, w->dyn->head, sizeof(dyn_head_t), &rec->tbl[s],
                                   &w->dyn->exph[i]);
         else
             err = tp->rma->expose(tp, w->base, w->bytes, &rec->mem[s], &w->exph[i]);
@@ -380,15 +410,15 @@ static int win_make(int flavor, void *base, ptrdiff_t size, int disp_unit, rmp_c
     if (w && flavor == RMP_WIN_FLAVOR_DYNAMIC) {
         w->dyn = calloc(1, sizeof(rma_dyn_t));
         if (w->dyn) {
-            w->dyn->mine = calloc(1, sizeof(dyn_table_t));
+            w->dyn->head = calloc(1, sizeof(dyn_head_t));
             w->dyn->tkey = calloc((size_t)cl.size, sizeof(*w->dyn->tkey));
             w->dyn->texposed = calloc((size_t)cl.size, sizeof(uint32_t));
-            w->dyn->cache = calloc((size_t)cl.size, sizeof(dyn_table_t));
+            w->dyn->cache = calloc((size_t)cl.size, sizeof(dyn_cache_t));
         }
     }
     if (!w || !recs || !w->t ||
         (flavor == RMP_WIN_FLAVOR_DYNAMIC &&
-         (!w->dyn || !w->dyn->mine || !w->dyn->tkey || !w->dyn->texposed || !w->dyn->cache))) {
+         (!w->dyn || !w->dyn->head || !w->dyn->tkey || !w->dyn->texposed || !w->dyn->cache))) {
         free(a);
         free(recs);
         if (w) {
@@ -539,6 +569,60 @@ int win_enter(rmp_win_t h, win_t **w)
     return RMP_SUCCESS;
 }
 
+/* The owner's side of the generation word: odd from before a change until after it, so that an
+ * origin's read of the table that overlaps a change sees the word move. */
+static void dyn_change(rma_dyn_t *d, bool begin)
+{
+    if (!begin)
+        atomic_thread_fence(memory_order_release);
+    __atomic_store_n(&d->head->gen, d->head->gen + 1, __ATOMIC_RELEASE);
+    if (begin)
+        atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* Room for want entries in my table: a block twice as large, exposed everywhere the head is,
+ * when the one in use is full (lock held). */
+static int dyn_room(win_t *w, uint64_t want)
+{
+    rmp_ctx_t *c = &rmp_ctx;
+    rma_dyn_t *d = w->dyn;
+    if (want <= d->head->cap)
+        return RMP_SUCCESS;
+    uint64_t cap = d->head->cap ? 2 * d->head->cap : 16;
+    dyn_block_t *b = calloc(1, sizeof(*b));
+    if (b)
+        b->e = calloc(cap, sizeof(dyn_entry_t));
+    if (!b || !b->e) {
+        free(b);
+        return RMP_ERR_NO_MEM;
+    }
+    if (d->block)
+        memcpy(b->e, d->block->e, sizeof(dyn_entry_t) * d->head->n);
+    tp_rkey_t key[RMA_NSLOT] = {{0}};
+    int err = RMP_SUCCESS;
+    for (int i = 0; i < c->ntps && !err; i++) {
+        tp_t *tp = c->tps[i];
+        int s = tp_slot(tp);
+        if (s >= 0 && tp->rma)
+            err = tp->rma->expose(tp, b->e, sizeof(dyn_entry_t) * cap, &key[s], &b->exph[i]);
+    }
+    if (err) {
+        for (int i = 0; i < c->ntps; i++)
+            if (b->exph[i])
+                c->tps[i]->rma->unexpose(c->tps[i], b->exph[i]);
+        free(b->e);
+        free(b);
+        return err;
+    }
+    b->older = d->block;
+    dyn_change(d, true);
+    d->block = b;
+    memcpy(d->head->key, key, sizeof(key));
+    d->head->cap = cap;
+    dyn_change(d, false);
+    return RMP_SUCCESS;
+}
+
 int rmp_win_attach(rmp_win_t win, void *base, ptrdiff_t size)
 {
     win_t *w;
@@ -555,8 +639,8 @@ int rmp_win_attach(rmp_win_t win, void *base, ptrdiff_t size)
         if ((char *)base < g->base + g->size && g->base < (char *)base + size)
             err = RMP_ERR_RMA_ATTACH; /* overlaps: MPI-3.1 11.2.4 */
     }
-    if (!err && w->nregions == RMA_DYN_MAX)
-        err = RMP_ERR_RMA_ATTACH; /* the region table is full: detach first */
+    if (!err)
+        err = dyn_room(w, (uint64_t)w->nregions + 1);
     if (!err && w->nregions == w->cap) {
         int cap = w->cap ? 2 * w->cap : 4;
         rma_region_t *r = realloc(w->regions, sizeof(*r) * (size_t)cap);
@@ -586,11 +670,10 @@ int rmp_win_attach(rmp_win_t win, void *base, ptrdiff_t size)
             if (g.exph[i])
                 c->tps[i]->rma->unexpose(c->tps[i], g.exph[i]);
     } else {
-        /* the entry first, then the count: an origin reading meanwhile sees the old table */
-        dyn_table_t *t = w->dyn->mine;
-        t->e[w->nregions] = e;
-        atomic_thread_fence(memory_order_release);
-        t->n = (uint64_t)w->nregions + 1;
+        dyn_change(w->dyn, true);
+        w->dyn->block->e[w->nregions] = e;
+        w->dyn->head->n = (uint64_t)w->nregions + 1;
+        dyn_change(w->dyn, false);
         w->regions[w->nregions++] = g;
     }
     ctx_unlock(c);
@@ -613,9 +696,10 @@ int rmp_win_detach(rmp_win_t win, const void *base)
                 c->tps[i]->rma->unexpose(c->tps[i], w->regions[k].exph[i]);
         int last = --w->nregions;
         w->regions[k] = w->regions[last];
-        dyn_table_t *t = w->dyn->mine;
-        t->e[k] = t->e[last];
-        t->n = (uint64_t)last;
+        dyn_change(w->dyn, true);
+        w->dyn->block->e[k] = w->dyn->block->e[last];
+        w->dyn->head->n = (uint64_t)last;
+        dyn_change(w->dyn, false);
         err = RMP_SUCCESS;
         break;
     }
@@ -623,55 +707,88 @@ int rmp_win_detach(rmp_win_t win, const void *base)
     return err;
 }
 
-/* Target r's region table, read again through its data transport (lock held). */
-typedef struct sync_read {
-    tp_rma_cb_t cb;
-    bool done;
-    int status;
-} sync_read_t;
-
-static void sync_read_done(tp_rma_cb_t *cb, int status)
-{
-    sync_read_t *s = (sync_read_t *)cb;
-    s->status = status;
-    s->done = true;
-}
-
-static bool sync_read_over(void *arg)
-{
-    return ((sync_read_t *)arg)->done;
-}
-
+/* Target r's region table, read again through its data transport (lock held): head, entries,
+ * generation again, until one read saw no change. */
 static int dyn_refresh(win_t *w, int r)
 {
     rma_target_t *t = &w->t[r];
+    dyn_cache_t *cache = &w->dyn->cache[r];
     int s = tp_slot(t->data_tp);
+    cache->n = 0; /* nothing trusted until a read succeeded */
     if (s < 0 || !(w->dyn->texposed[r] & (1u << s)))
         return RMP_ERR_RMA_RANGE;
-    sync_read_t sr = {.cb.done = sync_read_done};
-    dyn_table_t *cache = &w->dyn->cache[r];
-    int err;
-    do {
-        err = t->data_tp->rma->read(t->data_tp, t->world, cache, sizeof(*cache),
-                                    &w->dyn->tkey[r][s], 0, &sr.cb);
-        if (err == RMP_AGAIN)
-            progress_poll(&rmp_ctx);
-    } while (err == RMP_AGAIN);
-    if (err == RMP_INPROGRESS) {
-        progress_wait_until(&rmp_ctx, sync_read_over, &sr);
-        err = sr.status;
+    for (unsigned tries = 0;; tries++) {
+        dyn_head_t h;
+        uint64_t gen;
+        int err = rma_tp_io(t->data_tp, t->world, &w->dyn->tkey[r][s], 0, &h, sizeof(h), false);
+        if (err)
+            return err;
+        if (!(h.gen & 1) && h.n <= h.cap) {
+            if (h.n > cache->cap) {
+                dyn_entry_t *e = realloc(cache->e, sizeof(dyn_entry_t) * h.n);
+                if (!e)
+                    return RMP_ERR_NO_MEM;
+                cache->e = e;
+                cache->cap = h.n;
+            }
+            if (h.n)
+                err = rma_tp_io(t->data_tp, t->world, &h.key[s], 0, cache->e,
+                                sizeof(dyn_entry_t) * h.n, false);
+            if (!err)
+                err = rma_tp_io(t->data_tp, t->world, &w->dyn->tkey[r][s], 0, &gen,
+                                sizeof(gen), false);
+            if (err)
+                return err;
+            if (gen == h.gen) {
+                cache->n = h.n;
+                return RMP_SUCCESS;
+            }
+        }
+        if (rmp_ctx.peers[t->world].failed)
+            return rmp_ctx.peers[t->world].failed;
+        if (tries > 16)
+            progress_poll(&rmp_ctx); /* the owner is busy attaching: let time pass */
     }
-    if (err || cache->n > RMA_DYN_MAX)
-        cache->n = 0; /* nothing trusted from a failed or torn read */
-    return err;
 }
 
-static const dyn_entry_t *dyn_find(const dyn_table_t *tb, uint64_t lo, uint64_t hi)
+/* The entry holding [lo, hi) whole (NULL: none). */
+static const dyn_entry_t *dyn_find(const dyn_cache_t *tb, uint64_t lo, uint64_t hi)
 {
-    for (uint64_t i = 0; i < tb->n && i < RMA_DYN_MAX; i++)
+    for (uint64_t i = 0; i < tb->n; i++)
         if (lo >= tb->e[i].base && hi <= tb->e[i].base + tb->e[i].size)
             return &tb->e[i];
     return NULL;
+}
+
+/* Whether every byte of [lo, hi) lies in some entry (adjacent regions together). */
+static bool dyn_covered(const dyn_cache_t *tb, uint64_t lo, uint64_t hi)
+{
+    while (lo < hi) {
+        uint64_t i = 0;
+        while (i < tb->n && !(lo >= tb->e[i].base && lo < tb->e[i].base + tb->e[i].size))
+            i++;
+        if (i == tb->n)
+            return false;
+        lo = tb->e[i].base + tb->e[i].size;
+    }
+    return true;
+}
+
+bool win_attached(const win_t *w, uint64_t lo, uint64_t hi)
+{
+    while (lo < hi) {
+        int k = 0;
+        uint64_t b = 0;
+        for (; k < w->nregions; k++) {
+            b = (uint64_t)(uintptr_t)w->regions[k].base;
+            if (lo >= b && lo < b + w->regions[k].size)
+                break;
+        }
+        if (k == w->nregions)
+            return false;
+        lo = b + w->regions[k].size;
+    }
+    return true;
 }
 
 int win_range(win_t *w, int r, ptrdiff_t disp, ptrdiff_t lo, ptrdiff_t hi, uint64_t *off)
@@ -682,19 +799,14 @@ int win_range(win_t *w, int r, ptrdiff_t disp, ptrdiff_t lo, ptrdiff_t hi, uint6
         if (lo >= hi || t->data_path == RMA_AM)
             return RMP_SUCCESS; /* nothing moves, or the target checks (am.c) */
         uint64_t a = (uint64_t)disp + (uint64_t)lo, b = (uint64_t)disp + (uint64_t)hi;
-        if (r == w->rank) {
-            for (int k = 0; k < w->nregions; k++)
-                if (a >= (uint64_t)(uintptr_t)w->regions[k].base &&
-                    b <= (uint64_t)(uintptr_t)w->regions[k].base + w->regions[k].size)
-                    return RMP_SUCCESS;
-            return RMP_ERR_RMA_RANGE;
-        }
-        if (dyn_find(&w->dyn->cache[r], a, b))
+        if (r == w->rank)
+            return win_attached(w, a, b) ? RMP_SUCCESS : RMP_ERR_RMA_RANGE;
+        if (dyn_covered(&w->dyn->cache[r], a, b))
             return RMP_SUCCESS;
         int err = dyn_refresh(w, r); /* attached since I last looked? */
         if (err)
             return err;
-        return dyn_find(&w->dyn->cache[r], a, b) ? RMP_SUCCESS : RMP_ERR_RMA_RANGE;
+        return dyn_covered(&w->dyn->cache[r], a, b) ? RMP_SUCCESS : RMP_ERR_RMA_RANGE;
     }
     ptrdiff_t at;
     if (__builtin_mul_overflow(disp, (ptrdiff_t)t->disp_unit, &at))
@@ -718,12 +830,48 @@ const tp_rkey_t *win_key(win_t *w, int r, tp_t *tp, uint64_t off, size_t len, ui
             return &t->data_key;
         return tp == w->amo_tp && w->amo_path == RMA_TP ? &t->mem_key : NULL;
     }
+    if (r == w->rank) /* my own regions (a TP window's atomics to myself): no table read */
+        for (int k = 0; k < w->nregions; k++) {
+            rma_region_t *g = &w->regions[k];
+            uint64_t b = (uint64_t)(uintptr_t)g->base;
+            if (off < b || off + len > b + g->size)
+                continue;
+            for (int i = 0; i < rmp_ctx.ntps; i++)
+                if (rmp_ctx.tps[i] == tp && g->exph[i]) {
+                    *toff = off - b;
+                    return &g->key[i];
+                }
+            return NULL;
+        }
     int s = tp_slot(tp);
     const dyn_entry_t *e = s < 0 ? NULL : dyn_find(&w->dyn->cache[r], off, off + len);
     if (!e)
         return NULL;
     *toff = off - e->base;
     return &e->key[s];
+}
+
+const tp_rkey_t *win_key_part(win_t *w, int r, tp_t *tp, uint64_t off, size_t *len,
+                              uint64_t *toff)
+{
+    if (w->flavor != RMP_WIN_FLAVOR_DYNAMIC)
+        return win_key(w, r, tp, off, *len, toff);
+    uint64_t end = 0; /* of the region holding off */
+    if (r == w->rank) {
+        for (int k = 0; k < w->nregions && !end; k++) {
+            uint64_t b = (uint64_t)(uintptr_t)w->regions[k].base;
+            if (off >= b && off < b + w->regions[k].size)
+                end = b + w->regions[k].size;
+        }
+    } else {
+        const dyn_entry_t *e = dyn_find(&w->dyn->cache[r], off, off + 1);
+        end = e ? e->base + e->size : 0;
+    }
+    if (!end)
+        return NULL;
+    if (*len > end - off)
+        *len = (size_t)(end - off);
+    return win_key(w, r, tp, off, *len, toff);
 }
 
 int rmp_win_get_peer(rmp_win_t win, int rank, intptr_t *base, ptrdiff_t *size, int *disp_unit)
@@ -767,7 +915,10 @@ int rmp_win_shared_query(rmp_win_t win, int rank, ptrdiff_t *size, int *disp_uni
     else {
         *size = (ptrdiff_t)w->t[rank].size;
         *disp_unit = w->t[rank].disp_unit;
-        *baseptr = w->t[rank].mapped;
+        /* no bytes, no address: MPI names none for a 0-byte segment (PROC_NULL with every size
+         * 0: "as if MPI_ALLOC_MEM was called with size 0", which may give NULL); NULL lets no
+         * one store through it by mistake (MPICH's win_shared_noncontig_put expects it) */
+        *baseptr = w->t[rank].size ? w->t[rank].mapped : NULL;
     }
     ctx_unlock(&rmp_ctx);
     return err;

@@ -5,6 +5,10 @@
  *   rma/special_n*    tests/progs/rma_special: the sleeping target (origins finish while it is
  *                     in sleep()), a compare_and_swap mutex, allocate_shared's direct stores,
  *                     and the error cases (range, sync, flavor, types, free with a lock open)
+ *   rma/cases_n*      tests/progs/rma_cases: zero-size operations, pair types' MINLOC/MAXLOC/
+ *                     REPLACE/NO_OP, shared_query of a 0-byte rank, dynamic windows with many
+ *                     regions and accesses across adjacent ones (rma_am/cases_n*: under
+ *                     RMP_RMA_PATH=am)
  *   rma_am/special_n* rma_special again with RMP_RMA_PATH=am: everything through active
  *                     messages, the fallback every window keeps (the sleeper then must wait,
  *                     not hang); rma_ops under it is test_rma_am.c's rma_am/ops_*
@@ -44,6 +48,28 @@ ParameterizedTest(int *n, rma, special, .timeout = 200)
 }
 
 static const char *const am_env[] = {"RMP_RMA_PATH=am", NULL};
+
+ParameterizedTestParameters(rma, cases)
+{
+    static int csizes[] = {1, 2, 3, 4};
+    return cr_make_param_array(int, csizes, sizeof csizes / sizeof csizes[0]);
+}
+
+ParameterizedTest(int *n, rma, cases, .timeout = 200)
+{
+    run_prog(*n, PROG("rma_cases"), "rma_cases: OK", NULL);
+}
+
+ParameterizedTestParameters(rma_am, cases)
+{
+    static int csizes[] = {1, 2, 3, 4};
+    return cr_make_param_array(int, csizes, sizeof csizes / sizeof csizes[0]);
+}
+
+ParameterizedTest(int *n, rma_am, cases, .timeout = 200)
+{
+    run_prog(*n, PROG("rma_cases"), "rma_cases: OK", am_env);
+}
 
 ParameterizedTestParameters(rma_am, special)
 {

@@ -10,7 +10,9 @@
  *             get_accumulate NO_OP reads it: ends at n * 5, every fetched value below that
  * Modes: fence, pscw, lock_excl, lock_shared, lock_all, flush (lock_all + flush per target),
  * req (lock_all + the request forms, each waited for). Flavors: create, allocate,
- * allocate_shared, dynamic (addresses from rmp_get_address). Prints "rma_ops: OK". */
+ * allocate_shared, dynamic (addresses from rmp_get_address). allocate_shared windows are made
+ * on the ranks of my node (rmp_comm_split_type RMP_COMM_TYPE_SHARED: a job across nodes
+ * refuses them on the world), the others on the world. Prints "rma_ops: OK". */
 #include "progs.h"
 
 enum { BLK = 16, NV = 8, NREP = 3, NFOP = 5 };
@@ -20,7 +22,10 @@ static const char *const fname[] = {"create", "allocate", "allocate_shared", "dy
 static const char *const mname[] = {"fence", "pscw", "lock_excl", "lock_shared", "lock_all",
                                     "flush", "req"};
 
-static int n, me;
+static int n, me; /* in the communicator of the window in use (comm) */
+static int world_n, world_me;
+static rmp_comm_t comm = RMP_COMM_WORLD;
+static rmp_comm_t node; /* the ranks sharing memory with me: allocate_shared windows' comm */
 static rmp_datatype_t vec; /* 8 ints, every other one */
 
 typedef struct w {
@@ -72,26 +77,29 @@ static void win_open(W *w, int flavor, int mode)
     size_t bytes = (size_t)nelem() * 4;
     void *p = NULL;
     memset(w, 0, sizeof(*w));
+    comm = flavor == F_SHARED ? node : RMP_COMM_WORLD;
+    rmp_comm_rank(comm, &me);
+    rmp_comm_size(comm, &n);
     w->flavor = flavor;
     w->mode = mode;
     switch (flavor) {
     case F_CREATE:
         w->own = w->mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
         init_mem(w->mem);
-        MUST(rmp_win_create(w->mem, (ptrdiff_t)bytes, 4, RMP_COMM_WORLD, &w->win));
+        MUST(rmp_win_create(w->mem, (ptrdiff_t)bytes, 4, comm, &w->win));
         break;
     case F_ALLOCATE:
-        MUST(rmp_win_allocate((ptrdiff_t)bytes, 4, RMP_COMM_WORLD, &p, &w->win));
+        MUST(rmp_win_allocate((ptrdiff_t)bytes, 4, comm, &p, &w->win));
         w->mem = p;
         init_mem(w->mem);
         break;
     case F_SHARED:
-        MUST(rmp_win_allocate_shared((ptrdiff_t)bytes, 4, RMP_COMM_WORLD, &p, &w->win));
+        MUST(rmp_win_allocate_shared((ptrdiff_t)bytes, 4, comm, &p, &w->win));
         w->mem = p;
         init_mem(w->mem);
         break;
     default:
-        MUST(rmp_win_create_dynamic(RMP_COMM_WORLD, &w->win));
+        MUST(rmp_win_create_dynamic(comm, &w->win));
         w->own = w->mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
         init_mem(w->mem);
         MUST(rmp_win_attach(w->win, w->mem, (ptrdiff_t)bytes));
@@ -99,8 +107,8 @@ static void win_open(W *w, int flavor, int mode)
     w->tbase = calloc((size_t)n, sizeof(ptrdiff_t));
     ptrdiff_t a;
     MUST(rmp_get_address(w->mem, &a));
-    MUST(rmp_allgather(&a, 1, RMP_INT64, w->tbase, 1, RMP_INT64, RMP_COMM_WORLD));
-    MUST(rmp_barrier(RMP_COMM_WORLD)); /* every window initialized before any access */
+    MUST(rmp_allgather(&a, 1, RMP_INT64, w->tbase, 1, RMP_INT64, comm));
+    MUST(rmp_barrier(comm)); /* every window initialized before any access */
 }
 
 static void win_close(W *w)
@@ -111,6 +119,8 @@ static void win_close(W *w)
     EXPECT(w->win == RMP_WIN_NULL, "win_free left the handle");
     free(w->own);
     free(w->tbase);
+    comm = RMP_COMM_WORLD;
+    n = world_n, me = world_me;
 }
 
 static bool lockish(int mode)
@@ -126,7 +136,7 @@ static void epoch_open(W *w)
         CHECK(rmp_win_fence(0, w->win));
         break;
     case M_PSCW:
-        MUST(rmp_comm_group(RMP_COMM_WORLD, &g));
+        MUST(rmp_comm_group(comm, &g));
         CHECK(rmp_win_post(g, 0, w->win));
         CHECK(rmp_win_start(g, 0, w->win));
         CHECK(rmp_group_free(&g));
@@ -171,7 +181,7 @@ static void epoch_close(W *w)
         CHECK(rmp_win_unlock_all(w->win));
         break;
     }
-    MUST(rmp_barrier(RMP_COMM_WORLD));
+    MUST(rmp_barrier(comm));
     CHECK(rmp_win_sync(w->win));
 }
 
@@ -322,9 +332,11 @@ static void step_fop(W *w)
 int main(int argc, char **argv)
 {
     MUST(rmp_init(&argc, &argv));
-    rmp_comm_rank(RMP_COMM_WORLD, &me);
-    rmp_comm_size(RMP_COMM_WORLD, &n);
+    rmp_comm_rank(RMP_COMM_WORLD, &world_me);
+    rmp_comm_size(RMP_COMM_WORLD, &world_n);
+    n = world_n, me = world_me;
     prog_rank = me;
+    MUST(rmp_comm_split_type(RMP_COMM_WORLD, RMP_COMM_TYPE_SHARED, 0, &node));
     MUST(rmp_type_vector(NV, 1, 2, RMP_INT32, &vec));
     MUST(rmp_type_commit(&vec));
     char what[96];
@@ -341,6 +353,7 @@ int main(int argc, char **argv)
             win_close(&w);
         }
     CHECK(rmp_type_free(&vec));
+    CHECK(rmp_comm_free(&node));
     phase("verdict", 30);
     int bad = prog_failures, any = 0;
     MUST(rmp_allreduce(&bad, &any, 1, RMP_INT32, RMP_MAX, RMP_COMM_WORLD));

@@ -6,8 +6,8 @@
  *             hanging. Windows: allocate and create.
  *   mutex     a compare_and_swap spin lock on rank 0 guards a read-modify-write (get, flush,
  *             put) of a counter there: n * K at the end, exactly
- *   shared    allocate_shared: contiguous in rank order, every rank stores into its
- *             neighbour's memory through rmp_win_shared_query's address
+ *   shared    allocate_shared on the ranks of my node: contiguous in rank order, every rank
+ *             stores into its neighbour's memory through rmp_win_shared_query's address
  *   errors    range (and nothing touched), sync (outside epochs, double lock, unlock without
  *             lock, request forms in a fence, free with a lock open), flavor, type and op
  *             checks, RMP_PROC_NULL
@@ -125,32 +125,38 @@ static void t_mutex(void)
     CHECK(rmp_win_free(&win));
 }
 
+/* On the ranks of my node (a job across nodes refuses allocate_shared on the world). */
 static void t_shared(void)
 {
     int32_t *mine;
     rmp_win_t win;
-    ptrdiff_t sz = (ptrdiff_t)(n + me) * 4; /* sizes differ: contiguity is visible */
-    MUST(rmp_win_allocate_shared(sz, 4, RMP_COMM_WORLD, (void **)&mine, &win));
-    for (int i = 0; i < n + me; i++)
+    rmp_comm_t node;
+    int ln, lme; /* my node's size and my rank there */
+    MUST(rmp_comm_split_type(RMP_COMM_WORLD, RMP_COMM_TYPE_SHARED, 0, &node));
+    rmp_comm_rank(node, &lme);
+    rmp_comm_size(node, &ln);
+    ptrdiff_t sz = (ptrdiff_t)(ln + lme) * 4; /* sizes differ: contiguity is visible */
+    MUST(rmp_win_allocate_shared(sz, 4, node, (void **)&mine, &win));
+    for (int i = 0; i < ln + lme; i++)
         mine[i] = -1;
-    MUST(rmp_barrier(RMP_COMM_WORLD));
+    MUST(rmp_barrier(node));
     char *prev_end = NULL;
-    for (int r = 0; r < n; r++) {
+    for (int r = 0; r < ln; r++) {
         ptrdiff_t s;
         int du;
         void *b;
         CHECK(rmp_win_shared_query(win, r, &s, &du, &b));
-        EXPECT(s == (ptrdiff_t)(n + r) * 4 && du == 4, "shared_query %d: size %td unit %d", r,
+        EXPECT(s == (ptrdiff_t)(ln + r) * 4 && du == 4, "shared_query %d: size %td unit %d", r,
                s, du);
         EXPECT(!prev_end || (char *)b == prev_end, "shared: rank %d's memory not contiguous", r);
         prev_end = (char *)b + s;
-        if (r == (me + 1) % n)
-            ((int32_t *)b)[me] = 1000 + me; /* a plain store into the neighbour */
+        if (r == (lme + 1) % ln)
+            ((int32_t *)b)[lme] = 1000 + lme; /* a plain store into the neighbour */
     }
     CHECK(rmp_win_sync(win));
-    MUST(rmp_barrier(RMP_COMM_WORLD));
+    MUST(rmp_barrier(node));
     CHECK(rmp_win_sync(win));
-    int from = (me + n - 1) % n;
+    int from = (lme + ln - 1) % ln;
     EXPECT(mine[from] == 1000 + from, "shared: element %d is %d, expected %d", from,
            mine[from], 1000 + from);
     ptrdiff_t s;
@@ -158,6 +164,7 @@ static void t_shared(void)
     void *b;
     CHECK(rmp_win_shared_query(win, RMP_PROC_NULL, &s, &du, &b));
     CHECK(rmp_win_free(&win));
+    CHECK(rmp_comm_free(&node));
 }
 
 static void t_errors(void)
