@@ -434,7 +434,9 @@ static int rma_do(args_t *a)
     if (!err && a->kind <= K_GET && !a->req && t->data_path == RMA_DIRECT && td->contig &&
         od->contig) { /* the common small case (OSU's loops): one copy, nothing to track */
         char *there = direct_addr(w, a->target, off);
-        if (a->kind == K_PUT)
+        if (tb == 0)
+            ; /* nothing moves (a NULL buffer is fine then) */
+        else if (a->kind == K_PUT)
             memcpy(there, a->origin, tb);
         else
             memcpy((void *)a->origin, there, tb);

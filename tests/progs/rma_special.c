@@ -26,7 +26,7 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-enum { SLEEP_S = 3 };
+enum { SLEEP_S = 2 };
 
 static void t_sleeper(bool allocate)
 {
