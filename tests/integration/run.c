@@ -377,7 +377,7 @@ void run_size_filter(int n, const char *var)
     cr_skip_test("n = %d is not among %s (%s) in this run", n, var, ns);
 }
 
-/* The sanitizer passes run the tests/mpi programs at the sizes RMP_TEST_MPI_NS lists ("1 2 5
+/* The sanitizer passes run the tests/mpi programs at the sizes RMP_TEST_MPI_NS lists ("2 5
  * 8" under ASan, as RMP_TEST_ALGO_NS does for the algorithm tests: every size still runs in
  * the release pass); a size not listed is skipped, and says so. */
 static void mpi_size_filter(int n, const char *prog)
