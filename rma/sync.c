@@ -39,6 +39,9 @@ static bool flushed(void *arg)
 int rma_flush_target(win_t *w, int r, bool local)
 {
     rma_target_t *t = &w->t[r];
+    if (t->completed == t->issued && t->completed_local == t->issued_local && !t->error &&
+        !w->defer)
+        return RMP_SUCCESS; /* nothing in flight (lock, put to mapped memory, unlock) */
     flush_wait_t f = {w, r, local};
     if (!flushed(&f))
         progress_wait_until(&rmp_ctx, flushed, &f);
