@@ -268,11 +268,17 @@ static int mem_io(win_t *w, int r, uint64_t off, void *buf, size_t len, bool wri
 
 /* op_reduce reads typed elements: an origin at an address unfit for them goes through an
  * aligned copy, in chunks. */
+static bool elem_aligned(const void *p, dt_base_t base)
+{
+    size_t esize = dtype_base_size(base);
+    return (uintptr_t)p % _Alignof(max_align_t) == 0 ||
+           ((esize & (esize - 1)) == 0 && (uintptr_t)p % esize == 0);
+}
+
 static void combine_into(rmp_op_t op, dt_base_t base, const char *origin, char *cur, size_t len)
 {
     size_t esize = dtype_base_size(base);
-    if ((uintptr_t)origin % _Alignof(max_align_t) == 0 ||
-        ((esize & (esize - 1)) == 0 && (uintptr_t)origin % esize == 0)) {
+    if (elem_aligned(origin, base)) {
         op_reduce(op, base, origin, cur, len / esize);
         return;
     }
@@ -295,7 +301,10 @@ static int bulk_locked(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, in
 {
     rma_target_t *t = &w->t[r];
     bool change_op = !compare && op != RMP_NO_OP;
-    if (npcs == 1 && t->mapped && w->amo_path == RMA_DIRECT && !compare) {
+    /* in place only where op_reduce may read the target's elements as typed (else through
+     * the aligned buffer below) */
+    if (npcs == 1 && t->mapped && w->amo_path == RMA_DIRECT && !compare &&
+        (op == RMP_REPLACE || !change_op || elem_aligned(t->mapped + off + pcs[0].off, base))) {
         char *p = t->mapped + off + pcs[0].off;
         if (result)
             memcpy(result, p, bytes);
