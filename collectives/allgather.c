@@ -14,7 +14,14 @@
  * gives RMP_ERR_TRUNCATE to every rank (each one receives it, its contributor included, as in
  * MPI); the other blocks arrive intact. Each rank still runs the whole collective (sched.c),
  * so nobody hangs and the next collective starts in step. The algorithm is chosen from the
- * slot size alone, which every rank shares. */
+ * slot size alone, which every rank shares.
+ * Before any of them, the shared-memory backend is asked (shm_coll.c: a communicator of one
+ * node whose blocks all fit a channel): each rank posts its block once, the last to arrive
+ * lays them out once, and each rank copies the whole result out: one run per rank instead of
+ * log2(n) rounds of messages, each of which, with more ranks than cores, waits for a peer to
+ * be scheduled. */
+#include <stdlib.h>
+
 #include "coll.h"
 #include "inter.h"
 
@@ -90,6 +97,38 @@ static void allgather_direct(sched_t *s, const coll_t *cl, char *out, size_t blk
     }
 }
 
+/* The offload through packed copies, for a rank whose types are not contiguous: every rank
+ * must take the same path whatever its types (they may differ between ranks with one type
+ * signature), so this rank packs its block, waits for the offloaded call here, and unpacks.
+ * RMP_ERR_NOT_SUPPORTED when the backends decline (as they decline on every rank alike). */
+static int allgather_offload_packed(const coll_t *cl, const void *sbuf, int scount,
+                                    const dtype_t *sdt, void *rbuf, int rcount,
+                                    const dtype_t *rdt, size_t rbytes, bool cut)
+{
+    size_t n = (size_t)cl->size, sbytes = sbuf ? (size_t)scount * sdt->size : rbytes;
+    char *mine = malloc(sbytes + 1), *all = malloc(n * rbytes + 1);
+    int err = mine && all ? RMP_SUCCESS : RMP_ERR_NO_MEM;
+    if (!err && sbuf && sbytes)
+        dtype_pack(sdt, scount, sbuf, mine);
+    else if (!err && sbytes) /* in place: my block is slot `rank` of rbuf */
+        dtype_pack(rdt, rcount, (const char *)rbuf + (size_t)cl->rank * rcount * rdt->extent,
+                   mine);
+    rmp_request_t r = RMP_REQUEST_NULL;
+    ofl_args_t a = {.coll = OFL_ALLGATHER, .sbuf = mine, .rbuf = all, .bytes = rbytes,
+                    .cut = cut};
+    if (!err)
+        err = coll_offload(cl, &a, &r);
+    if (!err)
+        err = rmp_wait(&r, RMP_STATUS_IGNORE);
+    if ((!err || err == RMP_ERR_TRUNCATE) && rbytes)
+        for (size_t i = 0; i < n; i++)
+            dtype_unpack(rdt, rcount, all + i * rbytes, rbytes,
+                         (char *)rbuf + i * (size_t)rcount * rdt->extent);
+    free(mine);
+    free(all);
+    return err;
+}
+
 int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                    int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
 {
@@ -114,6 +153,26 @@ int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
                   NULL);
     if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
         return err;
+    if (alg == AUTO && cl.size > 1) { /* a forced algorithm is a software one */
+        if ((in_place || sdt->contig) && rdt->contig) {
+            ofl_args_t a = {.coll = OFL_ALLGATHER, .sbuf = in_place ? NULL : sendbuf,
+                            .rbuf = recvbuf, .bytes = rbytes, .cut = trunc};
+            if ((err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED) {
+                sched_free(s);
+                return err;
+            }
+        } else if ((err = allgather_offload_packed(&cl, in_place ? NULL : sendbuf, sendcount,
+                                                   sdt, recvbuf, recvcount, rdt, rbytes,
+                                                   trunc)) != RMP_ERR_NOT_SUPPORTED) {
+            if (err == RMP_ERR_TRUNCATE) /* the empty schedule completes with it */
+                sched_truncated(s);
+            else if (err) {
+                sched_free(s);
+                return err;
+            }
+            return sched_post(s, req);
+        }
+    }
     if (trunc) {
         sched_truncated(s);
         sbytes = rbytes;

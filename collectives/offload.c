@@ -9,7 +9,8 @@
 #include "coll.h"
 #include "hang.h"
 
-static const char *const coll_names[OFL_NCOLL] = {"bcast", "barrier", "allreduce"};
+static const char *const coll_names[OFL_NCOLL] = {"bcast", "barrier", "allreduce",
+                                                   "allgather"};
 
 typedef struct ofl_call {
     ofl_req_t *oreq;

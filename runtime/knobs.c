@@ -84,8 +84,8 @@ const knob_t knob_table[KNOB_COUNT] = {
       "transport's, shm 16 KiB, verbs 8 KiB)"),
     B(CMA, "1", "0: no process_vm_readv; large shm messages are copied through the rings"),
     I(SHM_RING_KB, 16, 1048576, "256", "size of each shm ring, in KiB"),
-    B(SHM_COLL, "1", "0: small barrier, bcast and allreduce of ranks on one node go as messages "
-      "(software schedules) instead of through the shared collective area"),
+    B(SHM_COLL, "1", "0: small barrier, bcast, allreduce and allgather of ranks on one node go "
+      "as messages (software schedules) instead of through the shared collective area"),
     I(SPIN_US, 0, 1000000, NULL, "microseconds a waiting rank polls before it yields and then "
       "sleeps (default 200, 20 when ranks outnumber cores)"),
     B(PROGRESS_THREAD, "0", "1: a progress thread per process advances large transfers and "

@@ -14,7 +14,7 @@
 
 struct tp;
 
-typedef enum { OFL_BCAST = 0, OFL_BARRIER, OFL_ALLREDUCE, OFL_NCOLL } ofl_coll_t;
+typedef enum { OFL_BCAST = 0, OFL_BARRIER, OFL_ALLREDUCE, OFL_ALLGATHER, OFL_NCOLL } ofl_coll_t;
 
 /* Reduction of an allreduce, in the adapter's terms (OFL_OP_OTHER: anything else). */
 typedef enum { OFL_OP_SUM = 0, OFL_OP_MIN, OFL_OP_MAX, OFL_OP_BAND, OFL_OP_BOR, OFL_OP_OTHER }
@@ -61,6 +61,11 @@ typedef struct ofl_args {
     ofl_elem_t elem;
     /* OFL_ALLREDUCE: bytes is my contribution's packed size, reduce how to combine two */
     ofl_reduce_t reduce;
+    /* OFL_ALLGATHER: my block of bytes (packed) at sbuf (NULL: in place, it is block `rank` of
+     * rbuf), every member's block in rank order into rbuf (size x bytes). bytes is the slot
+     * size, the same on every rank; cut: my block was longer and is cut to the slot, which
+     * ends every member's call with RMP_ERR_TRUNCATE (the blocks still arrive). */
+    bool cut;
 } ofl_args_t;
 
 typedef struct ofl_req ofl_req_t; /* a backend's in-flight call */

@@ -1,6 +1,7 @@
 /* shm_coll — the shared-memory collective backend (runtime/transport/shm/shm_coll.c) under what a
  * program may do to it: many calls in a row with rotating roots (a root reuses its buffer at
- * once), every size a channel carries and the first one it does not, a non-commutative user op
+ * once), every size a channel carries and the first one it does not (allgather too), a
+ * non-commutative user op
  * (rank order must hold), in place and count 0, nonblocking calls of three kinds in flight on
  * two communicators at once, communicators split and freed and made again (channels reused,
  * contexts beyond the channels fall back to messages), and a communicator freed while its call
@@ -27,6 +28,46 @@ static aff_t aff_of(int rank, int i, int k)
 {
     uint64_t h = mix64((uint64_t)rank << 40 ^ (uint64_t)i << 8 ^ (uint64_t)k);
     return (aff_t){(uint32_t)h | 1u, (uint32_t)(h >> 32)};
+}
+
+/* Allgather, blocks around the channel's limit (all n blocks in 2048 bytes: 2048 / n is the
+ * largest block it carries), in place every other time, and from a vector (every other byte
+ * of a buffer) on odd ranks every third time: those ranks go through packed copies, the others
+ * not, and all must still meet in the same call. */
+static void allgather_round(int i)
+{
+    static unsigned char *all, *spread;
+    size_t lim = 2048 / (size_t)n, blks[] = {0, 1, lim > 1 ? lim - 1 : 0, lim, lim + 1};
+    size_t blk = blks[i % 5];
+    if (!all && !(all = malloc((size_t)n * (lim + 1) + 1)))
+        MUST(RMP_ERR_NO_MEM);
+    if (!spread && !(spread = malloc(2 * (lim + 1) + 1)))
+        MUST(RMP_ERR_NO_MEM);
+    uint64_t seed = (uint64_t)i << 16 | (uint64_t)me;
+    bool in_place = i % 2 == 0, vec = !in_place && me % 2 && i % 3 == 0 && blk > 0;
+    memset(all, 0xee, (size_t)n * blk);
+    if (in_place)
+        fill(all + (size_t)me * blk, blk, seed);
+    unsigned char mine[2100];
+    fill(mine, blk, seed);
+    if (vec) {
+        for (size_t b = 0; b < blk; b++)
+            spread[2 * b] = mine[b];
+        rmp_datatype_t v;
+        MUST(rmp_type_vector((int)blk, 1, 2, RMP_BYTE, &v));
+        MUST(rmp_type_commit(&v));
+        CHECK(rmp_allgather(spread, 1, v, all, (int)blk, RMP_BYTE, RMP_COMM_WORLD));
+        MUST(rmp_type_free(&v));
+    } else {
+        CHECK(rmp_allgather(in_place ? RMP_IN_PLACE : (const void *)mine, (int)blk, RMP_BYTE,
+                            all, (int)blk, RMP_BYTE, RMP_COMM_WORLD));
+    }
+    for (int r = 0; r < n; r++) {
+        size_t bad = first_mismatch(all + (size_t)r * blk, blk, (uint64_t)i << 16 | (uint64_t)r);
+        EXPECT(bad == blk, "iteration %d: allgather of %zu-byte blocks%s%s: rank %d's block "
+               "wrong at byte %zu", i, blk, in_place ? " in place" : "", vec ? " from a vector" : "",
+               r, bad);
+    }
 }
 
 static void rounds(int iters, rmp_op_t aff_op, rmp_datatype_t aff_type)
@@ -76,31 +117,38 @@ static void rounds(int iters, rmp_op_t aff_op, rmp_datatype_t aff_type)
         }
         EXPECT(!memcmp(got, ref, sizeof(ref)), "iteration %d: non-commutative allreduce out of "
                "rank order", i);
+        allgather_round(i);
         if (i % 5 == 0)
             CHECK(rmp_barrier(RMP_COMM_WORLD));
     }
 }
 
-/* Three kinds in flight at once, on world and on a duplicate, then waited for in reverse. */
+/* Four kinds in flight at once, on world and on a duplicate, then waited for in reverse. */
 static void inflight(int iters)
 {
     phase("in flight", 120);
     rmp_comm_t dup;
     MUST(rmp_comm_dup(RMP_COMM_WORLD, &dup));
     for (int i = 0; i < iters; i++) {
-        rmp_request_t rq[5];
+        rmp_request_t rq[6];
         int32_t b = me == i % n ? i : -1, d = me == (i + 1) % n ? 2 * i : -1, x = me + 1, y;
-        int64_t z = me, zs;
+        int64_t z = me, zs, g = (int64_t)i * 1000 + me, gs[64];
+        int gn = n < 64 ? n : 64; /* the allgather runs on the first 64 ranks' worth only */
         CHECK(rmp_ibarrier(RMP_COMM_WORLD, &rq[0]));
         CHECK(rmp_ibcast(&b, 1, RMP_INT32, i % n, RMP_COMM_WORLD, &rq[1]));
         CHECK(rmp_iallreduce(&x, &y, 1, RMP_INT32, RMP_SUM, dup, &rq[2]));
         CHECK(rmp_ibcast(&d, 1, RMP_INT32, (i + 1) % n, dup, &rq[3]));
         CHECK(rmp_iallreduce(&z, &zs, 1, RMP_INT64, RMP_MIN, RMP_COMM_WORLD, &rq[4]));
-        for (int k = 4; k >= 0; k--)
+        if (n <= 64)
+            CHECK(rmp_iallgather(&g, 1, RMP_INT64, gs, 1, RMP_INT64, dup, &rq[5]));
+        for (int k = n <= 64 ? 5 : 4; k >= 0; k--)
             CHECK(rmp_wait(&rq[k], RMP_STATUS_IGNORE));
         EXPECT(b == i && d == 2 * i && y == n * (n + 1) / 2 && zs == 0,
                "iteration %d: in flight got bcast %d, %d, sum %d, min %lld", i, b, d, y,
                (long long)zs);
+        for (int r = 0; n <= 64 && r < gn; r++)
+            EXPECT(gs[r] == (int64_t)i * 1000 + r, "iteration %d: in flight allgather got %lld "
+                   "from rank %d", i, (long long)gs[r], r);
     }
     CHECK(rmp_comm_free(&dup));
 }
@@ -123,6 +171,14 @@ static void comms(void)
             CHECK(rmp_allreduce(&v, &s, 1, RMP_INT, RMP_SUM, dups[k]));
             CHECK(rmp_bcast(&r, 1, RMP_INT, k % hn, dups[k]));
             CHECK(rmp_barrier(dups[k]));
+            int got[64] = {0}, want = 1;
+            if (hn <= 64) {
+                int mine = 1000 * k + hr;
+                CHECK(rmp_allgather(&mine, 1, RMP_INT, got, 1, RMP_INT, dups[k]));
+                for (int q = 0; q < hn; q++)
+                    want &= got[q] == 1000 * k + q;
+            }
+            EXPECT(want, "round %d, duplicate %d of a half of %d: allgather wrong", round, k, hn);
             EXPECT(s == hn * (hn - 1) / 2 + hn * k && r == 100 + k,
                    "round %d, duplicate %d of a half of %d: sum %d, bcast %d", round, k, hn, s,
                    r);

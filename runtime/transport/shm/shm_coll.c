@@ -1,15 +1,18 @@
 /* shm_coll.c — the shared-memory collective backend (shm_coll.h says what it is for).
  *
- * Barrier and allreduce, on channel c (the communicator's context pair), n members:
- *   every member  writes its contribution into its own channel's `in` (allreduce; nothing
- *                 for barrier) and clears its own `done`, then
+ * Barrier, allreduce and allgather, on channel c (the communicator's context pair), n members:
+ *   every member  writes its contribution into its own channel's `in` (allreduce, allgather;
+ *                 nothing for barrier) and clears its own `done`, then
  *                 counts itself in: a compare-and-swap on `arrived` in the channel of the
  *                 communicator's rank 0 (the home), with release and acquire;
  *   the n-th      (whoever it is: no rank waits for a given one to be scheduled) resets the
  *                 count, combines the inputs — in rank order, whatever op: every rank gets the
  *                 same bits, and a non-commutative op its MPI order — writes the result with a
  *                 status into every other member's `out`, sets its `done` (release), and after
- *                 one full fence wakes those that announced a sleep;
+ *                 one full fence wakes those that announced a sleep. An allgather's n-th
+ *                 writes the blocks, in rank order, once: into its own `out` (and its own
+ *                 result), and tells the others where (`from`): each member reads the blocks
+ *                 once, and nobody copies n results;
  *   the others    poll their own `done` (a line nobody else touches until it changes: the
  *                 flag and the first 56 bytes of the result arrive in one cache miss), or sleep
  *                 and are woken by the n-th.
@@ -19,7 +22,10 @@
  * Why this is safe to reuse: a member counts itself into call k + 1 only after it saw call k's
  * result, and the count resets before any result is written, so the n-th of call k has read
  * every input of call k before anyone writes call k + 1's; and nobody but the n-th writes a
- * member's `out` and `done`, after that member cleared `done`.
+ * member's `out` and `done`, after that member cleared `done`. An allgather's result in the
+ * n-th's `out` is read by the others after their `done`: the next write of that `out` is by
+ * the n-th of a later call, after every member counted itself into it, so after every member
+ * copied this one out.
  * A rank's calls on one channel run in the order it made them (a queue per channel): MPI's
  * order of collectives on a communicator. The home's count carries the context id of the
  * communicator counting: one freed with a call still in flight and a new one that got the same
@@ -43,18 +49,23 @@ typedef struct sc_pub {
 /* The home's count, low word: members in, and what the first of them called (collective and
  * bytes); a member that called something else sets SC_BAD as it counts itself in, and the
  * n-th then fails the call on every member instead of combining mismatched inputs (a barrier
- * counted with an allreduce, counts that differ): no silent success, at no extra cost. */
-#define SC_COUNT_MASK 0x1ffffu /* members in: up to 131071 */
+ * counted with an allreduce, counts that differ): no silent success, at no extra cost. A
+ * member whose allgather block was cut to the slot sets SC_CUT: every member's call then
+ * ends with RMP_ERR_TRUNCATE, as the software schedules end. */
+#define SC_COUNT_MASK 0xffffu  /* members in: up to 65535 */
+#define SC_CUT 0x10000u
 #define SC_BYTES_SHIFT 17      /* 12 bits: 0 .. SHM_COLL_MAX */
 #define SC_KIND_SHIFT 29       /* 2 bits: ofl_coll_t */
 #define SC_BAD 0x80000000u
 _Static_assert(SHM_COLL_MAX < (1 << 12), "the bytes of a call fit their field");
+_Static_assert(OFL_NCOLL <= 4, "the collective of a call fits its field");
 
 typedef struct sc_chan {
     _Alignas(64) _Atomic uint64_t arrived; /* at the home: context id << 32 | SC_* word */
     _Alignas(64) atomic_uint done;         /* mine: 0 while I wait, 1 once out holds my result */
     int32_t status;                        /* the call's outcome (a user op can fail) */
-    char out[SHM_COLL_MAX];                /* the result: its first 56 bytes share done's line */
+    int32_t from;                          /* allgather: the member whose `out` holds it */
+    char out[SHM_COLL_MAX];                /* the result: its first 52 bytes share done's line */
     _Alignas(64) char in[SHM_COLL_MAX];    /* my contribution */
     /* Broadcasts I root, two at a time: pub[p] may be written again once its `need` readers
      * all counted themselves in `read` (one line that only readers write) */
@@ -89,9 +100,10 @@ typedef struct sc_call {
     uint64_t mark;         /* barrier, allreduce: context and sequence number, never 0 */
     ofl_coll_t coll;
     int rank, size, root;
-    void *buf;             /* bcast: the data; allreduce: the result */
-    const void *sbuf;      /* allreduce: my contribution (NULL: in place, it is in buf) */
-    size_t bytes;
+    void *buf;             /* bcast: the data; allreduce, allgather: the result */
+    const void *sbuf;      /* allreduce, allgather: my contribution (NULL: in place, in buf) */
+    size_t bytes;          /* allgather: one block */
+    bool cut;              /* allgather: my block was cut to the slot */
     ofl_reduce_t red;
     int cap;               /* members mem[] has room for */
     sc_member_t mem[];     /* by comm rank */
@@ -216,6 +228,9 @@ static const char *refuse(const shm_coll_t *sc, const ofl_comm_t *comm, const of
     else if (a->coll != OFL_BARRIER && a->bytes > SHM_COLL_MAX)
         snprintf(why, len, "shm: %zu bytes are more than a channel's %d", a->bytes,
                  SHM_COLL_MAX);
+    else if (a->coll == OFL_ALLGATHER && a->bytes * (size_t)comm->size > SHM_COLL_MAX)
+        snprintf(why, len, "shm: %d blocks of %zu bytes are more than a channel's %d",
+                 comm->size, a->bytes, SHM_COLL_MAX);
     else if (a->coll == OFL_ALLREDUCE && !a->reduce.fn)
         snprintf(why, len, "shm: no host reduction for this op");
     else
@@ -284,7 +299,8 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
     *k = (sc_call_t){.cap = cap, .sc = sc, .chan = c, .state = SC_QUEUED, .ctx = comm->ctx_id,
                      .coll = a->coll, .rank = comm->rank, .size = n, .root = bc ? a->root : 0,
                      .buf = bc ? a->buf : a->rbuf, .sbuf = a->sbuf,
-                     .bytes = a->coll == OFL_BARRIER ? 0 : a->bytes, .red = a->reduce};
+                     .bytes = a->coll == OFL_BARRIER ? 0 : a->bytes, .red = a->reduce,
+                     .cut = a->coll == OFL_ALLGATHER && a->cut};
     /* One pass over the members (after the fixed part: assigning a struct may write its tail
      * padding, where mem[] begins): their areas, and whether the communicator is one of this
      * node's shm at all (if not, it is not mine to explain: no reason) */
@@ -314,11 +330,13 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
 }
 
 /* The n-th member: every input is visible (acquired through the count). The result, in my
- * buffer, then in every other member's out; their flags; one fence; their wakeups. */
-static void combine(sc_call_t *k, bool bad)
+ * buffer, then in every other member's out (an allgather's in mine only); their flags; one
+ * fence; their wakeups. */
+static void combine(sc_call_t *k, uint32_t word)
 {
     int rc = RMP_SUCCESS, n = k->size;
     const char *res = NULL;
+    bool bad = (word & SC_BAD) != 0, gather = k->coll == OFL_ALLGATHER;
     if (bad) {
         rc = RMP_ERR_ARG;
         tp_error(k->sc->tp, "the ranks of a communicator (collective context %u) called different "
@@ -330,6 +348,12 @@ static void combine(sc_call_t *k, bool bad)
         for (int r = n - 2; r >= 0 && rc == RMP_SUCCESS; r--)
             rc = k->red.fn(&k->red, k->mem[r].ch->in, k->buf);
         res = k->buf;
+    } else if (gather) {
+        for (int r = 0; r < n && k->bytes; r++)
+            memcpy((char *)k->buf + (size_t)r * k->bytes, k->mem[r].ch->in, k->bytes);
+        memcpy(k->mem[k->rank].ch->out, k->buf, (size_t)n * k->bytes);
+        if (word & SC_CUT)
+            rc = RMP_ERR_TRUNCATE;
     }
     for (int r = 0; r < n; r++) {
         if (r == k->rank)
@@ -338,6 +362,7 @@ static void combine(sc_call_t *k, bool bad)
         if (res)
             memcpy(m->out, res, k->bytes);
         m->status = rc;
+        m->from = k->rank;
         atomic_store_explicit(&m->done, 1, memory_order_release);
     }
     atomic_thread_fence(memory_order_seq_cst); /* pairs with the sleeper's: shm_wake.c */
@@ -363,13 +388,18 @@ static int arrive(sc_call_t *k)
             return RMP_INPROGRESS;
         if (!posted) { /* my contribution, before I count (my channel is free: see top) */
             atomic_store_explicit(&mine->done, 0, memory_order_relaxed);
-            if (k->bytes && k->coll == OFL_ALLREDUCE)
-                memcpy(mine->in, k->sbuf ? k->sbuf : k->buf, k->bytes);
+            if (k->bytes && k->coll != OFL_BARRIER)
+                memcpy(mine->in,
+                       k->sbuf                     ? k->sbuf
+                       : k->coll == OFL_ALLGATHER ? (char *)k->buf + (size_t)k->rank * k->bytes
+                                                   : k->buf,
+                       k->bytes);
             posted = true;
         }
-        uint32_t nlo = !in                                         ? what | 1
-                       : (lo & ~(SC_BAD | SC_COUNT_MASK)) != what ? (lo + 1) | SC_BAD
-                                                                  : lo + 1;
+        uint32_t nlo = !in ? what | 1
+                       : (lo & ~(SC_BAD | SC_CUT | SC_COUNT_MASK)) != what ? (lo + 1) | SC_BAD
+                                                                           : lo + 1;
+        nlo |= k->cut ? SC_CUT : 0;
         nv = (uint64_t)k->ctx << 32 | nlo;
     } while (!atomic_compare_exchange_weak_explicit(&home->arrived, &v, nv, memory_order_acq_rel,
                                                     memory_order_relaxed));
@@ -379,7 +409,7 @@ static int arrive(sc_call_t *k)
         return RMP_INPROGRESS;
     }
     atomic_store_explicit(&home->arrived, 0, memory_order_relaxed); /* before any result */
-    combine(k, ((uint32_t)nv & SC_BAD) != 0);
+    combine(k, (uint32_t)nv);
     return RMP_SUCCESS;
 }
 
@@ -402,7 +432,10 @@ static int sc_progress(ofl_req_t *req)
         if (!atomic_load_explicit(&mine->done, memory_order_acquire))
             return RMP_INPROGRESS;
         k->rc = mine->status;
-        if (k->rc == RMP_SUCCESS && k->bytes)
+        if (k->coll == OFL_ALLGATHER && k->bytes &&
+            (k->rc == RMP_SUCCESS || k->rc == RMP_ERR_TRUNCATE))
+            memcpy(k->buf, k->mem[mine->from].ch->out, (size_t)k->size * k->bytes);
+        else if (k->rc == RMP_SUCCESS && k->bytes)
             memcpy(k->buf, mine->out, k->bytes);
     }
     k->state = SC_DONE;

@@ -1,9 +1,10 @@
-/* shm_coll.h — small barrier, broadcast and allreduce through memory the ranks of one node
- * share: the shm transport's offload table (offload.h). Each rank's segment holds a fixed area
+/* shm_coll.h — small barrier, broadcast, allreduce and allgather through memory the ranks of
+ * one node share: the shm transport's offload table (offload.h). Each rank's segment holds a fixed area
  * of SHM_COLL_CHANNELS channels; a communicator uses the channel of its context pair. Every
  * member posts its contribution in its own channel and counts itself in at the channel of the
  * communicator's rank 0; the last to arrive combines and writes the result, with its flag on
- * the same cache line, into every member's channel, then wakes those that sleep (shm_wake.h).
+ * the same cache line, into every member's channel, then wakes those that sleep (shm_wake.h);
+ * an allgather's last writes the blocks once, in its own channel, where the others read them.
  * A broadcast's root publishes into its own channel and returns; members copy it out. A rank
  * runs once per call: no rounds of messages, no rank waiting for another's turn on a core. shm_coll.c has the protocol; shm.c lays the areas out and wakes the sleepers. */
 #ifndef RMP_SHM_COLL_H
@@ -15,7 +16,8 @@
 #include "transport/transport.h"
 
 #define SHM_COLL_CHANNELS 8     /* communicators (context pairs 0..7) with a channel */
-#define SHM_COLL_MAX 2048       /* bytes of a broadcast or allreduce the channel carries */
+#define SHM_COLL_MAX 2048       /* bytes of a broadcast, allreduce or allgather (all blocks) the
+                                 * channel carries */
 
 typedef struct shm_coll shm_coll_t;
 

@@ -595,6 +595,8 @@ static const char *atom_refuse(const atom_tp_t *t, const ofl_args_t *a, int n, c
         return "RMP_COLL_OFFLOAD=off";
     if (!t->probe.atomic_hca)
         return "atomics: the device has none (atomic_cap NONE)";
+    if (a->coll == OFL_ALLGATHER)
+        return "atomics: barrier and allreduce only";
     if (a->coll != OFL_ALLREDUCE)
         return atom_auto_refuse(t, a, n);
     if (a->op == OFL_OP_OTHER || a->elem == OFL_ELEM_OTHER) {
