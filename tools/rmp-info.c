@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "knobs.h"
 #include "rmp.h"
@@ -108,6 +109,26 @@ static void info_device(struct ibv_device *dev)
         fprintf(stderr, "rmp-info: ibv_close_device(%s) failed\n", name);
 }
 
+/* Verbs pins every registered buffer and, with most providers, the queues themselves: a job
+ * started under a small locked-memory limit (a resource manager's daemon passes its own down)
+ * fails at its first large message. Said here, on the node, before any job hits it. */
+static void info_memlock(int ndev)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_MEMLOCK, &rl)) {
+        printf("locked memory (ulimit -l): unknown: %s\n", strerror(errno));
+        return;
+    }
+    if (rl.rlim_cur == RLIM_INFINITY) {
+        printf("locked memory (ulimit -l): unlimited\n");
+        return;
+    }
+    printf("locked memory (ulimit -l): %llu KiB%s\n", (unsigned long long)(rl.rlim_cur / 1024),
+           ndev > 0 ? ": verbs registers message buffers (rendezvous, RMA windows) and may need "
+                      "more; `ulimit -l unlimited` for jobs across nodes"
+                    : "");
+}
+
 static void info_devices(void)
 {
     int n = 0;
@@ -127,6 +148,7 @@ static void info_devices(void)
     for (int i = 0; i < n; i++)
         info_device(list[i]);
     ibv_free_device_list(list);
+    info_memlock(n);
 }
 
 /* One knob: name, default, current value (or why it is refused), and its documentation. */
