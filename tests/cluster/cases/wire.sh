@@ -86,14 +86,14 @@ check wire-hosts 120 0 "${hosts_pat[@]}" -- bash -c wire_hosts
 rc_case() { # NAME CLIENT SERVER: both sides name the other's GID
     check "$1" 240 0 "remote address: .*GID ::ffff:10\.43\.0\.$3" "remote address: .*GID ::ffff:10\.43\.0\.$2" \
         "[0-9]+ iters in [0-9.]+ seconds" "^---- server on rmp-c$3 \(exit 0\)" -- \
-        bash -c "wire_pair $2 $3 ibv_rc_pingpong -n 200"
+        bash -c "wire_pair $2 $3 ibv_rc_pingpong -n 50"
 }
 rc_case wire-rc-pingpong-c1-c2 1 2
 rc_case wire-rc-pingpong-c2-c1 2 1
 # With three nodes, rmp-c3 to rmp-c2 crosses node 1's bridge.
 [ "$CLUSTER_NODES" -ge 3 ] && rc_case wire-rc-pingpong-c3-c2-bridged 3 2
 check wire-ud-pingpong-c1-c2 240 0 "remote address: .*GID ::ffff:10\.43\.0\.2" "[0-9]+ iters in" \
-    "^---- server on rmp-c2 \(exit 0\)" -- bash -c 'wire_pair 1 2 ibv_ud_pingpong -n 200'
+    "^---- server on rmp-c2 \(exit 0\)" -- bash -c 'wire_pair 1 2 ibv_ud_pingpong -n 50'
 
 # Multicast across kernels: a receiver on every node (rmp-c1's beside the sender) joins, and
 # only once every join is answered does rmp-c1 send; each receiver then needs all 20 datagrams
