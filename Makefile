@@ -106,7 +106,7 @@ RMPICXX := $(OUT)/bin/rmpicxx
 RMPICXX_CXX := $(if $(filter default,$(origin CXX)),$(if $(findstring clang,$(CC)),clang++,g++),$(CXX))
 RMPINFO := $(OUT)/bin/rmp-info
 
-.PHONY: deps all lib mpi check check-unit check-integration check-asan check-tsan check-vm check-soak demo \
+.PHONY: deps all lib mpi check check-unit check-integration check-asan check-tsan check-vm check-cluster check-soak demo \
         install uninstall clean tests format bench
 
 all: $(STATIC) $(SHARED) $(MRUN) $(OUT)/lib/pkgconfig/rmp.pc $(EX_BIN) $(BENCH) mpi $(RMPINFO)
@@ -387,6 +387,11 @@ check-tsan:
 check-vm:
 	tests/vm/run-verbs-suite
 
+# rmp across the kernels of a cluster of VMs (tests/cluster: boots them, runs the cases on the
+# first); builds first, like check-vm.
+check-cluster:
+	tests/cluster/run-cases
+
 # Random-kill soak (counts, not timings): SOAK_TRIALS=200 for the issue's full run.
 SOAK_TRIALS ?= 20
 check-soak: tests
@@ -414,6 +419,8 @@ check: deps
 	$(call stage,check-soak)
 	@if [ -x tests/vm/run-verbs-suite ]; then t0=$$(date +%s); $(MAKE) check-vm; st=$$?; \
 	  echo "check stage check-vm: $$(( $$(date +%s) - t0 )) s"; exit $$st; fi
+	@if [ -x tests/cluster/run-cases ]; then t0=$$(date +%s); $(MAKE) check-cluster; st=$$?; \
+	  echo "check stage check-cluster: $$(( $$(date +%s) - t0 )) s"; exit $$st; fi
 	@tests/leftovers.sh
 
 # Debian packages the build and tests need: installed (apt-get) only when missing.
