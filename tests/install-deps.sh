@@ -11,6 +11,11 @@ PKGS="$PKGS rdma-core libibverbs-dev librdmacm-dev ibverbs-providers ibverbs-uti
 PKGS="$PKGS perftest qemu-system-x86 busybox-static cpio kmod iproute2"
 # Open MPI's mpirun: a second PMIx launcher the shm tests run rmp under (no mrun sweep).
 PKGS="$PKGS openmpi-bin"
+# Slurm and munge for the cluster of VMs (tests/cluster: srun --mpi=pmix across kernels). They
+# run only inside the VMs, configured by tests/cluster/node-up; on the host slurmd and
+# slurmctld stay stopped (their units need /etc/slurm/slurm.conf, which nothing writes here).
+# Slurm's pmix plugin loads the libpmix.so of libpmix-dev, above.
+PKGS="$PKGS slurm-wlm munge"
 # CMake: its FindMPI must find rmp through rmpcc/rmpicxx (tests/packaging/cmake-findmpi.sh).
 PKGS="$PKGS cmake"
 

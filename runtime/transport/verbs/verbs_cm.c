@@ -337,8 +337,21 @@ static void on_established(verbs_tp_t *v, verbs_conn_t *c, struct rdma_cm_id *id
     if (id != c->id)
         return; /* the loopback's passive side */
     c->state = VC_READY;
-    tp_verbose(&v->base, "verbs: rank %d: connected by rdmacm (%s), QP 0x%x", c->peer,
-               c->active ? "I connected" : "it connected", id->qp->qp_num);
+    if (v->base.env->verbose) { /* where the QP goes, as its address vector says */
+        struct ibv_qp_attr a;
+        struct ibv_qp_init_attr ia;
+        char g[64] = "?", at[80] = "";
+        if (ibv_query_qp(id->qp, &a, IBV_QP_AV | IBV_QP_DEST_QPN, &ia) == 0) {
+            if (a.ah_attr.is_global)
+                verbs_gid_str(&a.ah_attr.grh.dgid, g, sizeof(g));
+            else
+                snprintf(g, sizeof(g), "%u", a.ah_attr.dlid);
+            snprintf(at, sizeof(at), " <-> 0x%x at %s %s", a.dest_qp_num,
+                     a.ah_attr.is_global ? "GID" : "LID", g);
+        }
+        tp_verbose(&v->base, "verbs: rank %d: connected by rdmacm (%s), QP 0x%x%s", c->peer,
+                   c->active ? "I connected" : "it connected", id->qp->qp_num, at);
+    }
     verbs_reads_push(v, c);
 }
 

@@ -198,8 +198,16 @@ static int qp_to_rtr(verbs_tp_t *v, verbs_conn_t *c, const verbs_blob_t *b)
     }
     c->remote_qpn = a.dest_qp_num;
     c->state = VC_RTR;
-    tp_verbose(&v->base, "verbs: rank %d: QP 0x%x <-> 0x%x, path MTU %s", c->peer, c->qp->qp_num,
-               c->remote_qpn, verbs_mtu_str(mtu));
+    if (env->verbose) { /* where the QP goes: on RoCE, the peer's GID (its host's address) */
+        char g[64];
+        if (v->roce)
+            verbs_gid_str((const union ibv_gid *)b->gid, g, sizeof(g));
+        else
+            snprintf(g, sizeof(g), "%u", b->lid);
+        tp_verbose(&v->base, "verbs: rank %d: QP 0x%x <-> 0x%x at %s %s, path MTU %s", c->peer,
+                   c->qp->qp_num, c->remote_qpn, v->roce ? "GID" : "LID", g,
+                   verbs_mtu_str(mtu));
+    }
     return RMP_SUCCESS;
 }
 
