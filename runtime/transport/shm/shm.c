@@ -23,6 +23,7 @@
 
 #include "transport/blob.h"
 #include "transport/shm/shm_bell.h"
+#include "transport/shm/shm_cma.h"
 #include "transport/shm/shm_coll.h"
 #include "transport/shm/shm_coop.h"
 #include "transport/shm/shm_queue.h"
@@ -447,26 +448,9 @@ static void cma_probe(shm_tp_t *s, shm_peer_t *p)
                    cma_hint(e));
 }
 
-/* Copy n bytes between my memory and process pid's with CMA (write: mine into its), carrying
- * on after the partial copies that page boundaries cause. 0 or an errno value. */
 static int cma_copy(pid_t pid, char *mine, uint64_t theirs, size_t n, bool write)
 {
-    while (n) {
-        size_t chunk = n < SHM_CMA_CHUNK ? n : SHM_CMA_CHUNK;
-        struct iovec l = {mine, chunk}, r = {(void *)(uintptr_t)theirs, chunk};
-        ssize_t k = write ? process_vm_writev(pid, &l, 1, &r, 1, 0)
-                          : process_vm_readv(pid, &l, 1, &r, 1, 0);
-        if (k > 0) {
-            mine += k;
-            theirs += (uint64_t)k;
-            n -= (size_t)k;
-            continue;
-        }
-        int e = k < 0 ? errno : EIO;
-        if (e != EINTR)
-            return e;
-    }
-    return 0;
+    return shm_cma_copy(pid, mine, theirs, n, SHM_CMA_CHUNK, write);
 }
 
 /* A large send may be copied by both sides (shm_coop.h): offered when CMA works both ways
