@@ -44,7 +44,11 @@ void core_peer_failed(rmp_ctx_t *c, int peer, int status, const char *why)
         if (r->kind == REQ_RECV) {
             req_recv_finish(r, status);
         } else {
-            rndv_send_release(c, r);
+            /* its buffer is no longer to be read (with shm, the slot that named it goes) */
+            tp_t *tp = c->peers[peer].tp;
+            if (r->memh && tp)
+                tp->ops->mem_dereg(tp, r->memh);
+            r->memh = NULL;
             req_complete(r, status);
         }
     }

@@ -134,9 +134,6 @@ size_t proto_eager_limit(rmp_ctx_t *c, int peer);
  * finalize). */
 void rndv_track(rmp_ctx_t *c, struct rmp_request *r);
 void rndv_untrack(rmp_ctx_t *c, struct rmp_request *r);
-/* A send's buffer is no longer to be read by the receiver (FIN, CTS, failure): its
- * registration goes (with shm, the slot a receiver could ask the sender's help through). */
-void rndv_send_release(rmp_ctx_t *c, struct rmp_request *r);
 /* A matched RTS: pull the data into r (get, or ask for a stream). */
 void rndv_recv_start(rmp_ctx_t *c, struct rmp_request *r, int src_world, size_t len,
                      uint64_t sreq, const tp_rkey_t *rkey, bool can_get);

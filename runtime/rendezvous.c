@@ -74,7 +74,7 @@ void core_get_done(rmp_ctx_t *c, void *cookie, int status)
     req_recv_finish(r, status);
 }
 
-void rndv_send_release(rmp_ctx_t *c, struct rmp_request *r)
+static void send_release(rmp_ctx_t *c, struct rmp_request *r)
 {
     tp_t *tp = c->peers[r->peer_world].tp;
     if (r->memh && tp)
@@ -99,7 +99,7 @@ void rndv_on_ctl(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h)
         return;
     }
     rndv_untrack(c, r);
-    rndv_send_release(c, r);
+    send_release(c, r);
     if (h->type == PKT_FIN || h->xlen == 0) {
         r->state = RS_NONE;
         req_complete(r, RMP_SUCCESS);
