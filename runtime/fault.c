@@ -41,10 +41,16 @@ void core_peer_failed(rmp_ctx_t *c, int peer, int status, const char *why)
         if (r->peer_world != peer)
             continue;
         list_remove(&r->link); /* rendezvous.c's list: the request leaves it, failed */
-        if (r->kind == REQ_RECV)
+        if (r->kind == REQ_RECV) {
             req_recv_finish(r, status);
-        else
+        } else {
+            /* its buffer is no longer to be read (with shm, the slot that named it goes) */
+            tp_t *tp = c->peers[peer].tp;
+            if (r->memh && tp)
+                tp->ops->mem_dereg(tp, r->memh);
+            r->memh = NULL;
             req_complete(r, status);
+        }
     }
     /* no cancel answer will come from it: those waiting end, not cancelled, as their sends
      * did (failed above, or complete before) */

@@ -86,6 +86,8 @@ const knob_t knob_table[KNOB_COUNT] = {
     I(SHM_RING_KB, 16, 1048576, "256", "size of each shm ring, in KiB"),
     B(SHM_COLL, "1", "0: small barrier, bcast, allreduce and allgather of ranks on one node go "
       "as messages (software schedules) instead of through the shared collective area"),
+    B(SHM_COOP, "1", "0: the receiver of a large shm message copies it alone; 1: the sender, "
+      "while it waits, copies chunks from the end (from 128 KiB, ranks not oversubscribed)"),
     I(SPIN_US, 0, 1000000, NULL, "microseconds a waiting rank polls before it yields and then "
       "sleeps (default 200, 20 when ranks outnumber cores)"),
     B(PROGRESS_THREAD, "0", "1: a progress thread per process advances large transfers and "

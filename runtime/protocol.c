@@ -23,7 +23,7 @@ static int send_rts(rmp_ctx_t *c, struct rmp_request *r, pkt_match_t *m)
     pkt_rts_t h = {.m = *m, .sreq = (uint64_t)(uintptr_t)req_handle(r)}; /* checked on return */
     h.m.type = PKT_RTS;
     if (tp->caps & TP_CAP_GET) {
-        int rc = tp->ops->mem_reg(tp, r->buf, r->bytes, &h.rkey, &r->memh);
+        int rc = tp->ops->mem_reg(tp, r->peer_world, r->buf, r->bytes, &h.rkey, &r->memh);
         if (rc == RMP_SUCCESS)
             h.m.flags |= PKT_F_GET;
         else

@@ -65,7 +65,8 @@ static int self_progress(tp_t *tp)
     return n;
 }
 
-static int self_mem_reg(tp_t *tp, void *buf, size_t len, tp_rkey_t *rkey, void **memh_p)
+static int self_mem_reg(tp_t *tp, int peer, void *buf, size_t len, tp_rkey_t *rkey,
+                        void **memh_p)
 {
     rkey->addr = (uint64_t)(uintptr_t)buf;
     *memh_p = NULL;

@@ -114,9 +114,9 @@ typedef struct tp_ops {
     int (*send)(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *payload,
                 size_t len);
 
-    /* Make [buf, buf+len) readable by peers' get(); *memh is passed back to mem_dereg. Called
-     * only when caps has TP_CAP_GET. */
-    int (*mem_reg)(tp_t *tp, void *buf, size_t len, tp_rkey_t *rkey, void **memh_p);
+    /* Make [buf, buf+len) readable by world rank peer's get() (the one the rkey goes to);
+     * *memh is passed back to mem_dereg. Called only when caps has TP_CAP_GET. */
+    int (*mem_reg)(tp_t *tp, int peer, void *buf, size_t len, tp_rkey_t *rkey, void **memh_p);
     int (*mem_dereg)(tp_t *tp, void *memh);
     /* Copy len bytes at offset `off` of peer's registered memory `rkey` into dst.
      * RMP_SUCCESS: done now. RMP_INPROGRESS: tp_get_done(cookie) follows from progress.

@@ -423,7 +423,7 @@ static int case_get(ct_t *t)
         CT_CHECK(t, mem, "out of memory");
         ct_fill(mem, (uint32_t)owner, 0, GET_LEN);
         tp_rkey_t rkey;
-        int rc = t->ops->mem_reg(t->tp, mem, GET_LEN, &rkey, &memh);
+        int rc = t->ops->mem_reg(t->tp, 0, mem, GET_LEN, &rkey, &memh);
         ct_hdr_t h = {.magic = CT_MAGIC, .type = CT_T_RKEY, .src = (uint32_t)t->rank,
                       .len = sizeof(rkey)};
         if (rc != RMP_SUCCESS || ct_send(t, 0, &h, &rkey)) {
@@ -517,7 +517,7 @@ static int case_peer_failed(ct_t *t)
         static unsigned char mem[4096];
         void *memh;
         tp_rkey_t rkey;
-        int rc = t->ops->mem_reg(t->tp, mem, sizeof(mem), &rkey, &memh);
+        int rc = t->ops->mem_reg(t->tp, 0, mem, sizeof(mem), &rkey, &memh);
         CT_CHECK(t, rc == RMP_SUCCESS, "mem_reg: %s", rmp_strerror(rc));
         ct_hdr_t h = {.magic = CT_MAGIC, .type = CT_T_RKEY, .src = 1, .len = sizeof(rkey)};
         if (ct_send(t, 0, &h, &rkey) || !ct_take(t, CT_T_DONE))

@@ -85,3 +85,41 @@ Test(pingpong, n3_cma_off_eager_limit_1KiB, .timeout = 60)
     const char *env[] = {"RMP_CMA=0", "RMP_EAGER_LIMIT=1024", NULL};
     pingpong(3, "0", "1m", env, 40);
 }
+
+/* Large shm messages copied by both ranks (shm_coop.h): runs coop at n = 2 with env and checks
+ * its total (15 sizes each way, 3 windows of 8 each way, a truncated receive, a busy sender,
+ * 160 sends in flight). */
+static void coop(const char *const env[])
+{
+    run_opts_t o = {.limit = 90, .env = env};
+    run_result_t r = run_mrun(&o, 2, PROG("coop"), NULL);
+    expect_success(r);
+    char line[256];
+    cr_assert(find_prefix(r.out, "coop: OK ", line, sizeof line), "no OK line:\n%s",
+              tail(r.out));
+    cr_assert_str_eq(line, "coop: OK messages=240");
+    run_free(&r);
+}
+
+Test(pingpong, n2_coop_sizes_both_ways_truncated_busy_many, .timeout = 120)
+{
+    coop(NULL);
+}
+
+Test(pingpong, n2_coop_off_receiver_copies_alone, .timeout = 120)
+{
+    const char *env[] = {"RMP_SHM_COOP=0", NULL};
+    coop(env);
+}
+
+Test(pingpong, n2_coop_with_progress_thread, .timeout = 120)
+{
+    const char *env[] = {"RMP_PROGRESS_THREAD=1", NULL};
+    coop(env);
+}
+
+Test(pingpong, n2_coop_cma_off_streams, .timeout = 120)
+{
+    const char *env[] = {"RMP_CMA=0", NULL};
+    coop(env);
+}

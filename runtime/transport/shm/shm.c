@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,9 @@
 
 #include "transport/blob.h"
 #include "transport/shm/shm_bell.h"
+#include "transport/shm/shm_cma.h"
 #include "transport/shm/shm_coll.h"
+#include "transport/shm/shm_coop.h"
 #include "transport/shm/shm_queue.h"
 #include "transport/shm/shm_ring.h"
 #include "transport/shm/shm_rma.h"
@@ -30,7 +33,7 @@
 #include "transport/shm/shm_wake.h"
 #include "transport/transport.h"
 
-#define SHM_MAGIC 0x33306d6873706d72ull /* "rmpshm03" */
+#define SHM_MAGIC 0x34306d6873706d72ull /* "rmpshm04" */
 #define SHM_RING_DEFAULT (256u << 10)
 #define SHM_QUEUE_DEFAULT (1u << 20) /* the incoming queue, at least (see shm_open_tp) */
 #define SHM_FAST_RINGS 4           /* outgoing fast rings per rank (see shm_send) */
@@ -51,7 +54,8 @@
  * blocking, senders read it after every send. It is also the futex the owner blocks on
  * (shm_wake.h: SHM_WAKE_FUTEX or SHM_WAKE_BELL says how to wake it, AWAKE that it runs). The
  * header is followed by the owner's incoming queue, then its SHM_FAST_RINGS outgoing fast
- * rings, then its collective area (shm_coll.h). The size does not depend on the number of
+ * rings, then the slots of its large sends (shm_coop.h), then its collective area
+ * (shm_coll.h). The size does not depend on the number of
  * local ranks: n ranks use n segments, not n rings each. */
 typedef struct shm_seg_hdr {
     _Alignas(64) atomic_uint sleeping; /* owner is about to block (shm_wake.h's values) */
@@ -110,9 +114,11 @@ typedef struct shm_tp {
     int nhot;
     shm_bell_t bell;      /* my doorbell */
     shm_coll_t *coll;     /* the collective backend (offload table) */
+    shm_coop_t coop;      /* my large sends that receivers may copy with my help */
     int32_t *pids;        /* by local index, 0 until known: whose doorbell rings count */
     bool stranger_said;   /* a stranger's datagram was reported (once is enough) */
     bool cma;             /* RMP_CMA != 0 */
+    bool coop_on;         /* RMP_SHM_COOP != 0: large sends offer the receiver help */
     bool fence;           /* bell_ring fences (oversubscribed ranks sleep often) */
     bool futex;           /* shm_wait may block on a futex (shm_wake_usable at open) */
     bool armed_bell;      /* armed for a core that polls the doorbell (shm_arm) */
@@ -144,7 +150,13 @@ static shm_ring_ctl_t *seg_fast(shm_tp_t *s, shm_seg_hdr_t *seg, int i)
 static size_t seg_size(size_t queue_cap, size_t ring_cap)
 {
     return SHM_HDR_BYTES + shm_queue_footprint(queue_cap) +
-           SHM_FAST_RINGS * shm_ring_footprint(ring_cap) + shm_coll_area_bytes();
+           SHM_FAST_RINGS * shm_ring_footprint(ring_cap) + shm_coop_area_bytes() +
+           shm_coll_area_bytes();
+}
+
+static void *seg_coop(shm_tp_t *s, shm_seg_hdr_t *seg)
+{
+    return (char *)seg + s->seg_bytes - shm_coll_area_bytes() - shm_coop_area_bytes();
 }
 
 static void *seg_coll(shm_tp_t *s, shm_seg_hdr_t *seg)
@@ -238,6 +250,7 @@ static int seg_create(shm_tp_t *s)
     shm_queue_init(seg_queue(h), s->queue_cap); /* over fresh, zeroed pages */
     for (int i = 0; i < SHM_FAST_RINGS; i++)
         shm_ring_init(seg_fast(s, h, i), s->ring_cap);
+    shm_coop_attach(&s->coop, seg_coop(s, h)); /* zeroed pages: idle slots */
     if (!named) { /* ready: now it gets its name */
         int dir = shm_seg_dir();
         e = dir < 0 ? errno : shm_seg_link(fd, dir, name + 1);
@@ -435,21 +448,75 @@ static void cma_probe(shm_tp_t *s, shm_peer_t *p)
                    cma_hint(e));
 }
 
-static int shm_mem_reg(tp_t *tp, void *buf, size_t len, tp_rkey_t *rkey, void **memh_p)
+static int cma_copy(pid_t pid, char *mine, uint64_t theirs, size_t n, bool write)
 {
+    return shm_cma_copy(pid, mine, theirs, n, SHM_CMA_CHUNK, write);
+}
+
+/* A large send may be copied by both sides (shm_coop.h): offered when CMA works both ways
+ * between us and the ranks are not oversubscribed (then the sender's core is the receiver's,
+ * or another rank's, and its help would only take turns with them). */
+static int shm_mem_reg(tp_t *tp, int peer, void *buf, size_t len, tp_rkey_t *rkey,
+                       void **memh_p)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    shm_peer_t *p = peer_of(s, peer);
     /* Nothing to pin: a peer reads our pages with process_vm_readv, given pid and address. */
     memset(rkey, 0, sizeof(*rkey));
     rkey->addr = (uint64_t)(uintptr_t)buf;
     rkey->key[0] = (uint64_t)getpid();
     rkey->key[1] = len;
+    if (p && p != &s->peers[s->me] && p->cma_ok && s->cma && s->coop_on &&
+        len >= SHM_COOP_MIN && !tp->env->oversubscribed)
+        rkey->key[2] = shm_coop_offer(&s->coop, buf, len, s->local_of[peer]);
     if (memh_p)
-        *memh_p = NULL;
+        *memh_p = (void *)(uintptr_t)rkey->key[2];
     return RMP_SUCCESS;
 }
 
 static int shm_mem_dereg(tp_t *tp, void *memh)
 {
+    shm_coop_withdraw(&((shm_tp_t *)tp)->coop, (uint64_t)(uintptr_t)memh);
     return RMP_SUCCESS;
+}
+
+/* The copies of shm_coop, over CMA. */
+typedef struct coop_arg {
+    shm_tp_t *s;
+    shm_peer_t *p; /* the other side */
+} coop_arg_t;
+
+static int coop_read(void *arg, char *dst, uint64_t src, size_t n)
+{
+    return cma_copy(((coop_arg_t *)arg)->p->pid, dst, src, n, false);
+}
+
+static int coop_write(void *arg, int peer, uint64_t dst, const char *src, size_t n)
+{
+    shm_tp_t *s = ((coop_arg_t *)arg)->s;
+    if (peer < 0 || peer >= s->nlocal || peer == s->me || !s->peers[peer].cma_ok)
+        return EINVAL; /* a slot is bound to its receiver at offer: never so */
+    return cma_copy(s->peers[peer].pid, (char *)src, dst, n, true);
+}
+
+static int coop_alive(void *arg)
+{
+    return kill(((coop_arg_t *)arg)->p->pid, 0) && errno == ESRCH ? ESRCH : 0;
+}
+
+static void coop_kick(void *arg)
+{
+    coop_arg_t *a = arg;
+    bell_ring(a->s, a->p);
+}
+
+/* My large sends' receivers started copying: take chunks from the back (shm_progress). */
+static int coop_help(shm_tp_t *s)
+{
+    coop_arg_t a = {s, NULL};
+    shm_coop_io_t io = {.read = coop_read, .write = coop_write, .alive = coop_alive,
+                        .kick = coop_kick, .arg = &a};
+    return shm_coop_help(&s->coop, &io);
 }
 
 static int shm_get(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *rkey, size_t off,
@@ -466,32 +533,27 @@ static int shm_get(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *r
                  "%llu-byte buffer", len, off, peer, (unsigned long long)rkey->key[1]);
         return RMP_ERR_INTERNAL;
     }
-    char *d = dst;
-    uint64_t src = rkey->addr + off;
-    while (len) {
-        size_t chunk = len < SHM_CMA_CHUNK ? len : SHM_CMA_CHUNK;
-        struct iovec l = {d, chunk}, r = {(void *)(uintptr_t)src, chunk};
-        ssize_t n = process_vm_readv((pid_t)rkey->key[0], &l, 1, &r, 1, 0);
-        if (n > 0) { /* partial reads happen at page boundaries: carry on from there */
-            d += n;
-            src += (uint64_t)n;
-            len -= (size_t)n;
-            continue;
-        }
-        int e = n < 0 ? errno : EIO;
-        if (e == EINTR)
-            continue;
-        if (e == ESRCH) {
-            tp_error(tp, "shm: get from rank %d: process %d is gone", peer,
-                     (int)rkey->key[0]);
-            return RMP_ERR_PEER;
-        }
-        p->cma_ok = false; /* later gets fall back at once */
-        tp_verbose(tp, "shm: CMA from rank %d refused: %s%s; copying through the rings "
-                   "from now on", peer, strerror(e), cma_hint(e));
-        return RMP_ERR_NOT_SUPPORTED;
+    shm_coop_slot_t *sl = off == 0 && len >= SHM_COOP_MIN && p->seg
+                              ? shm_coop_slot(seg_coop(s, p->seg), rkey->key[2]) : NULL;
+    int e = SHM_COOP_DECLINED;
+    if (sl) {
+        coop_arg_t a = {s, p};
+        shm_coop_io_t io = {.read = coop_read, .write = coop_write, .alive = coop_alive,
+                            .kick = coop_kick, .arg = &a};
+        e = shm_coop_pull(sl, rkey->key[2], dst, rkey->addr, len, &io);
     }
-    return RMP_SUCCESS;
+    if (e == SHM_COOP_DECLINED)
+        e = cma_copy(p->pid, dst, rkey->addr + off, len, false);
+    if (!e)
+        return RMP_SUCCESS;
+    if (e == ESRCH) {
+        tp_error(tp, "shm: get from rank %d: process %d is gone", peer, (int)p->pid);
+        return RMP_ERR_PEER;
+    }
+    p->cma_ok = false; /* later gets fall back at once */
+    tp_verbose(tp, "shm: CMA from rank %d refused: %s%s; copying through the rings "
+               "from now on", peer, strerror(e), cma_hint(e));
+    return RMP_ERR_NOT_SUPPORTED;
 }
 
 /* ---- data path -------------------------------------------------------------------------- */
@@ -678,6 +740,8 @@ static int shm_progress(tp_t *tp)
         events += poll_fast(s, &s->peers[s->hot[(s->rr + (unsigned)k) % (unsigned)s->nhot]],
                             SHM_POLL_BUDGET);
     events += poll_queue(s);
+    if (shm_coop_busy(&s->coop)) /* after the rings: a FIN that came withdraws its slot */
+        events += coop_help(s);
     if (s->nhot)
         s->rr = (s->rr + 1) % (unsigned)s->nhot;
     s->in_progress = false;
@@ -1040,6 +1104,8 @@ static int shm_open_tp(const tp_env_t *env, tp_t **tp_p)
     s->pids = calloc((size_t)s->nlocal, sizeof(int32_t));
     s->hot = calloc((size_t)s->nlocal, sizeof(int));
     const char *coll = tp_knob(&s->base, "RMP_SHM_COLL");
+    const char *coop = tp_knob(&s->base, "RMP_SHM_COOP");
+    s->coop_on = !coop || strcmp(coop, "0");
     static const shm_coll_host_t host = {.area = coll_area, .wake = coll_wake};
     s->coll = shm_coll_open(&s->base, !coll || strcmp(coll, "0"), &host);
     if (!s->local_of || !s->peers || !s->pids || !s->hot || !s->coll ||

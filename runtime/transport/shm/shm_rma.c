@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "transport/shm/shm_bell.h"
+#include "transport/shm/shm_cma.h"
 #include "transport/shm/shm_rma.h"
 #include "transport/shm/shm_seg.h"
 
@@ -72,28 +73,13 @@ static int cma(tp_t *tp, int peer, bool wr, void *local, size_t len, const tp_rk
                  "-byte memory", wr ? "write" : "read", len, off, peer, key->key[1]);
         return RMP_ERR_RMA_RANGE;
     }
-    char *l = local;
-    uint64_t r = key->addr + off;
-    while (len) {
-        size_t chunk = len < RMA_CMA_CHUNK ? len : RMA_CMA_CHUNK;
-        struct iovec li = {l, chunk}, ri = {(void *)(uintptr_t)r, chunk};
-        ssize_t n = wr ? process_vm_writev((pid_t)key->key[0], &li, 1, &ri, 1, 0)
-                       : process_vm_readv((pid_t)key->key[0], &li, 1, &ri, 1, 0);
-        if (n > 0) {
-            l += n;
-            r += (uint64_t)n;
-            len -= (size_t)n;
-            continue;
-        }
-        int e = n < 0 ? errno : EIO;
-        if (e == EINTR)
-            continue;
-        if (e == ESRCH)
-            return RMP_ERR_PEER;
-        tp_verbose(tp, "shm: one-sided CMA with rank %d refused: %s", peer, strerror(e));
-        return RMP_ERR_NOT_SUPPORTED; /* EPERM (ptrace policy), EFAULT: the layer falls back */
-    }
-    return RMP_SUCCESS;
+    int e = shm_cma_copy((pid_t)key->key[0], local, key->addr + off, len, RMA_CMA_CHUNK, wr);
+    if (!e)
+        return RMP_SUCCESS;
+    if (e == ESRCH)
+        return RMP_ERR_PEER;
+    tp_verbose(tp, "shm: one-sided CMA with rank %d refused: %s", peer, strerror(e));
+    return RMP_ERR_NOT_SUPPORTED; /* EPERM (ptrace policy), EFAULT: the layer falls back */
 }
 
 static int shm_rma_write(tp_t *tp, int peer, const void *src, size_t len, const tp_rkey_t *key,

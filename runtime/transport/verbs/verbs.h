@@ -259,7 +259,7 @@ int verbs_post(verbs_tp_t *v, verbs_conn_t *c, struct ibv_send_wr *wr, bool forc
 /* verbs_rdma.c */
 int verbs_rdma_open(verbs_tp_t *v);
 void verbs_rdma_close(verbs_tp_t *v);
-int verbs_mem_reg(tp_t *tp, void *buf, size_t len, tp_rkey_t *rkey, void **memh_p);
+int verbs_mem_reg(tp_t *tp, int peer, void *buf, size_t len, tp_rkey_t *rkey, void **memh_p);
 int verbs_mem_dereg(tp_t *tp, void *memh);
 int verbs_get(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *rkey, size_t off,
               void *cookie);

@@ -149,7 +149,7 @@ void verbs_reg_put(verbs_tp_t *v, verbs_mr_t *m)
         mr_destroy(v, m); /* the heap shrank under it (malloc_trim?): never reuse it */
 }
 
-int verbs_mem_reg(tp_t *tp, void *buf, size_t len, tp_rkey_t *rkey, void **memh_p)
+int verbs_mem_reg(tp_t *tp, int peer, void *buf, size_t len, tp_rkey_t *rkey, void **memh_p)
 {
     verbs_tp_t *v = (verbs_tp_t *)tp;
     memset(rkey, 0, sizeof(*rkey));
