@@ -65,7 +65,7 @@ fail_case() {
     wait "$pid"
     rc=$?
     cat "$out"
-    echo "fail: the job ended with exit $rc, $(printf '%.1f' "$(elapsed "$tf")") s after the fault"
+    echo "fail: the job ended with exit $rc, $(printf '%.1f' "$(echo "$(date +%s.%N) - $tf" | bc)") s after the fault"
     [ "$rc" != 0 ] || echo "FAIL: the job exited 0"
     if [ -n "$del" ]; then
         wait "$del_pid"
