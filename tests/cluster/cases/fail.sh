@@ -33,7 +33,7 @@ fl_port() {
 fail_case() {
     local mode=$1 n=$2 out=/tmp/fail-$1.out pid i rc t0 tf="" del=""
     local args=(120)
-    [ "$mode" = kill ] && args=(120 kill 1 30)
+    [ "$mode" = kill ] && args=(120 kill 1 10)
     rm -f "$out"
     t0=$(date +%s.%N)
     $FL_SRUN -n "$n" "$PROGS/fail_midjob" "${args[@]}" >"$out" 2>&1 &
@@ -87,10 +87,10 @@ export -f fl_port fail_case
 
 if [ "${#FL_HOSTS[@]}" -ge 2 ]; then
     FL_LEFT=("^fail: no fail_midjob left on rmp-c1$" "^fail: no fail_midjob left on rmp-c2$")
-    check fail-kill-n5 150 0 "^rank 1: raising SIGKILL at round 30" \
+    check fail-kill-n5 150 0 "^rank 1: raising SIGKILL at round 10" \
         "srun: error: $FL_H2: task 1: Killed" "^fail: the job ended with exit [1-9]" \
         "${FL_LEFT[@]}" -- bash -c 'fail_case kill 5'
-    check fail-link-down-n4 150 0 "fail: $FL_H2: $CLUSTER_NETDEV down" \
+    check fail-link-down-n4 180 0 "fail: $FL_H2: $CLUSTER_NETDEV down" \
         "^rmp\[[02]\]: rank [13] failed: .*(retry counter exceeded|timed out)" \
         "^fail: the job ended with exit [1-9]" "${FL_LEFT[@]}" -- bash -c 'fail_case link 4'
     check fail-rxe-delete-n4 180 0 "^rmp\[[02]\]: rank [13] failed: " \
