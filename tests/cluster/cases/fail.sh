@@ -38,8 +38,9 @@ fail_case() {
     t0=$(date +%s.%N)
     $FL_SRUN -n "$n" "$PROGS/fail_midjob" "${args[@]}" >"$out" 2>&1 &
     pid=$!
+    local since="the fault"
     if [ "$mode" = kill ]; then
-        tf=$t0
+        tf=$t0 since="the start (the kill is at round 10)"
     else
         for i in $(seq 120); do grep -q "^fail_midjob: round" "$out" && break; sleep 0.5; done
         grep -q "^fail_midjob: round" "$out" || echo "FAIL: the job did not get going"
@@ -73,12 +74,13 @@ fail_case() {
         on_node 2 rdma link add rxe0 type rxe netdev "$CLUSTER_NETDEV" &&
             echo "fail: $FL_H2: rxe0 added again" && fl_port 2 ACTIVE
     fi
+    # one on-node call per node (each costs seconds under load): gone within 10 s, or named
     for h in 1 2; do
-        for i in $(seq 30); do on_node "$h" pgrep -x fail_midjob >/dev/null || break; sleep 0.5; done
-        if on_node "$h" pgrep -x fail_midjob >/dev/null; then
-            echo "FAIL: fail_midjob still running on rmp-c$h: $(on_node "$h" pgrep -a -x fail_midjob)"
-        else
+        if on_node "$h" sh -c 'for i in $(seq 20); do pgrep -x fail_midjob >/dev/null || exit 0
+                                   sleep 0.5; done; pgrep -a -x fail_midjob; exit 1' >/tmp/fail-left.out; then
             echo "fail: no fail_midjob left on rmp-c$h"
+        else
+            echo "FAIL: fail_midjob still running on rmp-c$h: $(tr '\n' ' ' </tmp/fail-left.out)"
         fi
     done
     return 0
