@@ -436,6 +436,8 @@ struct rmp_ctx {
     config_t cfg;
 
     peer_t *peers;           /* [size] */
+    int first_failed;        /* fault.c: the first peer that failed, if failed_at_us > 0 */
+    double failed_at_us;     /* fault.c: when (monotonic us, progress.c's clock) */
     int outq_pending;        /* packets queued in all peers' outq */
     list_t rndv_active;      /* sends waiting for FIN/CTS, receives with data to come
                               * (rendezvous.c; request.link) */
@@ -635,5 +637,8 @@ void core_deliver(rmp_ctx_t *c, int src, const void *data, size_t len);
 void core_get_done(rmp_ctx_t *c, void *cookie, int status);
 /* A peer failed: fail everything pending with it (fault.c). */
 void core_peer_failed(rmp_ctx_t *c, int peer, int status, const char *why);
+/* A wait at now_us (monotonic us) that outlived a peer's failure by FAULT_GRACE_S: the job
+ * cannot end by itself, this rank ends it (fault.c; does not return then). */
+void fault_wait_check(rmp_ctx_t *c, double now_us);
 
 #endif

@@ -3,6 +3,7 @@
  * waiting forever, and every later operation with it fails at once. Reaches down into the
  * queues that hold such operations (outq, rendezvous list, matching), never back up. */
 #include <stdio.h>
+#include <time.h>
 
 #include "match.h"
 #include "protocol.h"
@@ -33,6 +34,12 @@ void core_peer_failed(rmp_ctx_t *c, int peer, int status, const char *why)
         return;
     core_error(c, "rank %d failed: %s", peer, why);
     boot_peer_failed(c, peer);
+    if (c->failed_at_us <= 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        c->first_failed = peer;
+        c->failed_at_us = ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+    }
     c->peers[peer].failed = status;
     outq_fail_peer(c, peer, status);
     list_t *it, *nx;
@@ -74,4 +81,25 @@ void fault_peer_garbled(rmp_ctx_t *c, int src, const void *data, size_t len, con
     snprintf(msg, sizeof(msg), "corrupt packet (%s; type %u, %zu bytes): does every rank "
              "run the same rmp build?", why, len ? *(const uint8_t *)data : 0u, len);
     core_peer_failed(c, src, RMP_ERR_TRANSPORT, msg);
+}
+
+/* A peer's failure ends the job: a dead process is seen by the launcher (mrun ends the job,
+ * Slurm's KillOnBadExit ends the step), and then this rank goes with it. A failure the
+ * launcher cannot see does not end it: a QP in error (transport retries exhausted) while the
+ * peer lives on. That peer, and every rank that waits for it or for this rank in a collective,
+ * would wait for ever, since only this rank knows (the peer's own QP is fine: it is not
+ * told). So a rank still waiting FAULT_GRACE_S after the first failure it saw ends the job
+ * itself, as an error handler would: the launcher's abort (Slurm's returns), then the exit. */
+#define FAULT_GRACE_S 10.0
+
+void fault_wait_check(rmp_ctx_t *c, double now_us)
+{
+    if (c->failed_at_us <= 0 || now_us - c->failed_at_us < FAULT_GRACE_S * 1e6)
+        return;
+    char msg[160];
+    snprintf(msg, sizeof(msg), "rank %d failed %.0f s ago and the job did not end: rank %d "
+             "ends it (ranks that did not see the failure would wait for ever)",
+             c->first_failed, (now_us - c->failed_at_us) / 1e6, c->rank);
+    core_error(c, "%s", msg);
+    boot_abort(c, 1, 1, msg);
 }

@@ -104,6 +104,10 @@ const knob_t knob_table[KNOB_COUNT] = {
     /* 256 .. 4096: VERBS_SRQ_CHUNK .. VERBS_SRQ_MAX in transport/verbs/verbs.h */
     I(VERBS_SRQ, 256, 4096, "256", "receive buffers posted to the shared receive queue at "
       "start (it grows on demand)"),
+    /* 8 .. 24: 1 ms .. 69 s per try; VERBS_TIMEOUT in transport/verbs/verbs.h */
+    I(VERBS_TIMEOUT, 8, 24, "14", "RC ack timeout, IB encoding: 4.096 us * 2^n per try, 7 tries "
+      "before a peer is declared failed (14: 67 ms; raise it where the fabric stalls longer, "
+      "e.g. virtual machines on a loaded host: 18 is 1.1 s)"),
     B(REG_CACHE, "0", "1: keep rendezvous buffers registered (runtime/transport/verbs/verbs_rdma.c)"),
     E(MCAST, set_auto_on_off, "auto", "broadcast over UD multicast: auto (where it wins, see "
       "bench/README.md), on (whenever the device and communicator allow), off"),

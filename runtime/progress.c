@@ -335,6 +335,7 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
                 busy_check(c, back);
             continue;
         }
+        fault_wait_check(c, t); /* a peer failed long ago: the job may never end by itself */
         if (hang_due(c, &hw, waited)) /* RMP_HANG_REPORT, or asked (mrun --timeout) */
             hang_report(c, &hw, waited,
                         done == flag_set ? LIST_ENTRY(arg, struct rmp_request, done) : NULL);

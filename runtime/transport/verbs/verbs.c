@@ -81,6 +81,12 @@ static void on_async(verbs_tp_t *v, struct ibv_async_event *e)
     case IBV_EVENT_DEVICE_FATAL:
         tp_error(&v->base, "verbs: device %s reported a fatal error: every peer over it is lost",
                  v->devname);
+        /* They are: fail them, so that what waits for them ends (the device may be going away,
+         * e.g. `rdma link delete`, which waits for this process to close it). */
+        snprintf(why, sizeof(why), "device %s failed (IBV_EVENT_DEVICE_FATAL)", v->devname);
+        for (peer = 0; peer < v->base.env->size; peer++)
+            if (v->conns[peer].state != VC_NONE)
+                verbs_peer_failed(v, peer, why);
         break;
     case IBV_EVENT_SRQ_ERR:
         tp_error(&v->base, "verbs: the shared receive queue on %s failed", v->devname);

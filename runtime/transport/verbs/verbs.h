@@ -37,7 +37,7 @@
  * mrun's grace period; 7 missed ACKs in a row never happen on a live soft-RoCE even under TCG.
  * Not 7 retries: rdma_rxe (like rnr_retry everywhere) treats 7 as "retry forever", and a dead
  * peer would then hang its partners. RNR timer 14 = 1.28 ms: see verbs_eager.c. */
-#define VERBS_TIMEOUT 14
+#define VERBS_TIMEOUT 14 /* the default of RMP_VERBS_TIMEOUT */
 #define VERBS_RETRY_CNT 6
 #define VERBS_RNR_RETRY 7 /* 7 = retry forever */
 #define VERBS_MIN_RNR_TIMER 14
@@ -163,6 +163,7 @@ typedef struct verbs_tp {
     enum verbs_wiring wiring;
     bool eager_connect;
     uint32_t sq_depth, rd_atomic, max_inline;
+    uint8_t ack_timeout; /* RC ack timeout (IB encoding): RMP_VERBS_TIMEOUT, VERBS_TIMEOUT */
     uint32_t psn;
     /* peers */
     verbs_conn_t *conns;        /* [size] */

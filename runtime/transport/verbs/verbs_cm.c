@@ -183,7 +183,7 @@ static struct rdma_conn_param conn_param(verbs_tp_t *v, const cm_priv_t *priv)
 /* The ack timeout as in the ibv wiring (rdmacm's default is derived from the path). */
 static void set_timeout(verbs_tp_t *v, struct rdma_cm_id *id)
 {
-    uint8_t t = VERBS_TIMEOUT;
+    uint8_t t = v->ack_timeout;
     if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &t, sizeof(t)))
         tp_verbose(&v->base, "verbs: rdmacm ack timeout not settable: %s", strerror(errno));
 }

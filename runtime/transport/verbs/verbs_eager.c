@@ -292,6 +292,8 @@ int verbs_eager_open(verbs_tp_t *v)
     uint32_t init = (uint32_t)env_count(v, "RMP_VERBS_SRQ", VERBS_SRQ_INIT, VERBS_SRQ_CHUNK,
                                         v->rx_max);
     init = (init + VERBS_SRQ_CHUNK - 1) / VERBS_SRQ_CHUNK * VERBS_SRQ_CHUNK;
+    /* not the eager path's, but read with the other knobs of the queues: the QPs' ack timeout */
+    v->ack_timeout = (uint8_t)env_count(v, "RMP_VERBS_TIMEOUT", VERBS_TIMEOUT, 8, 24);
     struct ibv_srq_init_attr sa = {.attr = {.max_wr = v->rx_max, .max_sge = 1}};
     v->srq = ibv_create_srq(v->pd, &sa);
     if (!v->srq) {

@@ -215,7 +215,7 @@ static int qp_to_rts(verbs_tp_t *v, verbs_conn_t *c)
 {
     struct ibv_qp_attr a = {
         .qp_state = IBV_QPS_RTS,
-        .timeout = VERBS_TIMEOUT,
+        .timeout = v->ack_timeout,
         .retry_cnt = VERBS_RETRY_CNT,
         .rnr_retry = VERBS_RNR_RETRY,
         .sq_psn = v->psn,

@@ -1,0 +1,104 @@
+# fail.sh — failures across the cluster's kernels under `srun --mpi=pmix -N 2` (sourced by
+# tests/cluster/run-cases on rmp-c1; see run-cases for what a case file gets). Each job is
+# tests/progs/fail_midjob: rounds of allreduce and a 64 KiB ring (RDMA READ across the wire)
+# on ranks placed cyclically (odd ranks on rmp-c2), broken in the middle by
+# - fail-kill-n5: rank 1 (on rmp-c2) raises SIGKILL while the others are in its round;
+# - fail-link-down-n4: rmp-c2's NIC taken down (on-node, outside Slurm: srun cannot reach a
+#   node without its link), up again once a rank on rmp-c1 blamed one on rmp-c2 (or after
+#   30 s). A rank that only waits to receive from rmp-c2 sends nothing that could time out: if
+#   no rank had a send in flight, Slurm blames the node (SlurmdTimeout=20) and ends the step;
+# - fail-rxe-delete-n4: rmp-c2's rxe0 deleted, then added back (ACTIVE again before the
+#   next case).
+# Every time the job must end non-zero within FL_BOUND seconds of the fault, with a rank on
+# rmp-c2 blamed (by Slurm for the kill, by the ranks on rmp-c1 that lost it otherwise), and no
+# rank left on either node afterwards.
+
+read -r -a FL_HOSTS <<<"$CLUSTER_HOSTS"
+FL_BOUND=90 # the link case: Slurm's node failure comes 20 s + pings after the link went down
+FL_SRUN="srun --mpi=pmix -O -N 2 -m cyclic"
+FL_H2=${FL_HOSTS[1]:-}
+export FL_BOUND FL_SRUN FL_H2 PROGS
+
+# node N's rxe0 port 1 reaches STATE (ACTIVE/DOWN) within 20 s
+fl_port() {
+    local n=$1 want=$2 i
+    for i in $(seq 40); do
+        on_node "$n" cat /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null | grep -q "$want" &&
+            return 0
+        sleep 0.5
+    done
+    echo "FAIL: rxe0 port 1 on rmp-c$n never became $want"
+    return 1
+}
+
+# MODE N: one job broken by MODE (kill, link, rxe); lines for check's patterns.
+fail_case() {
+    local mode=$1 n=$2 out=/tmp/fail-$1.out pid i rc t0 tf="" del=""
+    local args=(120)
+    [ "$mode" = kill ] && args=(120 kill 1 10)
+    rm -f "$out"
+    t0=$(date +%s.%N)
+    $FL_SRUN -n "$n" "$PROGS/fail_midjob" "${args[@]}" >"$out" 2>&1 &
+    pid=$!
+    local since="the fault"
+    if [ "$mode" = kill ]; then
+        tf=$t0 since="the start (the kill is at round 10)"
+    else
+        for i in $(seq 120); do grep -q "^fail_midjob: round" "$out" && break; sleep 0.5; done
+        grep -q "^fail_midjob: round" "$out" || echo "FAIL: the job did not get going"
+        tf=$(date +%s.%N)
+        if [ "$mode" = link ]; then
+            on_node 2 ip link set "$CLUSTER_NETDEV" down && echo "fail: $FL_H2: $CLUSTER_NETDEV down"
+            for i in $(seq 60); do grep -Eq "rank [0-9]+ failed" "$out" && break; sleep 0.5; done
+            on_node 2 ip link set "$CLUSTER_NETDEV" up && echo "fail: $FL_H2: $CLUSTER_NETDEV up" &&
+                fl_port 2 ACTIVE
+        else
+            # rxe has no disassociate: the delete waits for the processes using rxe0 to end
+            del=/tmp/fail-rxe-delete.out
+            { on_node -t 90 2 rdma link delete rxe0; echo "rc=$?"; } >"$del" 2>&1 &
+            del_pid=$!
+            echo "fail: $FL_H2: rdma link delete rxe0 started"
+        fi
+    fi
+    for i in $(seq $((FL_BOUND * 2))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    if kill -0 "$pid" 2>/dev/null; then
+        echo "FAIL: the job did not end within ${FL_BOUND}s of the fault"
+        kill "$pid"
+    fi
+    wait "$pid"
+    rc=$?
+    cat "$out"
+    echo "fail: the job ended with exit $rc, $(printf '%.1f' "$(echo "$(date +%s.%N) - $tf" | bc)") s after the fault"
+    [ "$rc" != 0 ] || echo "FAIL: the job exited 0"
+    if [ -n "$del" ]; then
+        wait "$del_pid"
+        sed 's/^/fail: delete: /' "$del"
+        on_node 2 rdma link add rxe0 type rxe netdev "$CLUSTER_NETDEV" &&
+            echo "fail: $FL_H2: rxe0 added again" && fl_port 2 ACTIVE
+    fi
+    # one on-node call per node (each costs seconds under load): gone within 10 s, or named
+    for h in 1 2; do
+        if on_node "$h" sh -c 'for i in $(seq 20); do pgrep -x fail_midjob >/dev/null || exit 0
+                                   sleep 0.5; done; pgrep -a -x fail_midjob; exit 1' >/tmp/fail-left.out; then
+            echo "fail: no fail_midjob left on rmp-c$h"
+        else
+            echo "FAIL: fail_midjob still running on rmp-c$h: $(tr '\n' ' ' </tmp/fail-left.out)"
+        fi
+    done
+    return 0
+}
+export -f fl_port fail_case
+
+if [ "${#FL_HOSTS[@]}" -ge 2 ]; then
+    FL_LEFT=("^fail: no fail_midjob left on rmp-c1$" "^fail: no fail_midjob left on rmp-c2$")
+    check fail-kill-n5 150 0 "^rank 1: raising SIGKILL at round 10" \
+        "srun: error: $FL_H2: task 1: Killed" "^fail: the job ended with exit [1-9]" \
+        "${FL_LEFT[@]}" -- bash -c 'fail_case kill 5'
+    check fail-link-down-n4 180 0 "fail: $FL_H2: $CLUSTER_NETDEV down" \
+        "(^rmp\[[02]\]: rank [13] failed: .*retry counter exceeded|^srun: error: Node failure on $FL_H2)" \
+        "^fail: the job ended with exit [1-9]" "${FL_LEFT[@]}" -- bash -c 'fail_case link 4'
+    check fail-rxe-delete-n4 180 0 "^rmp\[[02]\]: rank [13] failed: " \
+        "^fail: the job ended with exit [1-9]" "fail: $FL_H2: rxe0 added again" \
+        "${FL_LEFT[@]}" -- bash -c 'fail_case rxe 4'
+fi
+unset FL_HOSTS FL_LEFT
