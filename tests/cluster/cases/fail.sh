@@ -7,8 +7,7 @@
 #   node without its link), up again once a rank on rmp-c1 blamed one on rmp-c2 (or after
 #   30 s). A rank that only waits to receive from rmp-c2 sends nothing that could time out: if
 #   no rank had a send in flight, Slurm blames the node (SlurmdTimeout=20) and ends the step;
-# - fail-rxe-delete-n4: rmp-c2's rxe0 deleted, then added back (ACTIVE again before the
-#   next case).
+# - fail-rxe-delete-n4: rmp-c2's rxe0 deleted, then added back: skipped on rxe (see below).
 # Every time the job must end non-zero within FL_BOUND seconds of the fault, with a rank on
 # rmp-c2 blamed (by Slurm for the kill, by the ranks on rmp-c1 that lost it otherwise), and no
 # rank left on either node afterwards.
@@ -97,8 +96,15 @@ if [ "${#FL_HOSTS[@]}" -ge 2 ]; then
     check fail-link-down-n4 180 0 "fail: $FL_H2: $CLUSTER_NETDEV down" \
         "(^rmp\[[02]\]: rank [13] failed: .*retry counter exceeded|^srun: error: Node failure on $FL_H2)" \
         "^fail: the job ended with exit [1-9]" "${FL_LEFT[@]}" -- bash -c 'fail_case link 4'
-    check fail-rxe-delete-n4 180 0 "^rmp\[[02]\]: rank [13] failed: " \
-        "^fail: the job ended with exit [1-9]" "fail: $FL_H2: rxe0 added again" \
-        "${FL_LEFT[@]}" -- bash -c 'fail_case rxe 4'
+    # Not on rxe: it has no disassociate_ucontext, so the kernel's ib_unregister_device waits
+    # for every process that has the device open (drivers/infiniband/core/uverbs_main.c): a
+    # `rdma link delete rxe0` under a running job blocks until the job ends by itself, and no
+    # rank is ever told (seen here: the job ran its 120 s and exited 0, then the delete
+    # returned). Adapters with disassociate (mlx5, mlx4, hns, ...) raise IB_EVENT_DEVICE_FATAL
+    # instead, which fails every peer over the device (verbs.c). fail_case rxe stays
+    # for such a device.
+    if selected fail-rxe-delete-n4; then
+        echo "SKIP fail-rxe-delete-n4: rxe cannot be removed under a running job (no disassociate_ucontext: the delete waits for the job to end)"
+    fi
 fi
 unset FL_HOSTS FL_LEFT
