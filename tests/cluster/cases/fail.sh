@@ -16,7 +16,9 @@ read -r -a FL_HOSTS <<<"$CLUSTER_HOSTS"
 FL_BOUND=90 # the link case: Slurm's node failure comes 20 s + pings after the link went down
 FL_SRUN="srun --mpi=pmix -O -N 2 -m cyclic"
 FL_H2=${FL_HOSTS[1]:-}
-export FL_BOUND FL_SRUN FL_H2 PROGS
+# rmp-c2's own netdev: CLUSTER_NETDEV here is rmp-c1's (br0 when rmp-c1 bridges 3 nodes)
+FL_NET2=$([ -n "$FL_H2" ] && on_node 2 sh -c 'echo $CLUSTER_NETDEV')
+export FL_BOUND FL_SRUN FL_H2 FL_NET2 PROGS
 
 # node N's rxe0 port 1 reaches STATE (ACTIVE/DOWN) within 20 s
 fl_port() {
@@ -47,9 +49,9 @@ fail_case() {
         grep -q "^fail_midjob: round" "$out" || echo "FAIL: the job did not get going"
         tf=$(date +%s.%N)
         if [ "$mode" = link ]; then
-            on_node 2 ip link set "$CLUSTER_NETDEV" down && echo "fail: $FL_H2: $CLUSTER_NETDEV down"
+            on_node 2 ip link set "$FL_NET2" down && echo "fail: $FL_H2: $FL_NET2 down"
             for i in $(seq 60); do grep -Eq "rank [0-9]+ failed" "$out" && break; sleep 0.5; done
-            on_node 2 ip link set "$CLUSTER_NETDEV" up && echo "fail: $FL_H2: $CLUSTER_NETDEV up" &&
+            on_node 2 ip link set "$FL_NET2" up && echo "fail: $FL_H2: $FL_NET2 up" &&
                 fl_port 2 ACTIVE
         else
             # rxe has no disassociate: the delete waits for the processes using rxe0 to end
@@ -72,7 +74,7 @@ fail_case() {
     if [ -n "$del" ]; then
         wait "$del_pid"
         sed 's/^/fail: delete: /' "$del"
-        on_node 2 rdma link add rxe0 type rxe netdev "$CLUSTER_NETDEV" &&
+        on_node 2 rdma link add rxe0 type rxe netdev "$FL_NET2" &&
             echo "fail: $FL_H2: rxe0 added again" && fl_port 2 ACTIVE
     fi
     # one on-node call per node (each costs seconds under load): gone within 10 s, or named
@@ -93,7 +95,7 @@ if [ "${#FL_HOSTS[@]}" -ge 2 ]; then
     check fail-kill-n5 150 0 "^rank 1: raising SIGKILL at round 10" \
         "srun: error: $FL_H2: task 1: Killed" "^fail: the job ended with exit [1-9]" \
         "${FL_LEFT[@]}" -- bash -c 'fail_case kill 5'
-    check fail-link-down-n4 180 0 "fail: $FL_H2: $CLUSTER_NETDEV down" \
+    check fail-link-down-n4 180 0 "fail: $FL_H2: $FL_NET2 down" \
         "(^rmp\[[02]\]: rank [13] failed: .*retry counter exceeded|^srun: error: Node failure on $FL_H2)" \
         "^fail: the job ended with exit [1-9]" "${FL_LEFT[@]}" -- bash -c 'fail_case link 4'
     # Not on rxe: it has no disassociate_ucontext, so the kernel's ib_unregister_device waits

@@ -42,12 +42,12 @@ export -f mcast_job
 
 # netem on node 2's NIC for the job's length, the FIFO back whatever happened
 mcast_netem() {
-    on_node 2 tc qdisc replace dev "$CLUSTER_NETDEV" root netem loss 5% || return 99
-    on_node 2 tc qdisc show dev "$CLUSTER_NETDEV" | sed 's/^/mcast: rmp-c2: /'
+    on_node 2 tc qdisc replace dev "$MC_NET2" root netem loss 5% || return 99
+    on_node 2 tc qdisc show dev "$MC_NET2" | sed 's/^/mcast: rmp-c2: /'
     mcast_job 2 4 0 "${@}"
     local rc=$?
-    on_node 2 tc -s qdisc show dev "$CLUSTER_NETDEV" | sed 's/^/mcast: rmp-c2: /'
-    on_node 2 tc qdisc replace dev "$CLUSTER_NETDEV" root pfifo limit 10000 || return 99
+    on_node 2 tc -s qdisc show dev "$MC_NET2" | sed 's/^/mcast: rmp-c2: /'
+    on_node 2 tc qdisc replace dev "$MC_NET2" root pfifo limit 10000 || return 99
     return $rc
 }
 export -f mcast_netem
@@ -62,6 +62,9 @@ mc_pats() { # NODES N
 }
 
 if [ "${#MC_HOSTS[@]}" -ge 2 ]; then
+    # rmp-c2's own netdev (CLUSTER_NETDEV here is rmp-c1's: br0 when it bridges 3 nodes)
+    MC_NET2=$(on_node 2 sh -c 'echo $CLUSTER_NETDEV')
+    export MC_NET2
     mapfile -t MC_P < <(mc_pats 2 4)
     check mcast-n4 180 0 "${MC_P[@]}" \
         "rmp\[1\]: verbs: mcast: joined group 239\.[0-9.]+ \(MGID ::ffff:239\.[0-9.]+\) on rxe0" -- \
