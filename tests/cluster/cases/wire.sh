@@ -3,7 +3,7 @@
 # - wire-hosts: every node's hostname and address, and each reached from rmp-c1 over the wire
 #   (its kernel refuses a TCP connection: the RST came back);
 # - wire-rc-pingpong-*: rdma-core's ibv_rc_pingpong between two kernels (server on one node,
-#   client on another; each side prints the other's GID), both ways, and across node 1's
+#   client on another; each side prints the other's GID), rmp-c1 to rmp-c2, and across node 1's
 #   bridge (rmp-c3 to rmp-c2) with three nodes;
 # - wire-ud-pingpong: ibv_ud_pingpong (UD datagrams, address handles to a remote GID);
 # - wire-mckey-multicast: librdmacm's mckey, the join rmp's multicast bcast makes: one
