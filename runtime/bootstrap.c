@@ -352,9 +352,15 @@ int boot_fence(rmp_ctx_t *c)
     return fence(c, true);
 }
 
+/* A fence that collects, though there is nothing new to collect: Slurm's PMIx plugin makes a
+ * fence without PMIX_COLLECT_DATA a barrier of each node's ranks only (mpi.conf's
+ * PMIxFenceBarrier, false by default), so under srun a rank left rmp_finalize while the other
+ * node's ranks were still in fin_barrier, waiting for its messages (measured on Slurm 22.05
+ * across two VMs: the non-collecting fence returned on one node 8 s before the other node's
+ * rank called it, the collecting one did not). */
 int boot_barrier(rmp_ctx_t *c)
 {
-    return c->singleton ? RMP_SUCCESS : fence(c, false);
+    return c->singleton ? RMP_SUCCESS : fence(c, true);
 }
 
 int boot_get(rmp_ctx_t *c, int peer, const char *key, const void **blob_p, size_t *len_p)

@@ -108,6 +108,9 @@ const knob_t knob_table[KNOB_COUNT] = {
     I(VERBS_TIMEOUT, 8, 24, "14", "RC ack timeout, IB encoding: 4.096 us * 2^n per try, 7 tries "
       "before a peer is declared failed (14: 67 ms; raise it where the fabric stalls longer, "
       "e.g. virtual machines on a loaded host: 18 is 1.1 s)"),
+    /* 0 .. 3600 s; verbs_keepalive.c */
+    I(VERBS_KEEPALIVE, 0, 3600, "10", "seconds after which a connected peer not heard from gets "
+      "a zero-length RDMA WRITE, so that a lost link is found while ranks only wait (0: never)"),
     B(REG_CACHE, "0", "1: keep rendezvous buffers registered (runtime/transport/verbs/verbs_rdma.c)"),
     E(MCAST, set_auto_on_off, "auto", "broadcast over UD multicast: auto (where it wins, see "
       "bench/README.md), on (whenever the device and communicator allow), off"),

@@ -161,6 +161,7 @@ static int verbs_progress(tp_t *tp)
     if (v->cm_pending || ++v->tick % EVENT_POLL_EVERY == 0) {
         v->tick = 0;
         n += poll_events(v);
+        verbs_keepalive(v); /* probes are no work for the caller: not counted */
     }
     v->in_progress = false;
     return n;
@@ -225,6 +226,9 @@ static void report_usage(verbs_tp_t *v)
                (unsigned long long)v->st_srq_events, (unsigned long long)v->st_gets,
                (unsigned long long)v->st_reads, v->st_get_max, v->st_get_max_reads,
                v->max_msg < VERBS_READ_SEG ? v->max_msg : VERBS_READ_SEG, v->max_msg);
+    if (v->st_probes)
+        tp_verbose(&v->base, "verbs: keepalive: %llu probes of peers silent for %llu s",
+                   (unsigned long long)v->st_probes, (unsigned long long)(v->ka_ms / 1000));
 }
 
 static void verbs_close(tp_t *tp)
@@ -374,6 +378,7 @@ static int open_all(verbs_tp_t *v)
     if ((rc = create_shared(v)) || (rc = verbs_eager_open(v)) || (rc = verbs_rdma_open(v)) ||
         (rc = verbs_offload_open(v)) || (rc = verbs_rma_open(v)))
         return rc;
+    verbs_keepalive_open(v);
     rc = v->wiring == WIRE_RDMACM ? verbs_cm_open(v) : verbs_wire_open(v);
     if (rc == RMP_SUCCESS)
         verbs_offload_publish(v);

@@ -2,13 +2,14 @@
  * table, life cycle, progress and blocking), verbs_dev.c (device, port, GID), verbs_wire.c (QPs
  * wired by hand through the modex), verbs_cm.c (QPs wired by librdmacm), verbs_eager.c (bounce
  * buffers, SRQ, send/receive completions), verbs_rdma.c (registration, cache, RDMA READ, a
- * failed peer's gets), verbs_sq.c (send-queue slots), verbs_peer.c (lookups by QP number, the
- * fds waited on, peers' control regions), verbs_rma.c (one-sided: RDMA WRITE, READ and
+ * failed peer's gets), verbs_sq.c (send-queue slots), verbs_keepalive.c (probes of silent
+ * peers), verbs_peer.c (lookups by QP number, the fds waited on, peers' control regions), verbs_rma.c (one-sided: RDMA WRITE, READ and
  * atomics on exposed memory), verbs_offload.c and the offload backends
  * (verbs_mcast*.c, verbs_atomic.c, verbs_probe.c).
  *
  * Environment: RMP_DEVICE=name[:port], RMP_GID_INDEX=n, RMP_CONNECT=lazy|eager,
- * RMP_CM=ibv|rdmacm, RMP_REG_CACHE=0|1, RMP_VERBS_SRQ=n (initial receive buffers). */
+ * RMP_CM=ibv|rdmacm, RMP_REG_CACHE=0|1, RMP_VERBS_SRQ=n (initial receive buffers),
+ * RMP_VERBS_TIMEOUT=n (RC ack timeout), RMP_VERBS_KEEPALIVE=s (probe silent peers). */
 #ifndef RMP_VERBS_H
 #define RMP_VERBS_H
 
@@ -44,6 +45,12 @@
 
 /* Tag in the low bits of wr_id: what a completion belongs to. */
 enum { WR_RECV = 0, WR_SEND = 1, WR_READ = 2, WR_CB = 3, WR_KIND_MASK = 3 };
+
+/* wr_id of a send: kind | bounce buffer index + 1 (0: none) | peer (verbs_on_send). */
+static inline uint64_t verbs_send_wrid(int peer, uint32_t buf1)
+{
+    return (uint64_t)WR_SEND | ((uint64_t)buf1 << 2) | ((uint64_t)(uint32_t)peer << 34);
+}
 
 /* WR_CB: wr_id is the address of a verbs_cb_t (8-byte aligned) | WR_CB, and its completion,
  * success or error, goes to cb->done. For work requests of the offload backends (multicast,
@@ -89,6 +96,8 @@ typedef struct verbs_conn {
     uint32_t reads_out;         /* RDMA READ WRs in flight */
     verbs_get_t *gets_head, *gets_tail; /* gets with segments still to post or complete */
     bool active;                /* rdmacm: id is my own attempt (else I accepted it) */
+    bool heard;                 /* an arrival or an acknowledged send since the last keepalive
+                                 * look (verbs_keepalive.c) */
 } verbs_conn_t;
 
 /* One rendezvous get: RDMA READ segments into a locally registered destination. */
@@ -164,6 +173,8 @@ typedef struct verbs_tp {
     bool eager_connect;
     uint32_t sq_depth, rd_atomic, max_inline;
     uint8_t ack_timeout; /* RC ack timeout (IB encoding): RMP_VERBS_TIMEOUT, VERBS_TIMEOUT */
+    uint64_t ka_ms, ka_next;    /* keepalive: RMP_VERBS_KEEPALIVE in ms (0: off), next look */
+    uint64_t st_probes;         /* keepalive probes posted */
     uint32_t psn;
     /* peers */
     verbs_conn_t *conns;        /* [size] */
@@ -209,6 +220,15 @@ typedef struct verbs_tp {
     struct ibv_context **cm_devs;
     int cm_pending;             /* connections under way: poll events on every progress */
 } verbs_tp_t;
+
+/* A knob's integer value, or dflt when unset or outside min..max (knobs.c has refused a bad
+ * value at init already). */
+long verbs_env_count(verbs_tp_t *v, const char *name, long dflt, long min, long max);
+
+/* verbs_keepalive.c: a zero-length RDMA WRITE to each connected peer not heard from for
+ * RMP_VERBS_KEEPALIVE seconds, so that a lost link is found while nobody sends. */
+void verbs_keepalive_open(verbs_tp_t *v);
+void verbs_keepalive(verbs_tp_t *v);
 
 /* verbs_dev.c */
 int verbs_dev_open(verbs_tp_t *v);

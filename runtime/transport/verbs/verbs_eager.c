@@ -28,12 +28,6 @@
 
 #include "transport/verbs/verbs.h"
 
-/* wr_id of a send: kind | bounce buffer index + 1 (0: inline) | peer. */
-static uint64_t send_wrid(int peer, uint32_t buf1)
-{
-    return (uint64_t)WR_SEND | ((uint64_t)buf1 << 2) | ((uint64_t)(uint32_t)peer << 34);
-}
-
 static char *rx_buf(verbs_tp_t *v, uint32_t idx)
 {
     return v->rx_chunks[idx / VERBS_SRQ_CHUNK].mem +
@@ -82,7 +76,7 @@ int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *p
             sge[wr.num_sge++] = (struct ibv_sge){.addr = (uintptr_t)payload,
                                                  .length = (uint32_t)len};
         wr.send_flags = IBV_SEND_INLINE;
-        wr.wr_id = send_wrid(peer, 0);
+        wr.wr_id = verbs_send_wrid(peer, 0);
         int rc = verbs_post(v, c, &wr, false);
         if (rc == RMP_SUCCESS)
             v->st_sends++, v->st_inline++;
@@ -98,7 +92,7 @@ int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *p
     sge[0] = (struct ibv_sge){.addr = (uintptr_t)buf, .length = (uint32_t)total,
                               .lkey = v->tx_mr->lkey};
     wr.num_sge = 1;
-    wr.wr_id = send_wrid(peer, idx + 1);
+    wr.wr_id = verbs_send_wrid(peer, idx + 1);
     int rc = verbs_post(v, c, &wr, true); /* signaled: the buffer comes back with it */
     if (rc != RMP_SUCCESS)
         v->tx_free[v->tx_nfree++] = idx;
@@ -124,6 +118,7 @@ verbs_conn_t *verbs_on_send(verbs_tp_t *v, const struct ibv_wc *wc)
         return NULL;
     }
     verbs_sq_retire(v, c);
+    c->heard = true; /* acknowledged: no keepalive probe due (verbs_keepalive.c) */
     return c;
 }
 
@@ -186,8 +181,10 @@ void verbs_on_recv(verbs_tp_t *v, const struct ibv_wc *wc)
                      wc->qp_num);
         else if (!verbs_conn_has_qpn(&v->conns[src], wc->qp_num)) /* the QP proves the sender */
             on_impostor(v, src, wc->qp_num);
-        else if (v->conns[src].state != VC_FAILED)
+        else if (v->conns[src].state != VC_FAILED) {
+            v->conns[src].heard = true; /* no keepalive probe due (verbs_keepalive.c) */
             tp_deliver(&v->base, src, rx_buf(v, idx), wc->byte_len);
+        }
         v->st_recvs++;
     } else if (wc->status != IBV_WC_WR_FLUSH_ERR) {
         int peer = verbs_peer_of_qpn(v, wc->qp_num);
@@ -257,7 +254,7 @@ void verbs_srq_limit_event(verbs_tp_t *v)
 
 /* ---- life cycle -------------------------------------------------------------------------- */
 
-static long env_count(verbs_tp_t *v, const char *name, long dflt, long min, long max)
+long verbs_env_count(verbs_tp_t *v, const char *name, long dflt, long min, long max)
 {
     const char *s = tp_knob(&v->base, name);
     if (!s)
@@ -289,11 +286,11 @@ int verbs_eager_open(verbs_tp_t *v)
     uint32_t dev_max = (uint32_t)v->dattr.max_srq_wr - 1;
     v->rx_max = VERBS_SRQ_MAX < dev_max ? VERBS_SRQ_MAX
                                         : dev_max / VERBS_SRQ_CHUNK * VERBS_SRQ_CHUNK;
-    uint32_t init = (uint32_t)env_count(v, "RMP_VERBS_SRQ", VERBS_SRQ_INIT, VERBS_SRQ_CHUNK,
+    uint32_t init = (uint32_t)verbs_env_count(v, "RMP_VERBS_SRQ", VERBS_SRQ_INIT, VERBS_SRQ_CHUNK,
                                         v->rx_max);
     init = (init + VERBS_SRQ_CHUNK - 1) / VERBS_SRQ_CHUNK * VERBS_SRQ_CHUNK;
     /* not the eager path's, but read with the other knobs of the queues: the QPs' ack timeout */
-    v->ack_timeout = (uint8_t)env_count(v, "RMP_VERBS_TIMEOUT", VERBS_TIMEOUT, 8, 24);
+    v->ack_timeout = (uint8_t)verbs_env_count(v, "RMP_VERBS_TIMEOUT", VERBS_TIMEOUT, 8, 24);
     struct ibv_srq_init_attr sa = {.attr = {.max_wr = v->rx_max, .max_sge = 1}};
     v->srq = ibv_create_srq(v->pd, &sa);
     if (!v->srq) {

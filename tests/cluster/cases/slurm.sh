@@ -5,7 +5,9 @@
 # ranks placed cyclically (-m cyclic: rank 0 on rmp-c1, rank 1 on rmp-c2, ...) so that the
 # pairs and rings of the programs cross the wire; -O because n can exceed the vCPUs.
 # - slurm-hello-n8: every rank, started by Slurm, names its node (SLURMD_NODENAME) and its
-#   Slurm task id, which must be its rmp rank: two hostnames in the log;
+#   Slurm task id, which must be its rmp rank: two hostnames in the log; and no rank is left
+#   in rmp_finalize after the others exit (a fence without data collection is no barrier
+#   across nodes under Slurm: bootstrap.c's boot_barrier);
 # - slurm-wiring-modex / -rdmacm: examples/allreduce across hosts with RMP_VERBOSE, whose QP
 #   lines name the peer's GID; the case reads each node's GID from its sysfs and requires QPs
 #   from rmp-c1's GID to rmp-c2's and back (tests/progs/coll's every type, op and count are
@@ -46,6 +48,12 @@ slurm_hello() {
     done
     echo "hello: $(echo "$out" | sed -n 's/^rank [0-9]* of [0-9]*: SLURMD_NODENAME=//p' | sort -u |
         tr '\n' ' ')"
+    # Every rank leaves rmp_finalize together: none is ended by Slurm's WaitTime (60 s after
+    # the first task's exit) while still waiting in it for a rank that already left.
+    if echo "$out" | grep -q "First task exited"; then
+        echo "FAIL: ranks were still in rmp_finalize after the first task exited (Slurm ended them)"
+        bad=1
+    fi
     return $bad
 }
 export -f slurm_hello
