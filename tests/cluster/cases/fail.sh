@@ -19,8 +19,7 @@ read -r -a FL_HOSTS <<<"$CLUSTER_HOSTS"
 FL_BOUND=75 # the link case: keepalive 10 s + retries ~9 s + 10 s grace + Slurm's teardown
 FL_SRUN="srun --mpi=pmix -O -N 2 -m cyclic"
 FL_H2=${FL_HOSTS[1]:-}
-# rmp-c2's own netdev: CLUSTER_NETDEV here is rmp-c1's (br0 when rmp-c1 bridges 3 nodes)
-FL_NET2=$([ -n "$FL_H2" ] && on_node 2 sh -c 'echo $CLUSTER_NETDEV')
+FL_NET2=$NETDEV2
 export FL_BOUND FL_SRUN FL_H2 FL_NET2 PROGS
 
 # node N's rxe0 port 1 reaches STATE (ACTIVE/DOWN) within 20 s

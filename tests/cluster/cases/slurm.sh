@@ -13,7 +13,7 @@
 #   from rmp-c1's GID to rmp-c2's and back (tests/progs/coll's every type, op and count are
 #   the single-node suites' job: 4 minutes here);
 # - slurm-pingpong-n2: eager and rendezvous (RDMA READ) sizes 0..1 MiB byte-exact across the
-#   wire, the READs counted; slurm-sizes-n4: up to 17 MiB + 5 at odd offsets, above max_msg_sz
+#   wire, the READs counted; slurm-sizes-n2: up to 17 MiB + 5 at odd offsets, above max_msg_sz
 #   (one get in several READs); slurm-storm-n4: random sizes and tags, wildcards;
 # - slurm-regcache-n2: freed and reallocated buffers carry new data with the cache on;
 # - slurm-flood-srq-n4: 3 senders (2 on the other host) overrun rank 0's shared receive queue,
@@ -123,9 +123,9 @@ check slurm-pingpong-n2 240 0 "^pingpong: OK n=2" \
     "rmp\[[01]\]: verbs: used .* [1-9][0-9]* arrivals through the SRQ" \
     "rmp\[[01]\]: verbs: used .* [1-9][0-9]* gets in [1-9][0-9]* RDMA READs" -- \
     env RMP_VERBOSE=1 $SRUN -n 2 "$PROGS/pingpong" 0 1m
-check slurm-sizes-n4 240 0 "verbs_sizes: 4 ranks, .*: ok" \
+check slurm-sizes-n2 240 0 "verbs_sizes: 2 ranks, .*: ok" \
     "verbs: used .* gets in [0-9]+ RDMA READs, the largest 17825797 bytes in 18 READs" -- \
-    env RMP_VERBOSE=1 $SRUN -n 4 "$VMB/verbs_sizes"
+    env RMP_VERBOSE=1 $SRUN -n 2 "$VMB/verbs_sizes"
 check slurm-storm-n4 240 0 "^storm: OK n=4" -- $SRUN -n 4 "$PROGS/storm" 3000
 check slurm-regcache-n2 240 0 "rank 1: 16 buffers freed and reallocated .*: ok" "cache on: 1 MiB" -- \
     env RMP_REG_CACHE=1 $SRUN -n 2 "$VMB/verbs_regcache" 10
