@@ -3,6 +3,10 @@
 # soft-RoCE VM); `make demo` runs an example allreduce with `mrun -n 4`.
 # Variants: VARIANT=release (default, outputs in lib/ bin/), asan, tsan (outputs in build/VARIANT).
 
+# `make` alone builds `all`: rules above its own (the MPI objects' generated headers) must not
+# become the default goal (they did: plain `make` built one object file).
+.DEFAULT_GOAL := all
+
 VARIANT ?= release
 CC ?= cc
 PREFIX ?= /usr/local
