@@ -9,7 +9,8 @@
  *   sends its own to everyone): the same bytes per rank as the ring, but no block waits for a
  *   hop before it, so no rank idles while its neighbour copies — on shared memory, where a
  *   large block is one CMA copy by the receiver, the ring's n-1 dependent steps were the cost
- *   (large blocks at 3 or more ranks).
+ *   (large blocks at 3 or more ranks); and at n = 2, where recursive doubling is the same
+ *   exchange but sends the block from the result buffer after copying it there.
  * A block longer than the slots (recvcount, the same on every rank) is cut to the slot and
  * gives RMP_ERR_TRUNCATE to every rank (each one receives it, its contributor included, as in
  * MPI); the other blocks arrive intact. Each rank still runs the whole collective (sched.c),
@@ -83,13 +84,16 @@ static void allgather_ring(sched_t *s, const coll_t *cl, char *out, size_t blk)
     build_ag_ring(s, cl, out, off);
 }
 
-/* My block goes from my slot of out (filled by this round's local copy), a whole slot as in
- * the other algorithms. Peers in the order me+1, me+2, ...: each rank starts with a different
- * owner, so they do not all copy from rank 0 first. */
-static void allgather_direct(sched_t *s, const coll_t *cl, char *out, size_t blk)
+/* My block goes from the caller's send buffer (in; NULL in place: from my slot of out), a
+ * whole slot as in the other algorithms, not from the copy of it this round makes into my
+ * slot: lines this core has just written are read by the peers' cores one transfer at a time
+ * (1 MiB at n = 2 took 250 us sent from the fresh copy, 110 us from the send buffer, with the
+ * copy made meanwhile; bench/README.md). Peers in the order me+1, me+2, ...: each rank starts
+ * with a different owner, so they do not all copy from rank 0 first. */
+static void allgather_direct(sched_t *s, const coll_t *cl, char *out, const char *in, size_t blk)
 {
     int n = cl->size, me = cl->rank;
-    const char *mine = out + (size_t)me * blk;
+    const char *mine = in ? in : out + (size_t)me * blk;
     for (int i = 1; i < n; i++) {
         int from = (me + i) % n, to = (me - i + n) % n;
         sched_recv(s, from, out + (size_t)from * blk, blk);
@@ -180,22 +184,26 @@ int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
     /* in place, our own block must survive the trip through a temporary */
     char *out = coll_out(s, recvbuf, recvcount, cl.size, rdt, in_place);
     const char *in = in_place ? NULL : coll_in(s, sendbuf, sendcount, 1, sdt);
-    if (out && in)
-        sched_copy(s, out + (size_t)cl.rank * rbytes, in, sbytes);
     if (alg == AUTO) {
         size_t lim = (size_t)coll_threshold(&large, "ALLGATHER_LARGE", 1 << 20);
-        if (rbytes * (size_t)cl.size >= lim) /* measured: bench/README.md */
+        if (rbytes * (size_t)cl.size >= lim || cl.size == 2) /* measured: bench/README.md */
             alg = cl.size <= COLL_DIRECT_MAX ? DIRECT : RING;
         else
             alg = coll_pow2_floor(cl.size) == cl.size ? RD : BRUCK;
     }
+    /* direct sends my block from where it is, so its copy into my slot of the result runs
+     * while the peers read it (a late local step) instead of before the transfers start */
+    if (alg == DIRECT && in)
+        sched_overlap(s);
+    if (out && in)
+        sched_copy(s, out + (size_t)cl.rank * rbytes, in, sbytes);
     if (out && rbytes > 0 && cl.size > 1) {
         if (alg == RD)
             allgather_rd(s, &cl, out, rbytes);
         else if (alg == BRUCK)
             allgather_bruck(s, &cl, out, rbytes);
         else if (alg == DIRECT)
-            allgather_direct(s, &cl, out, rbytes);
+            allgather_direct(s, &cl, out, in, rbytes);
         else
             allgather_ring(s, &cl, out, rbytes);
     }
