@@ -133,8 +133,10 @@ static int allgather_offload_packed(const coll_t *cl, const void *sbuf, int scou
     return err;
 }
 
-int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
-                   int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
+/* rmp_iallgather, and rmp_allgather's start (blocking: see coll_offload). */
+static int allgather_start(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
+                           void *recvbuf, int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm,
+                           rmp_request_t *req, bool blocking)
 {
     if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
         return inter_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -155,28 +157,29 @@ int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
     if (!err)
         coll_sign(&cl, CK_ALLGATHER, -1, (long long)(in_place ? rbytes : sbytes), RMP_OP_NULL,
                   NULL);
-    if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
+    if (err || (err = coll_begin_lazy(&cl, &tune, &alg)))
         return err;
+    cl.blocking = blocking;
     if (alg == AUTO && cl.size > 1) { /* a forced algorithm is a software one */
         if ((in_place || sdt->contig) && rdt->contig) {
             ofl_args_t a = {.coll = OFL_ALLGATHER, .sbuf = in_place ? NULL : sendbuf,
                             .rbuf = recvbuf, .bytes = rbytes, .cut = trunc};
-            if ((err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED) {
-                sched_free(s);
+            if ((err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED)
                 return err;
-            }
         } else if ((err = allgather_offload_packed(&cl, in_place ? NULL : sendbuf, sendcount,
                                                    sdt, recvbuf, recvcount, rdt, rbytes,
                                                    trunc)) != RMP_ERR_NOT_SUPPORTED) {
-            if (err == RMP_ERR_TRUNCATE) /* the empty schedule completes with it */
-                sched_truncated(s);
-            else if (err) {
-                sched_free(s);
+            if (err && err != RMP_ERR_TRUNCATE)
                 return err;
-            }
+            if (!(s = coll_sched_tagged(&cl)))
+                return RMP_ERR_NO_MEM;
+            if (err) /* the empty schedule completes with it */
+                sched_truncated(s);
             return sched_post(s, req);
         }
     }
+    if (!(s = coll_sched_tagged(&cl)))
+        return RMP_ERR_NO_MEM;
     if (trunc) {
         sched_truncated(s);
         sbytes = rbytes;
@@ -210,10 +213,18 @@ int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
     return sched_post(s, req);
 }
 
+int rmp_iallgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
+                   int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
+{
+    return allgather_start(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req,
+                           false);
+}
+
 int rmp_allgather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                   int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm)
 {
     rmp_request_t r;
-    return coll_block(
-        rmp_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &r), &r);
+    return coll_block(allgather_start(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                      comm, &r, true),
+                      &r);
 }

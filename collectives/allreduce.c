@@ -197,8 +197,9 @@ static void allreduce_direct(sched_t *s, const coll_t *cl, const red_t *rd, cons
     }
 }
 
-int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
-                   rmp_op_t op, rmp_comm_t comm, rmp_request_t *req)
+/* rmp_iallreduce, and rmp_allreduce's start (blocking: see coll_offload). */
+static int allreduce_start(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
+                           rmp_op_t op, rmp_comm_t comm, rmp_request_t *req, bool blocking)
 {
     if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
         return inter_iallreduce(sendbuf, recvbuf, count, type, op, comm, req);
@@ -211,19 +212,20 @@ int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t
     sched_t *s;
     if (!err)
         coll_sign(&cl, CK_ALLREDUCE, -1, (long long)bytes, op, dt);
-    if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
+    if (err || (err = coll_begin_lazy(&cl, &tune, &alg)))
         return err;
+    cl.blocking = blocking;
     bytes = (size_t)count * dt->size;
     if (alg == AUTO && dt->contig) { /* a forced algorithm is a software one */
         ofl_args_t a = {.coll = OFL_ALLREDUCE, .sbuf = in_place ? NULL : sendbuf,
                         .rbuf = recvbuf, .count = count, .op = coll_offload_op(op),
                         .elem = coll_offload_elem(dt->base), .bytes = bytes,
                         .reduce = coll_offload_reduce(op, dt, count)};
-        if ((err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED) {
-            sched_free(s);
+        if ((err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED)
             return err;
-        }
     }
+    if (!(s = coll_sched_tagged(&cl)))
+        return RMP_ERR_NO_MEM;
     red_t rd = red_of(op, dt);
     fold_t f;
     fold_init(&f, cl.size, cl.rank);
@@ -271,9 +273,15 @@ int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t
     return sched_post(s, req);
 }
 
+int rmp_iallreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
+                   rmp_op_t op, rmp_comm_t comm, rmp_request_t *req)
+{
+    return allreduce_start(sendbuf, recvbuf, count, type, op, comm, req, false);
+}
+
 int rmp_allreduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
                   rmp_comm_t comm)
 {
     rmp_request_t r;
-    return coll_block(rmp_iallreduce(sendbuf, recvbuf, count, type, op, comm, &r), &r);
+    return coll_block(allreduce_start(sendbuf, recvbuf, count, type, op, comm, &r, true), &r);
 }

@@ -156,8 +156,9 @@ static int bcast_offload_packed(const coll_t *cl, void *buf, int count, const dt
     return err;
 }
 
-int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm,
-               rmp_request_t *req)
+/* rmp_ibcast, and rmp_bcast's start (blocking: see coll_offload). */
+static int bcast_start(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm,
+                       rmp_request_t *req, bool blocking)
 {
     if (comm_is_inter(comm)) /* intercommunicator: inter_coll.c */
         return inter_ibcast(buf, count, type, root, comm, req);
@@ -174,22 +175,21 @@ int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t c
     sched_t *s;
     if (!err)
         coll_sign(&cl, CK_BCAST, root, (long long)bytes, RMP_OP_NULL, NULL);
-    if (err || (err = coll_begin(&cl, &tune, &alg, &s)))
+    if (err || (err = coll_begin_lazy(&cl, &tune, &alg)))
         return err;
+    cl.blocking = blocking;
     if (alg == AUTO && dt->contig) { /* a forced algorithm is a software one */
         ofl_args_t a = {.coll = OFL_BCAST, .buf = buf, .bytes = bytes, .root = root};
-        if ((err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED) {
-            sched_free(s);
+        if ((err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED)
             return err;
-        }
     } else if (alg == AUTO && (err = bcast_offload_packed(&cl, buf, count, dt, bytes, root)) !=
                                   RMP_ERR_NOT_SUPPORTED) {
-        if (err) { /* else done: the empty schedule completes the request at once */
-            sched_free(s);
+        if (err) /* else done: an empty schedule completes the request at once */
             return err;
-        }
-        return sched_post(s, req);
+        return (s = coll_sched_tagged(&cl)) ? sched_post(s, req) : RMP_ERR_NO_MEM;
     }
+    if (!(s = coll_sched_tagged(&cl)))
+        return RMP_ERR_NO_MEM;
     if (cl.size > 1) { /* even empty: a rank whose count differs must find its peers there */
         bool am_root = cl.rank == root;
         char *p = am_root ? (char *)coll_in(s, buf, count, 1, dt)
@@ -211,8 +211,14 @@ int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t c
     return sched_post(s, req);
 }
 
+int rmp_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm,
+               rmp_request_t *req)
+{
+    return bcast_start(buf, count, type, root, comm, req, false);
+}
+
 int rmp_bcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm)
 {
     rmp_request_t r;
-    return coll_block(rmp_ibcast(buf, count, type, root, comm, &r), &r);
+    return coll_block(bcast_start(buf, count, type, root, comm, &r, true), &r);
 }

@@ -93,11 +93,12 @@ int coll_reduction(int count, rmp_datatype_t type, rmp_op_t op, const dtype_t **
  * in the same order (as MPI requires, nonblocking ones included), so their counters agree. */
 _Thread_local pcoll_tls_t coll_pmode;
 
-sched_t *coll_sched(coll_t *cl)
+/* This call's tag into cl->tag; false in a persistent init's dry run (nothing runs). */
+static bool coll_tag(coll_t *cl)
 {
     if (coll_pmode.mode == PCOLL_DRY) { /* a persistent collective's init: checks only */
         coll_pmode.reached = true;
-        return NULL;
+        return false;
     }
     if (coll_pmode.mode == PCOLL_START) { /* its start: the tag every rank took at init */
         cl->tag = coll_pmode.tag;
@@ -106,6 +107,16 @@ sched_t *coll_sched(coll_t *cl)
         cl->tag = (int)(cl->comm->coll_seq++ & RMP_TAG_UB);
         ctx_unlock(&rmp_ctx);
     }
+    return true;
+}
+
+sched_t *coll_sched(coll_t *cl)
+{
+    return coll_tag(cl) ? coll_sched_tagged(cl) : NULL;
+}
+
+sched_t *coll_sched_tagged(coll_t *cl)
+{
     sched_t *s = sched_new(cl->comm, cl->tag);
     if (s)
         sched_label(s, coll_kind_name(cl->sig.kind));
@@ -124,9 +135,17 @@ int coll_begin(coll_t *cl, coll_tune_t *t, int *alg, sched_t **s)
     return *s ? RMP_SUCCESS : RMP_ERR_NO_MEM;
 }
 
+int coll_begin_lazy(coll_t *cl, coll_tune_t *t, int *alg)
+{
+    int err = coll_algorithm(t, alg);
+    if (err)
+        return err;
+    return coll_tag(cl) ? RMP_SUCCESS : RMP_ERR_NO_MEM;
+}
+
 int coll_block_named(const char *call, int err, rmp_request_t *req)
 {
-    if (err)
+    if (err || *req == RMP_REQUEST_NULL) /* failed, or done without a request */
         return err;
     const char *prev = hang_enter(call);
     err = rmp_wait(req, RMP_STATUS_IGNORE);

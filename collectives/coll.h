@@ -36,6 +36,7 @@ typedef struct coll {
     int rank, size;
     int tag; /* this call's tag, from comm->coll_seq (set by coll_sched) */
     coll_sig_t sig; /* set by the collective before coll_begin / coll_sched */
+    bool blocking;  /* the blocking form's call: its caller waits at once (coll_offload) */
 } coll_t;
 
 /* The signature of this call: bytes per block (-1: not compared), a reduction's op and type
@@ -96,6 +97,12 @@ sched_t *coll_sched(coll_t *cl);
  * schedule (*s). RMP_ERR_ARG (unknown forced algorithm) or RMP_ERR_NO_MEM. */
 typedef struct coll_tune coll_tune_t;
 int coll_begin(coll_t *cl, coll_tune_t *t, int *alg, sched_t **s);
+/* coll_begin without the schedule, for a collective that first asks the offload (which needs
+ * the tag only): a small collective the shared-memory backend runs then makes no schedule
+ * to throw away. RMP_ERR_NO_MEM too in a persistent init's dry run (nothing is to run). */
+int coll_begin_lazy(coll_t *cl, coll_tune_t *t, int *alg);
+/* Then, when the offload declined: the schedule for the tag taken. NULL: out of memory. */
+sched_t *coll_sched_tagged(coll_t *cl);
 /* The blocking form: wait for the request a nonblocking call returned (err: its result); the
  * hang report names the blocking call (its __func__). */
 int coll_block_named(const char *call, int err, rmp_request_t *req);
@@ -104,7 +111,10 @@ int coll_block_named(const char *call, int err, rmp_request_t *req);
 /* ---- offload to the adapter (offload.c) ---- */
 /* Asks the transport that runs collectives on the adapter to run this call (a->seq is filled
  * from cl's tag: call after coll_begin). RMP_SUCCESS: started as *req (the caller frees its
- * unused schedule); RMP_ERR_NOT_SUPPORTED: run the software schedule; else the call failed. */
+ * unused schedule); RMP_ERR_NOT_SUPPORTED: run the software schedule; else the call failed.
+ * For a blocking call (cl->blocking) that the backend completes at once (a broadcast's root,
+ * the last member of an allreduce to arrive), no request: *req = RMP_REQUEST_NULL and the
+ * call's outcome is returned (RMP_ERR_TRUNCATE, ... as an error). */
 int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req);
 /* The communicator is about to be freed (lock held): the backends drop their state for it. */
 void coll_offload_comm_free(comm_t *comm);
