@@ -30,8 +30,8 @@ static bool offload_any(rmp_ctx_t *c)
     return false;
 }
 
-/* Looks of a blocking call at its result before it waits as a request (coll_offload): about
- * a microsecond. */
+/* Looks of a blocking call at its result before it waits as a request (coll_offload): a few
+ * microseconds at most. */
 #define OFL_SPIN 64
 
 static inline void ofl_relax(void)
@@ -162,8 +162,9 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
          * request and enters the progress engine (a few hundred instructions per look): the
          * root's publication or the last member's result comes within ~1 us when the ranks
          * have a core each. Not when they outnumber the cores: the one it waits for may need
-         * this core. Nothing else progresses meanwhile, and nothing needs to: the backend's
-         * calls wait for their peers' stores only. */
+         * this core. Nothing else progresses meanwhile, and the shm backend's calls need
+         * nothing else (they wait for their peers' stores); any backend's call that is not
+         * done after these looks waits in the progress engine, where everything progresses. */
         int spins = c->oversubscribed ? 1 : OFL_SPIN;
         while ((rc = tp->offload->progress(oreq)) == RMP_INPROGRESS && --spins > 0)
             ofl_relax();

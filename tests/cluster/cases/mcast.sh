@@ -19,10 +19,13 @@ export VMB
 mcast_job() {
     local nodes=$1 n=$2 drop=$3 out
     shift 3
-    out=$(env RMP_MCAST=on RMP_MCAST_DROP="$drop" RMP_VERBOSE=1 \
-        srun --mpi=pmix -O -N "$nodes" -n "$n" -m cyclic "$VMB/verbs_mcast" "$@" 2>&1)
-    local rc=$?
-    echo "$out"
+    # the lines go to the case's log as they come (a job cut by the case's timeout still
+    # shows what it said, srun's "queued and waiting for resources" included)
+    env RMP_MCAST=on RMP_MCAST_DROP="$drop" RMP_VERBOSE=1 \
+        srun --mpi=pmix -O -N "$nodes" -n "$n" -m cyclic "$VMB/verbs_mcast" "$@" 2>&1 |
+        tee /tmp/mcast-job.out
+    local rc=${PIPESTATUS[0]}
+    out=$(cat /tmp/mcast-job.out)
     echo "$out" | awk -v nodes="$nodes" '
         /^rmp\[[0-9]+\]: verbs: mcast: joined group / {
             r = substr($0, 5, index($0, "]") - 5); j[r % nodes]++
