@@ -157,9 +157,8 @@ static int allgather_start(const void *sendbuf, int sendcount, rmp_datatype_t se
     if (!err)
         coll_sign(&cl, CK_ALLGATHER, -1, (long long)(in_place ? rbytes : sbytes), RMP_OP_NULL,
                   NULL);
-    if (err || (err = coll_begin_lazy(&cl, &tune, &alg)))
+    if (err || (err = coll_begin_lazy(&cl, &tune, &alg, blocking)))
         return err;
-    cl.blocking = blocking;
     if (alg == AUTO && cl.size > 1) { /* a forced algorithm is a software one */
         if ((in_place || sdt->contig) && rdt->contig) {
             ofl_args_t a = {.coll = OFL_ALLGATHER, .sbuf = in_place ? NULL : sendbuf,

@@ -212,9 +212,8 @@ static int allreduce_start(const void *sendbuf, void *recvbuf, int count, rmp_da
     sched_t *s;
     if (!err)
         coll_sign(&cl, CK_ALLREDUCE, -1, (long long)bytes, op, dt);
-    if (err || (err = coll_begin_lazy(&cl, &tune, &alg)))
+    if (err || (err = coll_begin_lazy(&cl, &tune, &alg, blocking)))
         return err;
-    cl.blocking = blocking;
     bytes = (size_t)count * dt->size;
     if (alg == AUTO && dt->contig) { /* a forced algorithm is a software one */
         ofl_args_t a = {.coll = OFL_ALLREDUCE, .sbuf = in_place ? NULL : sendbuf,

@@ -18,9 +18,8 @@ static int barrier_start(rmp_comm_t comm, rmp_request_t *req, bool blocking)
         err = RMP_ERR_ARG;
     sched_t *s;
     coll_sign(&cl, CK_BARRIER, -1, 0, RMP_OP_NULL, NULL);
-    if (err || (err = coll_begin_lazy(&cl, &tune, &alg)))
+    if (err || (err = coll_begin_lazy(&cl, &tune, &alg, blocking)))
         return err;
-    cl.blocking = blocking;
     ofl_args_t a = {.coll = OFL_BARRIER};
     if (alg == 0 && (err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED)
         return err;

@@ -175,9 +175,8 @@ static int bcast_start(void *buf, int count, rmp_datatype_t type, int root, rmp_
     sched_t *s;
     if (!err)
         coll_sign(&cl, CK_BCAST, root, (long long)bytes, RMP_OP_NULL, NULL);
-    if (err || (err = coll_begin_lazy(&cl, &tune, &alg)))
+    if (err || (err = coll_begin_lazy(&cl, &tune, &alg, blocking)))
         return err;
-    cl.blocking = blocking;
     if (alg == AUTO && dt->contig) { /* a forced algorithm is a software one */
         ofl_args_t a = {.coll = OFL_BCAST, .buf = buf, .bytes = bytes, .root = root};
         if ((err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED)

@@ -135,8 +135,9 @@ int coll_begin(coll_t *cl, coll_tune_t *t, int *alg, sched_t **s)
     return *s ? RMP_SUCCESS : RMP_ERR_NO_MEM;
 }
 
-int coll_begin_lazy(coll_t *cl, coll_tune_t *t, int *alg)
+int coll_begin_lazy(coll_t *cl, coll_tune_t *t, int *alg, bool blocking)
 {
+    cl->blocking = blocking;
     int err = coll_algorithm(t, alg);
     if (err)
         return err;

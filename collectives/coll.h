@@ -99,8 +99,9 @@ typedef struct coll_tune coll_tune_t;
 int coll_begin(coll_t *cl, coll_tune_t *t, int *alg, sched_t **s);
 /* coll_begin without the schedule, for a collective that first asks the offload (which needs
  * the tag only): a small collective the shared-memory backend runs then makes no schedule
- * to throw away. RMP_ERR_NO_MEM too in a persistent init's dry run (nothing is to run). */
-int coll_begin_lazy(coll_t *cl, coll_tune_t *t, int *alg);
+ * to throw away. blocking: the call is the blocking form's (cl->blocking, see coll_offload).
+ * RMP_ERR_NO_MEM too in a persistent init's dry run (nothing is to run). */
+int coll_begin_lazy(coll_t *cl, coll_tune_t *t, int *alg, bool blocking);
 /* Then, when the offload declined: the schedule for the tag taken. NULL: out of memory. */
 sched_t *coll_sched_tagged(coll_t *cl);
 /* The blocking form: wait for the request a nonblocking call returned (err: its result); the

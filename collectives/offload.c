@@ -197,7 +197,8 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
     r->coll_describe = offload_describe;
     *req = req_handle(r); /* before progress: r may complete (but not be freed) at once */
     progress_coll_add(c, r);
-    offload_progress(r);
+    if (!cl->blocking) /* (a blocking call has just looked, and its wait looks again) */
+        offload_progress(r);
     ctx_unlock(c);
     return RMP_SUCCESS;
 }
