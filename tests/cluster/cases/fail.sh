@@ -98,13 +98,42 @@ fail_case() {
     else
         echo "fail: slurm has no job left"
     fi
+    fl_nodes_back
     return 0
 }
-export -f fl_port fail_case
+
+# Every node idle in Slurm again before the next case. With its link down for longer than
+# SlurmdTimeout (20 s; the link case under load: 32 s), slurmctld marks rmp-c2 DOWN "Not
+# responding"; ReturnToService=2 brings it back only when its slurmd registers again, and once
+# it did not within the 10 minutes left (ci9, 2026-12-05: every later case that needed three
+# nodes, or rmp-c2, failed or queued). Up to 30 s for Slurm to do it, then what an
+# administrator does after a planned outage (scontrol resume), said in the log.
+fl_nodes_back() {
+    local i want down
+    want=$(wc -w <<<"$CLUSTER_HOSTS")
+    for i in $(seq 60); do
+        [ "$(sinfo -h -N -o %t 2>/dev/null | grep -cx idle)" -ge "$want" ] && break
+        sleep 0.5
+    done
+    # DOWN, DRAIN, or "idle*" (not responding): every node not plainly idle
+    down=$(sinfo -h -N -o '%N %t' 2>/dev/null | awk '$2 != "idle" {print $1}' | sort -u | tr '\n' ' ')
+    if [ -n "${down// /}" ]; then
+        echo "fail: slurm nodes not idle after 30 s: $(sinfo -h -N -o '%N=%t' | sort -u | tr '\n' ' ')"
+        grep -a "Not responding\|setting DOWN\|ReturnToService\|node_did_resp\|returned to service" \
+            "/tmp/rmp-slurm/slurmctld.log" 2>/dev/null | tail -5 | sed 's/^/fail: slurmctld: /'
+        for h in $down; do scontrol update NodeName="$h" State=RESUME 2>&1 | sed 's/^/fail: /'; done
+        for i in $(seq 60); do
+            [ "$(sinfo -h -N -o %t 2>/dev/null | grep -cx idle)" -ge "$want" ] && break
+            sleep 0.5
+        done
+    fi
+    echo "fail: slurm nodes: $(sinfo -h -N -o '%N=%t' 2>/dev/null | sort -u | tr '\n' ' ')"
+}
+export -f fl_port fail_case fl_nodes_back
 
 if [ "${#FL_HOSTS[@]}" -ge 2 ]; then
     FL_LEFT=("^fail: no fail_midjob left on rmp-c1$" "^fail: no fail_midjob left on rmp-c2$"
-        "^fail: slurm has no job left$")
+        "^fail: slurm has no job left$" "^fail: slurm nodes: ([^ =]+=idle )+$")
     check fail-kill-n5 150 0 "^rank 1: raising SIGKILL at round 10" \
         "srun: error: $FL_H2: task 1: Killed" "^fail: the job ended with exit [1-9]" \
         "${FL_LEFT[@]}" -- bash -c 'fail_case kill 5'
