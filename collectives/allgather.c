@@ -101,6 +101,19 @@ static void allgather_direct(sched_t *s, const coll_t *cl, char *out, const char
     }
 }
 
+/* Direct below the large threshold (measured: bench/README.md, 2026-12-05, "allgather and
+ * allreduce by algorithm"): up to 6 ranks on the 2-core machine, blocks of 64 KiB (16 KiB when
+ * n is not a power of two, against Bruck) went faster direct than by recursive doubling or
+ * Bruck, whose later steps wait for a partner's earlier one and forward lines this core has
+ * just received: 64 KiB at n = 3 / 4 / 5 / 6 direct 46-69 / 70-104 / 145-148 / 273-337 us,
+ * the log-step algorithm 113-129 / 102-174 / 320-334 / 438-494 (Open MPI 81-102 / 85-129 /
+ * 257-265 / 340-374). At 8 ranks recursive doubling still won at 64 KiB (493-580 against
+ * 644-699), at 7 neither clearly did. */
+static bool direct_early(int n, bool pow2, size_t blk)
+{
+    return n <= 6 && blk >= (pow2 ? 64u << 10 : 16u << 10);
+}
+
 /* The offload through packed copies, for a rank whose types are not contiguous: every rank
  * must take the same path whatever its types (they may differ between ranks with one type
  * signature), so this rank packs its block, waits for the offloaded call here, and unpacks.
@@ -188,10 +201,11 @@ static int allgather_start(const void *sendbuf, int sendcount, rmp_datatype_t se
     const char *in = in_place ? NULL : coll_in(s, sendbuf, sendcount, 1, sdt);
     if (alg == AUTO) {
         size_t lim = (size_t)coll_threshold(&large, "ALLGATHER_LARGE", 1 << 20);
-        if (rbytes * (size_t)cl.size >= lim || cl.size == 2) /* measured: bench/README.md */
+        bool pow2 = coll_pow2_floor(cl.size) == cl.size;
+        if (rbytes * (size_t)cl.size >= lim || cl.size == 2 || direct_early(cl.size, pow2, rbytes))
             alg = cl.size <= COLL_DIRECT_MAX ? DIRECT : RING;
         else
-            alg = coll_pow2_floor(cl.size) == cl.size ? RD : BRUCK;
+            alg = pow2 ? RD : BRUCK;
     }
     /* direct sends my block from where it is, so its copy into my slot of the result runs
      * while the peers read it (a late local step) instead of before the transfers start */

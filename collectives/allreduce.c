@@ -14,9 +14,9 @@
  *   with every other (two rounds): the ring's bytes without its 2(n-1) dependent steps — on
  *   shared memory, where a large message is one CMA copy by its receiver and ranks may
  *   outnumber cores, a step that waits for a neighbour costs more than the copy.
- * Neither of the last two is chosen automatically: on the 2-core machine measured, Rabenseifner
- * (fewer, larger messages) still won at 4 and 8 ranks (bench/README.md, "Pipelined large
- * collectives").
+ * Large vectors (allreduce_large_alg): direct at 3-5 ranks, recursive doubling at 2 (up to
+ * 5 MiB), Rabenseifner otherwise; the pipelined ring is never chosen automatically (on the
+ * 2-core machine measured it lost to both; bench/README.md, "Pipelined large collectives").
  * A non-power-of-two n folds onto p = 2^floor(log2 n) for the first two (fold_t): the even
  * rank of each folded pair hands its vector to the odd one and gets the result back at the
  * end. Partners combine the same two operands, and each part of the result has a single
@@ -197,6 +197,20 @@ static void allreduce_direct(sched_t *s, const coll_t *cl, const red_t *rd, cons
     }
 }
 
+/* A vector from the large threshold up. Measured on 2 cores, 1 MiB, interleaved with Open MPI
+ * (bench/README.md, "allreduce at 1 MiB"): at 3-5 ranks direct (its parts leave from the send
+ * buffer, and no exchange waits for a partner's previous step) beat Rabenseifner and the ring
+ * (n = 4: 496-556 against 596-697 and Open MPI's 567-613 us); from 6 ranks Rabenseifner, folded
+ * when n is not a power of two, beat both (n = 7: 1547-1619, direct 1735, ring 2120-2464).
+ * The ring stays for non-powers of two past one node's worth of ranks measured here, where
+ * the fold's extra whole vectors cost more than the ring's steps. */
+static int allreduce_large_alg(int n, int p)
+{
+    if (n >= 3 && n <= 5)
+        return DIRECT;
+    return p == n || n <= COLL_DIRECT_MAX ? RABENSEIFNER : RING;
+}
+
 /* rmp_iallreduce, and rmp_allreduce's start (blocking: see coll_offload). */
 static int allreduce_start(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
                            rmp_op_t op, rmp_comm_t comm, rmp_request_t *req, bool blocking)
@@ -231,14 +245,22 @@ static int allreduce_start(const void *sendbuf, void *recvbuf, int count, rmp_da
     if (alg == AUTO) {
         /* Defaults measured on 2 cores (bench/README.md): recursive doubling's log2(p) steps
          * win up to 1 MiB while a step costs a context switch; from 8 ranks (a power of two)
-         * Rabenseifner's halved volume wins from 256 KiB. */
+         * Rabenseifner's halved volume wins from 256 KiB. At n = 2 recursive doubling is one
+         * exchange of the send buffers (clean lines, read by the peer in one CMA copy) and
+         * one local combine, where Rabenseifner's second step sends the half this core has
+         * just combined: the peer reads those dirty lines one transfer at a time. Interleaved,
+         * pinned: 1 MiB 125-132 against 195-204 us (Open MPI 171-186), 4 MiB 611-620 against
+         * 728-765; at 6 MiB the whole vectors outgrow the cache and Rabenseifner's halved
+         * volume wins again (870 against 1114-1225). */
         long lim = coll_threshold(&large, "ALLREDUCE_LARGE", LONG_MAX);
         if (lim == LONG_MAX)
-            lim = cl.size >= 8 && f.p == cl.size ? 256 << 10 : 1 << 20;
+            lim = cl.size == 2                        ? 5 << 20
+                  : cl.size >= 8 && f.p == cl.size ? 256 << 10
+                                                     : 1 << 20;
         if (bytes < (size_t)lim || bytes / rd.esz < (size_t)cl.size)
             alg = RD;
         else
-            alg = f.p == cl.size ? RABENSEIFNER : RING;
+            alg = allreduce_large_alg(cl.size, f.p);
     }
     /* Combine straight into the result. Recursive doubling and Rabenseifner read the send
      * buffer where they first need it (a 1 MiB copy saved: ~35 us at n=2 here); the ring
