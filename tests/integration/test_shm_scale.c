@@ -1,6 +1,6 @@
 /* test_shm_scale.c — shared memory at node scale (issue 11): 2, 64 and 256 ranks on one node run
  * hello, an allreduce and two alltoalls (shm_scale), and the job's /dev/shm use, summed by
- * rank 0 while every rank is alive, is the same per rank at every size (linear, not n^2),
+ * rank 0 while every rank is alive, is at most the same per rank at every size (linear, not n^2),
  * at most 1 GiB at 256 ranks; the ranks' resident memory stays within 2x of two ranks'. */
 #include <inttypes.h>
 
@@ -37,14 +37,17 @@ static scale_t run_scale(int n)
     return s;
 }
 
-/* Exactly linear: each rank holds one segment of a size that does not depend on n. */
+/* At most linear: each rank holds one segment (every rank's the same size), never larger than
+ * at fewer ranks: its queue and rings do not depend on n, and its allgather block buffers
+ * shrink past 16 ranks so that the node's stay within 16 MiB (shm_coll_block_cap). */
 static void expect_linear(const scale_t *small, const scale_t *big)
 {
-    cr_assert_eq(small->shm_bytes / (uint64_t)small->n, big->shm_bytes / (uint64_t)big->n,
-                 "per-rank shared memory %" PRIu64 " at n=%d, %" PRIu64 " at n=%d",
-                 small->shm_bytes / (uint64_t)small->n, small->n,
-                 big->shm_bytes / (uint64_t)big->n, big->n);
+    cr_assert_leq(big->shm_bytes / (uint64_t)big->n, small->shm_bytes / (uint64_t)small->n,
+                  "per-rank shared memory %" PRIu64 " at n=%d, %" PRIu64 " at n=%d",
+                  small->shm_bytes / (uint64_t)small->n, small->n,
+                  big->shm_bytes / (uint64_t)big->n, big->n);
     cr_assert_eq(small->shm_bytes % (uint64_t)small->n, 0);
+    cr_assert_eq(big->shm_bytes % (uint64_t)big->n, 0);
 }
 
 /* Resident memory per rank: within 2x of two ranks' (not asserted under ASan, whose shadow

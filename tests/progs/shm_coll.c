@@ -1,11 +1,13 @@
 /* shm_coll — the shared-memory collective backend (runtime/transport/shm/shm_coll.c) under what a
  * program may do to it: many calls in a row with rotating roots (a root reuses its buffer at
- * once), every size a channel carries and the first one it does not (allgather too), a
- * non-commutative user op
+ * once), every size a channel carries and the first one it does not (allgather too: then
+ * its block buffers, up to their limit and one byte past it), a non-commutative user op
  * (rank order must hold), in place and count 0, nonblocking calls of three kinds in flight on
  * two communicators at once, communicators split and freed and made again (channels reused,
  * contexts beyond the channels fall back to messages), and a communicator freed while its call
- * is still in flight. Each result is checked against a serial computation.
+ * is still in flight; large allgathers in flight two by two on one buffer parity, and one
+ * whose ranks disagree on the block size (every rank fails, nothing stays claimed). Each
+ * result is checked against a serial computation.
  *   shm_coll [iterations]     prints "shm_coll: OK n=N" on rank 0 when all checks pass */
 #include "progs.h"
 
@@ -31,24 +33,30 @@ static aff_t aff_of(int rank, int i, int k)
 }
 
 /* Allgather, blocks around the channel's limit (all n blocks in 2048 bytes: 2048 / n is the
- * largest block it carries), in place every other time, and from a vector (every other byte
- * of a buffer) on odd ranks every third time: those ranks go through packed copies, the others
- * not, and all must still meet in the same call. */
+ * largest block it carries) and around the block buffers' (BLOCK_MAX, shm_coll.h's
+ * SHM_COLL_BLOCK_MAX: past it, messages), in place every other time, and from a vector (every
+ * other byte of a buffer) on odd ranks every third time: those ranks go through packed
+ * copies, the others not, and all must still meet in the same call. */
+#define BLOCK_MAX (64 << 10)
 static void allgather_round(int i)
 {
-    static unsigned char *all, *spread;
-    size_t lim = 2048 / (size_t)n, blks[] = {0, 1, lim > 1 ? lim - 1 : 0, lim, lim + 1};
-    size_t blk = blks[i % 5];
-    if (!all && !(all = malloc((size_t)n * (lim + 1) + 1)))
+    static unsigned char *all, *spread, *mine;
+    size_t lim = 2048 / (size_t)n, blks[] = {0,    1,         lim > 1 ? lim - 1 : 0, lim,
+                                             lim + 1, 4099, BLOCK_MAX,        BLOCK_MAX + 1};
+    size_t blk = blks[i % 8], most = BLOCK_MAX + 1;
+    if (i % 8 >= 5 && i % 16 >= 8) /* the large ones every other turn: time */
+        blk = blks[i % 5];
+    if (!all && !(all = malloc((size_t)n * most + 1)))
         MUST(RMP_ERR_NO_MEM);
-    if (!spread && !(spread = malloc(2 * (lim + 1) + 1)))
+    if (!spread && !(spread = malloc(2 * most + 1)))
+        MUST(RMP_ERR_NO_MEM);
+    if (!mine && !(mine = malloc(most + 1)))
         MUST(RMP_ERR_NO_MEM);
     uint64_t seed = (uint64_t)i << 16 | (uint64_t)me;
     bool in_place = i % 2 == 0, vec = !in_place && me % 2 && i % 3 == 0 && blk > 0;
     memset(all, 0xee, (size_t)n * blk);
     if (in_place)
         fill(all + (size_t)me * blk, blk, seed);
-    unsigned char mine[2100];
     fill(mine, blk, seed);
     if (vec) {
         for (size_t b = 0; b < blk; b++)
@@ -153,6 +161,61 @@ static void inflight(int iters)
     CHECK(rmp_comm_free(&dup));
 }
 
+/* Large allgathers (block buffers) in flight: two on world with a barrier between (the same
+ * buffer parity: the second waits for the first's readers), one on a duplicate, all waited
+ * for in reverse; then ranks that disagree on the block size (an erroneous program: each
+ * rank's call must fail, not hang or copy), and a correct call after it. */
+static void large_inflight(int iters)
+{
+    phase("large allgathers in flight", 120);
+    size_t blk = 2048 / (size_t)n + 64 > 3000 ? 2048 / (size_t)n + 64 : 3000;
+    unsigned char *in[3], *out[3];
+    for (int k = 0; k < 3; k++)
+        if (!(in[k] = malloc(blk)) || !(out[k] = malloc((size_t)n * blk)))
+            MUST(RMP_ERR_NO_MEM);
+    rmp_comm_t dup;
+    MUST(rmp_comm_dup(RMP_COMM_WORLD, &dup));
+    for (int i = 0; i < iters; i++) {
+        rmp_request_t rq[4];
+        for (int k = 0; k < 3; k++)
+            fill(in[k], blk, (uint64_t)(i * 3 + k) << 16 | (uint64_t)me);
+        CHECK(rmp_iallgather(in[0], (int)blk, RMP_BYTE, out[0], (int)blk, RMP_BYTE,
+                             RMP_COMM_WORLD, &rq[0]));
+        CHECK(rmp_ibarrier(RMP_COMM_WORLD, &rq[1]));
+        CHECK(rmp_iallgather(in[1], (int)blk, RMP_BYTE, out[1], (int)blk, RMP_BYTE,
+                             RMP_COMM_WORLD, &rq[2]));
+        CHECK(rmp_iallgather(in[2], (int)blk, RMP_BYTE, out[2], (int)blk, RMP_BYTE, dup,
+                             &rq[3]));
+        for (int k = 3; k >= 0; k--)
+            CHECK(rmp_wait(&rq[k], RMP_STATUS_IGNORE));
+        for (int k = 0; k < 3; k++)
+            for (int r = 0; r < n; r++) {
+                size_t bad = first_mismatch(out[k] + (size_t)r * blk, blk,
+                                            (uint64_t)(i * 3 + k) << 16 | (uint64_t)r);
+                EXPECT(bad == blk, "iteration %d, call %d: rank %d's block wrong at byte %zu", i,
+                       k, r, bad);
+            }
+    }
+    if (n > 1) { /* rank 0 gives blocks of blk - 8 bytes, the others blk */
+        size_t mb = me == 0 ? blk - 8 : blk;
+        /* the backend refuses the call everywhere; messages (RMP_SHM_COLL=0) truncate the
+         * others' blocks at rank 0 only, as MPI's matching rules say */
+        const char *off = getenv("RMP_SHM_COLL");
+        int want = !off || strcmp(off, "0") ? RMP_ERR_ARG : me == 0 ? RMP_ERR_TRUNCATE : 0;
+        EXPECT_RC(want, rmp_allgather(in[0], (int)mb, RMP_BYTE, out[0], (int)mb, RMP_BYTE, dup));
+        fill(in[1], blk, (uint64_t)me);
+        CHECK(rmp_allgather(in[1], (int)blk, RMP_BYTE, out[1], (int)blk, RMP_BYTE, dup));
+        for (int r = 0; r < n; r++)
+            EXPECT(first_mismatch(out[1] + (size_t)r * blk, blk, (uint64_t)r) == blk,
+                   "after the failed call: rank %d's block wrong", r);
+    }
+    CHECK(rmp_comm_free(&dup));
+    for (int k = 0; k < 3; k++) {
+        free(in[k]);
+        free(out[k]);
+    }
+}
+
 /* Halves, then a chain of duplicates that runs past the channels (messages from there), all
  * freed, then made again: a reused channel starts clean. */
 static void comms(void)
@@ -226,6 +289,7 @@ int main(int argc, char **argv)
     MUST(rmp_op_create(aff_compose, 0, &aff_op));
     rounds(iters, aff_op, aff_type);
     inflight(iters / 3);
+    large_inflight(iters / 10);
     comms();
     freed_in_flight();
     CHECK(rmp_op_free(&aff_op));

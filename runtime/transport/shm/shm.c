@@ -147,21 +147,21 @@ static shm_ring_ctl_t *seg_fast(shm_tp_t *s, shm_seg_hdr_t *seg, int i)
                               (size_t)i * shm_ring_footprint(s->ring_cap));
 }
 
-static size_t seg_size(size_t queue_cap, size_t ring_cap)
+static size_t seg_size(size_t queue_cap, size_t ring_cap, int nlocal)
 {
     return SHM_HDR_BYTES + shm_queue_footprint(queue_cap) +
            SHM_FAST_RINGS * shm_ring_footprint(ring_cap) + shm_coop_area_bytes() +
-           shm_coll_area_bytes();
+           shm_coll_area_bytes(nlocal);
 }
 
 static void *seg_coop(shm_tp_t *s, shm_seg_hdr_t *seg)
 {
-    return (char *)seg + s->seg_bytes - shm_coll_area_bytes() - shm_coop_area_bytes();
+    return (char *)seg + s->seg_bytes - shm_coll_area_bytes(s->nlocal) - shm_coop_area_bytes();
 }
 
 static void *seg_coll(shm_tp_t *s, shm_seg_hdr_t *seg)
 {
-    return (char *)seg + s->seg_bytes - shm_coll_area_bytes();
+    return (char *)seg + s->seg_bytes - shm_coll_area_bytes(s->nlocal);
 }
 
 static shm_peer_t *peer_of(shm_tp_t *s, int world)
@@ -202,7 +202,7 @@ static int seg_create(shm_tp_t *s)
     /* ".l": a segment whose creator holds its lock (seg_dir); mrun's sweep removes no other
      * kind (an older rmp's segments have no lock: to it they would all look abandoned). */
     snprintf(name, SHM_NAME_MAX, "/rmp.%s-r%d.l%s", s->tag, env->rank, rnd);
-    s->seg_bytes = seg_size(s->queue_cap, s->ring_cap);
+    s->seg_bytes = seg_size(s->queue_cap, s->ring_cap, s->nlocal);
 
     bool named;
     const char *what;
@@ -1049,7 +1049,7 @@ static void shm_room(shm_tp_t *s, shm_room_t *r)
 static int shm_fits(shm_tp_t *s)
 {
     const tp_env_t *env = s->base.env;
-    uint64_t seg = seg_size(s->queue_cap, s->ring_cap);
+    uint64_t seg = seg_size(s->queue_cap, s->ring_cap, s->nlocal);
     if (seg > SIZE_MAX / 2)
         return RMP_ERR_NO_MEM;
     shm_room_t room;
@@ -1063,10 +1063,11 @@ static int shm_fits(shm_tp_t *s)
         return RMP_ERR_NO_MEM;
     }
     tp_explain(&s->base, "shm: the %d ranks on this node need %" PRIu64 " MiB of shared "
-               "memory (%d x %" PRIu64 " KiB: a %zu KiB queue and %d rings of %zu KiB each), "
-               "more than half of what %s (%" PRIu64 " MiB %s); lower RMP_SHM_RING_KB (now %zu) "
-               "or start fewer ranks per node", room.ranks, need >> 20, room.ranks, seg >> 10,
-               s->queue_cap >> 10, SHM_FAST_RINGS, s->ring_cap >> 10,
+               "memory (%d x %" PRIu64 " KiB: a %zu KiB queue, %d rings of %zu KiB each, %zu KiB "
+               "of collective buffers), more than half of what %s (%" PRIu64 " MiB %s); lower "
+               "RMP_SHM_RING_KB (now %zu) or start fewer ranks per node", room.ranks, need >> 20,
+               room.ranks, seg >> 10, s->queue_cap >> 10, SHM_FAST_RINGS, s->ring_cap >> 10,
+               shm_coll_area_bytes(s->nlocal) >> 10,
                shm_ok ? "memory holds" : "/dev/shm holds", (shm_ok ? room.mem : room.shm) >> 20,
                shm_ok ? room.mem_what : room.shm_what,
                (env->shm_ring_bytes ? env->shm_ring_bytes : SHM_RING_DEFAULT) >> 10);
@@ -1107,7 +1108,7 @@ static int shm_open_tp(const tp_env_t *env, tp_t **tp_p)
     const char *coop = tp_knob(&s->base, "RMP_SHM_COOP");
     s->coop_on = !coop || strcmp(coop, "0");
     static const shm_coll_host_t host = {.area = coll_area, .wake = coll_wake};
-    s->coll = shm_coll_open(&s->base, !coll || strcmp(coll, "0"), &host);
+    s->coll = shm_coll_open(&s->base, !coll || strcmp(coll, "0"), s->nlocal, &host);
     if (!s->local_of || !s->peers || !s->pids || !s->hot || !s->coll ||
         s->nlocal >= SHM_LOCAL_MAX) {
         shm_close(&s->base);
@@ -1149,10 +1150,12 @@ static int shm_open_tp(const tp_env_t *env, tp_t **tp_p)
                                                                    : s->base.max_send / 2;
     s->base.caps = s->cma ? TP_CAP_GET : 0;
     s->base.offload = shm_coll_ops(s->coll);
-    tp_verbose(&s->base, "shm: segment %s (%zu bytes: a queue of %zu bytes and %d fast rings of "
-               "%zu bytes), doorbell @%s, max send %zu, eager limit %zu", s->blob.name,
-               s->seg_bytes, s->queue_cap, SHM_FAST_RINGS, s->ring_cap, s->bell.name,
-               s->base.max_send, s->base.eager_limit);
+    tp_verbose(&s->base, "shm: segment %s (%zu bytes: a queue of %zu bytes, %d fast rings of "
+               "%zu bytes, collective buffers of %zu bytes for allgather blocks up to %zu), "
+               "doorbell @%s, max send %zu, eager limit %zu", s->blob.name, s->seg_bytes,
+               s->queue_cap, SHM_FAST_RINGS, s->ring_cap, shm_coll_area_bytes(s->nlocal),
+               shm_coll_block_cap(s->nlocal), s->bell.name, s->base.max_send,
+               s->base.eager_limit);
     if (!s->cma)
         tp_verbose(&s->base, "shm: CMA disabled by RMP_CMA=0; rendezvous copies through the rings");
     *tp_p = &s->base;

@@ -16,6 +16,17 @@
  *   the others    poll their own `done` (a line nobody else touches until it changes: the
  *                 flag and the first 56 bytes of the result arrive in one cache miss), or sleep
  *                 and are woken by the n-th.
+ * A larger allgather (blocks of up to SHM_COLL_BLOCK_MAX, all of them more than a channel
+ * holds) is the same count with no combining: each member first posts its block in one of two
+ * block buffers of its own on the channel (the parity of the call's sequence number, which
+ * every member knows without asking), once the readers of that buffer's last call all counted
+ * themselves in its `read`; the n-th only checks that the block sizes agree and sets the
+ * flags; then every member copies each block straight from its owner's buffer and counts
+ * itself in that buffer's `read` (the last reader wakes the owner, which may sleep waiting for
+ * the buffer). Each block is written once and read once per member: no n-1 messages, no
+ * handshakes, one wait. An owner writes a buffer again two calls later at the earliest, by
+ * which time the reading of the call before has begun everywhere (every member counted itself
+ * into the call between), and only after its readers all said they are done.
  * Broadcast needs nobody but the root (bcast_step): the root publishes into one of two buffers
  * of its channel and returns; each member copies it out and counts itself as read; a buffer
  * is written again only once all its readers counted.
@@ -57,7 +68,8 @@ typedef struct sc_pub {
 #define SC_BYTES_SHIFT 17      /* 12 bits: 0 .. SHM_COLL_MAX */
 #define SC_KIND_SHIFT 29       /* 2 bits: ofl_coll_t */
 #define SC_BAD 0x80000000u
-_Static_assert(SHM_COLL_MAX < (1 << 12), "the bytes of a call fit their field");
+#define SC_LARGE_BYTES 0xfffu  /* the bytes field of a large allgather: more than SHM_COLL_MAX */
+_Static_assert(SHM_COLL_MAX < SC_LARGE_BYTES, "the bytes of a call fit their field");
 _Static_assert(OFL_NCOLL <= 4, "the collective of a call fits its field");
 
 typedef struct sc_chan {
@@ -81,13 +93,27 @@ typedef struct sc_area {
     sc_chan_t chan[SHM_COLL_CHANNELS];
 } sc_area_t;
 
+/* The blocks of large allgathers I own on one channel, two calls at a time (by the parity of
+ * the call's sequence number): block p (cap bytes from blk + p * cap) may be written again once
+ * its `need` readers all counted themselves in read[p]. Only its owner writes need, bytes and
+ * the blocks. The segment's area holds sc_area_t, then one of these per channel, each followed
+ * by its two blocks (shm_coll_area_bytes). */
+typedef struct sc_blocks {
+    _Alignas(64) atomic_uint read[2];
+    uint32_t need[2];
+    uint32_t bytes; /* the block size of my current call: the n-th checks that they agree */
+    _Alignas(64) char blk[];
+} sc_blocks_t;
+
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "shm_coll needs lock-free 64-bit atomics");
 _Static_assert(sizeof(sc_area_t) % 64 == 0, "the area keeps the segment's lines aligned");
+_Static_assert(sizeof(sc_blocks_t) % 64 == 0, "the blocks keep the segment's lines aligned");
 
 enum { SC_QUEUED, SC_ARRIVED, SC_DONE };
 
 typedef struct sc_member {
-    sc_chan_t *ch; /* the call's channel in the member's area */
+    sc_chan_t *ch;   /* the call's channel in the member's area */
+    sc_blocks_t *bl; /* its large allgather blocks on that channel */
     int world;
 } sc_member_t;
 
@@ -104,6 +130,9 @@ typedef struct sc_call {
     const void *sbuf;      /* allreduce, allgather: my contribution (NULL: in place, in buf) */
     size_t bytes;          /* allgather: one block */
     bool cut;              /* allgather: my block was cut to the slot */
+    bool large;            /* allgather through the members' block buffers */
+    bool posted;           /* large: my block is in blk[par] */
+    int par;               /* large: the block buffer of this call (sequence number's parity) */
     ofl_reduce_t red;
     int cap;               /* members mem[] has room for */
     sc_member_t mem[];     /* by comm rank */
@@ -114,13 +143,32 @@ struct shm_coll {
     shm_coll_host_t host;
     tp_t *tp;
     bool enabled;
+    size_t block_cap; /* shm_coll_block_cap of the node's ranks */
     sc_call_t *head[SHM_COLL_CHANNELS], *tail[SHM_COLL_CHANNELS]; /* my calls, oldest first */
     sc_call_t *spare; /* the last call ended, kept for the next: no malloc per small call */
 };
 
-size_t shm_coll_area_bytes(void)
+size_t shm_coll_block_cap(int nlocal)
 {
-    return sizeof(sc_area_t);
+    size_t cap = nlocal <= 16 ? SHM_COLL_BLOCK_MAX
+                              : ((size_t)16 << 20) / ((size_t)nlocal * SHM_COLL_CHANNELS * 2);
+    return cap / 64 * 64;
+}
+
+static size_t blocks_stride(size_t cap)
+{
+    return sizeof(sc_blocks_t) + 2 * cap;
+}
+
+size_t shm_coll_area_bytes(int nlocal)
+{
+    return sizeof(sc_area_t) + SHM_COLL_CHANNELS * blocks_stride(shm_coll_block_cap(nlocal));
+}
+
+/* Channel c's block buffers in an area. */
+static sc_blocks_t *area_blocks(void *area, size_t cap, int c)
+{
+    return (sc_blocks_t *)((char *)area + sizeof(sc_area_t) + (size_t)c * blocks_stride(cap));
 }
 
 static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_req_t **req,
@@ -130,7 +178,7 @@ static void sc_finish(ofl_req_t *req);
 static void sc_comm_free(tp_t *tp, const ofl_comm_t *comm);
 static void sc_describe(ofl_req_t *req, char *buf, size_t len);
 
-shm_coll_t *shm_coll_open(tp_t *tp, bool enabled, const shm_coll_host_t *host)
+shm_coll_t *shm_coll_open(tp_t *tp, bool enabled, int nlocal, const shm_coll_host_t *host)
 {
     shm_coll_t *sc = calloc(1, sizeof(*sc));
     if (sc)
@@ -138,7 +186,8 @@ shm_coll_t *shm_coll_open(tp_t *tp, bool enabled, const shm_coll_host_t *host)
                                    .start = sc_start, .progress = sc_progress,
                                    .finish = sc_finish, .comm_free = sc_comm_free,
                                    .describe = sc_describe},
-                           .host = *host, .tp = tp, .enabled = enabled};
+                           .host = *host, .tp = tp, .enabled = enabled,
+                           .block_cap = shm_coll_block_cap(nlocal)};
     return sc;
 }
 
@@ -197,6 +246,13 @@ static int pub_find(const sc_call_t *k, const sc_chan_t *root)
     return -1;
 }
 
+/* Large allgather: my block buffer of this call is free (its last readers are done). */
+static bool blocks_free(const sc_call_t *k)
+{
+    const sc_blocks_t *b = k->mem[k->rank].bl;
+    return atomic_load_explicit(&b->read[k->par], memory_order_acquire) == b->need[k->par];
+}
+
 bool shm_coll_pending(const shm_coll_t *sc)
 {
     for (int c = 0; c < SHM_COLL_CHANNELS; c++) {
@@ -206,6 +262,9 @@ bool shm_coll_pending(const shm_coll_t *sc)
         if (k->coll == OFL_BCAST) {
             const sc_chan_t *root = k->mem[k->root].ch;
             if ((k->rank == k->root ? pub_free(root) : pub_find(k, root)) >= 0)
+                return true;
+        } else if (k->state == SC_QUEUED && k->large && !k->posted) {
+            if (blocks_free(k)) /* else its last reader wakes me */
                 return true;
         } else if (k->state != SC_ARRIVED ||
                    atomic_load_explicit(&k->mem[k->rank].ch->done, memory_order_acquire)) {
@@ -225,12 +284,13 @@ static const char *refuse(const shm_coll_t *sc, const ofl_comm_t *comm, const of
     else if (pair >= SHM_COLL_CHANNELS)
         snprintf(why, len, "shm: context pair %u has no channel (pairs 0 to %d do)", pair,
                  SHM_COLL_CHANNELS - 1);
-    else if (a->coll != OFL_BARRIER && a->bytes > SHM_COLL_MAX)
+    else if (a->coll == OFL_ALLGATHER && a->bytes * (size_t)comm->size > SHM_COLL_MAX &&
+             a->bytes > sc->block_cap)
+        snprintf(why, len, "shm: blocks of %zu bytes are more than a block buffer's %zu",
+                 a->bytes, sc->block_cap);
+    else if (a->coll != OFL_BARRIER && a->coll != OFL_ALLGATHER && a->bytes > SHM_COLL_MAX)
         snprintf(why, len, "shm: %zu bytes are more than a channel's %d", a->bytes,
                  SHM_COLL_MAX);
-    else if (a->coll == OFL_ALLGATHER && a->bytes * (size_t)comm->size > SHM_COLL_MAX)
-        snprintf(why, len, "shm: %d blocks of %zu bytes are more than a channel's %d",
-                 comm->size, a->bytes, SHM_COLL_MAX);
     else if (a->coll == OFL_ALLREDUCE && !a->reduce.fn)
         snprintf(why, len, "shm: no host reduction for this op");
     else
@@ -312,6 +372,7 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
             return RMP_ERR_NOT_SUPPORTED;
         }
         k->mem[r].ch = c < SHM_COLL_CHANNELS ? &ar->chan[c] : NULL;
+        k->mem[r].bl = c < SHM_COLL_CHANNELS ? area_blocks(ar, sc->block_cap, c) : NULL;
     }
     if (refuse(sc, comm, a, why, len)) {
         call_put(sc, k);
@@ -319,6 +380,8 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
     }
     if (bc)
         k->tag = bcast_tag(comm, a->seq);
+    k->large = a->coll == OFL_ALLGATHER && a->bytes * (size_t)n > SHM_COLL_MAX;
+    k->par = (int)(a->seq & 1);
     k->mark = (uint64_t)comm->ctx_id << 32 | 1u << 31 | (a->seq & 0x7fffffffu);
     if (sc->tail[c])
         sc->tail[c]->next = k;
@@ -327,6 +390,53 @@ static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_r
     sc->tail[c] = k;
     *req = (ofl_req_t *)k;
     return RMP_SUCCESS;
+}
+
+/* Large allgather: my block into my buffer of this call, for the n - 1 others (published by
+ * my count, which releases). RMP_INPROGRESS while the buffer's last readers still copy. */
+static int blocks_post(sc_call_t *k)
+{
+    if (k->posted)
+        return RMP_SUCCESS;
+    if (!blocks_free(k))
+        return RMP_INPROGRESS;
+    sc_blocks_t *b = k->mem[k->rank].bl;
+    int p = k->par;
+    atomic_store_explicit(&b->read[p], 0, memory_order_relaxed);
+    b->need[p] = (uint32_t)k->size - 1;
+    b->bytes = (uint32_t)k->bytes;
+    const char *src = k->sbuf ? k->sbuf : (char *)k->buf + (size_t)k->rank * k->bytes;
+    if (k->bytes)
+        memcpy(b->blk + (size_t)p * k->sc->block_cap, src, k->bytes);
+    k->posted = true;
+    return RMP_SUCCESS;
+}
+
+/* Large allgather, the call over with rc: every block copied straight from its owner's buffer
+ * (mine from where it is), each owner counted as read, and woken by its last reader (it may
+ * sleep waiting for the buffer). A failed call reads nothing: each member frees its own. */
+static void blocks_copy(sc_call_t *k, int rc)
+{
+    int n = k->size, me = k->rank, p = k->par;
+    sc_blocks_t *mine = k->mem[me].bl;
+    if (rc != RMP_SUCCESS && rc != RMP_ERR_TRUNCATE) {
+        atomic_store_explicit(&mine->read[p], mine->need[p], memory_order_release);
+        return;
+    }
+    if (k->sbuf && k->bytes)
+        memcpy((char *)k->buf + (size_t)me * k->bytes, k->sbuf, k->bytes);
+    for (int i = 1; i < n; i++) { /* from me + 1 on: the members do not all start at rank 0 */
+        int r = (me + i) % n;
+        sc_blocks_t *b = k->mem[r].bl;
+        uint32_t need = b->need[p]; /* before I count: the owner may reuse blk[p] once I did */
+        if (k->bytes)
+            memcpy((char *)k->buf + (size_t)r * k->bytes, b->blk + (size_t)p * k->sc->block_cap,
+                   k->bytes);
+        if (atomic_fetch_add_explicit(&b->read[p], 1, memory_order_acq_rel) + 1 == need) {
+            atomic_thread_fence(memory_order_seq_cst); /* pairs with the sleeper's: shm_wake.c */
+            k->sc->host.wake(k->sc->tp, k->mem[r].world);
+        }
+    }
 }
 
 /* The n-th member: every input is visible (acquired through the count). The result, in my
@@ -348,6 +458,17 @@ static void combine(sc_call_t *k, uint32_t word)
         for (int r = n - 2; r >= 0 && rc == RMP_SUCCESS; r--)
             rc = k->red.fn(&k->red, k->mem[r].ch->in, k->buf);
         res = k->buf;
+    } else if (k->large) { /* the blocks stay where their owners put them */
+        for (int r = 0; r < n && rc == RMP_SUCCESS; r++)
+            if (k->mem[r].bl->bytes != (uint32_t)k->bytes) {
+                rc = RMP_ERR_ARG;
+                tp_error(k->sc->tp, "the ranks of a communicator (collective context %u) called "
+                         "allgather with blocks of different sizes (%zu bytes here, %u at rank "
+                         "%d): each call fails with RMP_ERR_ARG", k->ctx, k->bytes,
+                         k->mem[r].bl->bytes, r);
+            }
+        if (rc == RMP_SUCCESS && (word & SC_CUT))
+            rc = RMP_ERR_TRUNCATE;
     } else if (gather) {
         for (int r = 0; r < n && k->bytes; r++)
             memcpy((char *)k->buf + (size_t)r * k->bytes, k->mem[r].ch->in, k->bytes);
@@ -379,8 +500,10 @@ static int arrive(sc_call_t *k)
     sc_chan_t *mine = k->mem[k->rank].ch, *home = k->mem[0].ch;
     uint64_t v = atomic_load_explicit(&home->arrived, memory_order_relaxed), nv;
     uint32_t in, lo, what = (uint32_t)k->coll << SC_KIND_SHIFT |
-                            (uint32_t)k->bytes << SC_BYTES_SHIFT;
+                            (k->large ? SC_LARGE_BYTES : (uint32_t)k->bytes) << SC_BYTES_SHIFT;
     bool posted = false;
+    if (k->large && blocks_post(k) == RMP_INPROGRESS)
+        return RMP_INPROGRESS;
     do {
         lo = (uint32_t)v;
         in = lo & SC_COUNT_MASK;
@@ -388,7 +511,7 @@ static int arrive(sc_call_t *k)
             return RMP_INPROGRESS;
         if (!posted) { /* my contribution, before I count (my channel is free: see top) */
             atomic_store_explicit(&mine->done, 0, memory_order_relaxed);
-            if (k->bytes && k->coll != OFL_BARRIER)
+            if (k->bytes && k->coll != OFL_BARRIER && !k->large)
                 memcpy(mine->in,
                        k->sbuf                     ? k->sbuf
                        : k->coll == OFL_ALLGATHER ? (char *)k->buf + (size_t)k->rank * k->bytes
@@ -410,6 +533,8 @@ static int arrive(sc_call_t *k)
     }
     atomic_store_explicit(&home->arrived, 0, memory_order_relaxed); /* before any result */
     combine(k, (uint32_t)nv);
+    if (k->large)
+        blocks_copy(k, k->rc);
     return RMP_SUCCESS;
 }
 
@@ -432,7 +557,9 @@ static int sc_progress(ofl_req_t *req)
         if (!atomic_load_explicit(&mine->done, memory_order_acquire))
             return RMP_INPROGRESS;
         k->rc = mine->status;
-        if (k->coll == OFL_ALLGATHER && k->bytes &&
+        if (k->large)
+            blocks_copy(k, k->rc);
+        else if (k->coll == OFL_ALLGATHER && k->bytes &&
             (k->rc == RMP_SUCCESS || k->rc == RMP_ERR_TRUNCATE))
             memcpy(k->buf, k->mem[mine->from].ch->out, (size_t)k->size * k->bytes);
         else if (k->rc == RMP_SUCCESS && k->bytes)
@@ -464,6 +591,11 @@ static void sc_describe(ofl_req_t *req, char *buf, size_t len)
     }
     if (k->sc->head[k->chan] != k) {
         snprintf(buf, len, "queued behind an earlier call of mine on the same channel");
+        return;
+    }
+    if (k->state == SC_QUEUED && k->large && !k->posted && !blocks_free(k)) {
+        snprintf(buf, len, "waiting for the members of an earlier allgather on channel %d to "
+                 "copy my block out of its buffer", k->chan);
         return;
     }
     if (k->state == SC_QUEUED) {
