@@ -102,14 +102,14 @@ static void allgather_direct(sched_t *s, const coll_t *cl, char *out, const char
     }
 }
 
-/* Direct below the large threshold (measured: bench/README.md, 2026-12-05, "allgather and
- * allreduce by algorithm"): up to 6 ranks on the 2-core machine, blocks of 64 KiB (16 KiB when
- * n is not a power of two, against Bruck) went faster direct than by recursive doubling or
- * Bruck, whose later steps wait for a partner's earlier one and forward lines this core has
- * just received: 64 KiB at n = 3 / 4 / 5 / 6 direct 46-69 / 70-104 / 145-148 / 273-337 us,
- * the log-step algorithm 113-129 / 102-174 / 320-334 / 438-494 (Open MPI 81-102 / 85-129 /
- * 257-265 / 340-374). At 8 ranks recursive doubling still won at 64 KiB (493-580 against
- * 644-699), at 7 neither clearly did. */
+/* Direct below the large threshold (measured: bench/README.md, "2026-12-05 (later):
+ * allgather and allreduce by algorithm"): up to 6 ranks on the 2-core machine, blocks of
+ * 64 KiB (16 KiB when n is not a power of two, against Bruck) went faster direct than by
+ * recursive doubling or Bruck, whose later steps wait for a partner's earlier one and forward
+ * lines this core has just received. 64 KiB at n = 3 / 4 / 5 / 6, us: direct 46-69 / 70-104 /
+ * 145-148 / 273-337, the log-step algorithm 113-129 / 102-174 / 320-334 / 438-494, Open MPI
+ * 81-102 / 85-129 / 257-265 / 340-374. At 8 ranks recursive doubling still won at 64 KiB
+ * (493-580 against 644-699), at 7 neither clearly did. */
 static bool direct_early(int n, bool pow2, size_t blk)
 {
     return n <= 6 && blk >= (pow2 ? 64u << 10 : 16u << 10);

@@ -198,10 +198,11 @@ static void allreduce_direct(sched_t *s, const coll_t *cl, const red_t *rd, cons
 }
 
 /* A vector from the large threshold up. Measured on 2 cores, 1 MiB, interleaved with Open MPI
- * (bench/README.md, "allreduce at 1 MiB"): at 3-5 ranks direct (its parts leave from the send
- * buffer, and no exchange waits for a partner's previous step) beat Rabenseifner and the ring
- * (n = 4: 496-556 against 596-697 and Open MPI's 567-613 us); from 6 ranks Rabenseifner, folded
- * when n is not a power of two, beat both (n = 7: 1547-1619, direct 1735, ring 2120-2464).
+ * (bench/README.md, "allgather and allreduce by algorithm"): at 3-5 ranks direct (its parts
+ * leave from the send buffer, and no exchange waits for a partner's previous step) beat
+ * Rabenseifner and the ring (n = 4: 496-556 against 596-697 and Open MPI's 567-613 us); from
+ * 6 ranks Rabenseifner, folded when n is not a power of two, beat both (n = 7: 1547-1619,
+ * direct 1735, ring 2120-2464).
  * The ring stays for non-powers of two past one node's worth of ranks measured here, where
  * the fold's extra whole vectors cost more than the ring's steps. */
 static int allreduce_large_alg(int n, int p)
