@@ -16,7 +16,7 @@
  *   intercommunicator's parent, for the exchange, is its bridge (both groups, inter.h): the
  *   new intercommunicator and its own bridge are made at the call and get the pair agreed
  *   together, so no member waits in the call for the other group;
- * - rmp_comm_dup_with_info: rmp_comm_dup with other hints. */
+ * - rmp_comm_dup_with_info, rmp_comm_idup_with_info: the dups with other hints. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -420,4 +420,24 @@ int rmp_comm_idup(rmp_comm_t comm, rmp_comm_t *newcomm, rmp_request_t *req)
     idup_progress(r);
     ctx_unlock(c);
     return RMP_SUCCESS;
+}
+
+/* The new handle exists at once: its hints are replaced then, while the agreement runs. */
+int rmp_comm_idup_with_info(rmp_comm_t comm, rmp_info_t info, rmp_comm_t *newcomm,
+                            rmp_request_t *req)
+{
+    int n, err = ctx_check();
+    if (!err && info != RMP_INFO_NULL)
+        err = rmp_info_get_nkeys(info, &n); /* refused before anything is started */
+    if (!err)
+        err = rmp_comm_idup(comm, newcomm, req);
+    if (!err) {
+        objmeta_forget(OBJ_COMM, *newcomm); /* not comm's hints, which idup copied */
+        err = rmp_comm_set_info(*newcomm, info);
+        if (err) { /* (no memory) the others take part in the dup: it completes first */
+            (void)rmp_wait(req, RMP_STATUS_IGNORE);
+            (void)rmp_comm_free(newcomm);
+        }
+    }
+    return err;
 }

@@ -334,12 +334,23 @@ int rmp_bsend(const void *buf, int count, rmp_datatype_t type, int dest, int tag
 int rmp_ibsend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
                rmp_comm_t comm, rmp_request_t *req);
 #define RMP_BSEND_OVERHEAD 64
-/* One buffer per process: attaching a second one gives RMP_ERR_BUFFER (detach first). Detach
- * waits until every buffered message has left the buffer (its receiver matched it, or it was
- * pushed eagerly) and returns the buffer's address and size (NULL and 0 if none was
- * attached). */
+/* One buffer per process, and one per communicator (MPI-4.1 3.6): a bsend on a communicator
+ * uses its own buffer when it has one, else the process's. Attaching a second one to the same
+ * owner gives RMP_ERR_BUFFER (detach first). RMP_BUFFER_AUTOMATIC as buf (size ignored): rmp
+ * allocates each message's space as needed. Detach waits until every buffered message has left
+ * the buffer (its receiver matched it, or it was pushed eagerly) and returns the buffer's
+ * address and size (NULL and 0 if none was attached; RMP_BUFFER_AUTOMATIC and 0). Flush waits
+ * until the messages buffered before the call left (none attached: returns at once); iflush
+ * does it as a request. Freeing a communicator detaches its buffer (its messages still go). */
+#define RMP_BUFFER_AUTOMATIC ((void *)2)
 int rmp_buffer_attach(void *buf, int size);
 int rmp_buffer_detach(void **buf, int *size);
+int rmp_buffer_flush(void);
+int rmp_buffer_iflush(rmp_request_t *req);
+int rmp_comm_attach_buffer(rmp_comm_t comm, void *buf, int size);
+int rmp_comm_detach_buffer(rmp_comm_t comm, void **buf, int *size);
+int rmp_comm_flush_buffer(rmp_comm_t comm);
+int rmp_comm_iflush_buffer(rmp_comm_t comm, rmp_request_t *req);
 
 /* Persistent requests: the arguments are checked, the datatype resolved and the peer looked up
  * once; rmp_start (or rmp_startall) then runs the operation, as often as wanted. A persistent
@@ -803,6 +814,10 @@ int rmp_info_get_nthkey(rmp_info_t info, int n, char *key);
 int rmp_info_delete(rmp_info_t info, const char *key); /* RMP_ERR_INFO_NOKEY: not set */
 int rmp_info_dup(rmp_info_t info, rmp_info_t *newinfo);
 int rmp_info_free(rmp_info_t *info); /* *info becomes RMP_INFO_NULL */
+/* A new info with RMP_INFO_ENV's keys (usable before rmp_init: maxprocs and thread_level
+ * only after it), command and argv taken from argv's first argc words when given (argc > 0,
+ * argv non-NULL), else from the process's command line. */
+int rmp_info_create_env(int argc, char *argv[], rmp_info_t *info);
 
 /* Names of communicators, datatypes and windows, cut to RMP_MAX_OBJECT_NAME - 1 characters.
  * Unnamed: "RMP_COMM_WORLD", "RMP_COMM_SELF", "" for other communicators and windows (and
@@ -832,6 +847,9 @@ int rmp_comm_dup_with_info(rmp_comm_t comm, rmp_info_t info, rmp_comm_t *newcomm
  * communicators may be created, the dup calls being made in the same order on every rank of
  * comm. */
 int rmp_comm_idup(rmp_comm_t comm, rmp_comm_t *newcomm, rmp_request_t *req);
+/* rmp_comm_idup with info's hints instead of comm's (RMP_INFO_NULL: none). */
+int rmp_comm_idup_with_info(rmp_comm_t comm, rmp_info_t info, rmp_comm_t *newcomm,
+                            rmp_request_t *req);
 /* A communicator of group's members (a subset of comm, else RMP_ERR_GROUP), ordered as in
  * group: collective over the members of group ONLY (the other ranks of comm need not call,
  * and are not waited for). Concurrent calls on one comm with intersecting groups use distinct
@@ -1087,6 +1105,19 @@ int rmp_testany(int count, rmp_request_t reqs[], int *index, int *flag, rmp_stat
  * live and *req unchanged; a later wait, test or request_free completes it. A generalized
  * request's query callback makes the status each time. */
 int rmp_request_get_status(rmp_request_t req, int *flag, rmp_status_t *status);
+/* The same over arrays (MPI-4.1), every request left live: all: *flag = 1 and every status
+ * when each request is complete (RMP_REQUEST_NULL and inactive persistent ones count as such),
+ * else *flag = 0 and no status written; any: *flag = 1 with *index and *status of the first
+ * active complete one, or with *index = RMP_UNDEFINED and an empty status when none is active,
+ * else *flag = 0 and *index = RMP_UNDEFINED; some: the active complete ones' indices and
+ * statuses (*outcount = RMP_UNDEFINED when none is active). A failed operation's error:
+ * RMP_ERR_IN_STATUS with the statuses (all, some; its own error when they are ignored). */
+int rmp_request_get_status_all(int count, rmp_request_t reqs[], int *flag,
+                               rmp_status_t statuses[]);
+int rmp_request_get_status_any(int count, rmp_request_t reqs[], int *index, int *flag,
+                               rmp_status_t *status);
+int rmp_request_get_status_some(int incount, rmp_request_t reqs[], int *outcount,
+                                int indices[], rmp_status_t statuses[]);
 /* Statuses: whether the operation was cancelled (also settable, for generalized requests), and
  * setting its size as count whole elements of type (count * size bytes, as MPICH and Open MPI
  * do: rmp_get_count then reports count). */

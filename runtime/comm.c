@@ -71,6 +71,7 @@ int comm_create(const int *world, int n, int rank, uint32_t ctx_id, rmp_comm_t *
 void comm_release_locked(comm_t *c)
 {
     objmeta_forget(OBJ_COMM, c->handle); /* its name and hints go with it */
+    bsend_comm_release(&rmp_ctx, c);
     free(c->world);
     free(c->lworld);
     free(c->topo);

@@ -164,6 +164,7 @@ typedef struct comm {
     int *lworld;
     rmp_comm_t bridge;
     bool lfirst;
+    struct bsend_buf *bsend; /* its own buffer for buffered sends (bsend.c), or NULL */
 } comm_t;
 
 /* Is handle h an intercommunicator? The one test the collectives' entries make before their
@@ -447,8 +448,9 @@ struct rmp_ctx {
     tp_env_t tp_env[RMP_MAX_TRANSPORTS]; /* what each transport was opened with (transports.c) */
     bool *routes;            /* [RMP_MAX_TRANSPORTS * size]: the tp_env_t.route arrays */
 
-    struct bsend_buf *bsend; /* the buffer attached for buffered sends (sendmodes.c), or
+    struct bsend_buf *bsend; /* the buffer attached for buffered sends (bsend.c), or
                               * NULL */
+    struct bsend_buf *bsend_dead; /* freed communicators' buffers, messages in flight */
     /* Sends whose cancel waits for the receiver's answer (send_cancel.c): finalize waits
      * for them, a peer's failure ends theirs. */
     struct rmp_request **cancels;
@@ -556,10 +558,12 @@ void progress_sleep(rmp_ctx_t *c);
 void progress_coll_add(rmp_ctx_t *c, struct rmp_request *r);
 void progress_coll_remove(rmp_ctx_t *c, struct rmp_request *r);
 
-/* ---- Buffered sends (sendmodes.c) ---- */
+/* ---- Buffered sends (bsend.c) ---- */
 /* At teardown, after finalize delivered every message: release the attached buffer's record
  * (the memory is the user's). */
 void bsend_fini(rmp_ctx_t *c);
+/* A communicator goes (lock held): its buffer is detached, kept until its messages left. */
+void bsend_comm_release(rmp_ctx_t *ctx, comm_t *c);
 
 /* ---- The progress thread (progress_thread.c) ---- */
 /* Start it (init, after wire-up; from then on the runtime locks at every thread level). */

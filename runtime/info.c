@@ -108,24 +108,40 @@ static const char *thread_level_name(int level)
     }
 }
 
-/* RMP_INFO_ENV's content (MPI-3.1 10.3.1's keys that the process can know): command and argv
- * from /proc/self/cmdline, maxprocs (the world size), host, arch, wdir and thread_level.
- * Mutex held; built once rmp is initialized (the world size is known from then on). */
-static int info_env_build(info_t *in)
+/* The command line as NUL-separated words: argv's first argc (argc > 0 and argv given), else
+ * the process's own from /proc/self/cmdline; its length in bytes (cut to fit buf). */
+static size_t info_cmdline(int argc, char *argv[], char *buf, size_t cap)
 {
-    in->in_use = in->readonly = true;
-    char buf[8192];
     size_t len = 0;
-    FILE *f = fopen("/proc/self/cmdline", "r");
-    if (f) {
-        len = fread(buf, 1, sizeof(buf) - 1, f);
-        fclose(f);
+    if (argc > 0 && argv) {
+        for (int i = 0; i < argc && argv[i] && len < cap - 1; i++) {
+            size_t n = strnlen(argv[i], cap - 1 - len - 1);
+            memcpy(buf + len, argv[i], n);
+            len += n;
+            buf[len++] = '\0';
+        }
+    } else {
+        FILE *f = fopen("/proc/self/cmdline", "r");
+        if (f) {
+            len = fread(buf, 1, cap - 1, f);
+            fclose(f);
+        }
     }
     buf[len] = '\0';
+    return len;
+}
+
+/* The environment's keys (MPI-4.0 9.4.1's that the process can know): command and argv (its
+ * arguments, space-separated, when there are some), host, arch, wdir, and once rmp is
+ * initialized maxprocs (the world size) and thread_level. Mutex held. */
+static int info_env_fill(info_t *in, int argc, char *argv[])
+{
+    char buf[8192];
+    size_t len = info_cmdline(argc, argv, buf, sizeof buf);
     int err = RMP_SUCCESS;
     if (len > 0) {
         size_t first = strlen(buf);
-        err = info_put(in, "command", buf);
+        err = first ? info_put(in, "command", buf) : RMP_SUCCESS;
         if (!err && first + 1 < len) { /* the arguments, separated by spaces */
             char *args = buf + first + 1;
             size_t alen = len - first - 1;
@@ -137,12 +153,13 @@ static int info_env_build(info_t *in)
             args[alen] = '\0';
             if (alen > RMP_MAX_INFO_VAL)
                 args[RMP_MAX_INFO_VAL] = '\0';
-            err = info_put(in, "argv", args);
+            err = alen ? info_put(in, "argv", args) : RMP_SUCCESS;
         }
     }
     char v[RMP_MAX_INFO_VAL + 1];
+    bool up = ctx_check() == RMP_SUCCESS;
     snprintf(v, sizeof v, "%d", rmp_ctx.size);
-    if (!err)
+    if (!err && up)
         err = info_put(in, "maxprocs", v);
     if (!err && gethostname(v, sizeof v - 1) == 0) {
         v[sizeof v - 1] = '\0';
@@ -153,10 +170,33 @@ static int info_env_build(info_t *in)
         err = info_put(in, "arch", u.machine);
     if (!err && getcwd(v, sizeof v))
         err = info_put(in, "wdir", v);
-    if (!err)
+    if (!err && up)
         err = info_put(in, "thread_level", thread_level_name(rmp_ctx.thread_level));
     if (err)
         info_clear(in);
+    return err;
+}
+
+/* RMP_INFO_ENV's content, built once rmp is initialized (the world size is known from then
+ * on). Mutex held. */
+static int info_env_build(info_t *in)
+{
+    in->in_use = in->readonly = true;
+    return info_env_fill(in, 0, NULL); /* (a failure clears in) */
+}
+
+int rmp_info_create_env(int argc, char *argv[], rmp_info_t *info)
+{
+    if (!info || argc < 0)
+        return RMP_ERR_ARG;
+    pthread_mutex_lock(&info_mu);
+    int h, err = info_slot(&h);
+    if (!err) {
+        infos[h] = (info_t){.in_use = true};
+        if (!(err = info_env_fill(&infos[h], argc, argv))) /* (a failure frees the slot) */
+            *info = h;
+    }
+    pthread_mutex_unlock(&info_mu);
     return err;
 }
 
