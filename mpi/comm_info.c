@@ -1,8 +1,8 @@
 /* comm_info.c — MPI's communicator and window names and hints, and the communicator creations
- * of MPI-3 (Comm_dup_with_info, Comm_idup, Comm_create_group) over rmp's. A new communicator
- * inherits its parent's error handler (MPI-3.1 8.3); an idup's at the call, as its handle
- * exists from then on. (Attribute copying, where another part of the layer adds it to
- * MPI_Comm_dup, is in MPI_Comm_dup_with_info and MPI_Comm_idup below too.) */
+ * of MPI-3 and 4 (Comm_dup_with_info, Comm_idup(_with_info), Comm_create_group) over rmp's.
+ * A new communicator inherits its parent's error handler (MPI-3.1 8.3); an idup's at the
+ * call, as its handle exists from then on. (Attribute copying, where another part of the
+ * layer adds it to MPI_Comm_dup, is in MPI_Comm_dup_with_info and MPI_Comm_idup below too.) */
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
@@ -107,12 +107,12 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 
 /* The handle exists from the call on, so the handler and the attributes are copied then. A
  * copy callback's error first lets the duplication finish (the other members take part in
- * it), then undoes it: the request is then MPI_REQUEST_NULL. */
-int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+ * it), then undoes it: the request is then MPI_REQUEST_NULL. rc: the idup's. */
+static int idup_finish(MPI_Comm comm, int rc, MPI_Comm *newcomm, MPI_Request *request,
+                       const char *call)
 {
-    int rc = rmp_comm_idup(comm, newcomm, request);
     if (rc != RMP_SUCCESS)
-        return rmpi_raise(comm, rc, __func__);
+        return rmpi_raise(comm, rc, call);
     rmpi_errh_inherit(comm, *newcomm);
     int code = rmpi_attr_copy(RMPI_KIND_COMM, comm, *newcomm);
     if (code != MPI_SUCCESS) {
@@ -122,7 +122,20 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
         *newcomm = MPI_COMM_NULL;
         *request = MPI_REQUEST_NULL;
     }
-    return rmpi_raise_code(comm, code, __func__);
+    return rmpi_raise_code(comm, code, call);
+}
+
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return idup_finish(comm, rmp_comm_idup(comm, newcomm, request), newcomm, request, __func__);
+}
+
+/* As MPI_Comm_idup, with info's hints (MPI-4.0). */
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                            MPI_Request *request)
+{
+    return idup_finish(comm, rmp_comm_idup_with_info(comm, info, newcomm, request), newcomm,
+                       request, __func__);
 }
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)

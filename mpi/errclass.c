@@ -1,7 +1,8 @@
-/* errclass.c — user error classes, codes and strings (MPI-3.1 8.5): MPI_Add_error_class,
- * MPI_Add_error_code, MPI_Add_error_string. A class is a code whose class is itself; both are
- * numbered from MPI_ERR_LASTCODE + 1 up, in one table, never reused (MPI-3.1 has no way to
- * remove them). The MPI layer holds them: they are MPI numbers that rmp never raises. */
+/* errclass.c — user error classes, codes and strings (MPI-3.1 8.5, MPI-4.1 9.5):
+ * MPI_Add_error_class, _code, _string and MPI_Remove_error_class, _code, _string. A class is
+ * a code whose class is itself; both are numbered from MPI_ERR_LASTCODE + 1 up, in one table,
+ * never reused (a removed one stays in the table, marked). The MPI layer holds them: they are
+ * MPI numbers that rmp never raises. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 typedef struct user_code {
     int cls;
     char *string; /* NULL: none added ("") */
+    bool removed; /* MPI_Remove_error_class or _code: unknown from then on */
 } user_code_t;
 
 static struct {
@@ -32,7 +34,8 @@ static user_code_t *ec_get(int code)
 {
     if (code <= MPI_ERR_LASTCODE || code - MPI_ERR_LASTCODE > ec.n)
         return NULL;
-    return &ec.c[code - MPI_ERR_LASTCODE - 1];
+    user_code_t *u = &ec.c[code - MPI_ERR_LASTCODE - 1];
+    return u->removed ? NULL : u;
 }
 
 bool rmpi_user_code(int code, int *cls, char *string)
@@ -116,5 +119,52 @@ int MPI_Add_error_string(int errorcode, const char *string)
         }
         pthread_mutex_unlock(&ec.lock);
     }
+    return rmpi_raise_code(MPI_COMM_WORLD, rc, __func__);
+}
+
+/* MPI-4.1 9.5: only what the program added goes, a class only once no code of it is left;
+ * anything else is MPI_ERR_ARG. A class (want_class) or a code that is not a class. */
+static int ec_remove(int code, bool want_class)
+{
+    int rc = MPI_SUCCESS;
+    pthread_mutex_lock(&ec.lock);
+    user_code_t *u = ec_get(code);
+    if (!u || (u->cls == code) != want_class)
+        rc = MPI_ERR_ARG;
+    for (int i = 0; !rc && want_class && i < ec.n; i++)
+        if (!ec.c[i].removed && ec.c[i].cls == code && MPI_ERR_LASTCODE + 1 + i != code)
+            rc = MPI_ERR_ARG; /* a code of the class is still there */
+    if (!rc) {
+        free(u->string);
+        u->string = NULL;
+        u->removed = true;
+    }
+    pthread_mutex_unlock(&ec.lock);
+    return rc;
+}
+
+int MPI_Remove_error_class(int errorclass)
+{
+    return rmpi_raise_code(MPI_COMM_WORLD, ec_remove(errorclass, true), __func__);
+}
+
+int MPI_Remove_error_code(int errorcode)
+{
+    return rmpi_raise_code(MPI_COMM_WORLD, ec_remove(errorcode, false), __func__);
+}
+
+/* The string MPI_Add_error_string gave a code or class (none: MPI_ERR_ARG). */
+int MPI_Remove_error_string(int errorcode)
+{
+    int rc = MPI_SUCCESS;
+    pthread_mutex_lock(&ec.lock);
+    user_code_t *u = ec_get(errorcode);
+    if (u && u->string) {
+        free(u->string);
+        u->string = NULL;
+    } else {
+        rc = MPI_ERR_ARG;
+    }
+    pthread_mutex_unlock(&ec.lock);
     return rmpi_raise_code(MPI_COMM_WORLD, rc, __func__);
 }

@@ -80,7 +80,7 @@ static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {
  * is reused once no reference is left. Per communicator and per window handle: the handle of
  * its handler, 0 standing for the default MPI_ERRORS_ARE_FATAL. Everything under one lock,
  * never held while a user handler runs: communicators may be made by several threads. */
-enum { EH_FIRST_USER = 3, EH_COMM = 0, EH_WIN = 1 };
+enum { EH_FIRST_USER = 4, EH_COMM = 0, EH_WIN = 1 }; /* 3: MPI_ERRORS_ABORT */
 
 typedef struct errh {
     int kind; /* EH_COMM or EH_WIN */
@@ -217,8 +217,9 @@ void rmpi_win_errh_forget(MPI_Win win)
     pthread_mutex_unlock(&rmpi_errh.lock);
 }
 
-/* MPI_ERRORS_ARE_FATAL: one line naming the call, the rank and the error, then the end. */
-static _Noreturn void rmpi_fatal(int code, const char *call)
+/* MPI_ERRORS_ARE_FATAL and MPI_ERRORS_ABORT (both end the job: rmp ends every process of it):
+ * one line naming the call, the rank and the error, then the end. */
+static _Noreturn void rmpi_fatal(int code, const char *call, MPI_Errhandler eh)
 {
     /* The layer's calls are compiled as PMPI_X (the Makefile's profiling interface), so
      * __func__ says "PMPI_Send": the user called MPI_Send, the name the message gives. */
@@ -237,8 +238,9 @@ static _Noreturn void rmpi_fatal(int code, const char *call)
         fprintf(stderr, "rmp: %s on rank %d: %s\n", call, rank, text);
     else
         fprintf(stderr, "rmp: %s: %s\n", call, text);
-    fprintf(stderr, "rmp: MPI_ERRORS_ARE_FATAL ends the job; after MPI_Comm_set_errhandler(comm, "
-                    "MPI_ERRORS_RETURN) %s returns %d instead\n", call, code);
+    fprintf(stderr, "rmp: %s ends the job; after MPI_Comm_set_errhandler(comm, "
+                    "MPI_ERRORS_RETURN) %s returns %d instead\n",
+            eh == MPI_ERRORS_ABORT ? "MPI_ERRORS_ABORT" : "MPI_ERRORS_ARE_FATAL", call, code);
     fflush(stderr);
     rmp_abort(RMP_COMM_WORLD, cls);
     abort(); /* rmp_abort never returns */
@@ -268,8 +270,8 @@ static int rmpi_raise_on(int kind, int h, int code, const char *call)
     pthread_mutex_lock(&rmpi_errh.lock);
     errh_ref(eh, -1);
     pthread_mutex_unlock(&rmpi_errh.lock);
-    if (eh == MPI_ERRORS_ARE_FATAL)
-        rmpi_fatal(code, call);
+    if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_ABORT)
+        rmpi_fatal(code, call, eh);
     return code;
 }
 
@@ -344,7 +346,7 @@ void rmpi_status_fix(rmpi_stsave_t *sv, MPI_Status *s, int n, int rc)
 /* Is eh a handler that objects of the kind may use (a builtin or a live one of the kind)? */
 static bool errh_fits(int kind, MPI_Errhandler eh)
 {
-    if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN)
+    if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRORS_ABORT)
         return true;
     errh_t *e = errh_user(eh);
     return e && e->kind == kind;
@@ -512,7 +514,8 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
     pthread_mutex_lock(&rmpi_errh.lock);
     if (!errhandler)
         code = MPI_ERR_ARG;
-    else if (*errhandler == MPI_ERRORS_ARE_FATAL || *errhandler == MPI_ERRORS_RETURN)
+    else if (*errhandler == MPI_ERRORS_ARE_FATAL || *errhandler == MPI_ERRORS_RETURN ||
+             *errhandler == MPI_ERRORS_ABORT)
         *errhandler = MPI_ERRHANDLER_NULL;
     else if (errh_user(*errhandler)) {
         errh_ref(*errhandler, -1);

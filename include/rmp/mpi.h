@@ -146,6 +146,9 @@ typedef union MPI_Status {
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
 #define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)1)
 #define MPI_ERRORS_RETURN ((MPI_Errhandler)2)
+/* MPI-4.0: ends the job (rmp: every process of it, whatever the communicator), as
+ * MPI_ERRORS_ARE_FATAL does, with its own name and handle. */
+#define MPI_ERRORS_ABORT ((MPI_Errhandler)3)
 
 #define MPI_ANY_SOURCE RMP_ANY_SOURCE
 #define MPI_ANY_TAG RMP_ANY_TAG
@@ -1270,6 +1273,81 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+
+
+
+/* ---- MPI-4.0 and 4.1 calls (mpi/mpi41.c, mpi/buffers.c, mpi/errclass.c) --------------- */
+/* Nonblocking MPI_Comm_dup_with_info: newcomm gets info's hints, not comm's. */
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                            MPI_Request *request);
+/* A new info with MPI_INFO_ENV's keys (also before MPI_Init: then no maxprocs nor
+ * thread_level): command and argv from argv[0..argc-1] when argv is given, else from the
+ * process's command line; host, arch, wdir. rmp knows no soft, file or hostfile keys. */
+int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+/* MPI-4.0's MPI_Info_get: *flag = 1 if key is set; then value gets at most *buflen - 1
+ * characters of it and a NUL (nothing when *buflen is 0) and *buflen becomes the value's length
+ * + 1. *flag = 0 leaves value and *buflen alone. */
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
+
+/* Buffered sends (MPI-4.1 3.6): a communicator's own buffer serves the bsends on it, the
+ * process's (MPI_Buffer_attach) the others. MPI_BUFFER_AUTOMATIC as the address: rmp
+ * allocates each message's space as needed (size ignored; detach returns it and 0). Flush
+ * waits until the messages buffered before the call were sent (the buffer stays attached);
+ * iflush returns a request that completes then. Detach waits the same and detaches; freeing a
+ * communicator detaches its buffer. rmp has no sessions: no MPI_Session_*_buffer. */
+#define MPI_BUFFER_AUTOMATIC RMP_BUFFER_AUTOMATIC
+int MPI_Buffer_flush(void);
+int MPI_Buffer_iflush(MPI_Request *request);
+int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+/* buffer_addr is a void ** (as MPI_Buffer_detach's). */
+int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+int MPI_Comm_flush_buffer(MPI_Comm comm);
+int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+
+/* Status fields through calls (MPI-4.1; for languages that cannot reach the fields). */
+int MPI_Status_get_source(MPI_Status *status, int *source);
+int MPI_Status_set_source(MPI_Status *status, int source);
+int MPI_Status_get_tag(MPI_Status *status, int *tag);
+int MPI_Status_set_tag(MPI_Status *status, int tag);
+int MPI_Status_get_error(MPI_Status *status, int *error);
+int MPI_Status_set_error(MPI_Status *status, int error);
+
+/* MPI_Request_get_status over arrays (MPI-4.1): what MPI_Testall, Testany and Testsome
+ * answer, but no request is freed or made inactive (a later wait or test completes them). */
+int MPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
+                               MPI_Status array_of_statuses[]);
+int MPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
+                               int *flag, MPI_Status *status);
+int MPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                int array_of_indices[], MPI_Status array_of_statuses[]);
+
+/* Removing what MPI_Add_error_class, _code and _string added (MPI-4.1): a predefined class or
+ * code, an unknown one, a class that still has codes, or a code without a string gives
+ * MPI_ERR_ARG. A removed number is not given out again. */
+int MPI_Remove_error_class(int errorclass);
+int MPI_Remove_error_code(int errorcode);
+int MPI_Remove_error_string(int errorcode);
+
+/* The predefined pair type {value; index} for MPI_MINLOC/MAXLOC (MPI-4.1): MPI_FLOAT +
+ * MPI_INT -> MPI_FLOAT_INT, DOUBLE, LONG, INT, SHORT, LONG_DOUBLE with MPI_INT, and the
+ * Fortran REAL, DOUBLE_PRECISION, INTEGER with themselves; MPI_DATATYPE_NULL for any other
+ * pair of valid types (an invalid one: MPI_ERR_TYPE). */
+int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                             MPI_Datatype *pair_type);
+
+/* MPI-4.1: a new info describing the hardware this process runs on: "mpi_hw_resource_type"
+ * "mpi_shared_memory" (the one resource type rmp splits by, MPI_COMM_TYPE_SHARED), and rmp's
+ * own keys "rmp_host" (the node's name), "rmp_ncpus" (processors online), "rmp_arch". */
+int MPI_Get_hw_resource_info(MPI_Info *hw_info);
+
+/* MPI-5.0's ABI queries. rmp has its own ABI, not the standard one: MPI_Abi_get_version gives
+ * -1 and -1; MPI_Abi_get_info says so ("mpi_abi" "rmp", "mpi_abi_standard" "false") with the
+ * sizes in bytes of MPI_Aint, MPI_Count and MPI_Offset ("mpi_aint_size" ...); rmp has no
+ * Fortran bindings: MPI_Abi_get_fortran_info gives "mpi_fortran_bindings" "none" and the size
+ * of MPI_Fint ("mpi_fint_size"). */
+int MPI_Abi_get_version(int *abi_major, int *abi_minor);
+int MPI_Abi_get_info(MPI_Info *info);
+int MPI_Abi_get_fortran_info(MPI_Info *info);
 
 
 
