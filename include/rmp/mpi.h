@@ -63,6 +63,12 @@
  *   large counts  the _c forms (MPI_Count) of point-to-point, the blocking collectives,
  *                 Get_count, Get_elements, Type_size, Type_get_extent, Type_contiguous,
  *                 Type_vector
+ *   MPI-4.0/4.1   Comm_idup_with_info, Info_create_env, Info_get_string, MPI_ERRORS_ABORT,
+ *                 Buffer_flush/iflush, Comm_attach/detach/flush/iflush_buffer,
+ *                 MPI_BUFFER_AUTOMATIC, Status_get/set_source/tag/error,
+ *                 Request_get_status_all/any/some, Remove_error_class/code/string,
+ *                 Type_get_value_index, Get_hw_resource_info; MPI-5.0's Abi_get_version,
+ *                 Abi_get_info, Abi_get_fortran_info
  *
  * Where rmp differs from the standard: MPI_Abort ends the whole job whatever the communicator;
  * a process that exits with status 0 after MPI_Init without calling MPI_Finalize (returning
