@@ -814,9 +814,10 @@ int rmp_info_get_nthkey(rmp_info_t info, int n, char *key);
 int rmp_info_delete(rmp_info_t info, const char *key); /* RMP_ERR_INFO_NOKEY: not set */
 int rmp_info_dup(rmp_info_t info, rmp_info_t *newinfo);
 int rmp_info_free(rmp_info_t *info); /* *info becomes RMP_INFO_NULL */
-/* A new info with RMP_INFO_ENV's keys (usable before rmp_init: maxprocs and thread_level
- * only after it), command and argv taken from argv's first argc words when given (argc > 0,
- * argv non-NULL), else from the process's command line. */
+/* A new info with the keys of RMP_INFO_ENV that do not depend on rmp_init, so that it is the
+ * same before, during and after (MPICH's infocreateenv checks it): command and argv, taken
+ * from argv's first argc words when given (argc > 0, argv non-NULL), else from the process's
+ * command line; host, arch, wdir. (maxprocs and thread_level: RMP_INFO_ENV.) */
 int rmp_info_create_env(int argc, char *argv[], rmp_info_t *info);
 
 /* Names of communicators, datatypes and windows, cut to RMP_MAX_OBJECT_NAME - 1 characters.

@@ -132,9 +132,9 @@ static size_t info_cmdline(int argc, char *argv[], char *buf, size_t cap)
 }
 
 /* The environment's keys (MPI-4.0 9.4.1's that the process can know): command and argv (its
- * arguments, space-separated, when there are some), host, arch, wdir, and once rmp is
- * initialized maxprocs (the world size) and thread_level. Mutex held. */
-static int info_env_fill(info_t *in, int argc, char *argv[])
+ * arguments, space-separated, when there are some), host, arch, wdir, and for the job's own
+ * (RMP_INFO_ENV, rmp initialized) maxprocs (the world size) and thread_level. Mutex held. */
+static int info_env_fill(info_t *in, int argc, char *argv[], bool job)
 {
     char buf[8192];
     size_t len = info_cmdline(argc, argv, buf, sizeof buf);
@@ -157,7 +157,7 @@ static int info_env_fill(info_t *in, int argc, char *argv[])
         }
     }
     char v[RMP_MAX_INFO_VAL + 1];
-    bool up = ctx_check() == RMP_SUCCESS;
+    bool up = job && ctx_check() == RMP_SUCCESS;
     snprintf(v, sizeof v, "%d", rmp_ctx.size);
     if (!err && up)
         err = info_put(in, "maxprocs", v);
@@ -182,7 +182,7 @@ static int info_env_fill(info_t *in, int argc, char *argv[])
 static int info_env_build(info_t *in)
 {
     in->in_use = in->readonly = true;
-    return info_env_fill(in, 0, NULL); /* (a failure clears in) */
+    return info_env_fill(in, 0, NULL, true); /* (a failure clears in) */
 }
 
 int rmp_info_create_env(int argc, char *argv[], rmp_info_t *info)
@@ -193,7 +193,7 @@ int rmp_info_create_env(int argc, char *argv[], rmp_info_t *info)
     int h, err = info_slot(&h);
     if (!err) {
         infos[h] = (info_t){.in_use = true};
-        if (!(err = info_env_fill(&infos[h], argc, argv))) /* (a failure frees the slot) */
+        if (!(err = info_env_fill(&infos[h], argc, argv, false))) /* (failed: slot freed) */
             *info = h;
     }
     pthread_mutex_unlock(&info_mu);

@@ -1286,9 +1286,10 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 /* Nonblocking MPI_Comm_dup_with_info: newcomm gets info's hints, not comm's. */
 int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
                             MPI_Request *request);
-/* A new info with MPI_INFO_ENV's keys (also before MPI_Init: then no maxprocs nor
- * thread_level): command and argv from argv[0..argc-1] when argv is given, else from the
- * process's command line; host, arch, wdir. rmp knows no soft, file or hostfile keys. */
+/* A new info with the keys of MPI_INFO_ENV that are the same before MPI_Init, during and
+ * after: command and argv from argv[0..argc-1] when argv is given, else from the process's
+ * command line; host, arch, wdir (maxprocs and thread_level: MPI_INFO_ENV, after MPI_Init).
+ * rmp knows no soft or file keys. */
 int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 /* MPI-4.0's MPI_Info_get: *flag = 1 if key is set; then value gets at most *buflen - 1
  * characters of it and a NUL (nothing when *buflen is 0) and *buflen becomes the value's length

@@ -73,15 +73,32 @@ static void test_idup_with_info(void)
     CHECK(MPI_Comm_free(&parent));
 }
 
-static void test_info_create_env(void)
+/* Made before MPI_Init (main): the same keys and values as one made now. */
+static void test_info_create_env(MPI_Info before, int argc, char **argv)
 {
+    static const char *const keys[] = {"command", "argv", "host", "arch", "wdir"};
+    MPI_Info now;
+    CHECK(MPI_Info_create_env(argc, argv, &now));
+    int n1 = -1, n2 = -2;
+    CHECK(MPI_Info_get_nkeys(before, &n1));
+    CHECK(MPI_Info_get_nkeys(now, &n2));
+    EXPECT_INT(n1, n2);
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        char v[MPI_MAX_INFO_VAL + 1];
+        int flag = 0;
+        CHECK(MPI_Info_get(now, keys[i], MPI_MAX_INFO_VAL, v, &flag));
+        expect_info(before, keys[i], flag ? v : NULL);
+    }
+    CHECK(MPI_Info_free(&now));
+    CHECK(MPI_Info_free(&before));
+
     char a0[] = "prog", a1[] = "a", a2[] = "b c", *av[] = {a0, a1, a2, NULL};
     MPI_Info info;
     CHECK(MPI_Info_create_env(3, av, &info));
     expect_info(info, "command", "prog");
     expect_info(info, "argv", "a b c");
-    expect_info_int(info, "maxprocs", size);
-    expect_info(info, "thread_level", "MPI_THREAD_SINGLE");
+    expect_info(info, "maxprocs", NULL); /* not known before MPI_Init: never, so that it is */
+    expect_info(info, "thread_level", NULL); /* the same object before, during and after */
     char host[MPI_MAX_PROCESSOR_NAME], cwd[4096];
     int len;
     CHECK(MPI_Get_processor_name(host, &len));
@@ -556,7 +573,10 @@ static void abort_mode(void)
 
 int main(int argc, char **argv)
 {
+    MPI_Info env_before = MPI_INFO_NULL;
+    int env_rc = MPI_Info_create_env(argc, argv, &env_before);
     mc_init(&argc, &argv, 120);
+    CHECK(env_rc);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     left = (mc_rank + size - 1) % size;
     right = (mc_rank + 1) % size;
@@ -567,7 +587,7 @@ int main(int argc, char **argv)
     }
     int *out = malloc(sizeof(int) * BIG), *in = malloc(sizeof(int) * BIG);
     test_idup_with_info();
-    test_info_create_env();
+    test_info_create_env(env_before, argc, argv);
     test_info_get_string();
     test_errors_abort_handle();
     test_process_buffer(out, in);
