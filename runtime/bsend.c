@@ -66,19 +66,6 @@ static void bsend_reap_dead(rmp_ctx_t *c)
     }
 }
 
-void bsend_fini(rmp_ctx_t *c)
-{
-    bsend_reap_dead(c);
-    bsend_buf_t *b = c->bsend;
-    if (!b)
-        return;
-    bsend_reap(c, b);
-    if (b->segs)
-        return; /* an abandoned job: messages still in flight keep their space */
-    free(b);
-    c->bsend = NULL;
-}
-
 void bsend_comm_release(rmp_ctx_t *ctx, comm_t *c)
 {
     bsend_buf_t *b = c->bsend;
@@ -88,6 +75,21 @@ void bsend_comm_release(rmp_ctx_t *ctx, comm_t *c)
     b->next_dead = ctx->bsend_dead;
     ctx->bsend_dead = b;
     bsend_reap_dead(ctx);
+}
+
+void bsend_fini(rmp_ctx_t *c)
+{
+    for (int i = 0; c->comms && i < RMP_MAX_COMMS; i++) /* buffers still attached to them */
+        bsend_comm_release(c, &c->comms[i]);
+    bsend_reap_dead(c); /* (what is still in flight in an abandoned job stays) */
+    bsend_buf_t *b = c->bsend;
+    if (!b)
+        return;
+    bsend_reap(c, b);
+    if (b->segs)
+        return; /* an abandoned job: messages still in flight keep their space */
+    free(b);
+    c->bsend = NULL;
 }
 
 /* First fit of len bytes between the messages in the buffer: where to link the new one

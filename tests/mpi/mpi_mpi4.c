@@ -598,6 +598,13 @@ int main(int argc, char **argv)
     test_remove_error();
     test_value_index();
     test_hw_and_abi();
+    /* a buffer left attached to MPI_COMM_WORLD, a message in it: finalize sends it and frees
+     * the buffer (the ASan run's leak check says whether it did) */
+    CHECK(MPI_Comm_attach_buffer(MPI_COMM_WORLD, MPI_BUFFER_AUTOMATIC, 0));
+    fill(out, 4, mc_rank, 70);
+    CHECK(MPI_Bsend(out, 4, MPI_INT, right, 70, MPI_COMM_WORLD));
+    CHECK(MPI_Recv(in, 4, MPI_INT, left, 70, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    expect_fill(in, 4, left, 70, "buffer left attached to MPI_COMM_WORLD");
     free(out);
     free(in);
     CHECK(MPI_Finalize());
