@@ -76,7 +76,7 @@ int MPI_Abi_get_info(MPI_Info *info)
     snprintf(count, sizeof count, "%zu", sizeof(MPI_Count));
     snprintf(offset, sizeof offset, "%zu", sizeof(MPI_Offset));
     const char *const kv[][2] = {
-        {"mpi_abi", "rmp"}, {"mpi_abi_standard", "false"}, {"mpi_aint_size", aint},
+        {"mpi_abi", "rmp"},        {"mpi_abi_standard", "false"}, {"mpi_aint_size", aint},
         {"mpi_count_size", count}, {"mpi_offset_size", offset},
     };
     return rmpi_raise(MPI_COMM_WORLD, info_of(kv, 5, info), __func__);
@@ -153,14 +153,13 @@ int MPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *
 {
     rmpi_stsave_t sv_;
     rmpi_status_prep(&sv_, array_of_statuses, count);
-    int rc = rmp_request_get_status_all(count, array_of_requests, flag,
-                                        rmpi_st(array_of_statuses));
+    int rc = rmp_request_get_status_all(count, array_of_requests, flag, rmpi_st(array_of_statuses));
     rmpi_status_fix(&sv_, array_of_statuses, count, rc);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
-int MPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
-                               int *flag, MPI_Status *status)
+int MPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                               MPI_Status *status)
 {
     rmpi_stsave_t sv_;
     rmpi_status_prep(&sv_, status, 1);
@@ -174,8 +173,8 @@ int MPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], in
 {
     rmpi_stsave_t sv_;
     rmpi_status_prep(&sv_, array_of_statuses, incount);
-    int rc = rmp_request_get_status_some(incount, array_of_requests, outcount,
-                                         array_of_indices, rmpi_st(array_of_statuses));
+    int rc = rmp_request_get_status_some(incount, array_of_requests, outcount, array_of_indices,
+                                         rmpi_st(array_of_statuses));
     rmpi_status_fix(&sv_, array_of_statuses, incount, rc);
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }

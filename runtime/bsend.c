@@ -14,8 +14,8 @@
 typedef struct bsend_seg {
     struct bsend_seg *next; /* by offset (automatic: newest first) */
     size_t off, len;
-    uint64_t seq;           /* the order of buffering: a flush waits for those before it */
-    char *own;              /* automatic buffer: the message's data */
+    uint64_t seq; /* the order of buffering: a flush waits for those before it */
+    char *own;    /* automatic buffer: the message's data */
     struct rmp_request *req;
 } bsend_seg_t;
 
@@ -24,9 +24,9 @@ typedef struct bsend_seg {
 typedef struct bsend_buf {
     char *buf; /* RMP_BUFFER_AUTOMATIC: rmp allocates */
     size_t size;
-    bsend_seg_t *segs; /* in use */
-    uint64_t seq;      /* the next message's */
-    int flushes;       /* iflush requests on it: a detach waits for them too */
+    bsend_seg_t *segs;           /* in use */
+    uint64_t seq;                /* the next message's */
+    int flushes;                 /* iflush requests on it: a detach waits for them too */
     struct bsend_buf *next_dead; /* rmp_ctx.bsend_dead: a freed communicator's, still busy */
 } bsend_buf_t;
 
@@ -112,8 +112,7 @@ static bool bsend_fit(bsend_buf_t *b, size_t len, bsend_seg_t ***at, size_t *off
 
 /* Room for the message in b (NULL: none attached): its segment, with s->own allocated in an
  * automatic buffer, linked in at *at by the caller; NULL and the error in *rc otherwise. */
-static bsend_seg_t *bsend_room(bsend_buf_t *b, size_t bytes, int dst, bsend_seg_t ***at,
-                               int *rc)
+static bsend_seg_t *bsend_room(bsend_buf_t *b, size_t bytes, int dst, bsend_seg_t ***at, int *rc)
 {
     size_t off;
     *rc = RMP_ERR_BUFFER;
@@ -136,8 +135,8 @@ static bsend_seg_t *bsend_room(bsend_buf_t *b, size_t bytes, int dst, bsend_seg_
     return s;
 }
 
-int p2p_bsend_locked(comm_t *c, const void *buf, int count, const dtype_t *t, size_t bytes,
-                     int dst, int tag, struct rmp_request *user)
+int p2p_bsend_locked(comm_t *c, const void *buf, int count, const dtype_t *t, size_t bytes, int dst,
+                     int tag, struct rmp_request *user)
 {
     rmp_ctx_t *ctx = &rmp_ctx;
     bsend_buf_t *b = c->bsend ? c->bsend : ctx->bsend; /* the communicator's first */
@@ -170,8 +169,8 @@ int p2p_bsend_locked(comm_t *c, const void *buf, int count, const dtype_t *t, si
     return RMP_SUCCESS;
 }
 
-int rmp_ibsend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
-               rmp_comm_t comm, rmp_request_t *req)
+int rmp_ibsend(const void *buf, int count, rmp_datatype_t type, int dest, int tag, rmp_comm_t comm,
+               rmp_request_t *req)
 {
     p2p_args_t a;
     int rc = p2p_check_args(comm, &a, buf, count, type, dest, tag, false);
@@ -195,8 +194,7 @@ int rmp_ibsend(const void *buf, int count, rmp_datatype_t type, int dest, int ta
     return RMP_SUCCESS;
 }
 
-int rmp_bsend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
-              rmp_comm_t comm)
+int rmp_bsend(const void *buf, int count, rmp_datatype_t type, int dest, int tag, rmp_comm_t comm)
 {
     rmp_request_t r;
     int rc = rmp_ibsend(buf, count, type, dest, tag, comm, &r);

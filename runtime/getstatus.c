@@ -43,8 +43,7 @@ static int gs_errors(int nerr, int first, const rmp_status_t statuses[])
     return nerr == 0 ? RMP_SUCCESS : statuses ? RMP_ERR_IN_STATUS : first;
 }
 
-int rmp_request_get_status_all(int count, rmp_request_t reqs[], int *flag,
-                               rmp_status_t statuses[])
+int rmp_request_get_status_all(int count, rmp_request_t reqs[], int *flag, rmp_status_t statuses[])
 {
     int nactive, rc = gs_check(count, reqs, flag, &nactive);
     if (rc)
@@ -93,8 +92,8 @@ int rmp_request_get_status_any(int count, rmp_request_t reqs[], int *index, int 
     return RMP_SUCCESS;
 }
 
-int rmp_request_get_status_some(int incount, rmp_request_t reqs[], int *outcount,
-                                int indices[], rmp_status_t statuses[])
+int rmp_request_get_status_some(int incount, rmp_request_t reqs[], int *outcount, int indices[],
+                                rmp_status_t statuses[])
 {
     int nactive, rc = gs_check(incount, reqs, outcount, &nactive);
     if (!rc && incount > 0 && !indices)

@@ -38,8 +38,10 @@ ParameterizedTest(int *n, mpi4, errors_abort, .timeout = 100)
     char line[128];
     snprintf(line, sizeof line, "rmp: MPI_Send on rank %d: MPI_ERR_RANK: invalid rank", *n - 1);
     expect_line(r, err, line, 1);
-    expect_line(r, err, "rmp: MPI_ERRORS_ABORT ends the job; after MPI_Comm_set_errhandler("
-                "comm, MPI_ERRORS_RETURN) MPI_Send returns 6 instead", 1);
+    expect_line(r, err,
+                "rmp: MPI_ERRORS_ABORT ends the job; after MPI_Comm_set_errhandler("
+                "comm, MPI_ERRORS_RETURN) MPI_Send returns 6 instead",
+                1);
     cr_assert_eq(count_prefix(r.out, "mpi_mpi4: rank"), 0, "a rank went on:\n%s", r.out);
     expect_no_fail(r);
     expect_clean(r);

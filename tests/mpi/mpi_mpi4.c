@@ -8,7 +8,8 @@
 
 static int size, left, right;
 
-#define BIG (256 * 1024) /* ints: past any eager limit, so a bsend's send waits for its receiver */
+/* ints: past any eager limit, so that a bsend's send waits for its receiver */
+#define BIG (256 * 1024)
 
 /* info's key has exactly the value want (NULL: the key is not set). */
 static void expect_info(MPI_Info info, const char *key, const char *want)
@@ -97,7 +98,7 @@ static void test_info_create_env(MPI_Info before, int argc, char **argv)
     CHECK(MPI_Info_create_env(3, av, &info));
     expect_info(info, "command", "prog");
     expect_info(info, "argv", "a b c");
-    expect_info(info, "maxprocs", NULL); /* not known before MPI_Init: never, so that it is */
+    expect_info(info, "maxprocs", NULL);     /* not known before MPI_Init: never, so that it is */
     expect_info(info, "thread_level", NULL); /* the same object before, during and after */
     char host[MPI_MAX_PROCESSOR_NAME], cwd[4096];
     int len;
@@ -294,8 +295,7 @@ static void test_comm_buffer(int *out, int *in)
     int sz;
     CHECK(MPI_Comm_detach_buffer(c, &addr, &sz));
     if (addr != buf || sz != bsize)
-        FAIL("Comm_detach_buffer gave %p and %d, expected %p and %d", addr, sz, (void *)buf,
-             bsize);
+        FAIL("Comm_detach_buffer gave %p and %d, expected %p and %d", addr, sz, (void *)buf, bsize);
     CHECK(MPI_Comm_detach_buffer(c, &addr, &sz)); /* none left */
     if (addr != NULL || sz != 0)
         FAIL("Comm_detach_buffer of none gave %p and %d", addr, sz);
@@ -326,8 +326,8 @@ static void test_automatic(int *out, int *in)
     MPI_Request rq[K];
     CHECK(MPI_Buffer_attach(MPI_BUFFER_AUTOMATIC, 0));
     for (int k = 0; k < K; k++)
-        CHECK(MPI_Irecv(in + k * (BIG / K), BIG / K, MPI_INT, left, 50 + k, MPI_COMM_WORLD,
-                        &rq[k]));
+        CHECK(
+            MPI_Irecv(in + k * (BIG / K), BIG / K, MPI_INT, left, 50 + k, MPI_COMM_WORLD, &rq[k]));
     for (int k = 0; k < K; k++) {
         fill(out, BIG / K, mc_rank, 50 + k);
         CHECK(MPI_Bsend(out, BIG / K, MPI_INT, right, 50 + k, MPI_COMM_WORLD));
@@ -348,7 +348,7 @@ static void test_automatic(int *out, int *in)
     fill(out, BIG, mc_rank, 60);
     CHECK(MPI_Bsend(out, BIG, MPI_INT, right, 60, c));
     memset(out, 0, sizeof(int) * BIG); /* the message was copied at the call */
-    CHECK(MPI_Comm_free(&c)); /* detaches the buffer; the message still goes */
+    CHECK(MPI_Comm_free(&c));          /* detaches the buffer; the message still goes */
     CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE));
     expect_fill(in, BIG, left, 60, "freed communicator's automatic buffer");
 }
@@ -383,8 +383,7 @@ static void test_status_fields(void)
 static void expect_empty(const MPI_Status *s, const char *what)
 {
     if (s->MPI_SOURCE != MPI_ANY_SOURCE || s->MPI_TAG != MPI_ANY_TAG || s->MPI_ERROR)
-        FAIL("%s: status (%d, %d, %d) is not empty", what, s->MPI_SOURCE, s->MPI_TAG,
-             s->MPI_ERROR);
+        FAIL("%s: status (%d, %d, %d) is not empty", what, s->MPI_SOURCE, s->MPI_TAG, s->MPI_ERROR);
 }
 
 /* The receive (request 0) beside a null request and an inactive persistent one: nothing is
@@ -409,7 +408,7 @@ static void test_get_status_arrays(void)
     int v = 1000 + mc_rank;
     CHECK(MPI_Send(&v, 1, MPI_INT, right, 11, MPI_COMM_WORLD));
     st[0].MPI_ERROR = -7; /* MPI-4.1 3.2.5: left alone unless MPI_ERR_IN_STATUS */
-    do /* until the message is in (the watchdog ends a hang) */
+    do                    /* until the message is in (the watchdog ends a hang) */
         CHECK(MPI_Request_get_status_all(3, r, &flag, st));
     while (!flag);
     EXPECT_INT(st[0].MPI_SOURCE, left);
@@ -465,8 +464,8 @@ static void test_remove_error(void)
     CHECK(MPI_Add_error_class(&cls));
     CHECK(MPI_Add_error_code(cls, &code));
     CHECK(MPI_Add_error_string(code, "my code"));
-    EXPECT_INT(MPI_Remove_error_class(cls), MPI_ERR_ARG); /* a code is attached */
-    EXPECT_INT(MPI_Remove_error_code(cls), MPI_ERR_ARG);  /* a class, not a code */
+    EXPECT_INT(MPI_Remove_error_class(cls), MPI_ERR_ARG);  /* a code is attached */
+    EXPECT_INT(MPI_Remove_error_code(cls), MPI_ERR_ARG);   /* a class, not a code */
     EXPECT_INT(MPI_Remove_error_string(cls), MPI_ERR_ARG); /* it has no string */
     CHECK(MPI_Remove_error_string(code));
     CHECK(MPI_Error_string(code, s, &len));
