@@ -75,6 +75,36 @@ static void test_idup_with_info(void)
 }
 
 /* Made before MPI_Init (main): the same keys and values as one made now. */
+/* An intercommunicator's idup_with_info (n >= 2): the lower and upper halves of the world;
+ * the copy reaches the other group (a sum over it) and has info's hints. */
+static void test_idup_with_info_inter(void)
+{
+    if (size < 2)
+        return;
+    int low = mc_rank < size / 2, nremote, sum = -1, me = mc_rank;
+    MPI_Comm half, inter, c;
+    MPI_Info hints, got;
+    MPI_Request rq;
+    CHECK(MPI_Comm_split(MPI_COMM_WORLD, low, mc_rank, &half));
+    CHECK(MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? size / 2 : 0, 5, &inter));
+    CHECK(MPI_Info_create(&hints));
+    CHECK(MPI_Info_set(hints, "mpi_assert_allow_overtaking", "true"));
+    CHECK(MPI_Comm_idup_with_info(inter, hints, &c, &rq));
+    CHECK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    CHECK(MPI_Comm_remote_size(c, &nremote));
+    EXPECT_INT(nremote, low ? size - size / 2 : size / 2);
+    CHECK(MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, c)); /* the remote group's sum */
+    int lo_sum = (size / 2) * (size / 2 - 1) / 2, all = size * (size - 1) / 2;
+    EXPECT_INT(sum, low ? all - lo_sum : lo_sum);
+    CHECK(MPI_Comm_get_info(c, &got));
+    expect_info(got, "mpi_assert_allow_overtaking", "true");
+    CHECK(MPI_Info_free(&got));
+    CHECK(MPI_Info_free(&hints));
+    CHECK(MPI_Comm_free(&c));
+    CHECK(MPI_Comm_free(&inter));
+    CHECK(MPI_Comm_free(&half));
+}
+
 static void test_info_create_env(MPI_Info before, int argc, char **argv)
 {
     static const char *const keys[] = {"command", "argv", "host", "arch", "wdir"};
@@ -586,6 +616,7 @@ int main(int argc, char **argv)
     }
     int *out = malloc(sizeof(int) * BIG), *in = malloc(sizeof(int) * BIG);
     test_idup_with_info();
+    test_idup_with_info_inter();
     test_info_create_env(env_before, argc, argv);
     test_info_get_string();
     test_errors_abort_handle();
