@@ -12,9 +12,10 @@
 /* Calls of a run that do nothing more: a program that tests once after posting, or whose
  * message is on its way, pays no system call. */
 #define TEST_QUIET 2
-/* A longer gap between two calls means the program works between them: not a polling loop,
- * and a new run starts (a sleep there would delay its work, not a peer's). */
-#define TEST_GAP_US 20.0
+/* A longer gap between one call's end and the next one's start means the program works
+ * between them: not a polling loop, and a new run starts (a sleep there would delay its work,
+ * not a peer's). */
+#define TEST_GAP_US 10.0
 /* One sleep's bound: a peer's send ends it at once; the bound is for what no peer announces
  * (a generalized request completed by another thread, a program polling its own flags). */
 #define TEST_NAP_MS 1
@@ -22,12 +23,12 @@
 /* A call that found nothing: the n-th of a run yields from TEST_QUIET on, and sleeps once the
  * run has lasted RMP_SPIN_US (20 us by default when oversubscribed), as a blocking wait would.
  * With a core per rank, nothing: spinning costs nobody, and a test stays a few nanoseconds
- * (no clock, no system call). True when the core was given up (events may have come). */
-static bool backoff(rmp_ctx_t *c)
+ * (no clock, no system call). t: when the call began. True when the core was given up (events
+ * may have come). */
+static bool backoff(rmp_ctx_t *c, double t)
 {
     if (!c->oversubscribed)
         return false;
-    double t = progress_now_us();
     if (c->test_idle.fruitless == 0 || t - c->test_idle.last > TEST_GAP_US) {
         c->test_idle.fruitless = 0;
         c->test_idle.since = t;
@@ -64,7 +65,8 @@ static bool advance(rmp_ctx_t *c, bool (*done)(void *), void *arg, bool *found)
 bool progress_test(rmp_ctx_t *c, bool (*done)(void *), void *arg)
 {
     bool found;
-    if (!advance(c, done, arg, &found) && backoff(c))
+    double t = c->oversubscribed ? progress_now_us() : 0; /* the gap excludes our own work */
+    if (!advance(c, done, arg, &found) && backoff(c, t))
         advance(c, done, arg, &found);
     return found;
 }
