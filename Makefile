@@ -241,7 +241,15 @@ $(OUT)/bin/rmp-bench: $(BENCH_SRC) $(wildcard bench/rmp-bench/*.h) $(STATIC)
 # the optimization rmp-bench's own sources get in a release build: only the libraries differ.
 BENCH_OPT := -O3
 BENCH_MPIS := $(foreach m,openmpi mpich,$(if $(shell command -v mpicc.$(m)),build/bench/osu-like-$(m)))
-bench: $(BENCH) $(BENCH_MPIS) build/bench/osu-like-rmp-mpi build/bench/floor
+POLL_RING := build/bench/poll-ring-rmp $(if $(shell command -v mpicc.openmpi),build/bench/poll-ring-openmpi)
+bench: $(BENCH) $(BENCH_MPIS) build/bench/osu-like-rmp-mpi build/bench/floor $(POLL_RING)
+# Waiting by polling (bench/poll-ring.c), one source for rmp and Open MPI.
+build/bench/poll-ring-rmp: bench/poll-ring.c $(MPI_SHARED) $(RMPCC) Makefile
+	@mkdir -p $(dir $@)
+	$(RMPCC) -static-rmp -std=c11 -D_GNU_SOURCE $(BENCH_OPT) $(WARN) -o $@ $<
+build/bench/poll-ring-openmpi: bench/poll-ring.c Makefile
+	@mkdir -p $(dir $@)
+	mpicc.openmpi -std=c11 -D_GNU_SOURCE $(BENCH_OPT) $(WARN) -o $@ $<
 # The shared-memory latency floor of this machine (bench/floor.c), recorded by bench/compare.
 build/bench/floor: bench/floor.c Makefile
 	@mkdir -p $(dir $@)

@@ -434,6 +434,10 @@ struct rmp_ctx {
     bool oversubscribed;     /* more ranks on the node than cores */
     double busy_until;       /* progress.c: until then (us, monotonic) waits sleep at once */
     long nivcsw_seen;        /* progress.c: involuntary switches at the last slow yield */
+    struct {                 /* progress_test.c: the current run of test calls finding nothing */
+        unsigned fruitless;  /* calls in the run (0: none) */
+        double since, last;  /* us, monotonic: the run's start, the last call's end */
+    } test_idle;
     config_t cfg;
 
     peer_t *peers;           /* [size] */
@@ -554,6 +558,15 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg);
 /* Sleep until a transport (or the progress thread's eventfd) signals, as a blocking wait
  * does; returns at once when there is work (lock held on entry and exit). */
 void progress_sleep(rmp_ctx_t *c);
+/* The monotonic clock in microseconds, as the waits measure time. */
+double progress_now_us(void);
+/* progress_sleep bounded by ms, for any event (lock held; another thread asleep for the
+ * process: returns at once). */
+void progress_nap(rmp_ctx_t *c, int ms);
+/* A test call's progress (progress_test.c; lock held): poll while events come and done(arg)
+ * is false, then, when a run of such calls finds nothing and ranks outnumber cores, give the
+ * core up (yield, then progress_nap). Returns done(arg). */
+bool progress_test(rmp_ctx_t *c, bool (*done)(void *), void *arg);
 /* Collective requests whose schedules progress_poll advances (lock held). */
 void progress_coll_add(rmp_ctx_t *c, struct rmp_request *r);
 void progress_coll_remove(rmp_ctx_t *c, struct rmp_request *r);

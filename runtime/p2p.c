@@ -429,9 +429,8 @@ int p2p_probe(comm_t *c, int source, int tag, bool block, bool take, rmp_status_
         progress_wait_until(ctx, probe_found, &a);
         hang_slot.what = NULL;
         hang_leave(prev);
-    } else if (!probe_found(&a)) {
-        progress_poll(ctx);
-        probe_found(&a);
+    } else {
+        progress_test(ctx, probe_found, &a); /* a polling loop gives its core up */
     }
     if (a.found && status)
         *status = (rmp_status_t){.source = a.found->src, .tag = a.found->tag,

@@ -43,7 +43,7 @@ void progress_coll_remove(rmp_ctx_t *c, struct rmp_request *r)
     list_remove(&r->link);
 }
 
-static double now_us(void)
+double progress_now_us(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -125,7 +125,7 @@ static void blocker_end(rmp_ctx_t *c)
 /* Hand-off sleep: w sleeps until the rank that makes this one runnable wakes exactly it (or a
  * second time after a short first stage, when w asks for it). false when w cannot sleep so:
  * then sleep on the descriptors. */
-static bool block_alone(rmp_ctx_t *c, tp_t *w, const void *on)
+static bool block_alone(rmp_ctx_t *c, tp_t *w, const void *on, int ms)
 {
     int armed, again;
     int rc = arm_alone_all(c, w, &armed);
@@ -133,7 +133,7 @@ static bool block_alone(rmp_ctx_t *c, tp_t *w, const void *on)
         blocker_begin(c, w, on); /* progress_kick_for ends the sleep through w */
         do {
             ctx_unlock(c);
-            rc = w->ops->wait_alone(w, BLOCK_TIMEOUT_MS);
+            rc = w->ops->wait_alone(w, ms);
             ctx_lock(c);
             /* a kick between a first stage's end and here: the re-arm would undo it */
         } while (rc == RMP_INPROGRESS && !c->kicked &&
@@ -147,7 +147,7 @@ static bool block_alone(rmp_ctx_t *c, tp_t *w, const void *on)
 
 /* Sleep on every transport's descriptor. Arm every transport first: an arm that reports
  * pending events means there is work, so return and poll instead. */
-static void block_fds(rmp_ctx_t *c, const void *on)
+static void block_fds(rmp_ctx_t *c, const void *on, int ms)
 {
     struct pollfd fds[RMP_MAX_TRANSPORTS + 2];
     int nfds = 0, armed = 0;
@@ -170,13 +170,14 @@ static void block_fds(rmp_ctx_t *c, const void *on)
         /* Two stages: a wakeup raced with arming (shm senders that skip the fence, see
          * bell_ring) shows up at the re-arm after SETTLE_MS; after that every sender sees
          * this rank asleep, and the long sleep is safe. */
-        int rc = poll(fds, nfds, SETTLE_MS);
-        if (rc == 0) {
+        int first = ms < SETTLE_MS ? ms : SETTLE_MS;
+        int rc = poll(fds, nfds, first);
+        if (rc == 0 && ms > first) {
             ctx_lock(c);
             bool safe = rearm(c);
             ctx_unlock(c);
             if (safe)
-                rc = poll(fds, nfds, BLOCK_TIMEOUT_MS);
+                rc = poll(fds, nfds, ms);
         }
         if (rc < 0 && errno != EINTR)
             core_error(c, "poll: %s", strerror(errno));
@@ -191,8 +192,9 @@ static void block_fds(rmp_ctx_t *c, const void *on)
         c->tps[i]->ops->disarm(c->tps[i]);
 }
 
-/* Sleep until a transport signals an event; one thread sleeps for all (the others park). */
-static void block(rmp_ctx_t *c, const void *on)
+/* Sleep until a transport signals an event, at most ms; one thread sleeps for all (the
+ * others park). */
+static void block(rmp_ctx_t *c, const void *on, int ms)
 {
     if (c->blocker) {
         park(c);
@@ -206,15 +208,21 @@ static void block(rmp_ctx_t *c, const void *on)
         return;
     }
     tp_t *w = sole_sleeper(c);
-    if (!w || !block_alone(c, w, on))
-        block_fds(c, on);
+    if (!w || !block_alone(c, w, on, ms))
+        block_fds(c, on, ms);
     if (c->waiters > 0)
         pthread_cond_broadcast(&c->cond);
 }
 
 void progress_sleep(rmp_ctx_t *c)
 {
-    block(c, NULL); /* the progress thread: it waits for nothing a completion gives */
+    block(c, NULL, BLOCK_TIMEOUT_MS); /* the progress thread: no completion's flag to name */
+}
+
+void progress_nap(rmp_ctx_t *c, int ms)
+{
+    if (!c->blocker) /* else park() would hold this thread for longer than asked */
+        block(c, PROGRESS_ON_ANY, ms);
 }
 
 /* Pure spinning (no yield) for this long: a reply from a running peer comes in ~1 us. */
@@ -312,7 +320,7 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
         if (done(arg))
             break;
         if (start < 0) {
-            start = now_us();
+            start = progress_now_us();
             idle = 0;
         }
         if (waited < SPIN_HOT_US && !c->oversubscribed && ++idle % SPIN_CLOCK_EVERY != 0) {
@@ -320,7 +328,7 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
             ctx_lock(c);
             continue;
         }
-        double t = now_us();
+        double t = progress_now_us();
         waited = t - start;
         if (waited < (double)c->cfg.spin_us && t >= c->busy_until) {
             /* After a short hot spin, yield each round: the peer we wait for may be waiting
@@ -330,7 +338,7 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
             if (yield)
                 sched_yield();
             ctx_lock(c);
-            double back = yield ? now_us() : 0;
+            double back = yield ? progress_now_us() : 0;
             if (back - t > YIELD_SLOW_US) /* see YIELD_SLOW_US */
                 busy_check(c, back);
             continue;
@@ -339,7 +347,7 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
         if (hang_due(c, &hw, waited)) /* RMP_HANG_REPORT, or asked (mrun --timeout) */
             hang_report(c, &hw, waited,
                         done == flag_set ? LIST_ENTRY(arg, struct rmp_request, done) : NULL);
-        block(c, done == flag_set ? arg : PROGRESS_ON_ANY);
+        block(c, done == flag_set ? arg : PROGRESS_ON_ANY, BLOCK_TIMEOUT_MS);
     }
     hang_waiting(-1);
     c->progressing--;

@@ -49,6 +49,22 @@ static bool is_inactive(const struct rmp_request *r)
     return r->persistent && !r->active;
 }
 
+static bool req_done(void *r)
+{
+    return is_done(r);
+}
+
+/* A test call's progress for r (progress_test: a polling loop gives its core up). */
+static void test_one(struct rmp_request *r)
+{
+    if (!is_done(r)) {
+        rmp_ctx_t *c = &rmp_ctx;
+        ctx_lock(c);
+        progress_test(c, req_done, r);
+        ctx_unlock(c);
+    }
+}
+
 /* Wait for the live request r that *req names, then reap it. */
 static int wait_one(struct rmp_request *r, rmp_request_t *req, rmp_status_t *status)
 {
@@ -109,12 +125,7 @@ int rmp_test(rmp_request_t *req, int *flag, rmp_status_t *status)
             *status = empty_status;
         return RMP_SUCCESS;
     }
-    if (!is_done(r)) {
-        rmp_ctx_t *c = &rmp_ctx;
-        ctx_lock(c);
-        progress_poll(c);
-        ctx_unlock(c);
-    }
+    test_one(r);
     *flag = is_done(r);
     return *flag ? reap(r, req, status) : RMP_SUCCESS;
 }
@@ -168,6 +179,23 @@ int rmp_waitall(int count, rmp_request_t reqs[], rmp_status_t statuses[])
     return statuses ? RMP_ERR_IN_STATUS : first;
 }
 
+typedef struct any_arg {
+    int n;
+    rmp_request_t *reqs;
+} any_arg_t;
+
+/* Every active request of a's list is done. */
+static bool all_done(void *arg)
+{
+    any_arg_t *a = arg;
+    for (int i = 0; i < a->n; i++) {
+        struct rmp_request *r = req_lookup(a->reqs[i]);
+        if (r && !is_inactive(r) && !is_done(r))
+            return false;
+    }
+    return true;
+}
+
 int rmp_testall(int count, rmp_request_t reqs[], int *flag, rmp_status_t statuses[])
 {
     int rc = check_array(count, reqs);
@@ -175,13 +203,13 @@ int rmp_testall(int count, rmp_request_t reqs[], int *flag, rmp_status_t statuse
         return rc;
     if (!flag)
         return RMP_ERR_ARG;
-    rmp_ctx_t *c = &rmp_ctx;
-    ctx_lock(c);
-    progress_poll(c);
-    ctx_unlock(c);
-    for (int i = 0; i < count; i++) {
-        struct rmp_request *r = req_lookup(reqs[i]);
-        if (r && !is_inactive(r) && !is_done(r)) {
+    any_arg_t a = {.n = count, .reqs = reqs};
+    if (!all_done(&a)) {
+        rmp_ctx_t *c = &rmp_ctx;
+        ctx_lock(c);
+        bool all = progress_test(c, all_done, &a);
+        ctx_unlock(c);
+        if (!all) {
             *flag = 0;
             return RMP_SUCCESS;
         }
@@ -189,11 +217,6 @@ int rmp_testall(int count, rmp_request_t reqs[], int *flag, rmp_status_t statuse
     *flag = 1;
     return rmp_waitall(count, reqs, statuses);
 }
-
-typedef struct any_arg {
-    int n;
-    rmp_request_t *reqs;
-} any_arg_t;
 
 /* The request of handle h if it is active (not RMP_REQUEST_NULL, not inactive persistent). */
 static struct rmp_request *active_req(rmp_request_t h)
@@ -316,7 +339,7 @@ static int some(int count, rmp_request_t reqs[], int *outcount, int indices[],
     } else if (!any_done(&a)) {
         rmp_ctx_t *c = &rmp_ctx;
         ctx_lock(c);
-        progress_poll(c);
+        progress_test(c, any_done, &a);
         ctx_unlock(c);
     }
     return reap_some(count, reqs, outcount, indices, statuses);
@@ -379,7 +402,7 @@ int rmp_testany(int count, rmp_request_t reqs[], int *index, int *flag, rmp_stat
     if (!any_done(&a)) {
         rmp_ctx_t *c = &rmp_ctx;
         ctx_lock(c);
-        progress_poll(c);
+        progress_test(c, any_done, &a);
         ctx_unlock(c);
     }
     for (int i = 0; i < count; i++) {
@@ -412,12 +435,7 @@ int rmp_request_get_status(rmp_request_t req, int *flag, rmp_status_t *status)
             *status = empty_status;
         return RMP_SUCCESS;
     }
-    if (!is_done(r)) {
-        rmp_ctx_t *c = &rmp_ctx;
-        ctx_lock(c);
-        progress_poll(c);
-        ctx_unlock(c);
-    }
+    test_one(r);
     *flag = is_done(r);
     if (!*flag)
         return RMP_SUCCESS;

@@ -44,6 +44,20 @@ ParameterizedTest(int *n, mpi, p2p, .timeout = 100)
     run_ok(*n, MPIPROG("mpi_p2p"), "mpi_p2p", NULL);
 }
 
+ParameterizedTestParameters(mpi, poll)
+{
+    static int ns[] = {2, 3, 5, 16};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* Waiting by polling MPI_Test*, MPI_Iprobe, MPI_Improbe, MPI_Request_get_status with more
+ * ranks than cores (issue 34): every loop ends (before the fix, n = 3 took 9 s and n = 16
+ * met the program's 60 s watchdog) with exact results. */
+ParameterizedTest(int *n, mpi, poll, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_poll"), "mpi_poll", NULL);
+}
+
 ParameterizedTestParameters(mpi, coll_blocking)
 {
     static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
