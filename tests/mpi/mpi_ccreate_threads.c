@@ -5,13 +5,10 @@
  * allreduce, while using info objects and naming its communicators. Every thread also creates
  * groups on MPI_COMM_WORLD itself with its own tag, concurrently with the others (tags tell
  * them apart), and (n >= 2) idups its own intercommunicator (even against odd world ranks)
- * while the others run, checked with an intercommunicator allreduce. Every rank makes the same
- * creations in each thread, in the same order: the rule
- * of concurrent creations (collectives/comm_ops.c) — a thread may not go on to a creation that
- * comes first in the agreed priority while its peers still wait for it in another. Before
- * that, as MPICH's comm_dup_deadlock: one thread per rank starts late, and creates on
- * MPI_COMM_SELF (under a lock of its process) while the others' creations on their parents
- * wait for the late threads of the other ranks. */
+ * while the others run, checked with an intercommunicator allreduce. Before that, as MPICH's
+ * comm_dup_deadlock: one thread per rank starts late, and creates on MPI_COMM_SELF (under a
+ * lock of its process) while the others' creations on their parents wait for the late threads
+ * of the other ranks (collectives/ctxid.c says why that must not hang). */
 #include <pthread.h>
 
 #include "mpicheck.h"
