@@ -26,7 +26,7 @@
  * segment of the mask of its own (ctx_eager_busy, as MPICH's "eager" ids), enough for a
  * program that creates one communicator at a time to need one round. The state is the
  * runtime's, under its lock. */
-#define CTX_EAGER_WORDS 2 /* the first words of the mask: the first rounds' segment */
+#define CTX_EAGER_WORDS 4 /* the first words of the mask (1/32 of it): the first rounds' */
 
 static uint32_t ctx_free[CTX_WORDS];
 static bool ctx_ready, ctx_busy, ctx_eager_busy;
@@ -177,10 +177,11 @@ int ctx_agree(ctx_waiter_t *w, ctx_reduce_fn *fn, void *arg, int members, uint32
         ctx_unlock(&rmp_ctx);
         int e = fn(buf, CTX_BUF_WORDS, arg);
         ctx_lock(&rmp_ctx);
+        bool held = w->own != 0;
         err = ctx_round_end_locked(w, e, buf, members, id, &done);
         ctx_unlock(&rmp_ctx);
-        if (!done)
-            sched_yield(); /* another creation holds the mask here or on a member: let it run */
+        if (!done && !held)
+            sched_yield(); /* another creation holds the mask here: let it run */
     }
     return err;
 }
