@@ -24,8 +24,10 @@
  * keeps the mask away from (MPICH's comm_dup_deadlock). After it, the holder's peers do
  * nothing but its rounds, so each round ends. The first round is not wasted: it holds a small
  * segment of the mask of its own (ctx_eager_busy, as MPICH's "eager" ids), enough for a
- * program that creates one communicator at a time to need one round. The state is the
- * runtime's, under its lock. */
+ * program that creates one communicator at a time to need one round while fewer than 128 are
+ * alive. (Not agreed yet: rmp_intercomm_create's key is each group's own parent's, so it and
+ * another creation over members of both groups, in other threads, may each be preferred on
+ * one side.) The state is the runtime's, under its lock. */
 #define CTX_EAGER_WORDS 4 /* the first words of the mask (1/32 of it): the first rounds' */
 
 static uint32_t ctx_free[CTX_WORDS];
