@@ -8,10 +8,8 @@
  * - rmp_comm_idup: the same exchange over the whole parent, run as a nonblocking request by
  *   the progress engine under the runtime lock, tagged with a collective tag of the parent
  *   (taken as every collective takes one, so it is the same on every rank and distinct from
- *   the tags of the collectives around it). Its first round holds no mask: it only waits for
- *   every rank to have called idup, so that a rank whose peers are still busy elsewhere (in
- *   another creation, say) never keeps its mask away from the creations that must finish
- *   first. The new communicator's handle is made at the call (so the MPI layer can give it its
+ *   the tags of the collectives around it); its rounds are the blocking creations' (ctxid.c).
+ *   The new communicator's handle is made at the call (so the MPI layer can give it its
  *   error handler at once) and gets its context id when the request completes. An
  *   intercommunicator's parent, for the exchange, is its bridge (both groups, inter.h): the
  *   new intercommunicator and its own bridge are made at the call and get the pair agreed
@@ -204,11 +202,8 @@ int rmp_comm_dup_with_info(rmp_comm_t comm, rmp_info_t info, rmp_comm_t *newcomm
 typedef struct idup {
     comm_t *parent, *child;
     int tag;
-    bool entered;      /* w is among the waiters (after the first round) */
-    bool own;          /* I hold my mask in the current round */
-    bool gathered;     /* root: the gather of this round is done, the results are going out */
-    bool retry;        /* a round is to start at the next progress call */
-    int round;         /* 0: the round that only waits for everyone */
+    bool gathered; /* root: the gather of this round is done, the results are going out */
+    bool retry;    /* a round is to start at the next progress call */
     int err;
     ctx_waiter_t w;
     uint32_t mine[CTX_BUF_WORDS]; /* my contribution, then the round's result */
@@ -235,10 +230,7 @@ static void idup_post(idup_t *d, bool send, void *buf, int peer)
 /* Start a round (lock held): my contribution, then the gather's requests. */
 static void idup_round(idup_t *d)
 {
-    if (d->round == 0)
-        memset(d->mine, 0, sizeof(d->mine)); /* a round nobody holds: it only synchronizes */
-    else
-        d->own = ctx_round_begin_locked(&d->w, d->mine);
+    ctx_round_begin_locked(&d->w, d->mine);
     d->gathered = false;
     int n = d->parent->size;
     if (d->parent->rank == 0) {
@@ -290,8 +282,7 @@ static int idup_progress(struct rmp_request *r)
     }
     while (idup_step_done(d)) {
         events++;
-        int n = d->parent->size, bit = -1;
-        bool all = false;
+        int n = d->parent->size;
         if (!d->err && d->parent->rank == 0 && !d->gathered) { /* reduce, send the result */
             for (int i = 1; i < n; i++)
                 for (int k = 0; k < CTX_BUF_WORDS; k++)
@@ -303,14 +294,11 @@ static int idup_progress(struct rmp_request *r)
                 continue;
         }
         /* the round is over (or failed) */
-        if (d->round > 0)
-            bit = ctx_round_end_locked(d->own, d->err, d->mine, &all);
-        d->own = false;
-        if (!d->err && !all) { /* the first round, or someone did not hold its mask: again */
-            if (d->round++ == 0) {
-                ctx_enter_locked(&d->w);
-                d->entered = true;
-            } else if (restarted) {
+        uint32_t id = 0;
+        bool done;
+        int err = ctx_round_end_locked(&d->w, d->err, d->mine, n, &id, &done);
+        if (!done) { /* not agreed yet: again */
+            if (restarted) {
                 d->retry = true; /* the next progress call starts it */
                 return events;
             }
@@ -321,17 +309,12 @@ static int idup_progress(struct rmp_request *r)
                     p2p_cancel_locked(d->reqs[i]);
             continue;
         }
-        int err = d->err;
-        if (!err && bit < 0)
-            err = ctx_exhausted(n);
-        if (d->entered)
-            ctx_leave_locked(&d->w);
         comm_t *parent = d->parent, *child = d->child;
         /* an intercommunicator's bridge shares its pair; the program never holds its handle,
          * so it lives exactly as long as the intercommunicator (comm_ops.c's teardown) */
         comm_t *cbridge = child->lworld ? &rmp_ctx.comms[child->bridge] : NULL;
         if (!err) { /* the new communicator is usable from now on */
-            child->ctx_id = 2 * (uint32_t)bit;
+            child->ctx_id = id;
             if (cbridge)
                 cbridge->ctx_id = child->ctx_id;
         }

@@ -10,7 +10,7 @@
 #include "coll.h"
 #include "ctxid.h"
 
-/* ---- context ids (comm_ops.c) ---- */
+/* ---- context ids (ctxid.c) ---- */
 /* Called inside a context id agreement round, after the mask was reduced over the parent:
  * combines buf (n words, the reduced masks and, last, the "every member held its mask" flag)
  * with the other group's (bitwise AND), the same result on every member. */

@@ -5,20 +5,23 @@
  * allreduce, while using info objects and naming its communicators. Every thread also creates
  * groups on MPI_COMM_WORLD itself with its own tag, concurrently with the others (tags tell
  * them apart), and (n >= 2) idups its own intercommunicator (even against odd world ranks)
- * while the others run, checked with an intercommunicator allreduce. Every rank makes the same
- * creations in each thread, in the same order: the rule
- * of concurrent creations (collectives/comm_ops.c) — a thread may not go on to a creation that
- * comes first in the agreed priority while its peers still wait for it in another. */
+ * while the others run, checked with an intercommunicator allreduce. Before that, as MPICH's
+ * comm_dup_deadlock: one thread per rank starts late, and creates on MPI_COMM_SELF (under a
+ * lock of its process) while the others' creations on their parents wait for the late threads
+ * of the other ranks (collectives/ctxid.c says why that must not hang). */
 #include <pthread.h>
 
 #include "mpicheck.h"
 
 #define THREADS 4
 #define ITERS 30
+#define LATE_ITERS 3
+#define LATE_US 200000
 
-static int rank, size;
+static int rank, size, nthreads;
 static MPI_Comm parents[THREADS], iparents[THREADS], ilocals[THREADS];
 static pthread_mutex_t fail_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t self_mu = PTHREAD_MUTEX_INITIALIZER; /* the program's own lock */
 
 #define TCHECK(call)                                                                           \
     do {                                                                                       \
@@ -47,9 +50,37 @@ static void check_sum(int t, MPI_Comm c, int members_sum, const char *what, int 
             members_sum);
 }
 
+/* Thread rank % nthreads comes late: meanwhile each rank's other threads have started their
+ * dups, whose peers include the late threads of the other ranks. A creation on a communicator
+ * of one process (MPI_COMM_SELF) must finish although those dups hold the free-id masks of
+ * their processes, waiting for peers that are in it. */
+static void late_self_then_parent(int t)
+{
+    MPI_Group selfg;
+    TCHECK(MPI_Comm_group(MPI_COMM_SELF, &selfg));
+    for (int it = 0; it < LATE_ITERS; it++) {
+        MPI_Comm s = MPI_COMM_NULL, g = MPI_COMM_NULL, d = MPI_COMM_NULL;
+        if (t == rank % nthreads)
+            usleep(LATE_US);
+        pthread_mutex_lock(&self_mu);
+        TCHECK(MPI_Comm_dup(MPI_COMM_SELF, &s));
+        TCHECK(MPI_Comm_create_group(MPI_COMM_SELF, selfg, t, &g));
+        pthread_mutex_unlock(&self_mu);
+        check_sum(t, s, rank, "dup of MPI_COMM_SELF", it);
+        check_sum(t, g, rank, "create_group on MPI_COMM_SELF", it);
+        TCHECK(MPI_Comm_dup(parents[t], &d));
+        check_sum(t, d, size * (size - 1) / 2, "dup after MPI_COMM_SELF's", it);
+        TCHECK(MPI_Comm_free(&s));
+        TCHECK(MPI_Comm_free(&g));
+        TCHECK(MPI_Comm_free(&d));
+    }
+    TCHECK(MPI_Group_free(&selfg));
+}
+
 static void *worker(void *arg)
 {
     int t = *(int *)arg;
+    late_self_then_parent(t);
     MPI_Comm p = parents[t], ip = iparents[t];
     int rsum = 0; /* the other group's world ranks */
     for (int r = 0; r < size; r++)
@@ -129,7 +160,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     mc_rank = rank;
     EXPECT_INT(provided, MPI_THREAD_MULTIPLE);
-    int nthreads = argc > 1 ? atoi(argv[1]) : THREADS;
+    nthreads = argc > 1 ? atoi(argv[1]) : THREADS;
     if (nthreads < 1 || nthreads > THREADS)
         nthreads = THREADS;
     for (int t = 0; t < nthreads; t++) {
