@@ -1200,6 +1200,34 @@ int rmp_isendrecv_replace(void *buf, int count, rmp_datatype_t type, int dest, i
                           int source, int recvtag, rmp_comm_t comm, rmp_request_t *req);
 
 
+/* ---- MPI-4: partitioned communication (MPI-4.0 ch. 4) ------------------------------------- */
+/* A persistent send (receive) of `partitions` partitions of count elements of type each, the
+ * i-th at buf + i * count * extent. The k-th psend init of (comm, dest, tag) matches the k-th
+ * precv init of (comm, source, tag), whatever the order of the starts; the two sides may cut
+ * the message into different numbers of partitions, only the total bytes must match (else
+ * every round of both ends with RMP_ERR_TRUNCATE). No wildcards: RMP_ANY_SOURCE gives
+ * RMP_ERR_RANK, RMP_ANY_TAG RMP_ERR_TAG; partitions < 0 RMP_ERR_ARG. rmp_start begins a round
+ * (both sides start each request as often); wait/test complete it as a persistent request's
+ * (the receive's status: source, tag, the total bytes); rmp_request_free frees an inactive
+ * one (an active one: RMP_ERR_REQUEST); rmp_cancel does nothing to it. Each send partition
+ * moves as soon as it is ready and the receiver has started the round (above 262143
+ * partitions, groups of consecutive ones move together), straight into the receive buffer. */
+int rmp_psend_init(const void *buf, int partitions, long long count, rmp_datatype_t type,
+                   int dest, int tag, rmp_comm_t comm, rmp_request_t *req);
+int rmp_precv_init(void *buf, int partitions, long long count, rmp_datatype_t type, int source,
+                   int tag, rmp_comm_t comm, rmp_request_t *req);
+/* Send partition(s) ready, from any thread (RMP_THREAD_MULTIPLE), in any order: partition,
+ * lo..hi, or the n listed. RMP_ERR_REQUEST: not an active partitioned send; RMP_ERR_ARG: a
+ * partition out of range (range, list: none is marked), lo > hi, or one already ready in this
+ * round (those before it are marked). */
+int rmp_pready(int partition, rmp_request_t req);
+int rmp_pready_range(int lo, int hi, rmp_request_t req);
+int rmp_pready_list(int n, const int partitions[], rmp_request_t req);
+/* *flag = 1 when every byte of receive partition `partition` is in the buffer (or the
+ * request is inactive), else 0 after one pass of progress. RMP_ERR_REQUEST: not a
+ * partitioned receive; RMP_ERR_ARG: partition out of range, flag NULL. */
+int rmp_parrived(rmp_request_t req, int partition, int *flag);
+
 
 #ifdef __cplusplus
 }

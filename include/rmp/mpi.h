@@ -1,6 +1,6 @@
 /* mpi.h — the MPI-3.1 C bindings rmp implements (everything but I/O, dynamic processes and
- * the tools interface), and MPI-4's persistent collectives, Isendrecv
- * and large-count (_c) calls, for existing MPI programs. Installed as
+ * the tools interface), and MPI-4's persistent collectives, Isendrecv, partitioned
+ * communication and large-count (_c) calls, for existing MPI programs. Installed as
  * $PREFIX/include/rmp/mpi.h (never shadowing a system MPI); build with `rmpcc` or
  * `pkg-config --cflags --libs rmp-mpi`. Each call maps onto the rmp_* call that does the work
  * (librmp-mpi is a thin layer over librmp; attributes, error handlers and the large-count
@@ -42,7 +42,9 @@
  *                 Status_set_cancelled, Status_set_elements(_x); Ssend, Issend, Bsend,
  *                 Ibsend, Rsend, Irsend, Buffer_attach, Buffer_detach; Send_init, Ssend_init,
  *                 Bsend_init, Rsend_init, Recv_init, Start, Startall; Mprobe, Improbe, Mrecv,
- *                 Imrecv; generalized requests (Grequest_start, Grequest_complete)
+ *                 Imrecv; generalized requests (Grequest_start, Grequest_complete);
+ *                 partitioned (MPI-4): Psend_init, Precv_init, Pready, Pready_range,
+ *                 Pready_list, Parrived
  *   collectives   Barrier, Bcast, Reduce, Allreduce, Gather(v), Scatter(v), Allgather(v),
  *                 Alltoall(v,w), Reduce_scatter(_block), Scan, Exscan, their nonblocking I*
  *                 forms and (MPI-4) their persistent *_init forms; Reduce_local
@@ -1201,6 +1203,22 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                   int recvtag, MPI_Comm comm, MPI_Request *request);
 int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+
+/* MPI-4.0 partitioned communication (rmp_psend_init ... in rmp.h say how it moves): the send
+ * and receive sides may have different partition counts (only the total size must match,
+ * else MPI_ERR_TRUNCATE on both), matching in the order of the inits; no wildcards. Pready*
+ * from any thread; a partition out of range or made ready twice in a round: MPI_ERR_ARG; a
+ * request that is not an active partitioned send (Pready*) or a partitioned receive
+ * (Parrived): MPI_ERR_REQUEST. info: checked, hints ignored. Errors of Pready* and Parrived
+ * go to MPI_COMM_WORLD's handler. */
+int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
+                   int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
+                   int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Pready(int partition, MPI_Request request);
+int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+int MPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request);
+int MPI_Parrived(MPI_Request request, int partition, int *flag);
 
 /* MPI-4.0 large counts: the _c forms take MPI_Count counts (and MPI_Aint displacements in the
  * v-forms). A count up to INT_MAX goes straight to the int form; a larger one WORKS: it becomes
