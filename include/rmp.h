@@ -1228,6 +1228,32 @@ int rmp_pready_list(int n, const int partitions[], rmp_request_t req);
  * partitioned receive; RMP_ERR_ARG: partition out of range, flag NULL. */
 int rmp_parrived(rmp_request_t req, int partition, int *flag);
 
+/* ---- MPI-4: sessions (MPI-4.0 ch. 11) ---------------------------------------------------- */
+/* A session holds the runtime as rmp_init does: the first of rmp_init and the sessions starts
+ * it, the last of rmp_finalize and rmp_session_finalize ends it (then collective over the job,
+ * as rmp_finalize); sessions and the world model may overlap in any order, and rmp_initialized
+ * reports the world model only. A runtime started already keeps its thread level (*provided).
+ * Once it has ended, a new session gets RMP_ERR_NOT_INITIALIZED. At most 64 live sessions.
+ * An invalid or finalized session handle gives RMP_ERR_ARG. */
+typedef int rmp_session_t;
+#define RMP_SESSION_NULL ((rmp_session_t)0)
+int rmp_session_init(int required, int *provided, rmp_session_t *session);
+/* *session becomes RMP_SESSION_NULL. */
+int rmp_session_finalize(rmp_session_t *session);
+/* The process sets: "mpi://WORLD", "mpi://SELF", "rmp://node" (the ranks of this node in local
+ * rank order; mrun --nodes K: a virtual node). get_nth_pset: with *len 0, *len becomes the
+ * name's length + 1; else the name, cut to *len - 1 characters. pset_size: its member count.
+ * An unknown name or n out of range: RMP_ERR_ARG. */
+int rmp_session_get_num_psets(rmp_session_t session, int *n);
+int rmp_session_get_nth_pset(rmp_session_t session, int n, int *len, char *name);
+int rmp_session_pset_size(rmp_session_t session, const char *name, int *size);
+int rmp_group_from_session_pset(rmp_session_t session, const char *name, rmp_group_t *group);
+/* A communicator of group's members (collective over them only; a caller outside group gets
+ * RMP_ERR_GROUP): the calls of the members with the same group and the same string tag make
+ * one communicator (as rmp_comm_create_group over the world with a tag hashed from the
+ * string: concurrent calls over overlapping groups need different strings). */
+int rmp_comm_create_from_group(rmp_group_t group, const char *stringtag, rmp_comm_t *newcomm);
+
 
 #ifdef __cplusplus
 }

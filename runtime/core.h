@@ -479,6 +479,12 @@ struct rmp_ctx {
     struct rma_early *rma_early, **rma_early_tail;
     void *boot;              /* bootstrap.c private state */
     uint64_t part_ids[64];   /* part.c: ids of live partitioned requests (their tags) */
+    /* Who holds the runtime (init.c's rt_hold): the world model while world_up (rmp_init ..
+     * rmp_finalize; world_done after), and each session (session.c: live ones in
+     * session_live, bit k for handle k + 1). */
+    int holders;
+    bool world_up, world_done;
+    uint64_t session_live;
     double t0;
 };
 
@@ -598,6 +604,12 @@ void wake_close(rmp_ctx_t *c);
 void progress_kick_for(rmp_ctx_t *c, const void *on);
 /* After a poll() sleep: reset the eventfd. */
 void wake_drain(rmp_ctx_t *c);
+
+/* ---- Holding the runtime (init.c): rmp_init and sessions ---- */
+/* Start it, or count one more holder of the running one (*provided: its level). */
+int rt_hold(int required, int *provided);
+/* One holder less; the last one finalizes (collective over the job, as rmp_finalize). */
+int rt_release(void);
 
 /* ---- Bootstrap (bootstrap.c) ---- */
 int boot_init(rmp_ctx_t *c);

@@ -1,6 +1,6 @@
 /* mpi.h — the MPI-3.1 C bindings rmp implements (everything but I/O, dynamic processes and
  * the tools interface), and MPI-4's persistent collectives, Isendrecv, partitioned
- * communication and large-count (_c) calls, for existing MPI programs. Installed as
+ * communication, sessions and large-count (_c) calls, for existing MPI programs. Installed as
  * $PREFIX/include/rmp/mpi.h (never shadowing a system MPI); build with `rmpcc` or
  * `pkg-config --cflags --libs rmp-mpi`. Each call maps onto the rmp_* call that does the work
  * (librmp-mpi is a thin layer over librmp; attributes, error handlers and the large-count
@@ -10,6 +10,9 @@
  *   environment   MPI_Init, Init_thread, Finalize, Initialized, Finalized, Query_thread,
  *                 Is_thread_main, Abort, Wtime, Wtick, Get_processor_name, Get_version,
  *                 Get_library_version, Alloc_mem, Free_mem, Pcontrol
+ *   sessions      (MPI-4) Session_init, finalize, get_num_psets, get_nth_pset,
+ *                 get_pset_info, get_info, create/set/get/call_errhandler,
+ *                 Group_from_session_pset, Comm_create_from_group, MPI_SESSION_NULL
  *   errors        Comm_set/get_errhandler, Comm_create_errhandler, Comm_call_errhandler,
  *                 Win_*_errhandler, Errhandler_free, Error_string, Error_class,
  *                 Add_error_class, Add_error_code, Add_error_string (MPI_ERR_LASTCODE)
@@ -1219,6 +1222,36 @@ int MPI_Pready(int partition, MPI_Request request);
 int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
 int MPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request);
 int MPI_Parrived(MPI_Request request, int partition, int *flag);
+
+/* MPI-4.0 sessions (rmp_session_init ... in rmp.h): usable before, with, after (until the
+ * runtime ends) and without MPI_Init; MPI_Initialized reports the world model only. psets
+ * "mpi://WORLD", "mpi://SELF" and "rmp://node" (this node's ranks); pset info: "mpi_size".
+ * Session info: "thread_level" (MPI_THREAD_SINGLE ... MPI_THREAD_MULTIPLE; asked at init,
+ * reported by get_info). Errors of a call on a session go to its handler; an invalid session
+ * handle, or an unknown pset name: MPI_ERR_ARG (on MPI_COMM_WORLD's handler for the handle).
+ * Comm_create_from_group: collective over the group's members, matched by the string tag;
+ * the new communicator gets errhandler (MPI_ERRHANDLER_NULL: MPI_ERRORS_ARE_FATAL). */
+typedef int MPI_Session;
+#define MPI_SESSION_NULL ((MPI_Session)RMP_SESSION_NULL)
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
+typedef void MPI_Session_errhandler_function(MPI_Session *session, int *error_code, ...);
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+int MPI_Session_finalize(MPI_Session *session);
+int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len,
+                             char *pset_name);
+int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
+                                  MPI_Errhandler *errhandler);
+int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
+                                MPI_Group *newgroup);
+int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+                               MPI_Errhandler errhandler, MPI_Comm *newcomm);
 
 /* MPI-4.0 large counts: the _c forms take MPI_Count counts (and MPI_Aint displacements in the
  * v-forms). A count up to INT_MAX goes straight to the int form; a larger one WORKS: it becomes
