@@ -1241,9 +1241,9 @@ int rmp_session_init(int required, int *provided, rmp_session_t *session);
 /* *session becomes RMP_SESSION_NULL. */
 int rmp_session_finalize(rmp_session_t *session);
 /* The process sets: "mpi://WORLD", "mpi://SELF", "rmp://node" (the ranks of this node in local
- * rank order; mrun --nodes K: a virtual node). get_nth_pset: with *len 0, *len becomes the
- * name's length + 1; else the name, cut to *len - 1 characters. pset_size: its member count.
- * An unknown name or n out of range: RMP_ERR_ARG. */
+ * rank order; mrun --nodes K: a virtual node), named in any case. get_nth_pset: with *len 0,
+ * *len becomes the name's length + 1; else the name, cut to *len - 1 characters. pset_size:
+ * its member count. An unknown name or n out of range: RMP_ERR_ARG. */
 int rmp_session_get_num_psets(rmp_session_t session, int *n);
 int rmp_session_get_nth_pset(rmp_session_t session, int n, int *len, char *name);
 int rmp_session_pset_size(rmp_session_t session, const char *name, int *size);

@@ -5,6 +5,7 @@
  * the job), "mpi://SELF" (this process) and "rmp://node" (the ranks on this node, in local
  * rank order: mrun's virtual node with --nodes). */
 #include <string.h>
+#include <strings.h>
 
 #include "core.h"
 
@@ -88,11 +89,12 @@ int rmp_session_get_nth_pset(rmp_session_t s, int n, int *len, char *name)
     return RMP_SUCCESS;
 }
 
-/* Index of a pset name, or -1. */
+/* Index of a pset name, or -1; case does not matter (MPICH's session_self asks for
+ * "mpi://self"). */
 static int pset_index(const char *name)
 {
     for (int i = 0; name && i < NPSETS; i++)
-        if (strcmp(name, psets[i]) == 0)
+        if (strcasecmp(name, psets[i]) == 0)
             return i;
     return -1;
 }

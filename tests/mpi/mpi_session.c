@@ -100,6 +100,8 @@ static void handlers(MPI_Session s)
     CHECK(MPI_Session_get_errhandler(s, &got));
     EXPECT_INT(got, MPI_ERRORS_RETURN);
     expect_class("unknown pset", MPI_Group_from_session_pset(s, "mpi://NOWHERE", &g), MPI_ERR_ARG);
+    CHECK(MPI_Group_from_session_pset(s, "MPI://self", &g)); /* any case */
+    CHECK(MPI_Group_free(&g));
     MPI_Info info;
     expect_class("unknown pset info", MPI_Session_get_pset_info(s, "x", &info), MPI_ERR_ARG);
     int len = 0;
