@@ -25,17 +25,9 @@ static void part_id_give(rmp_ctx_t *ctx, int id)
     ctx->part_ids[id / 64] &= ~(1ull << (id % 64));
 }
 
-static int part_start(struct rmp_request *r);
-
-struct rmp_request *part_lookup(rmp_request_t h)
-{
-    struct rmp_request *r = req_lookup(h);
-    return r && !r->orphan && r->coll_start == part_start ? r : NULL;
-}
-
 bool part_is(const struct rmp_request *r)
 {
-    return r->coll_start == part_start;
+    return r->coll_progress == part_progress;
 }
 
 /* An internal message of the pair is over: wait for what may still use its buffer (lock
@@ -74,26 +66,6 @@ void part_release_locked(struct rmp_request *r)
     part_id_give(ctx, p->id);
     part_free_mem(p);
     r->coll = NULL;
-}
-
-/* Receiver, lock held: the chunks of the sender the HELLO describes, and which of them cover
- * each of my partitions. RMP_ERR_TRUNCATE (kept for every round) when the totals differ. */
-int part_learn(part_t *p)
-{
-    const part_hello_t *h = &p->hello;
-    p->matched = true;
-    p->peer_id = h->id;
-    if (h->bytes != p->total || h->nparts < 0 || (h->nparts == 0 && h->bytes))
-        return p->err = RMP_ERR_TRUNCATE;
-    p->sbytes = h->nparts ? (size_t)(h->bytes / (uint64_t)h->nparts) : 0;
-    p->per_chunk = h->nparts > PART_MAX_CHUNKS ? (h->nparts + PART_MAX_CHUNKS - 1) / PART_MAX_CHUNKS
-                                               : 1;
-    int nchunks = h->nparts ? (h->nparts + p->per_chunk - 1) / p->per_chunk : 0;
-    p->xreq = calloc((size_t)nchunks + 1, sizeof(*p->xreq));
-    if (!p->xreq)
-        return p->err = RMP_ERR_NO_MEM;
-    p->nchunks = nchunks;
-    return RMP_SUCCESS;
 }
 
 /* The arrays of p for its side (sender: its own chunks too). */
@@ -144,6 +116,8 @@ static int part_open(part_t *p)
                               PART_CTS_TAG(p->id), &p->cts_req);
     return rc;
 }
+
+static int part_start(struct rmp_request *r);
 
 static int part_init(bool send, const void *buf, int nparts, long long count,
                      rmp_datatype_t type, int peer, int tag, rmp_comm_t comm, rmp_request_t *req)

@@ -71,12 +71,9 @@ typedef struct part {
     struct rmp_request *hello_req, *cts_req; /* internal */
 } part_t;
 
-/* The partitioned request of a handle (NULL: not one). */
-struct rmp_request *part_lookup(rmp_request_t h);
-/* coll_progress of a partitioned request (lock held): one step of its round. */
+/* coll_progress of a partitioned request (lock held): one step of its round; the mark of
+ * a partitioned request. */
 int part_progress(struct rmp_request *r);
-/* Receiver, lock held: the HELLO came; learn the chunks. */
-int part_learn(part_t *p);
 
 static inline size_t part_chunk_off(const part_t *p, int k)
 {

@@ -2,6 +2,8 @@
  * ready from any thread (atomics: a partition is counted once, a chunk is sent once, by
  * whichever of Pready and the CTS's arrival comes last), part_progress advances a round from
  * progress_poll, rmp_parrived tells whether a receive partition's bytes all landed. */
+#include <stdlib.h>
+
 #include "p2p.h"
 #include "part.h"
 
@@ -60,6 +62,26 @@ static void part_landed(part_t *p, int k)
                          p->ubuf + q * (size_t)p->count * p->dt->extent);
         atomic_store_explicit(&p->arrived[q], 1, memory_order_release);
     }
+}
+
+/* Receiver, lock held: the chunks of the sender the HELLO describes, and which of them cover
+ * each of my partitions. RMP_ERR_TRUNCATE (kept for every round) when the totals differ. */
+static int part_learn(part_t *p)
+{
+    const part_hello_t *h = &p->hello;
+    p->matched = true;
+    p->peer_id = h->id;
+    if (h->bytes != p->total || h->nparts < 0 || (h->nparts == 0 && h->bytes))
+        return p->err = RMP_ERR_TRUNCATE;
+    p->sbytes = h->nparts ? (size_t)(h->bytes / (uint64_t)h->nparts) : 0;
+    p->per_chunk = h->nparts > PART_MAX_CHUNKS ? (h->nparts + PART_MAX_CHUNKS - 1) / PART_MAX_CHUNKS
+                                               : 1;
+    int nchunks = h->nparts ? (h->nparts + p->per_chunk - 1) / p->per_chunk : 0;
+    p->xreq = calloc((size_t)nchunks + 1, sizeof(*p->xreq));
+    if (!p->xreq)
+        return p->err = RMP_ERR_NO_MEM;
+    p->nchunks = nchunks;
+    return RMP_SUCCESS;
 }
 
 /* Receiver, lock held: post this round's receives (counting the chunks over each partition),
@@ -134,6 +156,13 @@ int part_progress(struct rmp_request *r)
     progress_coll_remove(&rmp_ctx, r);
     req_complete(r, p->err);
     return n + 1;
+}
+
+/* The partitioned request of a handle, or NULL. */
+static struct rmp_request *part_lookup(rmp_request_t h)
+{
+    struct rmp_request *r = req_lookup(h);
+    return r && !r->orphan && r->coll_progress == part_progress ? r : NULL;
 }
 
 /* The active partitioned send of a handle, or NULL. */
