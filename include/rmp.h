@@ -1253,6 +1253,13 @@ int rmp_group_from_session_pset(rmp_session_t session, const char *name, rmp_gro
  * one communicator (as rmp_comm_create_group over the world with a tag hashed from the
  * string: concurrent calls over overlapping groups need different strings). */
 int rmp_comm_create_from_group(rmp_group_t group, const char *stringtag, rmp_comm_t *newcomm);
+/* An intercommunicator between two disjoint groups, collective over both (each member names
+ * its own group first, the leaders as ranks of each group), matched by the string tag as
+ * rmp_comm_create_from_group; RMP_ERR_GROUP for a caller outside local_group, RMP_ERR_RANK for
+ * a leader outside its group. */
+int rmp_intercomm_create_from_groups(rmp_group_t local_group, int local_leader,
+                                     rmp_group_t remote_group, int remote_leader,
+                                     const char *stringtag, rmp_comm_t *newinter);
 
 
 #ifdef __cplusplus

@@ -176,16 +176,35 @@ int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
     return raise_s(session, rmp_group_from_session_pset(session, pset_name, newgroup), __func__);
 }
 
-/* Errors go to the handler given (MPI_ERRORS_RETURN or a user's: returned; else fatal). */
+/* A communicator made from groups (rc: rmp's result) gets errhandler; errors go to the
+ * handler given (MPI_ERRORS_RETURN or a user's: returned; else fatal). */
+static int made(int code, int rc, MPI_Errhandler errhandler, MPI_Comm *newcomm, const char *call)
+{
+    if (!code)
+        code = rmpi_code(rc);
+    if (!code && errhandler != MPI_ERRHANDLER_NULL)
+        code = rmpi_errh_set(RMPI_EH_COMM, *newcomm, errhandler);
+    if (code && (errhandler == MPI_ERRORS_ARE_FATAL || errhandler == MPI_ERRHANDLER_NULL))
+        return rmpi_raise_on(RMPI_EH_SESSION, MPI_SESSION_NULL, code, call);
+    return code;
+}
+
 int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
                                MPI_Errhandler errhandler, MPI_Comm *newcomm)
 {
     int code = rmpi_info_check(info);
-    if (!code)
-        code = rmpi_code(rmp_comm_create_from_group(group, stringtag, newcomm));
-    if (!code && errhandler != MPI_ERRHANDLER_NULL)
-        code = rmpi_errh_set(RMPI_EH_COMM, *newcomm, errhandler);
-    if (code && (errhandler == MPI_ERRORS_ARE_FATAL || errhandler == MPI_ERRHANDLER_NULL))
-        return rmpi_raise_on(RMPI_EH_SESSION, MPI_SESSION_NULL, code, __func__);
-    return code;
+    int rc = code ? RMP_SUCCESS : rmp_comm_create_from_group(group, stringtag, newcomm);
+    return made(code, rc, errhandler, newcomm, __func__);
+}
+
+int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                     MPI_Group remote_group, int remote_leader,
+                                     const char *stringtag, MPI_Info info,
+                                     MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+    int code = rmpi_info_check(info);
+    int rc = code ? RMP_SUCCESS
+                  : rmp_intercomm_create_from_groups(local_group, local_leader, remote_group,
+                                                     remote_leader, stringtag, newintercomm);
+    return made(code, rc, errhandler, newintercomm, __func__);
 }

@@ -154,3 +154,55 @@ int rmp_comm_create_from_group(rmp_group_t group, const char *stringtag, rmp_com
      * hold the runtime) is the parent of the members' exchange */
     return rmp_comm_create_group(RMP_COMM_WORLD, group, tag_of(stringtag), newcomm);
 }
+
+/* The world rank of rank r of group g (RMP_UNDEFINED: r is not one of its ranks). */
+static int world_of(rmp_group_t g, int r, rmp_group_t world)
+{
+    int w = RMP_UNDEFINED;
+    return rmp_group_translate_ranks(g, 1, &r, world, &w) ? RMP_UNDEFINED : w;
+}
+
+/* Both groups make one communicator over their union (the group of the leader with the lower
+ * world rank first, the same order on both sides), split it into the local group, and join
+ * the halves through it: every message of the call is on communicators of its own. */
+int rmp_intercomm_create_from_groups(rmp_group_t local_group, int local_leader,
+                                     rmp_group_t remote_group, int remote_leader,
+                                     const char *stringtag, rmp_comm_t *newinter)
+{
+    rmp_group_t world, all = RMP_GROUP_NULL;
+    int me = RMP_UNDEFINED, rc = ctx_check();
+    if (!rc && (!stringtag || !newinter))
+        rc = RMP_ERR_ARG;
+    if (!rc)
+        rc = rmp_group_rank(local_group, &me);
+    if (!rc && me == RMP_UNDEFINED)
+        rc = RMP_ERR_GROUP;
+    if (rc || (rc = rmp_comm_group(RMP_COMM_WORLD, &world)))
+        return rc;
+    int lw = world_of(local_group, local_leader, world);
+    int rw = world_of(remote_group, remote_leader, world);
+    rmp_group_free(&world);
+    if (lw == RMP_UNDEFINED || rw == RMP_UNDEFINED || lw == rw)
+        return RMP_ERR_RANK;
+    rc = lw < rw ? rmp_group_union(local_group, remote_group, &all)
+                 : rmp_group_union(remote_group, local_group, &all);
+    rmp_comm_t uc = RMP_COMM_NULL, lc = RMP_COMM_NULL;
+    if (!rc)
+        rc = rmp_comm_create_from_group(all, stringtag, &uc);
+    int peer = RMP_UNDEFINED;
+    if (!rc && !(rc = rmp_comm_group(uc, &world))) {
+        peer = world_of(remote_group, remote_leader, world);
+        rmp_group_free(&world);
+    }
+    if (!rc)
+        rc = rmp_comm_split(uc, lw < rw, me, &lc);
+    if (!rc)
+        rc = rmp_intercomm_create(lc, local_leader, uc, peer, 0, newinter);
+    if (lc != RMP_COMM_NULL)
+        rmp_comm_free(&lc);
+    if (uc != RMP_COMM_NULL)
+        rmp_comm_free(&uc);
+    if (all != RMP_GROUP_NULL && all != RMP_GROUP_EMPTY)
+        rmp_group_free(&all);
+    return rc;
+}

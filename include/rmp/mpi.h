@@ -12,7 +12,8 @@
  *                 Get_library_version, Alloc_mem, Free_mem, Pcontrol
  *   sessions      (MPI-4) Session_init, finalize, get_num_psets, get_nth_pset,
  *                 get_pset_info, get_info, create/set/get/call_errhandler,
- *                 Group_from_session_pset, Comm_create_from_group, MPI_SESSION_NULL
+ *                 Group_from_session_pset, Comm_create_from_group,
+ *                 Intercomm_create_from_groups, MPI_SESSION_NULL
  *   errors        Comm_set/get_errhandler, Comm_create_errhandler, Comm_call_errhandler,
  *                 Win_*_errhandler, Errhandler_free, Error_string, Error_class,
  *                 Add_error_class, Add_error_code, Add_error_string (MPI_ERR_LASTCODE)
@@ -1229,8 +1230,8 @@ int MPI_Parrived(MPI_Request request, int partition, int *flag);
  * Session info: "thread_level" (MPI_THREAD_SINGLE ... MPI_THREAD_MULTIPLE; asked at init,
  * reported by get_info). Errors of a call on a session go to its handler; an invalid session
  * handle, or an unknown pset name: MPI_ERR_ARG (on MPI_COMM_WORLD's handler for the handle).
- * Comm_create_from_group: collective over the group's members, matched by the string tag;
- * the new communicator gets errhandler (MPI_ERRHANDLER_NULL: MPI_ERRORS_ARE_FATAL). */
+ * Comm_create_from_group (Intercomm_create_from_groups): collective over the group's members
+ * (both groups'), matched by the string tag; the new communicator gets errhandler (MPI_ERRHANDLER_NULL: MPI_ERRORS_ARE_FATAL). */
 typedef int MPI_Session;
 #define MPI_SESSION_NULL ((MPI_Session)RMP_SESSION_NULL)
 #define MPI_MAX_PSET_NAME_LEN 256
@@ -1252,6 +1253,10 @@ int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
                                 MPI_Group *newgroup);
 int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
                                MPI_Errhandler errhandler, MPI_Comm *newcomm);
+int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                     MPI_Group remote_group, int remote_leader,
+                                     const char *stringtag, MPI_Info info,
+                                     MPI_Errhandler errhandler, MPI_Comm *newintercomm);
 
 /* MPI-4.0 large counts: the _c forms take MPI_Count counts (and MPI_Aint displacements in the
  * v-forms). A count up to INT_MAX goes straight to the int form; a larger one WORKS: it becomes

@@ -1,7 +1,8 @@
 /* test_mpi_session.c — MPI-4 sessions (tests/mpi/mpi_session.c) under mrun at n = 1 and 3:
- * psets, pset info, communicators from groups (exact allreduce values), session handlers and
- * info, in the three ways a program mixes sessions with the world model (mixed: a session
- * outlives MPI_Finalize; only: no MPI_Init at all; before: MPI_Init inside a session). */
+ * psets, pset info, communicators from groups (exact allreduce values), an intercommunicator
+ * from two groups (n = 3), session handlers and info, in the three ways a program mixes
+ * sessions with the world model (mixed: a session outlives MPI_Finalize; only: no MPI_Init at
+ * all; before: MPI_Init inside a session). */
 #include "run.h"
 
 #ifndef RMP_TEST_MPIPROGS

@@ -1,5 +1,6 @@
 /* mpi_session.c — MPI-4 sessions: psets and their info, groups from psets, communicators
- * from groups (an allreduce with exact values on each), session error handlers and info, and
+ * from groups (an allreduce with exact values on each) and an intercommunicator from two
+ * groups, session error handlers and info, and
  * the runtime shared by the world model and sessions. Modes: `mixed` (MPI_Init, then two
  * sessions, one outliving MPI_Finalize), `only` (sessions and no MPI_Init: MPI_Initialized
  * stays false), `before` (a session first, then MPI_Init and MPI_Finalize inside it). */
@@ -75,6 +76,35 @@ static void psets(MPI_Session s)
     comm_from_pset(s, "mpi://WORLD", "org.rmp.test.world", size);
     comm_from_pset(s, "mpi://SELF", "org.rmp.test.self", 1);
     comm_from_pset(s, "rmp://node", "org.rmp.test.node", node);
+}
+
+/* An intercommunicator between rank 0 and the others, from the world pset's groups: an
+ * allreduce over it gives each side the sum of the other's (world rank + 1). */
+static void inter(MPI_Session s)
+{
+    if (size < 2)
+        return;
+    MPI_Group world, first, rest;
+    CHECK(MPI_Group_from_session_pset(s, "mpi://WORLD", &world));
+    int zero = 0;
+    CHECK(MPI_Group_incl(world, 1, &zero, &first));
+    CHECK(MPI_Group_excl(world, 1, &zero, &rest));
+    MPI_Comm ic;
+    int me0 = mc_rank == 0;
+    CHECK(MPI_Intercomm_create_from_groups(me0 ? first : rest, 0, me0 ? rest : first, 0,
+                                           "org.rmp.test.inter", MPI_INFO_NULL,
+                                           MPI_ERRORS_RETURN, &ic));
+    int flag = 0, rsize = -1, in = mc_rank + 1, sum = -1;
+    CHECK(MPI_Comm_test_inter(ic, &flag));
+    EXPECT_INT(flag, 1);
+    CHECK(MPI_Comm_remote_size(ic, &rsize));
+    EXPECT_INT(rsize, me0 ? size - 1 : 1);
+    CHECK(MPI_Allreduce(&in, &sum, 1, MPI_INT, MPI_SUM, ic));
+    EXPECT_INT(sum, me0 ? size * (size + 1) / 2 - 1 : 1);
+    CHECK(MPI_Comm_free(&ic));
+    CHECK(MPI_Group_free(&first));
+    CHECK(MPI_Group_free(&rest));
+    CHECK(MPI_Group_free(&world));
 }
 
 static int handled;
@@ -173,6 +203,7 @@ int main(int argc, char **argv)
         if (s1 == s2)
             FAIL("two sessions with one handle %d", s1);
         psets(s1);
+        inter(s1);
         handlers(s1);
         CHECK(MPI_Session_finalize(&s1));
         EXPECT_INT(s1, MPI_SESSION_NULL);
@@ -190,6 +221,7 @@ int main(int argc, char **argv)
         world_rank(s);
         expect_flags(0, 0);
         psets(s);
+        inter(t);
         handlers(t);
         CHECK(MPI_Session_finalize(&s));
         psets(t);
