@@ -275,7 +275,8 @@ int rmp_get_count(const rmp_status_t *status, rmp_datatype_t type, int *count);
 int rmp_get_elements(const rmp_status_t *status, rmp_datatype_t type, int *count);
 
 /* ---- Point-to-point --------------------------------------------------------------------- */
-/* Messages from one sender on one communicator match in the order they were sent. */
+/* Messages from one sender on one communicator match in the order they were sent. A count of
+ * 0 may come with RMP_DATATYPE_NULL (an empty message, as MPICH allows). */
 int rmp_send(const void *buf, int count, rmp_datatype_t type, int dest, int tag, rmp_comm_t comm);
 int rmp_recv(void *buf, int count, rmp_datatype_t type, int source, int tag, rmp_comm_t comm,
              rmp_status_t *status);
