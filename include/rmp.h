@@ -275,7 +275,8 @@ int rmp_get_count(const rmp_status_t *status, rmp_datatype_t type, int *count);
 int rmp_get_elements(const rmp_status_t *status, rmp_datatype_t type, int *count);
 
 /* ---- Point-to-point --------------------------------------------------------------------- */
-/* Messages from one sender on one communicator match in the order they were sent. */
+/* Messages from one sender on one communicator match in the order they were sent. A count of
+ * 0 may come with RMP_DATATYPE_NULL (an empty message, as MPICH allows). */
 int rmp_send(const void *buf, int count, rmp_datatype_t type, int dest, int tag, rmp_comm_t comm);
 int rmp_recv(void *buf, int count, rmp_datatype_t type, int source, int tag, rmp_comm_t comm,
              rmp_status_t *status);
@@ -1231,6 +1232,67 @@ int rmp_isendrecv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, i
 int rmp_isendrecv_replace(void *buf, int count, rmp_datatype_t type, int dest, int sendtag,
                           int source, int recvtag, rmp_comm_t comm, rmp_request_t *req);
 
+
+/* ---- MPI-4: partitioned communication (MPI-4.0 ch. 4) ------------------------------------- */
+/* A persistent send (receive) of `partitions` partitions of count elements of type each, the
+ * i-th at buf + i * count * extent. The k-th psend init of (comm, dest, tag) matches the k-th
+ * precv init of (comm, source, tag), whatever the order of the starts; the two sides may cut
+ * the message into different numbers of partitions, only the total bytes must match (else
+ * every round of both ends with RMP_ERR_TRUNCATE). No wildcards: RMP_ANY_SOURCE gives
+ * RMP_ERR_RANK, RMP_ANY_TAG RMP_ERR_TAG; partitions < 0 RMP_ERR_ARG. rmp_start begins a round
+ * (both sides start each request as often); wait/test complete it as a persistent request's
+ * (the receive's status: source, tag, the total bytes); rmp_request_free frees an inactive
+ * one (an active one: RMP_ERR_REQUEST); rmp_cancel does nothing to it. Each send partition
+ * moves as soon as it is ready and the receiver has started the round (above 262143
+ * partitions, groups of consecutive ones move together), straight into the receive buffer. */
+int rmp_psend_init(const void *buf, int partitions, long long count, rmp_datatype_t type,
+                   int dest, int tag, rmp_comm_t comm, rmp_request_t *req);
+int rmp_precv_init(void *buf, int partitions, long long count, rmp_datatype_t type, int source,
+                   int tag, rmp_comm_t comm, rmp_request_t *req);
+/* Send partition(s) ready, from any thread (RMP_THREAD_MULTIPLE), in any order: partition,
+ * lo..hi, or the n listed. RMP_ERR_REQUEST: not an active partitioned send; RMP_ERR_ARG: a
+ * partition out of range (range, list: none is marked), lo > hi, or one already ready in this
+ * round (those before it are marked). */
+int rmp_pready(int partition, rmp_request_t req);
+int rmp_pready_range(int lo, int hi, rmp_request_t req);
+int rmp_pready_list(int n, const int partitions[], rmp_request_t req);
+/* *flag = 1 when every byte of receive partition `partition` is in the buffer (or the
+ * request is inactive), else 0 after one pass of progress. RMP_ERR_REQUEST: not a
+ * partitioned receive; RMP_ERR_ARG: partition out of range, flag NULL. */
+int rmp_parrived(rmp_request_t req, int partition, int *flag);
+
+/* ---- MPI-4: sessions (MPI-4.0 ch. 11) ---------------------------------------------------- */
+/* A session holds the runtime as rmp_init does: the first of rmp_init and the sessions starts
+ * it, the last of rmp_finalize and rmp_session_finalize ends it (then collective over the job,
+ * as rmp_finalize); sessions and the world model may overlap in any order, and rmp_initialized
+ * reports the world model only. A runtime started already keeps its thread level (*provided).
+ * Once it has ended, a new session gets RMP_ERR_NOT_INITIALIZED. At most 64 live sessions.
+ * An invalid or finalized session handle gives RMP_ERR_ARG. */
+typedef int rmp_session_t;
+#define RMP_SESSION_NULL ((rmp_session_t)0)
+int rmp_session_init(int required, int *provided, rmp_session_t *session);
+/* *session becomes RMP_SESSION_NULL. */
+int rmp_session_finalize(rmp_session_t *session);
+/* The process sets: "mpi://WORLD", "mpi://SELF", "rmp://node" (the ranks of this node in local
+ * rank order; mrun --nodes K: a virtual node), named in any case. get_nth_pset: with *len 0,
+ * *len becomes the name's length + 1; else the name, cut to *len - 1 characters. pset_size:
+ * its member count. An unknown name or n out of range: RMP_ERR_ARG. */
+int rmp_session_get_num_psets(rmp_session_t session, int *n);
+int rmp_session_get_nth_pset(rmp_session_t session, int n, int *len, char *name);
+int rmp_session_pset_size(rmp_session_t session, const char *name, int *size);
+int rmp_group_from_session_pset(rmp_session_t session, const char *name, rmp_group_t *group);
+/* A communicator of group's members (collective over them only; a caller outside group gets
+ * RMP_ERR_GROUP): the calls of the members with the same group and the same string tag make
+ * one communicator (as rmp_comm_create_group over the world with a tag hashed from the
+ * string: concurrent calls over overlapping groups need different strings). */
+int rmp_comm_create_from_group(rmp_group_t group, const char *stringtag, rmp_comm_t *newcomm);
+/* An intercommunicator between two disjoint groups, collective over both (each member names
+ * its own group first, the leaders as ranks of each group), matched by the string tag as
+ * rmp_comm_create_from_group; RMP_ERR_GROUP for a caller outside local_group, RMP_ERR_RANK for
+ * a leader outside its group. */
+int rmp_intercomm_create_from_groups(rmp_group_t local_group, int local_leader,
+                                     rmp_group_t remote_group, int remote_leader,
+                                     const char *stringtag, rmp_comm_t *newinter);
 
 
 #ifdef __cplusplus

@@ -80,10 +80,10 @@ static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {
  * is reused once no reference is left. Per communicator and per window handle: the handle of
  * its handler, 0 standing for the default MPI_ERRORS_ARE_FATAL. Everything under one lock,
  * never held while a user handler runs: communicators may be made by several threads. */
-enum { EH_FIRST_USER = 4, EH_COMM = 0, EH_WIN = 1 }; /* 3: MPI_ERRORS_ABORT */
+enum { EH_FIRST_USER = 4, EH_COMM = 0, EH_WIN = 1, EH_SESSION = RMPI_EH_SESSION }; /* 3: MPI_ERRORS_ABORT */
 
 typedef struct errh {
-    int kind; /* EH_COMM or EH_WIN */
+    int kind; /* EH_COMM, EH_WIN or EH_SESSION */
     int refs; /* 0: a free slot */
     void (*fn)(void);
 } errh_t;
@@ -92,8 +92,8 @@ static struct {
     pthread_mutex_t lock;
     errh_t *eh; /* eh[h - EH_FIRST_USER] */
     int neh;
-    int *of[2]; /* per kind of object, indexed by its handle */
-    size_t n[2];
+    int *of[3]; /* per kind of object, indexed by its handle */
+    size_t n[3];
 } rmpi_errh = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* The user handler of handle h, or NULL (lock held). */
@@ -247,7 +247,7 @@ static _Noreturn void rmpi_fatal(int code, const char *call, MPI_Errhandler eh)
 }
 
 /* Raises code on object h of the kind (valid: the caller checked), returning the code. */
-static int rmpi_raise_on(int kind, int h, int code, const char *call)
+int rmpi_raise_on(int kind, int h, int code, const char *call)
 {
     if (code == MPI_SUCCESS)
         return code;
@@ -262,9 +262,12 @@ static int rmpi_raise_on(int kind, int h, int code, const char *call)
         if (kind == EH_COMM) {
             MPI_Comm comm = h;
             ((MPI_Comm_errhandler_function *)fn)(&comm, &c);
-        } else {
+        } else if (kind == EH_WIN) {
             MPI_Win win = h;
             ((MPI_Win_errhandler_function *)fn)(&win, &c);
+        } else {
+            MPI_Session session = h;
+            ((MPI_Session_errhandler_function *)fn)(&session, &c);
         }
     }
     pthread_mutex_lock(&rmpi_errh.lock);
@@ -352,7 +355,7 @@ static bool errh_fits(int kind, MPI_Errhandler eh)
     return e && e->kind == kind;
 }
 
-static int errh_set(int kind, int h, MPI_Errhandler eh)
+int rmpi_errh_set(int kind, int h, MPI_Errhandler eh)
 {
     int code = MPI_SUCCESS;
     pthread_mutex_lock(&rmpi_errh.lock);
@@ -365,7 +368,7 @@ static int errh_set(int kind, int h, MPI_Errhandler eh)
 }
 
 /* A new reference to the handler (the program frees it with MPI_Errhandler_free). */
-static MPI_Errhandler errh_get(int kind, int h)
+MPI_Errhandler rmpi_errh_get(int kind, int h)
 {
     pthread_mutex_lock(&rmpi_errh.lock);
     MPI_Errhandler eh = errh_of(kind, h);
@@ -374,7 +377,7 @@ static MPI_Errhandler errh_get(int kind, int h)
     return eh;
 }
 
-static int errh_create(int kind, void (*fn)(void), MPI_Errhandler *errhandler)
+int rmpi_errh_create(int kind, void (*fn)(void), MPI_Errhandler *errhandler)
 {
     if (!fn || !errhandler)
         return MPI_ERR_ARG;
@@ -409,7 +412,7 @@ static int comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler, const c
     int rc = rmp_comm_size(comm, &size); /* is comm valid? */
     if (rc != RMP_SUCCESS)
         return rmpi_raise(comm, rc, call);
-    return rmpi_raise_code(comm, errh_set(EH_COMM, comm, errhandler), call);
+    return rmpi_raise_code(comm, rmpi_errh_set(EH_COMM, comm, errhandler), call);
 }
 
 static int comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler, const char *call)
@@ -420,7 +423,7 @@ static int comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler, const 
         rc = RMP_ERR_ARG;
     if (rc != RMP_SUCCESS)
         return rmpi_raise(comm, rc, call);
-    *errhandler = errh_get(EH_COMM, comm);
+    *errhandler = rmpi_errh_get(EH_COMM, comm);
     return MPI_SUCCESS;
 }
 
@@ -438,7 +441,7 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
                                MPI_Errhandler *errhandler)
 {
     return rmpi_raise_code(MPI_COMM_WORLD,
-                           errh_create(EH_COMM, (void (*)(void))comm_errhandler_fn, errhandler),
+                           rmpi_errh_create(EH_COMM, (void (*)(void))comm_errhandler_fn, errhandler),
                            __func__);
 }
 
@@ -459,7 +462,7 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
                               MPI_Errhandler *errhandler)
 {
     return rmpi_raise_code(MPI_COMM_WORLD,
-                           errh_create(EH_WIN, (void (*)(void))win_errhandler_fn, errhandler),
+                           rmpi_errh_create(EH_WIN, (void (*)(void))win_errhandler_fn, errhandler),
                            __func__);
 }
 
@@ -467,7 +470,7 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
     if (!rmpi_win_valid(win))
         return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_WIN, __func__);
-    return rmpi_raise_win_code(win, errh_set(EH_WIN, win, errhandler), __func__);
+    return rmpi_raise_win_code(win, rmpi_errh_set(EH_WIN, win, errhandler), __func__);
 }
 
 /* A window with no handler of its own reports MPI_COMM_WORLD's (which takes its errors). */
@@ -477,7 +480,7 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
         return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_WIN, __func__);
     if (!errhandler)
         return rmpi_raise_win_code(win, MPI_ERR_ARG, __func__);
-    *errhandler = win_has_own(win) ? errh_get(EH_WIN, win) : errh_get(EH_COMM, MPI_COMM_WORLD);
+    *errhandler = win_has_own(win) ? rmpi_errh_get(EH_WIN, win) : rmpi_errh_get(EH_COMM, MPI_COMM_WORLD);
     return MPI_SUCCESS;
 }
 
@@ -493,7 +496,7 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
 int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
 {
     return rmpi_raise_code(MPI_COMM_WORLD,
-                           errh_create(EH_COMM, (void (*)(void))function, errhandler), __func__);
+                           rmpi_errh_create(EH_COMM, (void (*)(void))function, errhandler), __func__);
 }
 
 int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)

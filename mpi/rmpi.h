@@ -36,6 +36,15 @@ void rmpi_errh_forget(MPI_Comm comm);
  * info (hints never change what rmp does), MPI_ERR_INFO for an invalid or freed handle. */
 int rmpi_info_check(MPI_Info info);
 
+/* Error handlers by kind of object (errors.c; RMPI_EH_SESSION: sessions, session.c): make
+ * one, set or get (a reference taken) object h's, raise code on h's (its kind's default,
+ * MPI_ERRORS_ARE_FATAL, for a handle never set). MPI codes. */
+enum { RMPI_EH_COMM = 0, RMPI_EH_SESSION = 2 };
+int rmpi_errh_create(int kind, void (*fn)(void), MPI_Errhandler *errhandler);
+int rmpi_errh_set(int kind, int h, MPI_Errhandler eh);
+MPI_Errhandler rmpi_errh_get(int kind, int h);
+int rmpi_raise_on(int kind, int h, int code, const char *call);
+
 /* After a successful MPI_Init/MPI_Init_thread: an exit with status 0 that did not finalize
  * finalizes then (exit.c). */
 void rmpi_exit_register(void);

@@ -265,6 +265,7 @@ struct rmp_request {
     /* A persistent collective (collectives/persist_coll.c): rmp_start calls it, lock NOT
      * held, to build and post its schedule again (its arguments live in tmp). */
     int (*coll_start)(struct rmp_request *r);
+    /* (A partitioned request, runtime/part.c, is such a request with its own coll_start.) */
     /* A REQ_COLL request made of point-to-point operations (rmp_isendrecv): unlike a
      * collective's, rmp_request_free may free it (it completes in the background). */
     bool freeable;
@@ -280,6 +281,11 @@ int greq_reap(struct rmp_request *r, rmp_status_t *status);
 int greq_query(struct rmp_request *r, rmp_status_t *status);
 void greq_free_done(struct rmp_request *r);
 void greq_cancel(struct rmp_request *r);
+
+/* Partitioned requests (part.c): is r one; its state goes (lock held, r inactive), before
+ * req_free at rmp_request_free. */
+bool part_is(const struct rmp_request *r);
+void part_release_locked(struct rmp_request *r);
 
 /* A fresh request (its own slot; NULL when out of memory or past REQ_MAX_LIVE live ones). */
 struct rmp_request *req_alloc(req_kind_t kind);
@@ -478,6 +484,13 @@ struct rmp_ctx {
     void (*rma_fini)(rmp_ctx_t *c); /* teardown: the layer's own state goes */
     struct rma_early *rma_early, **rma_early_tail;
     void *boot;              /* bootstrap.c private state */
+    uint64_t part_ids[64];   /* part.c: ids of live partitioned requests (their tags) */
+    /* Who holds the runtime (init.c's rt_hold): the world model while world_up (rmp_init ..
+     * rmp_finalize; world_done after), and each session (session.c: live ones in
+     * session_live, bit k for handle k + 1). */
+    int holders;
+    bool world_up, world_done;
+    uint64_t session_live;
     double t0;
 };
 
@@ -608,6 +621,12 @@ void wake_close(rmp_ctx_t *c);
 void progress_kick_for(rmp_ctx_t *c, const void *on);
 /* After a poll() sleep: reset the eventfd. */
 void wake_drain(rmp_ctx_t *c);
+
+/* ---- Holding the runtime (init.c): rmp_init and sessions ---- */
+/* Start it, or count one more holder of the running one (*provided: its level). */
+int rt_hold(int required, int *provided);
+/* One holder less; the last one finalizes (collective over the job, as rmp_finalize). */
+int rt_release(void);
 
 /* ---- Bootstrap (bootstrap.c) ---- */
 int boot_init(rmp_ctx_t *c);

@@ -174,19 +174,27 @@ static void forked_child_register(void)
                         "call rmp\n");
 }
 
-int rmp_init_thread(int *argc, char ***argv, int required, int *provided)
+/* The runtime is held by the world model (rmp_init .. rmp_finalize) and by each session
+ * (session.c): the first holder starts it, the last one's release runs the finalize, so a
+ * session outlives rmp_finalize and a library's session leaves rmp_initialized alone.
+ * A runtime already up keeps its thread level (*provided says which). */
+int rt_hold(int required, int *provided)
 {
     rmp_ctx_t *c = &rmp_ctx;
-    (void)argc;
-    (void)argv;
-    if (atomic_load(&c->state) == 1)
-        return RMP_ERR_INITIALIZED;
+    if (required < RMP_THREAD_SINGLE || required > RMP_THREAD_MULTIPLE)
+        return RMP_ERR_ARG;
+    if (atomic_load(&c->state) == 1) {
+        ctx_lock(c);
+        c->holders++;
+        ctx_unlock(c);
+        if (provided)
+            *provided = c->thread_level;
+        return RMP_SUCCESS;
+    }
     if (atomic_load(&c->state) >= 2)
         return RMP_ERR_NOT_INITIALIZED; /* MPI forbids re-initialization; or a forked child */
     static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
     pthread_once(&atfork_once, forked_child_register);
-    if (required < RMP_THREAD_SINGLE || required > RMP_THREAD_MULTIPLE)
-        return RMP_ERR_ARG;
     memset(c, 0, sizeof(*c));
     list_init(&c->rndv_active);
     list_init(&c->coll_active);
@@ -201,8 +209,24 @@ int rmp_init_thread(int *argc, char ***argv, int required, int *provided)
     }
     if (provided)
         *provided = required;
+    c->holders = 1;
     atomic_store(&c->state, 1);
     return RMP_SUCCESS;
+}
+
+int rmp_init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc;
+    (void)argv;
+    rmp_ctx_t *c = &rmp_ctx;
+    if (atomic_load(&c->state) == 1 && c->world_up)
+        return RMP_ERR_INITIALIZED;
+    if (c->world_done)
+        return RMP_ERR_NOT_INITIALIZED;
+    int rc = rt_hold(required, provided);
+    if (rc == RMP_SUCCESS)
+        c->world_up = true;
+    return rc;
 }
 
 int rmp_init(int *argc, char ***argv)
@@ -260,6 +284,22 @@ int rmp_finalize(void)
     int rc = ctx_check();
     if (rc)
         return rc;
+    if (!c->world_up) /* only sessions hold the runtime */
+        return RMP_ERR_NOT_INITIALIZED;
+    c->world_up = false;
+    c->world_done = true;
+    return rt_release();
+}
+
+int rt_release(void)
+{
+    rmp_ctx_t *c = &rmp_ctx;
+    ctx_lock(c);
+    bool last = --c->holders == 0;
+    ctx_unlock(c);
+    if (!last)
+        return RMP_SUCCESS;
+    int rc;
     const char *prev = hang_enter("rmp_finalize");
     /* Deliver what we still owe peers (queued packets, rendezvous they wait on), then agree
      * with everyone that nobody needs our buffers any more. */
@@ -302,7 +342,7 @@ int rmp_initialized(int *flag)
 {
     if (!flag)
         return RMP_ERR_ARG;
-    *flag = atomic_load(&rmp_ctx.state) == 1;
+    *flag = atomic_load(&rmp_ctx.state) == 1 && rmp_ctx.world_up;
     return RMP_SUCCESS;
 }
 
@@ -310,7 +350,7 @@ int rmp_finalized(int *flag)
 {
     if (!flag)
         return RMP_ERR_ARG;
-    *flag = atomic_load(&rmp_ctx.state) == 2;
+    *flag = rmp_ctx.world_done && atomic_load(&rmp_ctx.state) != 3;
     return RMP_SUCCESS;
 }
 

@@ -221,6 +221,8 @@ int p2p_check_args(rmp_comm_t comm, p2p_args_t *a, const void *buf, int count,
         return RMP_ERR_COMM;
     if (count < 0)
         return RMP_ERR_COUNT;
+    if (count == 0 && dt == RMP_DATATYPE_NULL) /* an empty message of no type, as MPICH takes */
+        dt = RMP_BYTE;
     if ((rc = typed_size(dt, count, &a->t, &a->bytes)))
         return rc;
     if ((rc = check_peer(c, peer, recv)) || (rc = check_tag(tag, recv)))

@@ -372,9 +372,11 @@ int rmp_request_free(rmp_request_t *req)
     bool greq_done = r->kind == REQ_GREQ && is_done(r);
     if (greq_done)
         ; /* its free callback runs outside the lock, below */
-    else if (is_inactive(r) || is_done(r))
+    else if (is_inactive(r) || is_done(r)) {
+        if (part_is(r))
+            part_release_locked(r);
         req_free(r);
-    else
+    } else
         r->orphan = true;
     ctx_unlock(c);
     *req = RMP_REQUEST_NULL;

@@ -1,6 +1,6 @@
 /* mpi.h — the MPI-3.1 C bindings rmp implements (everything but I/O, dynamic processes and
- * the tools interface), and MPI-4's persistent collectives, Isendrecv
- * and large-count (_c) calls, for existing MPI programs. Installed as
+ * the tools interface), and MPI-4's persistent collectives, Isendrecv, partitioned
+ * communication, sessions and large-count (_c) calls, for existing MPI programs. Installed as
  * $PREFIX/include/rmp/mpi.h (never shadowing a system MPI); build with `rmpcc` or
  * `pkg-config --cflags --libs rmp-mpi`. Each call maps onto the rmp_* call that does the work
  * (librmp-mpi is a thin layer over librmp; attributes, error handlers and the large-count
@@ -10,6 +10,10 @@
  *   environment   MPI_Init, Init_thread, Finalize, Initialized, Finalized, Query_thread,
  *                 Is_thread_main, Abort, Wtime, Wtick, Get_processor_name, Get_version,
  *                 Get_library_version, Alloc_mem, Free_mem, Pcontrol
+ *   sessions      (MPI-4) Session_init, finalize, get_num_psets, get_nth_pset,
+ *                 get_pset_info, get_info, create/set/get/call_errhandler,
+ *                 Group_from_session_pset, Comm_create_from_group,
+ *                 Intercomm_create_from_groups, MPI_SESSION_NULL
  *   errors        Comm_set/get_errhandler, Comm_create_errhandler, Comm_call_errhandler,
  *                 Win_*_errhandler, Errhandler_free, Error_string, Error_class,
  *                 Add_error_class, Add_error_code, Add_error_string (MPI_ERR_LASTCODE)
@@ -42,7 +46,9 @@
  *                 Status_set_cancelled, Status_set_elements(_x); Ssend, Issend, Bsend,
  *                 Ibsend, Rsend, Irsend, Buffer_attach, Buffer_detach; Send_init, Ssend_init,
  *                 Bsend_init, Rsend_init, Recv_init, Start, Startall; Mprobe, Improbe, Mrecv,
- *                 Imrecv; generalized requests (Grequest_start, Grequest_complete)
+ *                 Imrecv; generalized requests (Grequest_start, Grequest_complete);
+ *                 partitioned (MPI-4): Psend_init, Precv_init, Pready, Pready_range,
+ *                 Pready_list, Parrived
  *   collectives   Barrier, Bcast, Reduce, Allreduce, Gather(v), Scatter(v), Allgather(v),
  *                 Alltoall(v,w), Reduce_scatter(_block), Scan, Exscan, their nonblocking I*
  *                 forms and (MPI-4) their persistent *_init forms; Reduce_local
@@ -1210,6 +1216,56 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                   int recvtag, MPI_Comm comm, MPI_Request *request);
 int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+
+/* MPI-4.0 partitioned communication (rmp_psend_init ... in rmp.h say how it moves): the send
+ * and receive sides may have different partition counts (only the total size must match,
+ * else MPI_ERR_TRUNCATE on both), matching in the order of the inits; no wildcards. Pready*
+ * from any thread; a partition out of range or made ready twice in a round: MPI_ERR_ARG; a
+ * request that is not an active partitioned send (Pready*) or a partitioned receive
+ * (Parrived): MPI_ERR_REQUEST. info: checked, hints ignored. Errors of Pready* and Parrived
+ * go to MPI_COMM_WORLD's handler. */
+int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
+                   int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
+                   int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Pready(int partition, MPI_Request request);
+int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+int MPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request);
+int MPI_Parrived(MPI_Request request, int partition, int *flag);
+
+/* MPI-4.0 sessions (rmp_session_init ... in rmp.h): usable before, with, after (until the
+ * runtime ends) and without MPI_Init; MPI_Initialized reports the world model only. psets
+ * "mpi://WORLD", "mpi://SELF" and "rmp://node" (this node's ranks); pset info: "mpi_size".
+ * Session info: "thread_level" (MPI_THREAD_SINGLE ... MPI_THREAD_MULTIPLE; asked at init,
+ * reported by get_info). Errors of a call on a session go to its handler; an invalid session
+ * handle, or an unknown pset name: MPI_ERR_ARG (on MPI_COMM_WORLD's handler for the handle).
+ * Comm_create_from_group (Intercomm_create_from_groups): collective over the group's members
+ * (both groups'), matched by the string tag; the new communicator gets errhandler (MPI_ERRHANDLER_NULL: MPI_ERRORS_ARE_FATAL). */
+typedef int MPI_Session;
+#define MPI_SESSION_NULL ((MPI_Session)RMP_SESSION_NULL)
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
+typedef void MPI_Session_errhandler_function(MPI_Session *session, int *error_code, ...);
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+int MPI_Session_finalize(MPI_Session *session);
+int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len,
+                             char *pset_name);
+int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
+                                  MPI_Errhandler *errhandler);
+int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
+                                MPI_Group *newgroup);
+int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+                               MPI_Errhandler errhandler, MPI_Comm *newcomm);
+int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                     MPI_Group remote_group, int remote_leader,
+                                     const char *stringtag, MPI_Info info,
+                                     MPI_Errhandler errhandler, MPI_Comm *newintercomm);
 
 /* MPI-4.0 large counts: the _c forms take MPI_Count counts (and MPI_Aint displacements in the
  * v-forms). A count up to INT_MAX goes straight to the int form; a larger one WORKS: it becomes

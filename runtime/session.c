@@ -1,0 +1,208 @@
+/* session.c — MPI-4 sessions (MPI-4.0 ch. 11) in the runtime: a session holds the runtime
+ * (init.c's rt_hold: the first holder starts it, with or without rmp_init), names the process
+ * sets, gives their groups; rmp_comm_create_from_group makes a communicator of a group with no
+ * parent, matched across the members by a string tag. The psets: "mpi://WORLD" (every rank of
+ * the job), "mpi://SELF" (this process) and "rmp://node" (the ranks on this node, in local
+ * rank order: mrun's virtual node with --nodes). */
+#include <string.h>
+#include <strings.h>
+
+#include "core.h"
+
+#define SESSION_MAX 64
+
+static const char *const psets[] = {"mpi://WORLD", "mpi://SELF", "rmp://node"};
+#define NPSETS ((int)(sizeof(psets) / sizeof(psets[0])))
+
+/* RMP_SUCCESS when s is a live session. */
+static int session_check(rmp_session_t s)
+{
+    int rc = ctx_check();
+    if (rc)
+        return rc;
+    if (s < 1 || s > SESSION_MAX || !(rmp_ctx.session_live & (1ull << (s - 1))))
+        return RMP_ERR_ARG;
+    return RMP_SUCCESS;
+}
+
+int rmp_session_init(int required, int *provided, rmp_session_t *session)
+{
+    if (!session)
+        return RMP_ERR_ARG;
+    int rc = rt_hold(required, provided);
+    if (rc)
+        return rc;
+    rmp_ctx_t *c = &rmp_ctx;
+    ctx_lock(c);
+    int k = 0;
+    while (k < SESSION_MAX && (c->session_live & (1ull << k)))
+        k++;
+    if (k < SESSION_MAX)
+        c->session_live |= 1ull << k;
+    ctx_unlock(c);
+    if (k == SESSION_MAX) {
+        rt_release();
+        return RMP_ERR_NO_MEM;
+    }
+    *session = k + 1;
+    return RMP_SUCCESS;
+}
+
+int rmp_session_finalize(rmp_session_t *session)
+{
+    int rc = session ? session_check(*session) : RMP_ERR_ARG;
+    if (rc)
+        return rc;
+    rmp_ctx_t *c = &rmp_ctx;
+    ctx_lock(c);
+    c->session_live &= ~(1ull << (*session - 1));
+    ctx_unlock(c);
+    *session = RMP_SESSION_NULL;
+    return rt_release();
+}
+
+int rmp_session_get_num_psets(rmp_session_t s, int *n)
+{
+    int rc = session_check(s);
+    if (!rc && !n)
+        rc = RMP_ERR_ARG;
+    if (!rc)
+        *n = NPSETS;
+    return rc;
+}
+
+int rmp_session_get_nth_pset(rmp_session_t s, int n, int *len, char *name)
+{
+    int rc = session_check(s);
+    if (!rc && (n < 0 || n >= NPSETS || !len || *len < 0 || (*len > 0 && !name)))
+        rc = RMP_ERR_ARG;
+    if (rc)
+        return rc;
+    int need = (int)strlen(psets[n]) + 1;
+    if (*len == 0) { /* MPI-4.0 11.3.2: a length of 0 asks for the length */
+        *len = need;
+        return RMP_SUCCESS;
+    }
+    int k = *len < need ? *len - 1 : need - 1;
+    memcpy(name, psets[n], (size_t)k);
+    name[k] = '\0';
+    return RMP_SUCCESS;
+}
+
+/* Index of a pset name, or -1; case does not matter (MPICH's session_self asks for
+ * "mpi://self"). */
+static int pset_index(const char *name)
+{
+    for (int i = 0; name && i < NPSETS; i++)
+        if (strcasecmp(name, psets[i]) == 0)
+            return i;
+    return -1;
+}
+
+int rmp_group_from_session_pset(rmp_session_t s, const char *name, rmp_group_t *group)
+{
+    int rc = session_check(s);
+    if (rc)
+        return rc;
+    int i = pset_index(name);
+    if (i < 0 || !group)
+        return RMP_ERR_ARG;
+    if (i < 2)
+        return rmp_comm_group(i == 0 ? RMP_COMM_WORLD : RMP_COMM_SELF, group);
+    rmp_group_t world;
+    if ((rc = rmp_comm_group(RMP_COMM_WORLD, &world)))
+        return rc;
+    rc = rmp_group_incl(world, rmp_ctx.local_size, rmp_ctx.local_ranks, group);
+    rmp_group_free(&world);
+    return rc;
+}
+
+int rmp_session_pset_size(rmp_session_t s, const char *name, int *size)
+{
+    int rc = session_check(s);
+    if (rc)
+        return rc;
+    int i = pset_index(name);
+    if (i < 0 || !size)
+        return RMP_ERR_ARG;
+    *size = i == 0 ? rmp_ctx.size : i == 1 ? 1 : rmp_ctx.local_size;
+    return RMP_SUCCESS;
+}
+
+/* The tag of a string: FNV-1a folded into 0..RMP_TAG_UB, the same on every member. */
+static int tag_of(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return (int)(h & RMP_TAG_UB);
+}
+
+int rmp_comm_create_from_group(rmp_group_t group, const char *stringtag, rmp_comm_t *newcomm)
+{
+    int rc = ctx_check();
+    if (rc)
+        return rc;
+    if (!stringtag || !newcomm)
+        return RMP_ERR_ARG;
+    int me = RMP_UNDEFINED;
+    if ((rc = rmp_group_rank(group, &me)))
+        return rc;
+    if (me == RMP_UNDEFINED) /* only the members call */
+        return RMP_ERR_GROUP;
+    /* every group is one of world ranks: the world communicator (hidden when only sessions
+     * hold the runtime) is the parent of the members' exchange */
+    return rmp_comm_create_group(RMP_COMM_WORLD, group, tag_of(stringtag), newcomm);
+}
+
+/* The world rank of rank r of group g (RMP_UNDEFINED: r is not one of its ranks). */
+static int world_of(rmp_group_t g, int r, rmp_group_t world)
+{
+    int w = RMP_UNDEFINED;
+    return rmp_group_translate_ranks(g, 1, &r, world, &w) ? RMP_UNDEFINED : w;
+}
+
+/* Both groups make one communicator over their union (the group of the leader with the lower
+ * world rank first, the same order on both sides), split it into the local group, and join
+ * the halves through it: every message of the call is on communicators of its own. */
+int rmp_intercomm_create_from_groups(rmp_group_t local_group, int local_leader,
+                                     rmp_group_t remote_group, int remote_leader,
+                                     const char *stringtag, rmp_comm_t *newinter)
+{
+    rmp_group_t world, all = RMP_GROUP_NULL;
+    int me = RMP_UNDEFINED, rc = ctx_check();
+    if (!rc && (!stringtag || !newinter))
+        rc = RMP_ERR_ARG;
+    if (!rc)
+        rc = rmp_group_rank(local_group, &me);
+    if (!rc && me == RMP_UNDEFINED)
+        rc = RMP_ERR_GROUP;
+    if (rc || (rc = rmp_comm_group(RMP_COMM_WORLD, &world)))
+        return rc;
+    int lw = world_of(local_group, local_leader, world);
+    int rw = world_of(remote_group, remote_leader, world);
+    rmp_group_free(&world);
+    if (lw == RMP_UNDEFINED || rw == RMP_UNDEFINED || lw == rw)
+        return RMP_ERR_RANK;
+    rc = lw < rw ? rmp_group_union(local_group, remote_group, &all)
+                 : rmp_group_union(remote_group, local_group, &all);
+    rmp_comm_t uc = RMP_COMM_NULL, lc = RMP_COMM_NULL;
+    if (!rc)
+        rc = rmp_comm_create_from_group(all, stringtag, &uc);
+    int peer = RMP_UNDEFINED;
+    if (!rc && !(rc = rmp_comm_group(uc, &world))) {
+        peer = world_of(remote_group, remote_leader, world);
+        rmp_group_free(&world);
+    }
+    if (!rc)
+        rc = rmp_comm_split(uc, lw < rw, me, &lc);
+    if (!rc)
+        rc = rmp_intercomm_create(lc, local_leader, uc, peer, 0, newinter);
+    if (lc != RMP_COMM_NULL)
+        rmp_comm_free(&lc);
+    if (uc != RMP_COMM_NULL)
+        rmp_comm_free(&uc);
+    if (all != RMP_GROUP_NULL && all != RMP_GROUP_EMPTY)
+        rmp_group_free(&all);
+    return rc;
+}
