@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hpool.h"
 #include "knobs.h"
 #include "list.h"
 #include "log.h"
@@ -68,6 +69,10 @@ typedef struct dtype {
      * were set by resized (at any depth), which pads nothing, as MPICH and Open MPI do. */
     unsigned short align;
     bool sticky;
+    /* What keeps a derived type's slot after rmp_type_free (type_slot.c): the types built on
+     * it or naming it in their record, and the operations in flight on it (dtype_hold). The
+     * slot goes back to the pool when it is freed and this is 0. */
+    int refs;
     /* A negative extent (resized to one, as MPI allows): extent is then 0 and neg_extent the
      * real one, which only the extent queries report. Such a type is usable one element at a
      * time (count <= 1: dtype_bytes refuses more) and cannot be built upon (other than by
@@ -112,6 +117,9 @@ static inline bool dtype_buf_ok(const void *buf, const dtype_t *t)
  * much is unpacked (a truncated message). */
 void dtype_pack(const dtype_t *t, int count, const void *src, void *dst);
 void dtype_unpack(const dtype_t *t, int count, const void *src, size_t bytes, void *dst);
+/* A receive that will unpack through t later holds it (delta +1) until then (-1), so that a
+ * type freed meanwhile keeps its slot (type_slot.c; lock held). */
+void dtype_hold(const dtype_t *t, int delta);
 
 /* ---- Reduction ops (op.c) ---- */
 /* RMP_SUCCESS, RMP_ERR_OP (bad op or op undefined for the base type). */
@@ -457,7 +465,7 @@ struct rmp_ctx {
     match_queues_t *mq;
 
     dtype_t *dtypes;         /* datatype table */
-    int ndtypes;
+    hpool_t dtype_pool;      /* its derived types' handles (type_slot.c) */
 
     progthr_t progthr;       /* RMP_PROGRESS_THREAD (progress_thread.c) */
     /* One-sided communication's active messages: the layer above (rma/am.c) installs these,

@@ -167,72 +167,19 @@ int dtype_init(rmp_ctx_t *c)
     for (int h = DT_INT8; h < DT_FIRST_DERIVED; h++)
         tab[h].ext = dt_ext_of(h);
     c->dtypes = tab;
-    c->ndtypes = DT_FIRST_DERIVED; /* slots handed out so far (high-water mark) */
+    c->dtype_pool = hpool_make(DT_FIRST_DERIVED, DT_TABLE_CAP);
     return RMP_SUCCESS;
 }
 
 void dtype_fini(rmp_ctx_t *c)
 {
-    for (int h = DT_FIRST_DERIVED; c->dtypes && h < c->ndtypes; h++) {
+    for (int h = DT_FIRST_DERIVED; c->dtypes && h < hpool_high(&c->dtype_pool); h++) {
         free(c->dtypes[h].blocks);
         dtype_env_free(c->dtypes[h].env);
     }
     free(c->dtypes);
     c->dtypes = NULL;
-    c->ndtypes = 0;
-}
-
-/* Mark in ref every derived type h is built on, at any depth. */
-static void dt_mark(rmp_ctx_t *c, int h, unsigned char *ref)
-{
-    const dtype_t *t = &c->dtypes[h];
-    for (int i = 0; t->env && i < t->env->nt; i++) { /* what rmp_type_get_contents names */
-        int o = t->env->types[i];
-        if (o >= DT_FIRST_DERIVED && !ref[o]) {
-            ref[o] = 1;
-            dt_mark(c, o, ref);
-        }
-    }
-    if (t->nblocks == 0) {
-        if (t->old >= DT_FIRST_DERIVED && !ref[t->old]) {
-            ref[t->old] = 1;
-            dt_mark(c, t->old, ref);
-        }
-        return;
-    }
-    for (int b = 0; b < t->nblocks; b++) {
-        int o = t->blocks[b].old;
-        if (o >= DT_FIRST_DERIVED && !ref[o]) {
-            ref[o] = 1;
-            dt_mark(c, o, ref);
-        }
-    }
-}
-
-/* A free slot (lock held). Fresh slots first; once all were used, a freed slot that no live
- * type is built on, so reuse comes as late as possible for requests still using a freed type. */
-static int dt_alloc_slot(rmp_ctx_t *c)
-{
-    if (c->ndtypes < DT_TABLE_CAP)
-        return c->ndtypes++;
-    unsigned char *ref = calloc(DT_TABLE_CAP, 1);
-    if (!ref)
-        return -1;
-    for (int h = DT_FIRST_DERIVED; h < DT_TABLE_CAP; h++)
-        if (c->dtypes[h].in_use)
-            dt_mark(c, h, ref);
-    int slot = -1;
-    for (int h = DT_FIRST_DERIVED; h < DT_TABLE_CAP && slot < 0; h++)
-        if (!c->dtypes[h].in_use && !ref[h])
-            slot = h;
-    free(ref);
-    if (slot >= 0) {
-        free(c->dtypes[slot].blocks);
-        c->dtypes[slot].blocks = NULL;
-        dtype_env_free(c->dtypes[slot].env);
-        c->dtypes[slot].env = NULL;
-    }
-    return slot;
+    hpool_fini(&c->dtype_pool);
 }
 
 /* Fill t as `count` blocks of `blocklen` o-elements, `stride` o-extents apart. Sizes are
@@ -296,14 +243,8 @@ static int dt_create(int count, int blocklen, int stride, rmp_datatype_t old,
     else
         err = dt_layout(&t, count, blocklen, stride, o);
     if (!err) {
-        int slot = dt_alloc_slot(&rmp_ctx);
-        if (slot < 0) {
-            err = RMP_ERR_NO_MEM;
-        } else {
-            t.old = old;
-            rmp_ctx.dtypes[slot] = t;
-            *newtype = slot;
-        }
+        t.old = old;
+        err = dtype_store(&t, newtype);
     }
     ctx_unlock(&rmp_ctx);
     return err;
@@ -456,17 +397,6 @@ static int dt_struct_pad(dtype_t *t)
     return RMP_SUCCESS;
 }
 
-/* Store t (its blocks owned) in a new slot (lock held). */
-static int dt_store(dtype_t *t, rmp_datatype_t *newtype)
-{
-    int slot = dt_alloc_slot(&rmp_ctx);
-    if (slot < 0)
-        return RMP_ERR_NO_MEM;
-    rmp_ctx.dtypes[slot] = *t;
-    *newtype = slot;
-    return RMP_SUCCESS;
-}
-
 /* n blocks: counts[i] elements of types[i] (or of one type, all the same) at disps[i] bytes,
  * or at idisps[i] extents of that type. Optionally resized to (lb, extent). */
 typedef struct dt_spec {
@@ -522,7 +452,7 @@ static int dt_blocks_create(const dt_spec_t *sp, rmp_datatype_t *newtype)
         t.sticky = true;
     }
     if (!err)
-        err = dt_store(&t, newtype);
+        err = dtype_store(&t, newtype);
     ctx_unlock(&rmp_ctx);
     if (err)
         free(t.blocks);
@@ -596,27 +526,6 @@ int rmp_type_commit(rmp_datatype_t *type)
         err = RMP_ERR_TYPE;
     else
         rmp_ctx.dtypes[*type].committed = true; /* builtins already are: a no-op */
-    ctx_unlock(&rmp_ctx);
-    return err;
-}
-
-int rmp_type_free(rmp_datatype_t *type)
-{
-    int err = ctx_check();
-    if (err)
-        return err;
-    if (!type)
-        return RMP_ERR_ARG;
-    ctx_lock(&rmp_ctx);
-    const dtype_t *t = dtype_get(*type, false);
-    if (!t || t->builtin) {
-        err = RMP_ERR_TYPE;
-    } else {
-        rmp_ctx.dtypes[*type].in_use = false;
-        rmp_ctx.dtypes[*type].committed = false;
-        objmeta_forget(OBJ_TYPE, *type); /* a later type on the handle starts unnamed */
-        *type = RMP_DATATYPE_NULL;
-    }
     ctx_unlock(&rmp_ctx);
     return err;
 }
@@ -774,7 +683,7 @@ int dtype_named_copy(rmp_datatype_t b, dt_env_t *env, rmp_datatype_t *out)
     if (!t.builtin || t.nblocks != 0 || !env)
         return RMP_ERR_TYPE;
     t.env = env;
-    return dt_store(&t, out);
+    return dtype_store(&t, out);
 }
 
 int dtype_clone(rmp_datatype_t h, rmp_datatype_t *out)
@@ -795,7 +704,7 @@ int dtype_clone(rmp_datatype_t h, rmp_datatype_t *out)
     if (!err && src->env && !(t.env = dtype_env_copy(src->env)))
         err = RMP_ERR_NO_MEM;
     if (!err)
-        err = dt_store(&t, out);
+        err = dtype_store(&t, out);
     ctx_unlock(&rmp_ctx);
     if (err) {
         free(t.blocks);

@@ -17,4 +17,13 @@ void dtype_fini(rmp_ctx_t *c);
  * RMP_SUCCESS or RMP_ERR_NO_MEM. */
 int dtype_clone(rmp_datatype_t h, rmp_datatype_t *out);
 
+/* Slots (type_slot.c; lock held). A new slot for t, its blocks and record now owned by the
+ * table, and what it names held: RMP_SUCCESS or RMP_ERR_NO_MEM (no slot left). */
+int dtype_store(dtype_t *t, rmp_datatype_t *newtype);
+/* h's record becomes env (its types held, the old record's let go). */
+struct dt_env;
+void dtype_set_env(rmp_datatype_t h, struct dt_env *env);
+/* The user's handle h is freed: its slot goes back once nothing holds it. */
+void dtype_drop(rmp_datatype_t h);
+
 #endif

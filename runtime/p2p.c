@@ -177,6 +177,9 @@ int p2p_recv_typed(comm_t *c, int ctxoff, void *buf, int count, const dtype_t *t
     r->user_buf = buf;
     r->dt = t;
     r->count = count;
+    ctx_lock(&rmp_ctx);
+    dtype_hold(t, +1); /* until req_recv_finish unpacks */
+    ctx_unlock(&rmp_ctx);
     return start_recv(c, ctxoff, r->tmp, bytes, src, tag, r, req, false);
 }
 

@@ -1,0 +1,214 @@
+/* mpi_dtype_edge.c — datatype edge cases of issue 33, at n = 1 and 2 (rank 0 sends to rank 1
+ * where there are two): an indexed type whose first block is empty, element counts above
+ * INT_MAX, and handles created and freed by the hundred thousand (reused, never inheriting a
+ * name or an attribute, created at a flat cost: printed, not asserted). */
+#include <limits.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "mpicheck.h"
+
+/* Ten ints 1..10, packed and unpacked through one element of type into zeros: the ints at
+ * the positions `want` marks (1) come back, the rest stay 0. */
+static void check_roundtrip(MPI_Datatype type, const int want[10], const char *what)
+{
+    int buf[10], size, pos = 0;
+    char packed[64];
+    for (int i = 0; i < 10; i++)
+        buf[i] = i + 1;
+    CHECK(MPI_Pack_size(1, type, MPI_COMM_SELF, &size));
+    CHECK(MPI_Pack(buf, 1, type, packed, (int)sizeof packed, &pos, MPI_COMM_SELF));
+    memset(buf, 0, sizeof buf);
+    int upos = 0;
+    CHECK(MPI_Unpack(packed, pos, &upos, buf, 1, type, MPI_COMM_SELF));
+    EXPECT_INT(upos, pos);
+    for (int i = 0; i < 10; i++)
+        if (buf[i] != (want[i] ? i + 1 : 0))
+            FAIL("%s: int %d is %d after pack/unpack, expected %d", what, i, buf[i],
+                 want[i] ? i + 1 : 0);
+}
+
+/* The same type from rank 0 to rank 1, and broadcast: exact ints at the type's places. */
+static void check_moved(MPI_Datatype type, const int want[10], const char *what)
+{
+    int size, buf[10];
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    for (int i = 0; i < 10; i++)
+        buf[i] = mc_rank == 0 ? 100 + i : -1;
+    if (size > 1 && mc_rank == 0)
+        CHECK(MPI_Send(buf, 1, type, 1, 7, MPI_COMM_WORLD));
+    if (size > 1 && mc_rank == 1) {
+        CHECK(MPI_Recv(buf, 1, type, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        for (int i = 0; i < 10; i++)
+            if (buf[i] != (want[i] ? 100 + i : -1))
+                FAIL("%s: received int %d is %d", what, i, buf[i]);
+    }
+    for (int i = 0; i < 10; i++)
+        buf[i] = mc_rank == 0 ? 200 + i : -1;
+    CHECK(MPI_Bcast(buf, 1, type, 0, MPI_COMM_WORLD));
+    for (int i = 0; i < 10; i++)
+        if (buf[i] != (want[i] || mc_rank == 0 ? 200 + i : -1))
+            FAIL("%s: broadcast int %d is %d", what, i, buf[i]);
+}
+
+/* {0, 4, 0} ints at {far, 2, far}: the ints 2..5 (MPICH's indexed_misc), also as the first
+ * member of a struct with an int at 8, and as hindexed at byte displacements. */
+static void test_leading_zero(void)
+{
+    static const int four[10] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 0};
+    static const int five[10] = {0, 0, 1, 1, 1, 1, 0, 0, 1, 0};
+    int len[3] = {0, 4, 0}, disp[3] = {INT_MAX, 2, INT_MAX}, blk[2] = {1, 1};
+    MPI_Aint adisp[3] = {PTRDIFF_MAX, 2 * sizeof(int), PTRDIFF_MAX}, lb, ext;
+    MPI_Aint sdisp[2] = {0, 8 * sizeof(int)};
+    MPI_Datatype type, st, types[2];
+    for (int h = 0; h < 2; h++) {
+        if (h == 0)
+            CHECK(MPI_Type_indexed(3, len, disp, MPI_INT, &type));
+        else
+            CHECK(MPI_Type_create_hindexed(3, len, adisp, MPI_INT, &type));
+        CHECK(MPI_Type_commit(&type));
+        CHECK(MPI_Type_get_extent(type, &lb, &ext));
+        EXPECT_INT(lb, 2 * sizeof(int));
+        EXPECT_INT(ext, 4 * sizeof(int));
+        check_roundtrip(type, four, h ? "hindexed {0,4,0}" : "indexed {0,4,0}");
+        check_moved(type, four, h ? "hindexed {0,4,0}" : "indexed {0,4,0}");
+        types[0] = type;
+        types[1] = MPI_INT;
+        CHECK(MPI_Type_create_struct(2, blk, sdisp, types, &st));
+        CHECK(MPI_Type_commit(&st));
+        check_roundtrip(st, five, "struct of {0,4,0} and an int");
+        check_moved(st, five, "struct of {0,4,0} and an int");
+        CHECK(MPI_Type_free(&st));
+        CHECK(MPI_Type_free(&type));
+    }
+}
+
+/* Counts set in elements of a type of 3 * INT_MAX chars: Get_count 1, Get_elements
+ * MPI_UNDEFINED (above INT_MAX), _x the basic elements; a partial element counts its chars. */
+static void test_large_counts(void)
+{
+    MPI_Datatype big, v;
+    MPI_Status st;
+    MPI_Count x;
+    int c, e;
+    CHECK(MPI_Type_contiguous(INT_MAX, MPI_CHAR, &big));
+    CHECK(MPI_Type_vector(3, 1, 2, big, &v));
+    CHECK(MPI_Type_commit(&v));
+    CHECK(MPI_Status_set_elements_x(&st, v, 1));
+    CHECK(MPI_Get_count(&st, v, &c));
+    CHECK(MPI_Get_elements(&st, v, &e));
+    CHECK(MPI_Get_elements_x(&st, v, &x));
+    EXPECT_INT(c, 1);
+    EXPECT_INT(e, MPI_UNDEFINED);
+    EXPECT_INT(x, 3LL * INT_MAX);
+    CHECK(MPI_Status_set_elements_x(&st, MPI_CHAR, 2LL * INT_MAX + 5));
+    CHECK(MPI_Get_count(&st, v, &c));
+    CHECK(MPI_Get_elements_x(&st, v, &x));
+    EXPECT_INT(c, MPI_UNDEFINED);
+    EXPECT_INT(x, 2LL * INT_MAX + 5);
+    CHECK(MPI_Get_count(&st, MPI_CHAR, &c));
+    EXPECT_INT(c, MPI_UNDEFINED);
+    CHECK(MPI_Status_set_elements_x(&st, MPI_CHAR, 6));
+    CHECK(MPI_Get_elements(&st, v, &e));
+    EXPECT_INT(e, 6);
+    CHECK(MPI_Type_free(&v));
+    CHECK(MPI_Type_free(&big));
+}
+
+/* A type freed while one built on it lives keeps its layout (new types do not take its
+ * handle); freed with it, its handle comes back first, as in MPICH and Open MPI, which
+ * MPICH's indexed_misc relies on. */
+static void test_reuse(void)
+{
+    static const int want[10] = {1, 1, 0, 0, 0, 1, 1, 0, 0, 0};
+    MPI_Datatype a, b, c[8];
+    CHECK(MPI_Type_contiguous(2, MPI_INT, &a));
+    CHECK(MPI_Type_vector(2, 1, 5, MPI_INT, &b)); /* replaced below: its handle is free */
+    CHECK(MPI_Type_free(&b));
+    CHECK(MPI_Type_create_hvector(2, 1, 5 * sizeof(int), a, &b));
+    CHECK(MPI_Type_commit(&b));
+    MPI_Datatype a_was = a;
+    CHECK(MPI_Type_free(&a));
+    for (int i = 0; i < 8; i++) {
+        CHECK(MPI_Type_contiguous(3, MPI_CHAR, &c[i]));
+        if (c[i] == a_was)
+            FAIL("a new type took the handle of a freed type still in use");
+    }
+    check_roundtrip(b, want, "hvector over a freed contiguous");
+    check_moved(b, want, "hvector over a freed contiguous");
+    for (int i = 0; i < 8; i++)
+        CHECK(MPI_Type_free(&c[i]));
+    MPI_Datatype b_was = b;
+    CHECK(MPI_Type_free(&b));
+    CHECK(MPI_Type_contiguous(1, MPI_INT, &a));
+    if (a != a_was && a != b_was)
+        FAIL("a new type did not reuse the handles just freed");
+    CHECK(MPI_Type_free(&a));
+}
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+#define NTYPES 200000
+#define NHELD 1000
+
+/* 200,000 types created and freed with NHELD of them alive at any time, each named and given
+ * an attribute: handles valid and distinct while alive, a reused one inheriting nothing; the
+ * cost of a create in the first and last 10,000 printed (to compare, not asserted). */
+static void test_many_types(void)
+{
+    static MPI_Datatype held[NHELD];
+    int kv, flag, len;
+    char name[MPI_MAX_OBJECT_NAME];
+    void *val;
+    CHECK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &kv, NULL));
+    double first = 0, last = 0;
+    for (int i = 0; i < NTYPES; i++) {
+        MPI_Datatype *slot = &held[i % NHELD];
+        if (i >= NHELD)
+            CHECK(MPI_Type_free(slot));
+        double t0 = now_us();
+        CHECK(MPI_Type_contiguous(1 + i % 7, MPI_INT, slot));
+        double took = now_us() - t0;
+        first += i < 10000 ? took : 0;
+        last += i >= NTYPES - 10000 ? took : 0;
+        CHECK(MPI_Type_get_name(*slot, name, &len));
+        CHECK(MPI_Type_get_attr(*slot, kv, &val, &flag));
+        if (len != 0 || flag)
+            FAIL("type %d (handle %#x) inherited a name '%s' or an attribute (%d)", i,
+                 (unsigned)(uintptr_t)*slot, name, flag);
+        if (mc_failures > 10)
+            break;
+        CHECK(MPI_Type_set_name(*slot, "mine"));
+        CHECK(MPI_Type_set_attr(*slot, kv, (void *)(intptr_t)i));
+    }
+    for (int i = 0; i < NHELD; i++) { /* the live ones: distinct, and each its own size */
+        int size;
+        CHECK(MPI_Type_size(held[i], &size));
+        int j = NTYPES - NHELD + i; /* the last one made in this slot of held */
+        if (mc_failures <= 10)
+            EXPECT_INT(size, (1 + j % 7) * (int)sizeof(int));
+        for (int k = 0; k < i; k++)
+            if (held[k] == held[i])
+                FAIL("live types %d and %d share a handle", k, i);
+        CHECK(MPI_Type_free(&held[i]));
+    }
+    CHECK(MPI_Type_free_keyval(&kv));
+    printf("mpi_dtype_edge: rank %d: MPI_Type_contiguous %.2f us each in the first 10000, "
+           "%.2f us in the last\n", mc_rank, first / 1e4, last / 1e4);
+}
+
+int main(int argc, char **argv)
+{
+    mc_init(&argc, &argv, 120);
+    test_leading_zero();
+    test_large_counts();
+    test_reuse();
+    test_many_types();
+    MPI_Finalize();
+    return mc_done("mpi_dtype_edge");
+}
