@@ -516,7 +516,7 @@ static inline int ctx_check(void)
  * of its builtin's descriptor, same base), derived types from DT_FIRST_DERIVED on. The
  * table is allocated once with room for DT_MAX_DERIVED derived types and never moves, so a dtype_t pointer kept
  * by a pending request stays valid while the table is used by other threads. */
-#define DT_FIRST_DERIVED 64
+#define DT_FIRST_DERIVED 80
 #define DT_MAX_DERIVED   65536
 #define DT_TABLE_CAP     (DT_FIRST_DERIVED + DT_MAX_DERIVED)
 

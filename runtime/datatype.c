@@ -113,8 +113,10 @@ static const dt_base_t synonyms[DT_FIRST_DERIVED] = {
     [RMP_INTEGER4] = DT_INT32,      [RMP_INTEGER8] = DT_INT64,    [RMP_REAL4] = DT_FLOAT,
     [RMP_REAL8] = DT_DOUBLE,        [RMP_COMPLEX8] = DT_C_FLOAT_COMPLEX,
     [RMP_COMPLEX16] = DT_C_DOUBLE_COMPLEX,         [RMP_2INTEGER] = DT_2INT,
+    [RMP_LOGICAL1] = DT_C_BOOL,     [RMP_LOGICAL2] = DT_INT16,    [RMP_LOGICAL4] = DT_LOGICAL,
+    [RMP_LOGICAL8] = DT_INT64,
 };
-_Static_assert(RMP_SIGNED_CHAR >= DT_NBUILTIN && RMP_2INTEGER < DT_FIRST_DERIVED,
+_Static_assert(RMP_SIGNED_CHAR >= DT_NBUILTIN && RMP_LOGICAL8 < DT_FIRST_DERIVED,
                "the synonyms lie between the builtins and the derived types");
 
 /* A builtin's external32 form by handle (see dt_ext_t): where the standard's size for its

@@ -146,6 +146,71 @@ static void test_reuse(void)
     CHECK(MPI_Type_free(&a));
 }
 
+/* MPI_LOGICAL1..8: own handles and names, their sizes, the logical ops across the ranks
+ * (rank r holds r % 2 and 1: LAND 0 unless alone, LOR 1, LXOR of the odd ranks' count),
+ * LOGICAL1 and LOGICAL4 refusing MPI_SUM as MPI_LOGICAL does. */
+static void test_logicals(void)
+{
+    static const MPI_Datatype ts[4] = {MPI_LOGICAL1, MPI_LOGICAL2, MPI_LOGICAL4, MPI_LOGICAL8};
+    static const char *const names[4] = {"MPI_LOGICAL1", "MPI_LOGICAL2", "MPI_LOGICAL4",
+                                         "MPI_LOGICAL8"};
+    int size, nodd;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    nodd = size / 2;
+    for (int i = 0; i < 4; i++) {
+        int sz, len, w = 1 << i;
+        char name[MPI_MAX_OBJECT_NAME];
+        if (ts[i] == MPI_DATATYPE_NULL || ts[i] == MPI_LOGICAL || (i > 0 && ts[i] == ts[i - 1]))
+            FAIL("%s is not a handle of its own", names[i]);
+        CHECK(MPI_Type_size(ts[i], &sz));
+        EXPECT_INT(sz, w);
+        CHECK(MPI_Type_get_name(ts[i], name, &len));
+        if (strcmp(name, names[i]))
+            FAIL("the name of %s is '%s'", names[i], name);
+        unsigned char in[2][8] = {{0}}, out[3][8];
+        in[0][0] = (unsigned char)(mc_rank % 2); /* little-endian: the low byte first */
+        in[1][0] = 1;
+        MPI_Op ops[3] = {MPI_LAND, MPI_LOR, MPI_LXOR};
+        for (int k = 0; k < 3; k++) {
+            memset(out[k], 0x55, sizeof out[k]);
+            CHECK(MPI_Allreduce(in[0], out[k], 1, ts[i], ops[k], MPI_COMM_WORLD));
+        }
+        long long want[3] = {0, nodd > 0, nodd % 2}; /* rank 0 holds 0: LAND 0 */
+        for (int k = 0; k < 3; k++) {
+            long long got = 0;
+            memcpy(&got, out[k], (size_t)w);
+            if (got != want[k])
+                FAIL("%s: logical op %d gives %lld, expected %lld", names[i], k, got, want[k]);
+        }
+        if (i == 0 || i == 2) {
+            int rc = MPI_Reduce_local(in[0], in[1], 1, ts[i], MPI_SUM);
+            int cls = -1;
+            MPI_Error_class(rc, &cls);
+            EXPECT_INT(cls, MPI_ERR_OP);
+        }
+    }
+}
+
+/* The optional Fortran types with no C type of their layout: MPI_DATATYPE_NULL, and
+ * Type_match_size gives what exists (long double for 16-byte reals, none for integers). */
+static void test_optional_types(void)
+{
+    MPI_Datatype none[5] = {MPI_REAL2, MPI_REAL16, MPI_COMPLEX4, MPI_COMPLEX32, MPI_INTEGER16};
+    for (int i = 0; i < 5; i++)
+        if (none[i] != MPI_DATATYPE_NULL)
+            FAIL("optional type %d is not MPI_DATATYPE_NULL", i);
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    int rc = MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 16, &t), cls = -1;
+    MPI_Error_class(rc, &cls);
+    EXPECT_INT(cls, MPI_ERR_ARG);
+    CHECK(MPI_Type_match_size(MPI_TYPECLASS_REAL, (int)sizeof(long double), &t));
+    if (t != MPI_LONG_DOUBLE)
+        FAIL("Type_match_size(REAL, %d) is not MPI_LONG_DOUBLE", (int)sizeof(long double));
+    CHECK(MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 8, &t));
+    if (t != MPI_INTEGER8)
+        FAIL("Type_match_size(INTEGER, 8) is not MPI_INTEGER8");
+}
+
 static double now_us(void)
 {
     struct timespec ts;
@@ -208,6 +273,8 @@ int main(int argc, char **argv)
     test_leading_zero();
     test_large_counts();
     test_reuse();
+    test_logicals();
+    test_optional_types();
     test_many_types();
     MPI_Finalize();
     return mc_done("mpi_dtype_edge");
