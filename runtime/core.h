@@ -462,6 +462,7 @@ struct rmp_ctx {
     struct rmp_request **cancels;
     int ncancels, cancels_cap;
     comm_t *comms;           /* [RMP_MAX_COMMS] */
+    hpool_t comm_pool;       /* their handles from 2 on (comm.c) */
     match_queues_t *mq;
 
     dtype_t *dtypes;         /* datatype table */

@@ -1,5 +1,6 @@
 /* hpool.c — the handle pools of hpool.h: a stack of freed handles over a high-water mark. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "hpool.h"
 
@@ -30,4 +31,30 @@ void hpool_fini(hpool_t *p)
 {
     free(p->stack);
     *p = hpool_make(p->first, p->limit);
+}
+
+bool hpool_grow(void **tab, int *n, size_t elem, int need)
+{
+    if (need < *n)
+        return true;
+    int grow = *n ? *n : 16;
+    while (grow <= need)
+        grow *= 2;
+    char *t = realloc(*tab, elem * (size_t)grow);
+    if (!t)
+        return false;
+    memset(t + elem * (size_t)*n, 0, elem * (size_t)(grow - *n));
+    *tab = t;
+    *n = grow;
+    return true;
+}
+
+int hpool_get_in(hpool_t *p, void **tab, int *n, size_t elem)
+{
+    int h = hpool_get(p);
+    if (h >= 0 && !hpool_grow(tab, n, elem, h)) {
+        hpool_put(p, h);
+        return -1;
+    }
+    return h;
 }

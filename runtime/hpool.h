@@ -5,6 +5,9 @@
 #ifndef RMP_HPOOL_H
 #define RMP_HPOOL_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 typedef struct hpool {
     int first; /* the lowest handle it hands out */
     int limit; /* fresh handles stop below it */
@@ -29,5 +32,11 @@ static inline int hpool_high(const hpool_t *p)
     return p->next;
 }
 void hpool_fini(hpool_t *p);
+
+/* For a table that grows (*tab, *n elements of elem bytes): grow it, zeroed, to hold index
+ * need (doubling, from 16). false when out of memory (the table stays as it was). */
+bool hpool_grow(void **tab, int *n, size_t elem, int need);
+/* A handle of p with the table grown to hold it; -1 when out of memory. */
+int hpool_get_in(hpool_t *p, void **tab, int *n, size_t elem);
 
 #endif

@@ -1,7 +1,8 @@
 /* mpi_dtype_edge.c — datatype edge cases of issue 33, at n = 1 and 2 (rank 0 sends to rank 1
  * where there are two): an indexed type whose first block is empty, element counts above
- * INT_MAX, and handles created and freed by the hundred thousand (reused, never inheriting a
- * name or an attribute, created at a flat cost: printed, not asserted). */
+ * INT_MAX, MPI_LOGICAL1..8 and the optional types not available, and handles (types, infos,
+ * groups, ops, communicators) created and freed by the ten thousand: reused, never
+ * inheriting a name, a key or an attribute, types created at a flat cost (printed only). */
 #include <limits.h>
 #include <stdint.h>
 #include <time.h>
@@ -267,6 +268,54 @@ static void test_many_types(void)
            "%.2f us in the last\n", mc_rank, first / 1e4, last / 1e4);
 }
 
+static void my_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)in, (void)inout, (void)len, (void)type;
+}
+
+/* The other tables share the handle pool (infos, groups, user ops, communicators): created
+ * and freed many times over with some held, each new one valid and starting empty. */
+static void test_many_objects(void)
+{
+    MPI_Info infos[16];
+    MPI_Group world, groups[16];
+    MPI_Op ops[16];
+    int zero = 0, nkeys, len;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    for (int i = 0; i < 50000 && mc_failures < 10; i++) {
+        int k = i % 16;
+        if (i >= 16) {
+            CHECK(MPI_Info_free(&infos[k]));
+            CHECK(MPI_Group_free(&groups[k]));
+            CHECK(MPI_Op_free(&ops[k]));
+        }
+        CHECK(MPI_Info_create(&infos[k]));
+        CHECK(MPI_Info_get_nkeys(infos[k], &nkeys));
+        EXPECT_INT(nkeys, 0);
+        CHECK(MPI_Info_set(infos[k], "key", "value"));
+        CHECK(MPI_Group_incl(world, 1, &zero, &groups[k]));
+        CHECK(MPI_Op_create(my_op, i % 2, &ops[k]));
+        int commute = -1;
+        CHECK(MPI_Op_commutative(ops[k], &commute));
+        EXPECT_INT(commute, i % 2);
+    }
+    for (int k = 0; k < 16; k++) {
+        CHECK(MPI_Info_free(&infos[k]));
+        CHECK(MPI_Group_free(&groups[k]));
+        CHECK(MPI_Op_free(&ops[k]));
+    }
+    MPI_Group_free(&world);
+    for (int i = 0; i < 300 && mc_failures < 10; i++) { /* collective: a few hundred */
+        MPI_Comm dup;
+        char name[MPI_MAX_OBJECT_NAME];
+        CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+        CHECK(MPI_Comm_get_name(dup, name, &len));
+        EXPECT_INT(len, 0);
+        CHECK(MPI_Comm_set_name(dup, "mine"));
+        CHECK(MPI_Comm_free(&dup));
+    }
+}
+
 int main(int argc, char **argv)
 {
     mc_init(&argc, &argv, 120);
@@ -276,6 +325,7 @@ int main(int argc, char **argv)
     test_logicals();
     test_optional_types();
     test_many_types();
+    test_many_objects();
     MPI_Finalize();
     return mc_done("mpi_dtype_edge");
 }
