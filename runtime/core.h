@@ -73,10 +73,11 @@ typedef struct dtype {
      * it or naming it in their record, and the operations in flight on it (dtype_hold). The
      * slot goes back to the pool when it is freed and this is 0. */
     int refs;
-    /* A negative extent (resized to one, as MPI allows): extent is then 0 and neg_extent the
-     * real one, which only the extent queries report. Such a type is usable one element at a
-     * time (count <= 1: dtype_bytes refuses more) and cannot be built upon (other than by
-     * resized): every step by extent would go the wrong way. 0: not negative. */
+    /* A negative extent (resized to one, or built so, as MPI allows): extent is then 0 and
+     * neg_extent the real one. Such a type is usable one element at a time (count <= 1:
+     * dtype_bytes refuses more, every step by extent would go the wrong way); a type built
+     * on it places each of its elements in a block of its own (type_blocks.c), so it may be
+     * used in any count. 0: not negative. */
     ptrdiff_t neg_extent;
     /* vector kind (nblocks == 0): count blocks of blocklen `old` elements, block starts
      * stride*extent(old) apart */

@@ -84,6 +84,84 @@ static void test_leading_zero(void)
     }
 }
 
+/* The ints 1..10; one element of type at &buf[at] packed must give want[0..n-1], unpacked
+ * into zeros must put them back where they came from and nothing else; sent from rank 0 to
+ * rank 1, the same. */
+static void check_backwards(MPI_Datatype type, int at, const int *want, int n, const char *what)
+{
+    int buf[10], packed[10], pos = 0, size, wsize;
+    for (int i = 0; i < 10; i++)
+        buf[i] = i + 1;
+    CHECK(MPI_Type_size(type, &size));
+    EXPECT_INT(size, n * (int)sizeof(int));
+    CHECK(MPI_Pack(&buf[at], 1, type, packed, (int)sizeof packed, &pos, MPI_COMM_SELF));
+    EXPECT_INT(pos, n * (int)sizeof(int));
+    for (int i = 0; i < n && i < 10; i++)
+        if (packed[i] != want[i])
+            FAIL("%s: packed int %d is %d, expected %d", what, i, packed[i], want[i]);
+    int back[10] = {0}, upos = 0, kept = 0;
+    CHECK(MPI_Unpack(packed, pos, &upos, &back[at], 1, type, MPI_COMM_SELF));
+    for (int i = 0; i < 10; i++) {
+        kept += back[i] != 0;
+        if (back[i] != 0 && back[i] != i + 1)
+            FAIL("%s: unpacked int %d is %d", what, i, back[i]);
+    }
+    EXPECT_INT(kept, n);
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    if (wsize > 1 && mc_rank == 0)
+        CHECK(MPI_Send(&buf[at], 1, type, 1, 9, MPI_COMM_WORLD));
+    if (wsize > 1 && mc_rank == 1) {
+        memset(back, 0, sizeof back);
+        CHECK(MPI_Recv(&back[at], 1, type, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        for (int i = 0; i < 10; i++)
+            if (back[i] != 0 && back[i] != i + 1)
+                FAIL("%s: received int %d is %d", what, i, back[i]);
+    }
+}
+
+/* Types built on one of negative extent (an int resized to extent -4: each next element one
+ * int lower): bounds by the standard's formulas, bytes walked backwards. */
+static void test_negative_extent(void)
+{
+    MPI_Datatype back, t;
+    MPI_Aint lb, ext;
+    const int I = (int)sizeof(int);
+    CHECK(MPI_Type_create_resized(MPI_INT, 0, -I, &back));
+    CHECK(MPI_Type_contiguous(3, back, &t)); /* ints at 0, -1, -2 */
+    CHECK(MPI_Type_commit(&t));
+    CHECK(MPI_Type_get_extent(t, &lb, &ext));
+    EXPECT_INT(lb, -2 * I); /* the least lb of an element; ub the greatest ub: -1 int */
+    EXPECT_INT(ext, I);
+    CHECK(MPI_Type_get_true_extent(t, &lb, &ext));
+    EXPECT_INT(lb, -2 * I);
+    EXPECT_INT(ext, 3 * I);
+    check_backwards(t, 2, (const int[]){3, 2, 1}, 3, "contiguous(3) of extent -4");
+    CHECK(MPI_Type_free(&t));
+    CHECK(MPI_Type_vector(2, 2, 3, back, &t)); /* blocks at 0 and -3 ints, each going down */
+    CHECK(MPI_Type_commit(&t));
+    check_backwards(t, 4, (const int[]){5, 4, 2, 1}, 4, "vector(2, 2, 3) of extent -4");
+    CHECK(MPI_Type_free(&t));
+    CHECK(MPI_Type_vector(2, 2, -3, back, &t)); /* blocks at 0 and +3 ints */
+    CHECK(MPI_Type_commit(&t));
+    check_backwards(t, 1, (const int[]){2, 1, 5, 4}, 4, "vector(2, 2, -3) of extent -4");
+    CHECK(MPI_Type_free(&t));
+    CHECK(MPI_Type_create_hvector(2, 3, 4 * I, back, &t)); /* at 0 and +4 ints */
+    CHECK(MPI_Type_commit(&t));
+    check_backwards(t, 2, (const int[]){3, 2, 1, 7, 6, 5}, 6, "hvector(2, 3, 16) of extent -4");
+    CHECK(MPI_Type_free(&t));
+    int len[2] = {2, 1}, disp[2] = {5, 1};
+    CHECK(MPI_Type_indexed(2, len, disp, back, &t)); /* ints 5, 6 then 1 below the origin */
+    CHECK(MPI_Type_commit(&t));
+    check_backwards(t, 9, (const int[]){5, 4, 9}, 3, "indexed of extent -4");
+    CHECK(MPI_Type_free(&t));
+    CHECK(MPI_Type_dup(back, &t));
+    CHECK(MPI_Type_get_extent(t, &lb, &ext));
+    EXPECT_INT(lb, 0);
+    EXPECT_INT(ext, -I);
+    CHECK(MPI_Type_free(&t));
+    CHECK(MPI_Type_free(&back));
+}
+
 /* Counts set in elements of a type of 3 * INT_MAX chars: Get_count 1, Get_elements
  * MPI_UNDEFINED (above INT_MAX), _x the basic elements; a partial element counts its chars. */
 static void test_large_counts(void)
@@ -321,6 +399,7 @@ int main(int argc, char **argv)
     mc_init(&argc, &argv, 120);
     test_leading_zero();
     test_large_counts();
+    test_negative_extent();
     test_reuse();
     test_logicals();
     test_optional_types();
