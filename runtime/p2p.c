@@ -137,6 +137,10 @@ bool p2p_cancel_locked(struct rmp_request *r)
         return false;
     r->status.cancelled = 1;
     r->status.count = 0;
+    if (r->dt && !r->persistent) { /* nothing to unpack: its type's hold goes now */
+        dtype_hold(r->dt, -1);
+        r->dt = NULL;
+    }
     req_complete(r, RMP_SUCCESS);
     return true;
 }

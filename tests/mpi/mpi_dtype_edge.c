@@ -290,6 +290,42 @@ static void test_optional_types(void)
         FAIL("Type_match_size(INTEGER, 8) is not MPI_INTEGER8");
 }
 
+/* A receive posted on a type freed before its message came: the type's handle is not given
+ * to a new type meanwhile, and the message lands where the freed type said. */
+static void test_pending_recv(void)
+{
+    int size, buf[10], want[10] = {0, 101, 0, 0, 102, 0, 0, 103, 0, 0};
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size < 2 || mc_rank > 1)
+        return;
+    MPI_Datatype v, others[4];
+    MPI_Request req;
+    if (mc_rank == 0) {
+        int out[3] = {101, 102, 103};
+        CHECK(MPI_Recv(NULL, 0, MPI_INT, 1, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK(MPI_Send(out, 3, MPI_INT, 1, 12, MPI_COMM_WORLD));
+        return;
+    }
+    memset(buf, 0, sizeof buf);
+    CHECK(MPI_Type_vector(3, 1, 3, MPI_INT, &v));
+    CHECK(MPI_Type_commit(&v));
+    MPI_Datatype was = v;
+    CHECK(MPI_Irecv(&buf[1], 1, v, 0, 12, MPI_COMM_WORLD, &req));
+    CHECK(MPI_Type_free(&v));
+    for (int i = 0; i < 4; i++) {
+        CHECK(MPI_Type_vector(2, 1, 5 + i, MPI_INT, &others[i]));
+        if (others[i] == was)
+            FAIL("a new type took the handle of a freed type a receive still uses");
+    }
+    CHECK(MPI_Send(NULL, 0, MPI_INT, 0, 11, MPI_COMM_WORLD));
+    CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    for (int i = 0; i < 10; i++)
+        if (buf[i] != want[i])
+            FAIL("receive on a freed type: int %d is %d, expected %d", i, buf[i], want[i]);
+    for (int i = 0; i < 4; i++)
+        CHECK(MPI_Type_free(&others[i]));
+}
+
 static double now_us(void)
 {
     struct timespec ts;
@@ -401,6 +437,7 @@ int main(int argc, char **argv)
     test_large_counts();
     test_negative_extent();
     test_reuse();
+    test_pending_recv();
     test_logicals();
     test_optional_types();
     test_many_types();
