@@ -326,6 +326,31 @@ static void test_pending_recv(void)
         CHECK(MPI_Type_free(&others[i]));
 }
 
+/* The same for a nonblocking broadcast whose type is freed before the wait (an Ibcast on
+ * rank > 0 may return only once the root joined, so the broadcast may be over by then). */
+static void test_pending_coll(void)
+{
+    int buf[10], want[10] = {0, 201, 0, 0, 202, 0, 0, 203, 0, 0};
+    MPI_Datatype v, others[4];
+    MPI_Request req;
+    memset(buf, 0, sizeof buf);
+    if (mc_rank == 0)
+        for (int i = 0; i < 10; i++)
+            buf[i] = want[i];
+    CHECK(MPI_Type_vector(3, 1, 3, MPI_INT, &v));
+    CHECK(MPI_Type_commit(&v));
+    CHECK(MPI_Ibcast(&buf[1], 1, v, 0, MPI_COMM_WORLD, &req));
+    CHECK(MPI_Type_free(&v));
+    for (int i = 0; i < 4; i++)
+        CHECK(MPI_Type_vector(2, 1, 5 + i, MPI_INT, &others[i])); /* may take v's slot */
+    CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    for (int i = 0; i < 10; i++)
+        if (buf[i] != want[i])
+            FAIL("broadcast on a freed type: int %d is %d, expected %d", i, buf[i], want[i]);
+    for (int i = 0; i < 4; i++)
+        CHECK(MPI_Type_free(&others[i]));
+}
+
 static double now_us(void)
 {
     struct timespec ts;
@@ -438,6 +463,7 @@ int main(int argc, char **argv)
     test_negative_extent();
     test_reuse();
     test_pending_recv();
+    test_pending_coll();
     test_logicals();
     test_optional_types();
     test_many_types();
