@@ -200,6 +200,7 @@ char *coll_out(sched_t *s, void *user, int count, int nblk, const dtype_t *dt, b
     if (!v || !p)
         return NULL;
     *v = (out_view_t){.p = p, .user = user, .dt = dt, .count = count, .nblk = nblk};
+    sched_hold_type(s, dt);
     if (fill)
         pack_blocks(dt, count, nblk, user, p);
     sched_on_done(s, out_unpack, v);
@@ -294,6 +295,8 @@ static bool vblocks_make(sched_t *s, void *user, const int *counts, const int *d
     for (int i = 0; i < n; i++) {
         c[i] = counts[i];
         t[i] = dts ? dts[i] : dt;
+        if (i == 0 || dts)
+            sched_hold_type(s, t[i]);
         o[i] = bdispls ? bdispls[i] : (ptrdiff_t)displs[i] * (ptrdiff_t)t[i]->extent;
     }
     *b = (vblocks_t){.user = user, .counts = c, .offs = o, .dts = t, .n = n};

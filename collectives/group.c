@@ -2,6 +2,7 @@
  * them: rmp_comm_create (a split whose colour is membership and whose key is the group rank)
  * and rmp_comm_compare. Groups are local objects: nothing here communicates but comm_create.
  * The table grows on demand; handle 0 is the builtin empty group. Under the runtime lock. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ typedef struct group {
 
 static group_t *groups; /* [ngroups]; slot 0: RMP_GROUP_EMPTY */
 static int ngroups;
+static hpool_t group_pool = {.first = 1, .limit = INT_MAX, .next = 1}; /* its handles */
 
 /* The group of a handle, NULL if invalid (lock held). */
 static group_t *group_get(rmp_group_t h)
@@ -35,19 +37,10 @@ static int group_new(int *world, int n, rmp_group_t *out)
         *out = RMP_GROUP_EMPTY;
         return RMP_SUCCESS;
     }
-    int h = 1;
-    while (h < ngroups && groups[h].in_use)
-        h++;
-    if (h >= ngroups) {
-        int grow = ngroups ? ngroups * 2 : 16;
-        group_t *g = realloc(groups, sizeof(*g) * (size_t)grow);
-        if (!g) {
-            free(world);
-            return RMP_ERR_NO_MEM;
-        }
-        memset(g + ngroups, 0, sizeof(*g) * (size_t)(grow - ngroups));
-        groups = g;
-        ngroups = grow;
+    int h = hpool_get_in(&group_pool, (void **)&groups, &ngroups, sizeof(group_t));
+    if (h < 0) {
+        free(world);
+        return RMP_ERR_NO_MEM;
     }
     groups[h] = (group_t){.in_use = true, .n = n, .world = world};
     *out = h;
@@ -254,6 +247,7 @@ int rmp_group_free(rmp_group_t *group)
     else {
         free(g->world);
         *g = (group_t){0};
+        hpool_put(&group_pool, *group);
         *group = RMP_GROUP_NULL;
     }
     ctx_unlock(&rmp_ctx);

@@ -29,6 +29,7 @@ typedef struct step {
 #define INL_ROUNDS 8
 #define INL_REQS 8
 #define INL_TMPS 2
+#define INL_TYPES 2
 #define INL_ARENA 256 /* scratch of small collectives: no malloc */
 #define SCHED_CACHE_MAX 4 /* schedules kept for reuse per thread (see request.c) */
 
@@ -142,6 +143,9 @@ struct sched {
     int trunc; /* RMP_ERR_TRUNCATE once data did not fit here: reported at the end, and every
                 * later send is poisoned (see start_round) */
     vec_t steps, ends, reqs, tmps; /* step_t, int (one past a round's last step), req, buf_t */
+    /* the derived types its steps and views read while it runs: held from its post to its end
+     * (dtype_hold), so that a type freed meanwhile keeps its slot */
+    vec_t types;
     void (*done_fn)(void *arg, int err);
     void *done_arg;
     size_t arena_used; /* bytes of arena handed out by sched_tmp */
@@ -150,6 +154,7 @@ struct sched {
     int ends_inl[INL_ROUNDS];
     struct rmp_request *reqs_inl[INL_REQS];
     buf_t tmps_inl[INL_TMPS];
+    const dtype_t *types_inl[INL_TYPES];
 };
 
 /* Room for one more element of size esz; NULL (and s->err) when out of memory. */
@@ -195,6 +200,7 @@ sched_t *sched_new(comm_t *comm, int tag)
     s->ends = (vec_t){s->ends_inl, 0, INL_ROUNDS};
     s->reqs = (vec_t){s->reqs_inl, 0, INL_REQS};
     s->tmps = (vec_t){s->tmps_inl, 0, INL_TMPS};
+    s->types = (vec_t){s->types_inl, 0, INL_TYPES};
     s->done_fn = NULL;
     s->done_arg = NULL;
     s->late = false;
@@ -212,6 +218,7 @@ void sched_free(sched_t *s)
     vec_free(&s->ends, s->ends_inl);
     vec_free(&s->reqs, s->reqs_inl);
     vec_free(&s->tmps, s->tmps_inl);
+    vec_free(&s->types, s->types_inl);
     cache_key();
     if (sched_cache_keyed && sched_cached < SCHED_CACHE_MAX)
         sched_cache[sched_cached++] = s;
@@ -262,9 +269,25 @@ void sched_copy(sched_t *s, void *dst, const void *src, size_t bytes)
         add(s, (step_t){.kind = ST_COPY, .src = src, .dst = dst, .n = bytes});
 }
 
+void sched_hold_type(sched_t *s, const dtype_t *dt)
+{
+    const dtype_t **slot;
+    if (!dt->builtin && (slot = vec_push(s, &s->types, s->types_inl, sizeof(*slot))))
+        *slot = dt;
+}
+
+/* The holds on its types (lock held): +1 at the post, -1 at the end. */
+static void sched_types_hold(sched_t *s, int delta)
+{
+    const dtype_t **t = s->types.p;
+    for (int i = 0; i < s->types.n; i++)
+        dtype_hold(t[i], delta);
+}
+
 void sched_reduce(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, void *inout,
                   size_t n)
 {
+    sched_hold_type(s, dt);
     s->op = op;
     if (n > 0)
         add(s,
@@ -274,6 +297,7 @@ void sched_reduce(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, vo
 void sched_reduce3(sched_t *s, rmp_op_t op, const dtype_t *dt, const void *in, const void *in2,
                    void *out, size_t n)
 {
+    sched_hold_type(s, dt);
     s->op = op;
     if (n > 0)
         add(s, (step_t){.kind = ST_REDUCE3, .op = op, .dt = dt, .src = in, .src2 = in2,
@@ -453,6 +477,7 @@ static int sched_progress(struct rmp_request *r)
             comm_t *comm = s->comm;
             rmp_op_t op = s->op;
             r->coll = NULL;
+            sched_types_hold(s, -1);
             sched_free(s);
             progress_coll_remove(&rmp_ctx, r);
             req_complete(r, err); /* the last touch of r: a waiting thread may free it now */
@@ -523,6 +548,7 @@ int sched_post(sched_t *s, rmp_request_t *req)
     progress_coll_add(c, r);
     comm_hold(s->comm);
     op_hold(s->op);
+    sched_types_hold(s, +1);
     sched_progress(r);
     ctx_unlock(c);
     return RMP_SUCCESS;

@@ -62,6 +62,9 @@ void sched_truncated(sched_t *s);
 /* Run once when the schedule ends (err: its outcome), before the request completes: unpacks
  * results into users' buffers. arg is freed with the schedule if owned (sched_tmp memory). */
 void sched_on_done(sched_t *s, void (*fn)(void *arg, int err), void *arg);
+/* dt is read while the schedule runs (a view's unpack, a reduction): it is held from the
+ * post to the end, so that a type freed meanwhile keeps its layout and its handle. */
+void sched_hold_type(sched_t *s, const dtype_t *dt);
 
 /* Start the schedule as a collective request (*req); on failure (no memory while building)
  * the schedule is freed and *req untouched. Lock NOT held. A schedule with no steps

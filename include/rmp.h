@@ -1001,6 +1001,13 @@ int rmp_pack_external_size(const char *datarep, int incount, rmp_datatype_t type
 #define RMP_COMPLEX8 ((rmp_datatype_t)60)         /* RMP_C_FLOAT_COMPLEX */
 #define RMP_COMPLEX16 ((rmp_datatype_t)61)        /* RMP_C_DOUBLE_COMPLEX */
 #define RMP_2INTEGER ((rmp_datatype_t)62)         /* RMP_2INT */
+/* Fortran's LOGICAL*n (nonzero true; logical ops give 1 or 0): LOGICAL4 is RMP_LOGICAL (logical
+ * ops only), LOGICAL1 RMP_C_BOOL (logical ops only), LOGICAL2 and LOGICAL8 the integers of
+ * their size (logical ops, and the integer ops as an extension) */
+#define RMP_LOGICAL1 ((rmp_datatype_t)63)         /* RMP_C_BOOL */
+#define RMP_LOGICAL2 ((rmp_datatype_t)64)         /* RMP_INT16 */
+#define RMP_LOGICAL4 ((rmp_datatype_t)65)         /* RMP_LOGICAL */
+#define RMP_LOGICAL8 ((rmp_datatype_t)66)         /* RMP_INT64 */
 
 /* More ops: RMP_LXOR (logical exclusive or: integer, floating, bool and logical types) is a
  * reduction; RMP_REPLACE and RMP_NO_OP exist for one-sided accumulates and are refused by every

@@ -72,6 +72,10 @@ static const char *const rmpi_type_names[] = {
     [RMP_COMPLEX8] = "MPI_COMPLEX8",
     [RMP_COMPLEX16] = "MPI_COMPLEX16",
     [RMP_2INTEGER] = "MPI_2INTEGER",
+    [RMP_LOGICAL1] = "MPI_LOGICAL1",
+    [RMP_LOGICAL2] = "MPI_LOGICAL2",
+    [RMP_LOGICAL4] = "MPI_LOGICAL4",
+    [RMP_LOGICAL8] = "MPI_LOGICAL8",
 };
 
 /* Builtins renamed by MPI_Type_set_name answer with their new name (rmp's) from then on. */

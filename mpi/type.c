@@ -79,9 +79,11 @@ int MPI_Type_commit(MPI_Datatype *datatype)
  * be freed); one that fails makes the free fail with its error. */
 int MPI_Type_free(MPI_Datatype *datatype)
 {
-    char name[RMP_MAX_OBJECT_NAME];
-    /* a valid type, and derived: a builtin has a name */
-    if (datatype && rmp_type_get_name(*datatype, name, NULL) == RMP_SUCCESS && !name[0]) {
+    int ni, na, nt, comb;
+    /* a valid type, and one rmp_type_free frees: derived (a name set on it says nothing) */
+    if (datatype && rmp_type_get_envelope(*datatype, &ni, &na, &nt, &comb) == RMP_SUCCESS &&
+        comb != RMP_COMBINER_NAMED && comb != RMP_COMBINER_F90_REAL &&
+        comb != RMP_COMBINER_F90_COMPLEX && comb != RMP_COMBINER_F90_INTEGER) {
         int code = rmpi_attr_delete_all(RMPI_KIND_TYPE, *datatype);
         if (code != MPI_SUCCESS)
             return rmpi_raise_code(MPI_COMM_WORLD, code, __func__);

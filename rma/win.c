@@ -101,7 +101,8 @@ enum { A_SIZE, A_DISP, A_SHARE, A_TPMASK, A_FORCE, A_N };
 static struct {
     pthread_mutex_t lock;
     _Atomic(win_t *) *_Atomic dir[WIN_DIR];
-} win_tab = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    hpool_t free; /* which slots are free (hpool.h) */
+} win_tab = {.lock = PTHREAD_MUTEX_INITIALIZER, .free = {.limit = WIN_DIR * WIN_CHUNK}};
 
 static void slot_set(int i, win_t *w) /* table mutex held; chunk i / WIN_CHUNK exists */
 {
@@ -113,19 +114,18 @@ static int win_insert(win_t *w)
 {
     int err = RMP_ERR_NO_MEM;
     pthread_mutex_lock(&win_tab.lock);
-    for (int d = 0; d < WIN_DIR && err; d++) {
-        _Atomic(win_t *) *c = atomic_load_explicit(&win_tab.dir[d], memory_order_relaxed);
-        if (!c) {
-            if (!(c = calloc(WIN_CHUNK, sizeof(*c))))
-                break;
-            atomic_store_explicit(&win_tab.dir[d], c, memory_order_release);
-        }
-        for (int k = 0; k < WIN_CHUNK && err; k++)
-            if (!atomic_load_explicit(&c[k], memory_order_relaxed)) {
-                w->handle = d * WIN_CHUNK + k + 1;
-                slot_set(d * WIN_CHUNK + k, w);
-                err = RMP_SUCCESS;
-            }
+    int i = hpool_get(&win_tab.free);
+    int d = i / WIN_CHUNK;
+    _Atomic(win_t *) *c =
+        i < 0 ? NULL : atomic_load_explicit(&win_tab.dir[d], memory_order_relaxed);
+    if (i >= 0 && !c && (c = calloc(WIN_CHUNK, sizeof(*c))))
+        atomic_store_explicit(&win_tab.dir[d], c, memory_order_release);
+    if (c) {
+        w->handle = i + 1;
+        slot_set(i, w);
+        err = RMP_SUCCESS;
+    } else if (i >= 0) {
+        hpool_put(&win_tab.free, i);
     }
     pthread_mutex_unlock(&win_tab.lock);
     return err;
@@ -989,6 +989,7 @@ int rmp_win_free(rmp_win_t *win)
     objmeta_forget(OBJ_WIN, *win); /* its name and hints go with it, before the handle does */
     pthread_mutex_lock(&win_tab.lock);
     slot_set(*win - 1, NULL);
+    hpool_put(&win_tab.free, *win - 1);
     pthread_mutex_unlock(&win_tab.lock);
     ctx_lock(c);
     rma_am_unregister(w);

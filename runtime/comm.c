@@ -21,6 +21,7 @@ static int comm_fill(comm_t *c, rmp_comm_t h, const int *world, int n, int rank,
 int comm_init_builtin(rmp_ctx_t *ctx)
 {
     ctx->comms = calloc(RMP_MAX_COMMS, sizeof(comm_t));
+    ctx->comm_pool = hpool_make(2, RMP_MAX_COMMS);
     int *all = malloc(sizeof(int) * (size_t)ctx->size);
     if (!ctx->comms || !all) {
         free(all);
@@ -46,6 +47,7 @@ void comm_fini(rmp_ctx_t *ctx)
     }
     free(ctx->comms);
     ctx->comms = NULL;
+    hpool_fini(&ctx->comm_pool);
 }
 
 int comm_create(const int *world, int n, int rank, uint32_t ctx_id, rmp_comm_t *out)
@@ -53,13 +55,13 @@ int comm_create(const int *world, int n, int rank, uint32_t ctx_id, rmp_comm_t *
     rmp_ctx_t *ctx = &rmp_ctx;
     int rc = RMP_ERR_NO_MEM;
     ctx_lock(ctx);
-    for (int h = 2; h < RMP_MAX_COMMS; h++) {
-        if (!ctx->comms[h].in_use) {
-            rc = comm_fill(&ctx->comms[h], h, world, n, rank, ctx_id);
-            if (rc == RMP_SUCCESS)
-                *out = h;
-            break;
-        }
+    int h = hpool_get(&ctx->comm_pool);
+    if (h >= 0) {
+        rc = comm_fill(&ctx->comms[h], h, world, n, rank, ctx_id);
+        if (rc == RMP_SUCCESS)
+            *out = h;
+        else
+            hpool_put(&ctx->comm_pool, h);
     }
     ctx_unlock(ctx);
     if (rc == RMP_ERR_NO_MEM)
@@ -75,7 +77,10 @@ void comm_release_locked(comm_t *c)
     free(c->world);
     free(c->lworld);
     free(c->topo);
+    int h = c->handle;
     memset(c, 0, sizeof(*c));
+    if (h >= 2) /* WORLD and SELF are not the pool's */
+        hpool_put(&rmp_ctx.comm_pool, h);
 }
 
 void comm_hold(comm_t *c)

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hpool.h"
 #include "knobs.h"
 #include "list.h"
 #include "log.h"
@@ -68,10 +69,15 @@ typedef struct dtype {
      * were set by resized (at any depth), which pads nothing, as MPICH and Open MPI do. */
     unsigned short align;
     bool sticky;
-    /* A negative extent (resized to one, as MPI allows): extent is then 0 and neg_extent the
-     * real one, which only the extent queries report. Such a type is usable one element at a
-     * time (count <= 1: dtype_bytes refuses more) and cannot be built upon (other than by
-     * resized): every step by extent would go the wrong way. 0: not negative. */
+    /* What keeps a derived type's slot after rmp_type_free (type_slot.c): the types built on
+     * it or naming it in their record, and the operations in flight on it (dtype_hold). The
+     * slot goes back to the pool when it is freed and this is 0. */
+    int refs;
+    /* A negative extent (resized to one, or built so, as MPI allows): extent is then 0 and
+     * neg_extent the real one. Such a type is usable one element at a time (count <= 1:
+     * dtype_bytes refuses more, every step by extent would go the wrong way); a type built
+     * on it places each of its elements in a block of its own (type_blocks.c), so it may be
+     * used in any count. 0: not negative. */
     ptrdiff_t neg_extent;
     /* vector kind (nblocks == 0): count blocks of blocklen `old` elements, block starts
      * stride*extent(old) apart */
@@ -112,6 +118,9 @@ static inline bool dtype_buf_ok(const void *buf, const dtype_t *t)
  * much is unpacked (a truncated message). */
 void dtype_pack(const dtype_t *t, int count, const void *src, void *dst);
 void dtype_unpack(const dtype_t *t, int count, const void *src, size_t bytes, void *dst);
+/* A receive that will unpack through t later holds it (delta +1) until then (-1), so that a
+ * type freed meanwhile keeps its slot (type_slot.c; lock held). */
+void dtype_hold(const dtype_t *t, int delta);
 
 /* ---- Reduction ops (op.c) ---- */
 /* RMP_SUCCESS, RMP_ERR_OP (bad op or op undefined for the base type). */
@@ -466,10 +475,11 @@ struct rmp_ctx {
     struct rmp_request **cancels;
     int ncancels, cancels_cap;
     comm_t *comms;           /* [RMP_MAX_COMMS] */
+    hpool_t comm_pool;       /* their handles from 2 on (comm.c) */
     match_queues_t *mq;
 
     dtype_t *dtypes;         /* datatype table */
-    int ndtypes;
+    hpool_t dtype_pool;      /* its derived types' handles (type_slot.c) */
 
     progthr_t progthr;       /* RMP_PROGRESS_THREAD (progress_thread.c) */
     /* One-sided communication's active messages: the layer above (rma/am.c) installs these,
@@ -527,7 +537,7 @@ static inline int ctx_check(void)
  * of its builtin's descriptor, same base), derived types from DT_FIRST_DERIVED on. The
  * table is allocated once with room for DT_MAX_DERIVED derived types and never moves, so a dtype_t pointer kept
  * by a pending request stays valid while the table is used by other threads. */
-#define DT_FIRST_DERIVED 64
+#define DT_FIRST_DERIVED 80
 #define DT_MAX_DERIVED   65536
 #define DT_TABLE_CAP     (DT_FIRST_DERIVED + DT_MAX_DERIVED)
 

@@ -113,8 +113,10 @@ static const dt_base_t synonyms[DT_FIRST_DERIVED] = {
     [RMP_INTEGER4] = DT_INT32,      [RMP_INTEGER8] = DT_INT64,    [RMP_REAL4] = DT_FLOAT,
     [RMP_REAL8] = DT_DOUBLE,        [RMP_COMPLEX8] = DT_C_FLOAT_COMPLEX,
     [RMP_COMPLEX16] = DT_C_DOUBLE_COMPLEX,         [RMP_2INTEGER] = DT_2INT,
+    [RMP_LOGICAL1] = DT_C_BOOL,     [RMP_LOGICAL2] = DT_INT16,    [RMP_LOGICAL4] = DT_LOGICAL,
+    [RMP_LOGICAL8] = DT_INT64,
 };
-_Static_assert(RMP_SIGNED_CHAR >= DT_NBUILTIN && RMP_2INTEGER < DT_FIRST_DERIVED,
+_Static_assert(RMP_SIGNED_CHAR >= DT_NBUILTIN && RMP_LOGICAL8 < DT_FIRST_DERIVED,
                "the synonyms lie between the builtins and the derived types");
 
 /* A builtin's external32 form by handle (see dt_ext_t): where the standard's size for its
@@ -167,72 +169,19 @@ int dtype_init(rmp_ctx_t *c)
     for (int h = DT_INT8; h < DT_FIRST_DERIVED; h++)
         tab[h].ext = dt_ext_of(h);
     c->dtypes = tab;
-    c->ndtypes = DT_FIRST_DERIVED; /* slots handed out so far (high-water mark) */
+    c->dtype_pool = hpool_make(DT_FIRST_DERIVED, DT_TABLE_CAP);
     return RMP_SUCCESS;
 }
 
 void dtype_fini(rmp_ctx_t *c)
 {
-    for (int h = DT_FIRST_DERIVED; c->dtypes && h < c->ndtypes; h++) {
+    for (int h = DT_FIRST_DERIVED; c->dtypes && h < hpool_high(&c->dtype_pool); h++) {
         free(c->dtypes[h].blocks);
         dtype_env_free(c->dtypes[h].env);
     }
     free(c->dtypes);
     c->dtypes = NULL;
-    c->ndtypes = 0;
-}
-
-/* Mark in ref every derived type h is built on, at any depth. */
-static void dt_mark(rmp_ctx_t *c, int h, unsigned char *ref)
-{
-    const dtype_t *t = &c->dtypes[h];
-    for (int i = 0; t->env && i < t->env->nt; i++) { /* what rmp_type_get_contents names */
-        int o = t->env->types[i];
-        if (o >= DT_FIRST_DERIVED && !ref[o]) {
-            ref[o] = 1;
-            dt_mark(c, o, ref);
-        }
-    }
-    if (t->nblocks == 0) {
-        if (t->old >= DT_FIRST_DERIVED && !ref[t->old]) {
-            ref[t->old] = 1;
-            dt_mark(c, t->old, ref);
-        }
-        return;
-    }
-    for (int b = 0; b < t->nblocks; b++) {
-        int o = t->blocks[b].old;
-        if (o >= DT_FIRST_DERIVED && !ref[o]) {
-            ref[o] = 1;
-            dt_mark(c, o, ref);
-        }
-    }
-}
-
-/* A free slot (lock held). Fresh slots first; once all were used, a freed slot that no live
- * type is built on, so reuse comes as late as possible for requests still using a freed type. */
-static int dt_alloc_slot(rmp_ctx_t *c)
-{
-    if (c->ndtypes < DT_TABLE_CAP)
-        return c->ndtypes++;
-    unsigned char *ref = calloc(DT_TABLE_CAP, 1);
-    if (!ref)
-        return -1;
-    for (int h = DT_FIRST_DERIVED; h < DT_TABLE_CAP; h++)
-        if (c->dtypes[h].in_use)
-            dt_mark(c, h, ref);
-    int slot = -1;
-    for (int h = DT_FIRST_DERIVED; h < DT_TABLE_CAP && slot < 0; h++)
-        if (!c->dtypes[h].in_use && !ref[h])
-            slot = h;
-    free(ref);
-    if (slot >= 0) {
-        free(c->dtypes[slot].blocks);
-        c->dtypes[slot].blocks = NULL;
-        dtype_env_free(c->dtypes[slot].env);
-        c->dtypes[slot].env = NULL;
-    }
-    return slot;
+    hpool_fini(&c->dtype_pool);
 }
 
 /* Fill t as `count` blocks of `blocklen` o-elements, `stride` o-extents apart. Sizes are
@@ -296,14 +245,8 @@ static int dt_create(int count, int blocklen, int stride, rmp_datatype_t old,
     else
         err = dt_layout(&t, count, blocklen, stride, o);
     if (!err) {
-        int slot = dt_alloc_slot(&rmp_ctx);
-        if (slot < 0) {
-            err = RMP_ERR_NO_MEM;
-        } else {
-            t.old = old;
-            rmp_ctx.dtypes[slot] = t;
-            *newtype = slot;
-        }
+        t.old = old;
+        err = dtype_store(&t, newtype);
     }
     ctx_unlock(&rmp_ctx);
     return err;
@@ -331,9 +274,21 @@ static dt_env_t *dt_env(int combiner, int ni, const int *head, int nhead, const 
     return e;
 }
 
+static int vector_backwards(int count, int blocklen, int stride, rmp_datatype_t old,
+                            rmp_datatype_t *newtype);
+
+/* Whether old exists with a negative extent: its repetitions go backwards (vector_backwards). */
+static bool dt_backwards(rmp_datatype_t old)
+{
+    const dtype_t *o = dtype_get(old, false);
+    return o && o->neg_extent;
+}
+
 int rmp_type_contiguous(int count, rmp_datatype_t old, rmp_datatype_t *newtype)
 {
-    int rc = dt_create(1, count, count, old, newtype);
+    int rc = count > 1 && newtype && dt_backwards(old)
+                 ? vector_backwards(1, count, 0, old, newtype)
+                 : dt_create(1, count, count, old, newtype);
     if (rc)
         return rc;
     int a[] = {count};
@@ -343,9 +298,9 @@ int rmp_type_contiguous(int count, rmp_datatype_t old, rmp_datatype_t *newtype)
 }
 
 /* A negative stride (legal MPI: the blocks go backwards in memory, as MPICH's DTPools types
- * and sendself use) is laid out as the block kind, one block per vector block at its offset
- * in extents of old, since the vector kind walks forwards only; the record still says VECTOR
- * with the caller's arguments. */
+ * and sendself use) or an old type of negative extent is laid out as the block kind, one
+ * block per vector block at its offset in extents of old, since the vector kind walks
+ * forwards only; the record still says VECTOR (or CONTIGUOUS) with the caller's arguments. */
 static int vector_backwards(int count, int blocklen, int stride, rmp_datatype_t old,
                             rmp_datatype_t *newtype)
 {
@@ -366,7 +321,8 @@ static int vector_backwards(int count, int blocklen, int stride, rmp_datatype_t 
 int rmp_type_vector(int count, int blocklen, int stride, rmp_datatype_t old,
                     rmp_datatype_t *newtype)
 {
-    int rc = stride < 0 && count > 1 && newtype && blocklen >= 0
+    bool back = (stride < 0 && count > 1) || (count > 0 && blocklen > 0 && dt_backwards(old));
+    int rc = back && newtype && blocklen >= 0
                  ? vector_backwards(count, blocklen, stride, old, newtype)
                  : dt_create(count, blocklen, stride < 0 ? 0 : stride, old, newtype);
     if (rc)
@@ -378,69 +334,6 @@ int rmp_type_vector(int count, int blocklen, int stride, rmp_datatype_t old,
 }
 
 /* ---- block kind: indexed, hindexed, struct, resized ---- */
-
-/* Fill t from its blocks (t->blocks, t->nblocks set): size, bounds, base, contiguity. Spans
- * and sizes stay within PTRDIFF_MAX (RMP_ERR_COUNT otherwise); a block's type must exist
- * (RMP_ERR_TYPE). Empty blocks count for nothing, as in MPI. */
-static int dt_blocks_layout(dtype_t *t)
-{
-    size_t size = 0;
-    ptrdiff_t lo = PTRDIFF_MAX, hi = PTRDIFF_MIN, tlo = PTRDIFF_MAX, thi = PTRDIFF_MIN;
-    dt_base_t base = DT_NONE;
-    bool mixed = false, any = false, sticky = false;
-    unsigned short align = 1;
-    for (int b = 0; b < t->nblocks; b++) {
-        const dt_block_t *k = &t->blocks[b];
-        const dtype_t *o = dtype_get(k->old, false);
-        if (!o)
-            return RMP_ERR_TYPE;
-        if (k->count == 0)
-            continue;
-        align = o->align > align ? o->align : align;
-        sticky |= o->sticky;
-        size_t bytes, span;
-        ptrdiff_t start, end;
-        if (__builtin_mul_overflow((size_t)k->count, o->size, &bytes) ||
-            __builtin_add_overflow(size, bytes, &size) || size > PTRDIFF_MAX ||
-            __builtin_mul_overflow((size_t)k->count, o->extent, &span) || span > PTRDIFF_MAX ||
-            __builtin_add_overflow(k->disp, o->lb, &start) ||
-            __builtin_add_overflow(start, (ptrdiff_t)span, &end))
-            return RMP_ERR_COUNT;
-        lo = start < lo ? start : lo;
-        hi = end > hi ? end : hi;
-        /* the data: from the first element's true_lb to the last one's true_ub (no overflow:
-         * both lie within [start, end] widened by the old type's own reach, bounded above) */
-        ptrdiff_t d0 = k->disp + o->true_lb,
-                  d1 = k->disp + (ptrdiff_t)(k->count - 1) * (ptrdiff_t)o->extent + o->true_ub;
-        if (o->size > 0) { /* types without data (an empty darray part) bound no data */
-            tlo = d0 < tlo ? d0 : tlo;
-            thi = d1 > thi ? d1 : thi;
-        }
-        mixed |= any && o->base != base;
-        base = o->base;
-        any = true;
-    }
-    ptrdiff_t ext;
-    if (!any)
-        lo = hi = 0;
-    if (size == 0)
-        tlo = thi = 0;
-    t->true_lb = tlo;
-    t->true_ub = thi;
-    if (__builtin_sub_overflow(hi, lo, &ext))
-        return RMP_ERR_COUNT;
-    const dtype_t *first = t->nblocks ? dtype_get(t->blocks[0].old, false) : NULL;
-    t->in_use = true;
-    t->base = mixed ? DT_NONE : base;
-    t->size = size;
-    t->lb = lo;
-    t->extent = (size_t)ext;
-    t->contig = !any || (t->nblocks == 1 && t->blocks[0].disp == 0 && first->contig &&
-                         lo == 0 && (size_t)ext == size);
-    t->align = align;
-    t->sticky = sticky;
-    return RMP_SUCCESS;
-}
 
 /* A struct's extent rounded up to its strictest member alignment: {int, char} is 8 bytes
  * apart in an array, as sizeof says, so that count > 1 of them (or a contiguous type of them)
@@ -456,31 +349,6 @@ static int dt_struct_pad(dtype_t *t)
     return RMP_SUCCESS;
 }
 
-/* Store t (its blocks owned) in a new slot (lock held). */
-static int dt_store(dtype_t *t, rmp_datatype_t *newtype)
-{
-    int slot = dt_alloc_slot(&rmp_ctx);
-    if (slot < 0)
-        return RMP_ERR_NO_MEM;
-    rmp_ctx.dtypes[slot] = *t;
-    *newtype = slot;
-    return RMP_SUCCESS;
-}
-
-/* n blocks: counts[i] elements of types[i] (or of one type, all the same) at disps[i] bytes,
- * or at idisps[i] extents of that type. Optionally resized to (lb, extent). */
-typedef struct dt_spec {
-    int n;
-    const int *counts;
-    const ptrdiff_t *disps;   /* bytes, or NULL */
-    const int *idisps;        /* in extents of the type, when disps is NULL */
-    const rmp_datatype_t *types; /* one per block, or NULL */
-    rmp_datatype_t type;      /* when types is NULL and not a struct */
-    bool structure;           /* a type per block: none needed when there are no blocks */
-    bool resize;
-    ptrdiff_t lb, extent;
-} dt_spec_t;
-
 static int dt_blocks_create(const dt_spec_t *sp, rmp_datatype_t *newtype)
 {
     int err = ctx_check();
@@ -488,41 +356,24 @@ static int dt_blocks_create(const dt_spec_t *sp, rmp_datatype_t *newtype)
         return err;
     if (!newtype || sp->n < 0 || (sp->n > 0 && (!sp->counts || (!sp->disps && !sp->idisps))))
         return RMP_ERR_ARG;
-    dtype_t t = {.nblocks = sp->n};
-    if (!(t.blocks = malloc(sizeof(dt_block_t) * (size_t)(sp->n ? sp->n : 1))))
-        return RMP_ERR_NO_MEM;
+    dtype_t t = {0};
     ctx_lock(&rmp_ctx);
-    for (int i = 0; !err && i < sp->n; i++) {
-        rmp_datatype_t old = sp->types ? sp->types[i] : sp->type;
-        const dtype_t *o = dtype_get(old, false);
-        ptrdiff_t d = 0;
-        if (sp->counts[i] < 0)
-            err = RMP_ERR_COUNT;
-        else if (!o)
-            err = RMP_ERR_TYPE;
-        else if (o->neg_extent && !sp->resize) /* see dtype_t.neg_extent */
-            err = RMP_ERR_ARG;
-        else if (sp->disps)
-            d = sp->disps[i];
-        else if (__builtin_mul_overflow((ptrdiff_t)sp->idisps[i], (ptrdiff_t)o->extent, &d))
-            err = RMP_ERR_COUNT;
-        t.blocks[i] = (dt_block_t){.disp = d, .count = sp->counts[i], .old = old};
-    }
+    err = dtype_blocks_fill(sp, &t);
     if (!err && sp->n == 0 && !sp->structure && !dtype_get(sp->type, false))
         err = RMP_ERR_TYPE;
     if (!err)
-        err = dt_blocks_layout(&t);
+        err = dtype_blocks_layout(&t);
     if (!err && sp->structure)
         err = dt_struct_pad(&t);
     if (!err && sp->resize) {
         t.lb = sp->lb;
-        t.neg_extent = sp->extent < 0 ? sp->extent : 0;
+        t.neg_extent = sp->extent < 0 ? sp->extent : 0; /* see dtype_t.neg_extent */
         t.extent = sp->extent < 0 ? 0 : (size_t)sp->extent;
         t.contig = t.contig && sp->lb == 0 && sp->extent >= 0 && (size_t)sp->extent == t.size;
         t.sticky = true;
     }
     if (!err)
-        err = dt_store(&t, newtype);
+        err = dtype_store(&t, newtype);
     ctx_unlock(&rmp_ctx);
     if (err)
         free(t.blocks);
@@ -596,27 +447,6 @@ int rmp_type_commit(rmp_datatype_t *type)
         err = RMP_ERR_TYPE;
     else
         rmp_ctx.dtypes[*type].committed = true; /* builtins already are: a no-op */
-    ctx_unlock(&rmp_ctx);
-    return err;
-}
-
-int rmp_type_free(rmp_datatype_t *type)
-{
-    int err = ctx_check();
-    if (err)
-        return err;
-    if (!type)
-        return RMP_ERR_ARG;
-    ctx_lock(&rmp_ctx);
-    const dtype_t *t = dtype_get(*type, false);
-    if (!t || t->builtin) {
-        err = RMP_ERR_TYPE;
-    } else {
-        rmp_ctx.dtypes[*type].in_use = false;
-        rmp_ctx.dtypes[*type].committed = false;
-        objmeta_forget(OBJ_TYPE, *type); /* a later type on the handle starts unnamed */
-        *type = RMP_DATATYPE_NULL;
-    }
     ctx_unlock(&rmp_ctx);
     return err;
 }
@@ -774,7 +604,7 @@ int dtype_named_copy(rmp_datatype_t b, dt_env_t *env, rmp_datatype_t *out)
     if (!t.builtin || t.nblocks != 0 || !env)
         return RMP_ERR_TYPE;
     t.env = env;
-    return dt_store(&t, out);
+    return dtype_store(&t, out);
 }
 
 int dtype_clone(rmp_datatype_t h, rmp_datatype_t *out)
@@ -795,7 +625,7 @@ int dtype_clone(rmp_datatype_t h, rmp_datatype_t *out)
     if (!err && src->env && !(t.env = dtype_env_copy(src->env)))
         err = RMP_ERR_NO_MEM;
     if (!err)
-        err = dt_store(&t, out);
+        err = dtype_store(&t, out);
     ctx_unlock(&rmp_ctx);
     if (err) {
         free(t.blocks);

@@ -17,4 +17,34 @@ void dtype_fini(rmp_ctx_t *c);
  * RMP_SUCCESS or RMP_ERR_NO_MEM. */
 int dtype_clone(rmp_datatype_t h, rmp_datatype_t *out);
 
+/* Slots (type_slot.c; lock held). A new slot for t, its blocks and record now owned by the
+ * table, and what it names held: RMP_SUCCESS or RMP_ERR_NO_MEM (no slot left). */
+int dtype_store(dtype_t *t, rmp_datatype_t *newtype);
+/* h's record becomes env (its types held, the old record's let go). */
+struct dt_env;
+void dtype_set_env(rmp_datatype_t h, struct dt_env *env);
+/* The user's handle h is freed: its slot goes back once nothing holds it. */
+void dtype_drop(rmp_datatype_t h);
+
+/* n blocks: counts[i] elements of types[i] (or of one type, all the same) at disps[i] bytes,
+ * or at idisps[i] extents of that type. Optionally resized to (lb, extent). */
+/* The block kind (type_blocks.c, lock held). */
+typedef struct dt_spec {
+    int n;
+    const int *counts;
+    const ptrdiff_t *disps;   /* bytes, or NULL */
+    const int *idisps;        /* in extents of the type, when disps is NULL */
+    const rmp_datatype_t *types; /* one per block, or NULL */
+    rmp_datatype_t type;      /* when types is NULL and not a struct */
+    bool structure;           /* a type per block: none needed when there are no blocks */
+    bool resize;
+    ptrdiff_t lb, extent;
+} dt_spec_t;
+
+/* t's blocks (t->blocks, t->nblocks, owned by t even on error) from sp. RMP_ERR_COUNT,
+ * RMP_ERR_TYPE, RMP_ERR_NO_MEM. */
+int dtype_blocks_fill(const dt_spec_t *sp, dtype_t *t);
+/* The rest of t from its blocks: size, bounds, base, contiguity. */
+int dtype_blocks_layout(dtype_t *t);
+
 #endif

@@ -4,6 +4,7 @@
  * the process knows of its job. Keys are compared exactly (case-sensitive, no trimming: the
  * standard strips spaces only in Fortran); a key set again keeps its place, so
  * rmp_info_get_nthkey lists keys in the order they were first set (as MPICH does). */
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@ typedef struct info {
 } info_t;
 
 static pthread_mutex_t info_mu = PTHREAD_MUTEX_INITIALIZER;
+static hpool_t info_pool = {.first = 2, .limit = INT_MAX, .next = 2}; /* its handles */
 static info_t *infos; /* [ninfos]; slot 0 unused (RMP_INFO_NULL), 1 RMP_INFO_ENV */
 static int ninfos;
 
@@ -82,18 +84,9 @@ static int info_put(info_t *in, const char *key, const char *value)
 /* A free slot, the table grown if needed (mutex held); slots 0 and 1 are never handed out. */
 static int info_slot(int *h_out)
 {
-    int h = 2;
-    while (h < ninfos && infos[h].in_use)
-        h++;
-    if (h >= ninfos) {
-        int grow = ninfos ? ninfos * 2 : 16;
-        info_t *t = realloc(infos, sizeof(*t) * (size_t)grow);
-        if (!t)
-            return RMP_ERR_NO_MEM;
-        memset(t + ninfos, 0, sizeof(*t) * (size_t)(grow - ninfos));
-        infos = t;
-        ninfos = grow;
-    }
+    int h = hpool_get_in(&info_pool, (void **)&infos, &ninfos, sizeof(info_t));
+    if (h < 0)
+        return RMP_ERR_NO_MEM;
     *h_out = h;
     return RMP_SUCCESS;
 }
@@ -206,12 +199,8 @@ static int info_get_locked(rmp_info_t h, info_t **out)
     if (h == RMP_INFO_ENV) {
         if (ctx_check() != RMP_SUCCESS)
             return RMP_ERR_NOT_INITIALIZED;
-        if (ninfos < 2) {
-            int dummy;
-            int err = info_slot(&dummy); /* grows the table past slot 1 */
-            if (err)
-                return err;
-        }
+        if (!hpool_grow((void **)&infos, &ninfos, sizeof(info_t), RMP_INFO_ENV))
+            return RMP_ERR_NO_MEM;
         if (!infos[RMP_INFO_ENV].in_use) {
             int err = info_env_build(&infos[RMP_INFO_ENV]);
             if (err)
@@ -381,9 +370,10 @@ int rmp_info_dup(rmp_info_t info, rmp_info_t *newinfo)
         *out = (info_t){.in_use = true};
         for (int i = 0; !err && i < in->n; i++)
             err = info_put(out, in->keys[i], in->vals[i]);
-        if (err)
+        if (err) {
             info_clear(out);
-        else
+            hpool_put(&info_pool, h);
+        } else
             *newinfo = h;
     }
     pthread_mutex_unlock(&info_mu);
@@ -401,6 +391,7 @@ int rmp_info_free(rmp_info_t *info)
         err = RMP_ERR_INFO;
     if (!err) {
         info_clear(in);
+        hpool_put(&info_pool, *info);
         *info = RMP_INFO_NULL;
     }
     pthread_mutex_unlock(&info_mu);

@@ -77,6 +77,9 @@ static struct rmp_request *mrecv_req(const p2p_args_t *a, void *buf, int count,
         r->buf = r->tmp;
         r->user_buf = buf;
         r->dt = a->t;
+        ctx_lock(&rmp_ctx);
+        dtype_hold(a->t, +1); /* until req_recv_finish unpacks */
+        ctx_unlock(&rmp_ctx);
         r->count = count;
     }
     r->bytes = a->bytes;

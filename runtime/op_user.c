@@ -22,6 +22,14 @@ typedef struct user_op {
 } user_op_t;
 
 static user_op_t user_ops[OP_USER_MAX];
+static hpool_t user_op_pool = {.first = 0, .limit = OP_USER_MAX}; /* its indices */
+
+/* The last call holding user op u (freed) let it go: its index is free again. */
+static void user_op_release(user_op_t *u)
+{
+    *u = (user_op_t){0};
+    hpool_put(&user_op_pool, (int)(u - user_ops));
+}
 
 /* The user op behind handle op that a call already holds (freed since, maybe), or NULL. */
 static const user_op_t *user_held(rmp_op_t op)
@@ -63,10 +71,8 @@ int rmp_op_create(rmp_user_function *fn, int commute, rmp_op_t *op)
     if (!fn || !op)
         return RMP_ERR_ARG;
     ctx_lock(&rmp_ctx);
-    int i = 0;
-    while (i < OP_USER_MAX && user_ops[i].in_use)
-        i++;
-    if (i == OP_USER_MAX) {
+    int i = hpool_get(&user_op_pool);
+    if (i < 0) {
         err = RMP_ERR_NO_MEM;
     } else {
         user_ops[i] = (user_op_t){.fn = fn, .commute = commute != 0, .in_use = true};
@@ -90,7 +96,7 @@ int rmp_op_free(rmp_op_t *op)
         user_op_t *u = &user_ops[*op - OP_USER_FIRST];
         u->freed = true;
         if (u->holds == 0)
-            *u = (user_op_t){0};
+            user_op_release(u);
         *op = RMP_OP_NULL;
     }
     ctx_unlock(&rmp_ctx);
@@ -109,7 +115,7 @@ void op_unhold(rmp_op_t op)
         return;
     user_op_t *u = &user_ops[op - OP_USER_FIRST];
     if (--u->holds == 0 && u->freed)
-        *u = (user_op_t){0}; /* the last call that applied a freed op ended */
+        user_op_release(u); /* the last call that applied a freed op ended */
 }
 
 /* n elements of dt at packed p as the type lays them out, in fresh memory covering where

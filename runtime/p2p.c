@@ -137,6 +137,10 @@ bool p2p_cancel_locked(struct rmp_request *r)
         return false;
     r->status.cancelled = 1;
     r->status.count = 0;
+    if (r->dt && !r->persistent) { /* nothing to unpack: its type's hold goes now */
+        dtype_hold(r->dt, -1);
+        r->dt = NULL;
+    }
     req_complete(r, RMP_SUCCESS);
     return true;
 }
@@ -177,6 +181,9 @@ int p2p_recv_typed(comm_t *c, int ctxoff, void *buf, int count, const dtype_t *t
     r->user_buf = buf;
     r->dt = t;
     r->count = count;
+    ctx_lock(&rmp_ctx);
+    dtype_hold(t, +1); /* until req_recv_finish unpacks */
+    ctx_unlock(&rmp_ctx);
     return start_recv(c, ctxoff, r->tmp, bytes, src, tag, r, req, false);
 }
 

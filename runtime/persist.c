@@ -32,6 +32,7 @@ static int persist_init(req_kind_t kind, int mode, const void *buf, int count,
      * reference); without it, a new communicator in the slot would take its starts */
     ctx_lock(&rmp_ctx);
     comm_hold(a.c);
+    dtype_hold(a.t, +1); /* as long as the request: every start packs or unpacks through it */
     ctx_unlock(&rmp_ctx);
     r->peer = peer;
     r->tag = tag;

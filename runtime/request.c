@@ -187,6 +187,8 @@ void req_free(struct rmp_request *r)
     }
     if (r->persistent && r->comm) /* its hold since rmp_*_init (persist.c); lock held */
         comm_unhold(r->comm);
+    if (r->persistent && r->dt) /* the same for its type */
+        dtype_hold(r->dt, -1);
     req_gen_bump(r); /* even: every handle dies (the freeing thread owns the slot) */
     req_tls_t *tl = &req_tls;
     if (!tl->keyed && !req_cache_key_register(tl)) {
@@ -246,6 +248,8 @@ void req_recv_finish(struct rmp_request *r, int err)
         if (!r->persistent) { /* a persistent receive unpacks through it at every start */
             free(r->tmp);
             r->tmp = NULL;
+            dtype_hold(r->dt, -1); /* taken when it was posted (p2p.c, mprobe.c) */
+            r->dt = NULL;
         }
     }
     if (err == RMP_SUCCESS)

@@ -6,7 +6,7 @@
  * the selected indices of a dimension as blocks over the type of the inner dimensions,
  * resized to the extent of one whole row of the array, so that index i lies at i times it.
  * The intermediate types are freed at once: the result holds them (a freed type keeps its
- * slot while a live one is built on it, see dt_mark in datatype.c). */
+ * slot while another one is built on it, see type_slot.c). */
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>

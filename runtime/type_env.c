@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datatype.h"
 #include "type_env.h"
 
 dt_env_t *dtype_env_alloc(int combiner, int ni, int na, int nt)
@@ -49,13 +50,10 @@ int dtype_env_attach(int rc, rmp_datatype_t *h, dt_env_t *env)
         return rc;
     }
     ctx_lock(&rmp_ctx);
-    dtype_t *t = &rmp_ctx.dtypes[*h];
     if (env) {
-        free(t->env);
-        t->env = env;
+        dtype_set_env(*h, env);
     } else { /* no record, no type: undo the constructor (its slot is free again) */
-        t->in_use = false;
-        t->committed = false;
+        dtype_drop(*h);
         rc = RMP_ERR_NO_MEM;
     }
     ctx_unlock(&rmp_ctx);

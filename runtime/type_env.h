@@ -3,7 +3,7 @@
  * rmp_type_get_envelope / rmp_type_get_contents (type_ctor.c). The constructors of
  * datatype.c and type_ctor.c record it; the table's slot owns it (freed when the slot is
  * reused, or at rmp_finalize). The datatypes it names are held by the type as its layout's
- * are (dt_mark in datatype.c: a freed type keeps its slot while a live one names it). */
+ * are (type_slot.c: a freed type keeps its slot while another one names it). */
 #ifndef RMP_TYPE_ENV_H
 #define RMP_TYPE_ENV_H
 

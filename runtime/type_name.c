@@ -56,6 +56,10 @@ static const char *const type_names[DT_FIRST_DERIVED] = {
     [RMP_COMPLEX8] = "RMP_COMPLEX8",
     [RMP_COMPLEX16] = "RMP_COMPLEX16",
     [RMP_2INTEGER] = "RMP_2INTEGER",
+    [RMP_LOGICAL1] = "RMP_LOGICAL1",
+    [RMP_LOGICAL2] = "RMP_LOGICAL2",
+    [RMP_LOGICAL4] = "RMP_LOGICAL4",
+    [RMP_LOGICAL8] = "RMP_LOGICAL8",
 };
 
 int rmp_type_get_name(rmp_datatype_t type, char *name, int *resultlen)

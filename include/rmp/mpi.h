@@ -1036,11 +1036,19 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datat
 #define MPI_INTEGER8 ((MPI_Datatype)RMP_INTEGER8)
 #define MPI_REAL4 ((MPI_Datatype)RMP_REAL4)
 #define MPI_REAL8 ((MPI_Datatype)RMP_REAL8)
+#define MPI_REAL2 MPI_DATATYPE_NULL /* no 2-byte float in C: not available either */
 #define MPI_REAL16 MPI_DATATYPE_NULL
 #define MPI_INTEGER16 MPI_DATATYPE_NULL /* no 16-byte integer either */
+#define MPI_COMPLEX4 MPI_DATATYPE_NULL
 #define MPI_COMPLEX8 ((MPI_Datatype)RMP_COMPLEX8)
 #define MPI_COMPLEX16 ((MPI_Datatype)RMP_COMPLEX16)
 #define MPI_COMPLEX32 MPI_DATATYPE_NULL
+/* LOGICAL*n: LOGICAL4 matches MPI_LOGICAL; LOGICAL1 matches MPI_C_BOOL (logical ops only);
+ * LOGICAL2 and LOGICAL8 MPI_INT16_T and MPI_INT64_T (logical ops, integer ops an extension). */
+#define MPI_LOGICAL1 ((MPI_Datatype)RMP_LOGICAL1)
+#define MPI_LOGICAL2 ((MPI_Datatype)RMP_LOGICAL2)
+#define MPI_LOGICAL4 ((MPI_Datatype)RMP_LOGICAL4)
+#define MPI_LOGICAL8 ((MPI_Datatype)RMP_LOGICAL8)
 #define MPI_2INTEGER ((MPI_Datatype)RMP_2INTEGER)
 #define MPI_2REAL ((MPI_Datatype)RMP_2REAL)
 #define MPI_2DOUBLE_PRECISION ((MPI_Datatype)RMP_2DOUBLE_PRECISION)

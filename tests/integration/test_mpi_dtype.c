@@ -42,3 +42,16 @@ ParameterizedTest(int *n, mpi_dtype, pack, .timeout = 100)
 {
     run_ok(*n, "mpi_pack");
 }
+
+ParameterizedTestParameters(mpi_dtype, edge)
+{
+    static int ns[] = {1, 2};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* Issue 33: an indexed type with an empty first block (packed, sent, broadcast), counts above
+ * INT_MAX, handles reused by the hundred thousand */
+ParameterizedTest(int *n, mpi_dtype, edge, .timeout = 150)
+{
+    run_ok(*n, "mpi_dtype_edge");
+}
