@@ -221,6 +221,10 @@ int p2p_check_args(rmp_comm_t comm, p2p_args_t *a, const void *buf, int count,
         return RMP_ERR_COMM;
     if (count < 0)
         return RMP_ERR_COUNT;
+    /* nothing of no type to or from nobody: accepted, as MPICH does (Open MPI refuses it),
+     * since programs (mpi4py) pass DATATYPE_NULL there; any element still needs a type */
+    if (dt == RMP_DATATYPE_NULL && count == 0 && peer == RMP_PROC_NULL)
+        dt = RMP_BYTE;
     if ((rc = typed_size(dt, count, &a->t, &a->bytes)))
         return rc;
     if ((rc = check_peer(c, peer, recv)) || (rc = check_tag(tag, recv)))
