@@ -38,8 +38,13 @@ static int group_new(int *world, int n, rmp_group_t *out)
     int h = 1;
     while (h < ngroups && groups[h].in_use)
         h++;
+    if (h >= RMP_GROUP_NULL) { /* the handles below RMP_GROUP_NULL are all taken */
+        free(world);
+        return RMP_ERR_NO_MEM;
+    }
     if (h >= ngroups) {
         int grow = ngroups ? ngroups * 2 : 16;
+        grow = grow > RMP_GROUP_NULL ? RMP_GROUP_NULL : grow;
         group_t *g = realloc(groups, sizeof(*g) * (size_t)grow);
         if (!g) {
             free(world);

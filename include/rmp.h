@@ -69,7 +69,9 @@ enum {
 typedef int rmp_comm_t;                    /* communicator handle */
 #define RMP_COMM_WORLD ((rmp_comm_t)0)
 #define RMP_COMM_SELF ((rmp_comm_t)1)
-#define RMP_COMM_NULL ((rmp_comm_t)-1)
+/* Never negative, no handle of an int kind is (as in MPICH): a binding that reads a handle's
+ * bytes as an unsigned integer (mpi4py) then finds the same value as a cast to uintptr_t. */
+#define RMP_COMM_NULL ((rmp_comm_t)0x04000000)
 
 typedef int rmp_datatype_t;                /* datatype handle */
 #define RMP_DATATYPE_NULL ((rmp_datatype_t)0)
@@ -204,7 +206,7 @@ int rmp_comm_split_type(rmp_comm_t comm, int split_type, int key, rmp_comm_t *ne
 
 /* ---- Groups: ordered sets of processes, local objects (no communication) ----------------- */
 typedef int rmp_group_t;
-#define RMP_GROUP_NULL ((rmp_group_t)-1)
+#define RMP_GROUP_NULL ((rmp_group_t)0x08000000) /* not negative: see RMP_COMM_NULL */
 #define RMP_GROUP_EMPTY ((rmp_group_t)0)   /* builtin: never freed */
 /* The members of comm, in comm rank order (free it with rmp_group_free). */
 int rmp_comm_group(rmp_comm_t comm, rmp_group_t *group);
