@@ -564,10 +564,10 @@ enum { RMP_LOCK_EXCLUSIVE = 234, RMP_LOCK_SHARED = 235 };
  * of comm are not all on one node (or cannot share memory: RMP_TRANSPORT without shm). */
 int rmp_win_allocate_shared(ptrdiff_t size, int disp_unit, rmp_comm_t comm, void **baseptr,
                             rmp_win_t *win);
-/* Rank `rank`'s memory of a shared window (RMP_PROC_NULL: the first rank with size > 0), as
- * an address here (NULL for a rank of size 0). RMP_ERR_RMA_FLAVOR on windows whose memory is
- * not shared: every flavor but allocate_shared, except that an allocate window of ranks that
- * share memory answers too (as MPICH does). */
+/* Rank `rank`'s memory of a window of any flavor (MPI-4), as an address here (RMP_PROC_NULL:
+ * the first rank with size > 0 mapped here): an allocate_shared window's ranks, an allocate
+ * window's ranks that share memory, my own memory; any other rank's is size 0 at NULL (and so
+ * is a rank of size 0). */
 int rmp_win_shared_query(rmp_win_t win, int rank, ptrdiff_t *size, int *disp_unit,
                          void **baseptr);
 int rmp_win_get_flavor(rmp_win_t win, int *flavor);
