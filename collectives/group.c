@@ -17,7 +17,8 @@ typedef struct group {
 
 static group_t *groups; /* [ngroups]; slot 0: RMP_GROUP_EMPTY */
 static int ngroups;
-static hpool_t group_pool = {.first = 1, .limit = INT_MAX, .next = 1}; /* its handles */
+/* its handles: below RMP_GROUP_NULL, which no group may be */
+static hpool_t group_pool = {.first = 1, .limit = RMP_GROUP_NULL, .next = 1};
 
 /* The group of a handle, NULL if invalid (lock held). */
 static group_t *group_get(rmp_group_t h)

@@ -209,14 +209,27 @@ static long long iroot(long long r, int m)
 
 /* The search of rmp_dims_create: r still to split into m factors, none above `cap`; the
  * factors chosen so far are cur[0..depth-1] (non-increasing). Keeps in best[] the split with
- * the smallest spread (largest minus smallest), the first found on ties: factors are tried in
- * increasing order, so the smaller largest factor wins. */
+ * the smallest spread (largest minus smallest); see dims_better for ties. */
 typedef struct dims_search {
     const int *div; /* the divisors of the number split, increasing */
     int ndiv, nfree;
     int *cur, *best;
     long long spread; /* best's; LLONG_MAX before any */
 } dims_search_t;
+
+/* Whether the complete split in cur beats best. Splits of equal spread are told apart as
+ * MPICH's table of balanced decompositions does (every one of its 75,000 entries agrees): the
+ * larger smallest factor wins, then the larger next-smallest, and so on (5040 in 3-D is
+ * 21 x 16 x 15, not 20 x 18 x 14; 5616 in 4-D is 13 x 9 x 8 x 6, not 13 x 12 x 6 x 6). */
+static bool dims_better(const dims_search_t *s, long long spread)
+{
+    if (spread != s->spread)
+        return spread < s->spread;
+    for (int i = s->nfree - 1; i >= 0; i--)
+        if (s->cur[i] != s->best[i])
+            return s->cur[i] > s->best[i];
+    return false;
+}
 
 static void dims_dfs(dims_search_t *s, long long r, int m, long long cap, int depth)
 {
@@ -225,7 +238,7 @@ static void dims_dfs(dims_search_t *s, long long r, int m, long long cap, int de
             return;
         s->cur[depth] = (int)r;
         long long spread = s->cur[0] - r;
-        if (spread < s->spread) {
+        if (dims_better(s, spread)) {
             s->spread = spread;
             memcpy(s->best, s->cur, sizeof(int) * (size_t)s->nfree);
         }
@@ -241,8 +254,8 @@ static void dims_dfs(dims_search_t *s, long long r, int m, long long cap, int de
         if (r % d || !pow_reaches(d, m, r)) /* the other m-1 factors are at most d */
             continue;
         long long top = depth ? s->cur[0] : d;
-        if (top - root >= s->spread)
-            break; /* d only grows, and so does the bound at depth 0 */
+        if (top - root > s->spread)
+            break; /* d only grows, and so does the bound at depth 0; equal may still tie */
         s->cur[depth] = (int)d;
         dims_dfs(s, r / d, m - 1, d, depth + 1);
     }
@@ -273,7 +286,7 @@ int rmp_dims_create(int nnodes, int ndims, int dims[])
     int rest = (int)(nnodes / fixed);
     if (nfree == 0)
         return rest == 1 ? RMP_SUCCESS : RMP_ERR_DIMS;
-    enum { MAXDIV = 1536 }; /* the most divisors an int has */
+    enum { MAXDIV = 1600 }; /* the most divisors an int has (2095133040 has that many) */
     int ndiv = 0, nhigh = 0, *div = malloc(sizeof(int) * MAXDIV),
         *high = malloc(sizeof(int) * MAXDIV), /* the divisors above the root, decreasing */
         *cur = malloc(sizeof(int) * (size_t)nfree), *best = malloc(sizeof(int) * (size_t)nfree);

@@ -69,7 +69,9 @@ enum {
 typedef int rmp_comm_t;                    /* communicator handle */
 #define RMP_COMM_WORLD ((rmp_comm_t)0)
 #define RMP_COMM_SELF ((rmp_comm_t)1)
-#define RMP_COMM_NULL ((rmp_comm_t)-1)
+/* Never negative, no handle of an int kind is (as in MPICH): a binding that reads a handle's
+ * bytes as an unsigned integer (mpi4py) then finds the same value as a cast to uintptr_t. */
+#define RMP_COMM_NULL ((rmp_comm_t)0x04000000)
 
 typedef int rmp_datatype_t;                /* datatype handle */
 #define RMP_DATATYPE_NULL ((rmp_datatype_t)0)
@@ -204,7 +206,7 @@ int rmp_comm_split_type(rmp_comm_t comm, int split_type, int key, rmp_comm_t *ne
 
 /* ---- Groups: ordered sets of processes, local objects (no communication) ----------------- */
 typedef int rmp_group_t;
-#define RMP_GROUP_NULL ((rmp_group_t)-1)
+#define RMP_GROUP_NULL ((rmp_group_t)0x08000000) /* not negative: see RMP_COMM_NULL */
 #define RMP_GROUP_EMPTY ((rmp_group_t)0)   /* builtin: never freed */
 /* The members of comm, in comm rank order (free it with rmp_group_free). */
 int rmp_comm_group(rmp_comm_t comm, rmp_group_t *group);
@@ -574,10 +576,10 @@ enum { RMP_LOCK_EXCLUSIVE = 234, RMP_LOCK_SHARED = 235 };
  * of comm are not all on one node (or cannot share memory: RMP_TRANSPORT without shm). */
 int rmp_win_allocate_shared(ptrdiff_t size, int disp_unit, rmp_comm_t comm, void **baseptr,
                             rmp_win_t *win);
-/* Rank `rank`'s memory of a shared window (RMP_PROC_NULL: the first rank with size > 0), as
- * an address here (NULL for a rank of size 0). RMP_ERR_RMA_FLAVOR on windows whose memory is
- * not shared: every flavor but allocate_shared, except that an allocate window of ranks that
- * share memory answers too (as MPICH does). */
+/* Rank `rank`'s memory of a window of any flavor (MPI-4), as an address here (RMP_PROC_NULL:
+ * the first rank with size > 0 mapped here): an allocate_shared window's ranks, an allocate
+ * window's ranks that share memory, my own memory; any other rank's is size 0 at NULL (and so
+ * is a rank of size 0). */
 int rmp_win_shared_query(rmp_win_t win, int rank, ptrdiff_t *size, int *disp_unit,
                          void **baseptr);
 int rmp_win_get_flavor(rmp_win_t win, int *flavor);

@@ -900,25 +900,24 @@ int rmp_win_shared_query(rmp_win_t win, int rank, ptrdiff_t *size, int *disp_uni
     int err = win_enter(win, &w);
     if (err)
         return err;
-    if (rank == RMP_PROC_NULL) { /* the first rank with memory */
+    if (rank == RMP_PROC_NULL) { /* the first rank with memory this process maps */
         rank = 0;
-        while (rank < w->size - 1 && w->t[rank].size == 0)
+        while (rank < w->size - 1 && (w->t[rank].size == 0 || !w->t[rank].mapped))
             rank++;
     }
     if (!size || !disp_unit || !baseptr)
         err = RMP_ERR_ARG;
     else if (rank < 0 || rank >= w->size)
         err = RMP_ERR_RANK;
-    else if ((w->flavor != RMP_WIN_FLAVOR_SHARED && w->flavor != RMP_WIN_FLAVOR_ALLOCATE) ||
-             !w->t[rank].mapped || (w->flavor == RMP_WIN_FLAVOR_ALLOCATE && !w->peer_segh))
-        err = RMP_ERR_RMA_FLAVOR; /* not memory this process maps */
-    else {
-        *size = (ptrdiff_t)w->t[rank].size;
+    else { /* MPI-4: any flavor. Memory this process does not map (a peer's in a created or
+            * dynamic window, one on another node) is 0 bytes at NULL */
+        const char *mapped = w->t[rank].mapped;
+        *size = mapped ? (ptrdiff_t)w->t[rank].size : 0;
         *disp_unit = w->t[rank].disp_unit;
         /* no bytes, no address: MPI names none for a 0-byte segment (PROC_NULL with every size
          * 0: "as if MPI_ALLOC_MEM was called with size 0", which may give NULL); NULL lets no
          * one store through it by mistake (MPICH's win_shared_noncontig_put expects it) */
-        *baseptr = w->t[rank].size ? w->t[rank].mapped : NULL;
+        *baseptr = *size ? (void *)mapped : NULL;
     }
     ctx_unlock(&rmp_ctx);
     return err;

@@ -228,7 +228,10 @@ int p2p_check_args(rmp_comm_t comm, p2p_args_t *a, const void *buf, int count,
         return RMP_ERR_COMM;
     if (count < 0)
         return RMP_ERR_COUNT;
-    if (count == 0 && dt == RMP_DATATYPE_NULL) /* an empty message of no type, as MPICH takes */
+    /* nothing of no type: accepted, as MPICH does (Open MPI refuses it), since programs pass
+     * DATATYPE_NULL there (mpi4py to MPI_PROC_NULL, MPICH's partitioned tests to a peer); any
+     * element still needs a type */
+    if (count == 0 && dt == RMP_DATATYPE_NULL)
         dt = RMP_BYTE;
     if ((rc = typed_size(dt, count, &a->t, &a->bytes)))
         return rc;

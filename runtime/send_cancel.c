@@ -9,8 +9,8 @@
  * a matched one is delivered as usual; and nothing is lost. Packets to one peer arrive in
  * order, so a CANCEL always finds the message it names arrived.
  *
- * MPI_Cancel itself only sends the CANCEL (it is local); the request is not done until the
- * answer came: an eager send that was complete is made not done again, and the completion of
+ * MPI_Cancel itself only sends the CANCEL (it is local), and takes the answer at once only
+ * when it is its own receiver; the request is not done until the answer came: an eager send that was complete is made not done again, and the completion of
  * a send still in flight is held (req_complete, cancel_held) until the answer releases it.
  * A dropped RTS names its send request (rreq in the answer), which ends cancelled, its
  * registration released: that is the request itself, or the inner send of a buffered send
@@ -48,6 +48,11 @@ static bool pending_add(rmp_ctx_t *c, struct rmp_request *r)
     return true;
 }
 
+static bool cancel_answered(void *arg)
+{
+    return !((struct rmp_request *)arg)->cancel_wait;
+}
+
 void send_cancel(rmp_ctx_t *c, struct rmp_request *r)
 {
     int peer = r->peer_world;
@@ -64,6 +69,12 @@ void send_cancel(rmp_ctx_t *c, struct rmp_request *r)
     atomic_store_explicit(&r->done, 0, memory_order_release);
     if (send_ctl(c, peer, PKT_CANCEL, (uint64_t)(uintptr_t)req_handle(r), 0, r->msg_seq))
         req_cancel_settle(c, r); /* the peer failed: no cancel, the send ends as it would */
+    else if (peer == c->rank)
+        /* the receiver is this process: its answer needs nothing but progress here (a few
+         * passes of the self FIFO), so the cancel takes effect before MPI_Cancel returns and
+         * the first test of the request says so; else a program that reads the status once
+         * ("not complete") goes on to receive the withdrawn message and hangs */
+        progress_wait_until(c, cancel_answered, r);
 }
 
 void send_cancel_on_cancel(rmp_ctx_t *c, int src_world, const pkt_ctl_t *h)

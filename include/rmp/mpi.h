@@ -548,8 +548,8 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
 /* Memory the ranks of one node load and store directly (contiguous in rank order; the hint
  * alloc_shared_noncontig is accepted and changes nothing): MPI_ERR_RMA_SHARED when comm's
  * ranks are not all on one node. MPI_Win_shared_query gives a rank's part as an address here
- * (MPI_PROC_NULL: the first rank with size > 0); MPI_ERR_RMA_FLAVOR on a window whose memory
- * is not shared (an allocate window of ranks that share memory answers too, as in MPICH). */
+ * (MPI_PROC_NULL: the first rank with size > 0); on the other flavors too (MPI-4), a rank's
+ * memory where this process maps it (mine; an allocate window's on one node), else 0 at NULL. */
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                             void *baseptr, MPI_Win *win);
 int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);

@@ -144,6 +144,18 @@ ParameterizedTest(int *n, mpi, dims, .timeout = 100)
     run_ok(*n, MPIPROG("mpi_dims"), "mpi_dims", NULL);
 }
 
+/* Every handle's bytes read as an unsigned integer equal its cast to uintptr_t (mpi4py). */
+ParameterizedTestParameters(mpi, handles)
+{
+    static int ns[] = {1, 2};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi, handles, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_handles"), "mpi_handles", NULL);
+}
+
 /* Groups, Comm_create, Comm_compare and their error codes (mpi_groups.c). */
 ParameterizedTest(int *n, mpi, groups, .timeout = 100)
 {

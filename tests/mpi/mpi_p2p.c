@@ -1,6 +1,7 @@
 /* mpi_p2p.c — point-to-point and completion calls through mpi.h, exact values at any n: a
  * ring with Send/Recv, Isend/Irecv + Waitall/Waitany/Test/Testall, Sendrecv, Probe/Iprobe
- * + Get_count, Cancel, MPI_PROC_NULL, wildcards and statuses, vector and contiguous types. */
+ * + Get_count, Cancel, MPI_PROC_NULL (also with no datatype), wildcards and statuses, vector
+ * and contiguous types. */
 #include "mpicheck.h"
 
 enum { N = 1000, BIG = 1 << 18 }; /* BIG ints: past the eager limit, rendezvous */
@@ -234,6 +235,57 @@ static void status_error_untouched(int rank)
     EXPECT_INT(st[0].MPI_ERROR, MPI_ERR_DIMS);
 }
 
+/* Zero elements of MPI_DATATYPE_NULL to or from MPI_PROC_NULL are accepted (as MPICH does;
+ * mpi4py relies on it), in every call that moves messages, with the PROC_NULL status; zero
+ * elements of it to a real rank move an empty message (MPICH's partitioned tests send one);
+ * one element of it is still MPI_ERR_TYPE. */
+static void proc_null_no_type(int rank)
+{
+    MPI_Request r[3];
+    MPI_Status st;
+    int x = 7, cls = -1;
+    const MPI_Datatype T = MPI_DATATYPE_NULL;
+    const int P = MPI_PROC_NULL;
+    CHECK(MPI_Send(NULL, 0, T, P, 1, MPI_COMM_WORLD));
+    CHECK(MPI_Ssend(NULL, 0, T, P, 1, MPI_COMM_WORLD));
+    st.MPI_SOURCE = st.MPI_TAG = -5;
+    CHECK(MPI_Recv(NULL, 0, T, P, 1, MPI_COMM_WORLD, &st));
+    EXPECT_INT(st.MPI_SOURCE, MPI_PROC_NULL);
+    EXPECT_INT(st.MPI_TAG, MPI_ANY_TAG);
+    CHECK(MPI_Isend(NULL, 0, T, P, 1, MPI_COMM_WORLD, &r[0]));
+    CHECK(MPI_Irecv(NULL, 0, T, P, 1, MPI_COMM_WORLD, &r[1]));
+    CHECK(MPI_Issend(NULL, 0, T, P, 1, MPI_COMM_WORLD, &r[2]));
+    CHECK(MPI_Waitall(3, r, MPI_STATUSES_IGNORE));
+    st.MPI_SOURCE = -5;
+    CHECK(MPI_Sendrecv(NULL, 0, T, P, 1, NULL, 0, T, P, 1, MPI_COMM_WORLD, &st));
+    EXPECT_INT(st.MPI_SOURCE, MPI_PROC_NULL);
+    int got = -1;
+    CHECK(MPI_Get_count(&st, MPI_INT, &got));
+    EXPECT_INT(got, 0);
+    CHECK(MPI_Send_init(NULL, 0, T, P, 1, MPI_COMM_WORLD, &r[0]));
+    CHECK(MPI_Start(&r[0]));
+    CHECK(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
+    CHECK(MPI_Request_free(&r[0]));
+    CHECK(MPI_Isend(NULL, 0, T, rank, 3, MPI_COMM_WORLD, &r[0]));
+    st.MPI_SOURCE = st.MPI_TAG = -5;
+    CHECK(MPI_Recv(NULL, 0, T, rank, 3, MPI_COMM_WORLD, &st));
+    CHECK(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
+    EXPECT_INT(st.MPI_SOURCE, rank);
+    EXPECT_INT(st.MPI_TAG, 3);
+    int rcs[4] = {MPI_Send(&x, 1, T, P, 1, MPI_COMM_WORLD),
+                  MPI_Recv(&x, 1, T, P, 1, MPI_COMM_WORLD, &st),
+                  MPI_Isend(&x, 1, T, rank, 1, MPI_COMM_WORLD, &r[0]),
+                  MPI_Sendrecv(NULL, 0, T, P, 1, &x, 1, T, P, 1, MPI_COMM_WORLD, &st)};
+    for (int i = 0; i < 4; i++) {
+        cls = -1;
+        MPI_Error_class(rcs[i], &cls);
+        if (cls != MPI_ERR_TYPE)
+            FAIL("DATATYPE_NULL case %d (an element, or a real rank): class %d, expected "
+                 "MPI_ERR_TYPE", i, cls);
+    }
+    EXPECT_INT(x, 7);
+}
+
 int main(int argc, char **argv)
 {
     mc_watchdog(100);
@@ -248,6 +300,7 @@ int main(int argc, char **argv)
     sendrecv_probe_cancel(mc_rank, size);
     derived_types(mc_rank, size);
     status_error_untouched(mc_rank);
+    proc_null_no_type(mc_rank);
     CHECK(MPI_Barrier(MPI_COMM_WORLD));
     CHECK(MPI_Finalize());
     return mc_done("mpi_p2p");

@@ -10,7 +10,9 @@
  * tag arrives intact (nothing lost, nothing twice). Then: a cancelled buffered send gives its
  * space in the attached buffer back; a cancel racing a receive posted at about the same time
  * ends as exactly one of the two, many times over; a cancel whose request is freed at once
- * still drops the message; and a send to a rank that already called MPI_Finalize is
+ * still drops the message; the first test of a send whose cancel took effect (to itself, or
+ * answered by the neighbour) says complete and cancelled, in whichever call tests it, and a
+ * send received before its cancel says not cancelled; and a send to a rank that already called MPI_Finalize is
  * cancelled, its wait returning (MPI-3.1 Example 8.8), and neither finalize hangs. */
 #include "mpicheck.h"
 
@@ -267,6 +269,109 @@ static void cancel_then_free(int rank, int size)
     }
 }
 
+/* The first test of a send whose cancel took effect says so: complete and cancelled, through
+ * each of the calls that test (how: Test, Request_get_status, Testany, Testall, Testsome,
+ * Wait). To itself the cancel takes effect within MPI_Cancel; to the right neighbour, once
+ * the neighbour has answered it, which the ring of markers behind the CANCEL makes sure of
+ * (packets from one sender arrive in order, and the answer goes before the neighbour's ack).
+ * A program that read "not complete" once would go on to receive the withdrawn message. */
+static int test_once(int how, MPI_Request *s, MPI_Status *st)
+{
+    int flag = 0, idx = -1, outcount = -1;
+    switch (how) {
+    case 0:
+        CHECK(MPI_Test(s, &flag, st));
+        break;
+    case 1:
+        CHECK(MPI_Request_get_status(*s, &flag, st));
+        if (flag)
+            CHECK(MPI_Wait(s, MPI_STATUS_IGNORE));
+        break;
+    case 2:
+        CHECK(MPI_Testany(1, s, &idx, &flag, st));
+        break;
+    case 3:
+        CHECK(MPI_Testall(1, s, &flag, st));
+        break;
+    case 4:
+        CHECK(MPI_Testsome(1, s, &outcount, &idx, st));
+        flag = outcount == 1;
+        break;
+    default:
+        CHECK(MPI_Wait(s, st));
+        flag = 1;
+    }
+    return flag;
+}
+
+static const char *how_name[6] = {"Test", "Request_get_status", "Testany", "Testall",
+                                  "Testsome", "Wait"};
+
+static void first_test(int rank, int size, int to_self, int mode, int n, int how)
+{
+    int dest = to_self ? rank : (rank + 1) % size, left = (rank - 1 + size) % size, mark = 0;
+    MPI_Request s;
+    MPI_Status st;
+    CHECK(start_mode(mode, n, dest, &s));
+    CHECK(MPI_Cancel(&s));
+    if (!to_self) {
+        CHECK(MPI_Sendrecv(&mark, 1, MPI_INT, dest, T_MARK, &mark, 1, MPI_INT, left, T_MARK,
+                           MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK(MPI_Sendrecv(&mark, 1, MPI_INT, left, T_MARK, &mark, 1, MPI_INT, dest, T_MARK,
+                           MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    }
+    int flag = test_once(how, &s, &st), cancelled = -1;
+    if (!flag) {
+        FAIL("%s of %d bytes to %s, cancelled: the first %s says not complete", mode_name[mode],
+             n, to_self ? "self" : "a peer", how_name[how]);
+        CHECK(MPI_Wait(&s, &st));
+    }
+    CHECK(MPI_Test_cancelled(&st, &cancelled));
+    if (cancelled != 1)
+        FAIL("%s of %d bytes to %s, cancelled: %s says cancelled %d", mode_name[mode], n,
+             to_self ? "self" : "a peer", how_name[how], cancelled);
+    CHECK(MPI_Barrier(MPI_COMM_WORLD));
+}
+
+/* A send whose message was received before the cancel: cancelled 0, in every mode. */
+static void matched_then_cancelled(int rank, int size, int to_self, int mode, int n, int how)
+{
+    int dest = to_self ? rank : (rank + 1) % size, src = to_self ? rank : (rank - 1 + size) % size;
+    MPI_Request s, r;
+    MPI_Status st;
+    CHECK(MPI_Irecv(rbuf, n, MPI_BYTE, src, T_DATA, MPI_COMM_WORLD, &r));
+    CHECK(MPI_Barrier(MPI_COMM_WORLD)); /* a ready send needs the receive posted */
+    fill(sbuf, n, rank + how);
+    CHECK(start_mode(mode, n, dest, &s));
+    CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    CHECK(MPI_Barrier(MPI_COMM_WORLD)); /* every message received: every send matched */
+    CHECK(MPI_Cancel(&s));
+    while (!test_once(how, &s, &st))
+        ;
+    int cancelled = -1;
+    CHECK(MPI_Test_cancelled(&st, &cancelled));
+    if (cancelled != 0)
+        FAIL("%s of %d bytes to %s, received, then cancelled: %s says cancelled %d",
+             mode_name[mode], n, to_self ? "self" : "a peer", how_name[how], cancelled);
+    if (check(rbuf, n, src + how) >= 0)
+        FAIL("%s, received then cancelled: wrong data at %d", mode_name[mode],
+             check(rbuf, n, src + how));
+    CHECK(MPI_Barrier(MPI_COMM_WORLD));
+}
+
+static void first_tests(int rank, int size)
+{
+    static const int ns[] = {4, BIG};
+    for (int to_self = 1; to_self >= (size > 1 ? 0 : 1); to_self--)
+        for (int k = 0; k < 2; k++)
+            for (int how = 0; how < 6; how++) {
+                for (int mode = M_SEND; mode <= M_BSEND; mode++)
+                    first_test(rank, size, to_self, mode, ns[k], how);
+                for (int mode = M_SEND; mode <= M_RSEND; mode++)
+                    matched_then_cancelled(rank, size, to_self, mode, ns[k], how);
+            }
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -288,6 +393,7 @@ int main(int argc, char **argv)
             one(rank, size, mode, sizes[k], 1, round++);
         }
     bsend_space(rank, size);
+    first_tests(rank, size);
     race(rank, size, 300);
     cancel_then_free(rank, size);
     /* cancelling a send twice, and a received send: no effect, no error */

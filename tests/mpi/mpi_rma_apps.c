@@ -4,7 +4,9 @@
  * list that every rank appends to on a dynamic window (nodes attached as they are made, the
  * tail found with Fetch_and_op/Compare_and_swap on addresses), a 1-D halo exchange with
  * Put + fence over several steps, and a shared-memory window whose neighbours' memory is
- * loaded and stored directly (MPI_Win_shared_query, MPI_Win_sync). "mpi_rma_apps: rank R OK". */
+ * loaded and stored directly (MPI_Win_shared_query, MPI_Win_sync), and Win_shared_query on
+ * the other flavors (MPI-4): a rank's memory where it is mapped here, else none.
+ * "mpi_rma_apps: rank R OK". */
 #include "mpicheck.h"
 
 static int rank, size;
@@ -300,6 +302,62 @@ static void shared(void)
     CHECK(MPI_Comm_free(&node));
 }
 
+/* MPI-4: Win_shared_query on every flavor. My own part is always mine (base, size, disp
+ * unit); another rank's is its memory where this process maps it (an allocate window on one
+ * node may) and otherwise 0 bytes at NULL (a create window's peers, a dynamic window). A part
+ * that is mapped holds exactly what its rank stored. */
+static void query_flavor(MPI_Win win, const char *what, const int *mine, MPI_Aint bytes,
+                         int mapped_peers)
+{
+    for (int r = 0; r < size; r++) {
+        MPI_Aint qs = -1;
+        int du = -1, *p = (int *)&qs;
+        CHECK(MPI_Win_shared_query(win, r, &qs, &du, &p));
+        if (r == rank && (qs != bytes || p != (bytes ? mine : NULL) || du != sizeof(int)))
+            FAIL("%s: my own query gives %ld bytes at %p (unit %d), expected %ld at %p", what,
+                 (long)qs, (void *)p, du, (long)bytes, (void *)mine);
+        if (r != rank && (qs ? qs != bytes || !p : p != NULL))
+            FAIL("%s: rank %d's query gives %ld bytes at %p", what, r, (long)qs, (void *)p);
+        if (r != rank && qs && !mapped_peers)
+            FAIL("%s: rank %d's memory is not mapped here, yet %ld bytes", what, r, (long)qs);
+        for (int i = 0; r != rank && p && i < 4; i++)
+            if (p[i] != r * 10 + i) {
+                FAIL("%s: rank %d's [%d] = %d, expected %d", what, r, i, p[i], r * 10 + i);
+                break;
+            }
+    }
+}
+
+static void query_every_flavor(void)
+{
+    int cbuf[4], *abuf;
+    MPI_Win cw, aw, dw;
+    for (int i = 0; i < 4; i++)
+        cbuf[i] = rank * 10 + i;
+    CHECK(MPI_Win_create(cbuf, sizeof cbuf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &cw));
+    CHECK(MPI_Win_allocate(sizeof cbuf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &abuf, &aw));
+    CHECK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dw));
+    CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, aw));
+    memcpy(abuf, cbuf, sizeof cbuf);
+    CHECK(MPI_Win_sync(aw));
+    CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    CHECK(MPI_Win_sync(aw));
+    query_flavor(cw, "create", cbuf, sizeof cbuf, 0);
+    query_flavor(aw, "allocate", abuf, sizeof cbuf, 1);
+    CHECK(MPI_Win_unlock_all(aw));
+    for (int r = 0; r < size; r++) {
+        MPI_Aint qs = -1;
+        int du = -1;
+        void *p = &qs;
+        CHECK(MPI_Win_shared_query(dw, r == 0 ? MPI_PROC_NULL : r, &qs, &du, &p));
+        if (qs != 0 || p != NULL)
+            FAIL("dynamic: rank %d's query gives %ld bytes at %p", r, (long)qs, p);
+    }
+    CHECK(MPI_Win_free(&dw));
+    CHECK(MPI_Win_free(&aw));
+    CHECK(MPI_Win_free(&cw));
+}
+
 int main(int argc, char **argv)
 {
     mc_init(&argc, &argv, 80);
@@ -310,6 +368,7 @@ int main(int argc, char **argv)
     linked_list();
     halo();
     shared();
+    query_every_flavor();
     MPI_Finalize();
     return mc_done("mpi_rma_apps");
 }

@@ -217,7 +217,11 @@ static void t_errors(void)
     ptrdiff_t s;
     int du;
     void *b;
-    EXPECT_RC(RMP_ERR_RMA_FLAVOR, rmp_win_shared_query(win, 0, &s, &du, &b));
+    /* shared_query answers on a create window (MPI-4): my memory, none of a peer's */
+    CHECK(rmp_win_shared_query(win, me, &s, &du, &b));
+    EXPECT(s == NI * 4 && du == 4 && b == mem, "own query: %td bytes, unit %d", s, du);
+    CHECK(rmp_win_shared_query(win, t, &s, &du, &b));
+    EXPECT(t == me || (s == 0 && b == NULL), "peer query: %td bytes at %p", s, b);
     EXPECT_RC(RMP_ERR_RMA_FLAVOR, rmp_win_attach(win, v, 4));
     int fl = 0;
     CHECK(rmp_win_get_flavor(win, &fl));
