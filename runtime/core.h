@@ -14,6 +14,7 @@
 #include "list.h"
 #include "log.h"
 #include "rmp.h"
+#include "stats.h"
 #include "transport/transport.h"
 
 /* RMP_AGAIN and RMP_INPROGRESS, the internal outcomes, come with transport/transport.h. */
@@ -473,6 +474,8 @@ struct rmp_ctx {
     struct rma_early *rma_early, **rma_early_tail;
     void *boot;              /* bootstrap.c private state */
     double t0;
+    stats_t stats;           /* the counters tools read (stats.c) */
+    tp_stats_t tp_closed;    /* the closed transports' counters (tps_close keeps them) */
 };
 
 extern rmp_ctx_t rmp_ctx; /* the one instance */

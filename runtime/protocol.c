@@ -55,12 +55,15 @@ int proto_send(rmp_ctx_t *c, struct rmp_request *r)
                      .seq = p->send_seq, .len = r->bytes};
     int rc;
     r->msg_seq = p->send_seq;
-    if (r->bytes <= proto_eager_limit(c, r->peer_world) && !r->sync)
+    bool eager = r->bytes <= proto_eager_limit(c, r->peer_world) && !r->sync;
+    if (eager)
         rc = outq_send(c, r->peer_world, &m, sizeof(m), r->buf, r->bytes, r);
     else
         rc = send_rts(c, r, &m);
-    if (rc == RMP_SUCCESS)
+    if (rc == RMP_SUCCESS) {
         p->send_seq++;
+        stats_sent(&c->stats, p->tp, r->bytes, eager);
+    }
     return rc;
 }
 
@@ -74,8 +77,10 @@ int proto_send_now(rmp_ctx_t *c, comm_t *comm, uint32_t ctx_id, const void *buf,
     pkt_match_t m = {.type = PKT_EAGER, .ctx = ctx_id, .src = comm->rank, .tag = tag,
                      .seq = p->send_seq, .len = bytes};
     int rc = outq_push_now(c, w, &m, sizeof(m), buf, bytes);
-    if (rc == RMP_SUCCESS)
+    if (rc == RMP_SUCCESS) {
         p->send_seq++;
+        stats_sent(&c->stats, p->tp, bytes, 1);
+    }
     return rc;
 }
 
@@ -127,6 +132,7 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
     const pkt_match_t *m = &pk->h.m;
     const pkt_rts_t *rts = &pk->h.rts;
     struct rmp_request *r = match_take_posted(c->mq, m->ctx, m->src, m->tag);
+    stats_recvd(&c->stats, c->peers[src_world].tp, m->len);
     if (r) {
         size_t n = recv_matched(r, m->src, m->tag, m->len);
         if (pk->type == PKT_RTS) {
@@ -168,6 +174,7 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
         boot_abort(c, 1, 1, "out of memory");
         return;
     }
+    stats_unexp(&c->stats, match_unexp_count(c->mq));
     progress_kick_for(c, PROGRESS_ON_ANY); /* another thread may sleep in a probe for it */
 }
 

@@ -1,0 +1,101 @@
+/* stats.c — the counters' public face (rmp_stats_*): one table naming each counter, its class
+ * and where its value lives (the runtime's stats_t, the transports' tp_stats_t, a queue's
+ * length); the runtime's paths bump them (stats.h), this file only reads. */
+#include <stddef.h>
+
+#include "core.h"
+#include "match.h"
+
+typedef enum { SRC_CTX, SRC_TP, SRC_UNEXP_LEN, SRC_POSTED_LEN } stat_src_t;
+
+typedef struct stat_def {
+    rmp_stat_info_t info;
+    stat_src_t src;
+    size_t off; /* SRC_CTX: in stats_t; SRC_TP: in tp_stats_t */
+} stat_def_t;
+
+#define TP_STATS(t, T)                                                                         \
+    {{#t "_msgs_sent", "messages sent to peers reached by " #t, RMP_STAT_COUNTER}, SRC_CTX,    \
+     offsetof(stats_t, msgs_sent[STATS_##T])},                                                 \
+    {{#t "_bytes_sent", "bytes of the messages sent by " #t, RMP_STAT_COUNTER}, SRC_CTX,       \
+     offsetof(stats_t, bytes_sent[STATS_##T])},                                                \
+    {{#t "_msgs_recvd", "messages that arrived by " #t, RMP_STAT_COUNTER}, SRC_CTX,            \
+     offsetof(stats_t, msgs_recvd[STATS_##T])},                                                \
+    {{#t "_bytes_recvd", "bytes of the messages that arrived by " #t, RMP_STAT_COUNTER},       \
+     SRC_CTX, offsetof(stats_t, bytes_recvd[STATS_##T])}
+
+static const stat_def_t stat_defs[] = {
+    TP_STATS(self, SELF),
+    TP_STATS(shm, SHM),
+    TP_STATS(verbs, VERBS),
+    {{"eager_sent", "messages sent eagerly (data with the envelope)", RMP_STAT_COUNTER},
+     SRC_CTX, offsetof(stats_t, eager_sent)},
+    {{"rndv_sent", "messages sent by rendezvous (above the eager limit, or synchronous)",
+      RMP_STAT_COUNTER}, SRC_CTX, offsetof(stats_t, rndv_sent)},
+    {{"unexpected_msgs", "messages that arrived before their receive was posted",
+      RMP_STAT_COUNTER}, SRC_CTX, offsetof(stats_t, unexp_msgs)},
+    {{"unexpected_queue", "messages waiting in the unexpected queue now", RMP_STAT_LEVEL},
+     SRC_UNEXP_LEN, 0},
+    {{"unexpected_queue_hwm", "the unexpected queue's longest since rmp_init",
+      RMP_STAT_HIGHWATERMARK}, SRC_CTX, offsetof(stats_t, unexp_hwm)},
+    {{"posted_queue", "receives posted and not matched yet, now", RMP_STAT_LEVEL},
+     SRC_POSTED_LEN, 0},
+    {{"wait_time", "nanoseconds spent in waits that did not complete at their first poll",
+      RMP_STAT_TIMER}, SRC_CTX, offsetof(stats_t, wait_ns)},
+    {{"rdma_reads", "RDMA READ work requests posted (rendezvous, one-sided gets, multicast "
+      "repairs)", RMP_STAT_COUNTER}, SRC_TP, offsetof(tp_stats_t, rdma_reads)},
+    {{"mcast_repairs", "multicast fragments fetched again from the root by RDMA READ",
+      RMP_STAT_COUNTER}, SRC_TP, offsetof(tp_stats_t, mcast_repairs)},
+    {{"reg_cache_hits", "memory registrations found in the cache (RMP_REG_CACHE=1)",
+      RMP_STAT_COUNTER}, SRC_TP, offsetof(tp_stats_t, reg_hits)},
+    {{"reg_cache_misses", "memory registrations made (not cached, or cache off)",
+      RMP_STAT_COUNTER}, SRC_TP, offsetof(tp_stats_t, reg_misses)},
+};
+#define NSTATS (int)(sizeof(stat_defs) / sizeof(stat_defs[0]))
+
+int rmp_stats_count(void)
+{
+    return NSTATS;
+}
+
+int rmp_stats_info(int index, rmp_stat_info_t *info)
+{
+    if (index < 0 || index >= NSTATS || !info)
+        return RMP_ERR_ARG;
+    *info = stat_defs[index].info;
+    return RMP_SUCCESS;
+}
+
+static unsigned long long stat_value(const rmp_ctx_t *c, const stat_def_t *d,
+                                     const tp_stats_t *tps)
+{
+    switch (d->src) {
+    case SRC_CTX:
+        return *(const uint64_t *)((const char *)&c->stats + d->off);
+    case SRC_TP:
+        return *(const uint64_t *)((const char *)tps + d->off);
+    case SRC_UNEXP_LEN:
+        return c->mq ? match_unexp_count(c->mq) : 0;
+    case SRC_POSTED_LEN:
+        return c->mq ? match_posted_count(c->mq) : 0;
+    }
+    return 0;
+}
+
+int rmp_stats_get(unsigned long long *values, int n)
+{
+    if (n < 0 || n > NSTATS || (n && !values))
+        return RMP_ERR_ARG;
+    rmp_ctx_t *c = &rmp_ctx;
+    bool live = ctx_check() == RMP_SUCCESS; /* else: zeros, or what finalize left */
+    if (live)
+        ctx_lock(c);
+    tp_stats_t tps = c->tp_closed;
+    for (int i = 0; live && i < c->ntps; i++)
+        stats_tp_keep(&tps, &c->tps[i]->stats);
+    for (int i = 0; i < n; i++)
+        values[i] = stat_value(c, &stat_defs[i], &tps);
+    if (live)
+        ctx_unlock(c);
+    return RMP_SUCCESS;
+}

@@ -1,0 +1,64 @@
+/* stats.h — the per-process performance counters tools read (rmp_stats_get, MPI_T pvars):
+ * plain integers in the runtime context, bumped with the runtime lock held (or by the one
+ * thread there is), so no atomics and no shared cache line on the message path. What a
+ * transport alone sees (RDMA READs, its registration cache) it counts in tp_t.stats. */
+#ifndef RMP_STATS_H
+#define RMP_STATS_H
+
+#include <stdint.h>
+
+#include "transport/transport.h"
+
+enum { STATS_SELF, STATS_SHM, STATS_VERBS, STATS_NTP };
+
+typedef struct stats {
+    uint64_t msgs_sent[STATS_NTP], bytes_sent[STATS_NTP]; /* per transport, by tp_ops_t */
+    uint64_t msgs_recvd[STATS_NTP], bytes_recvd[STATS_NTP];
+    uint64_t eager_sent, rndv_sent;
+    uint64_t unexp_msgs;  /* arrivals that found no posted receive */
+    uint64_t unexp_hwm;   /* the unexpected queue's longest */
+    uint64_t wait_ns;     /* time in waits after their first idle poll (progress.c) */
+} stats_t;
+
+/* Which of the per-transport slots tp's traffic goes to. */
+static inline int stats_tp(const tp_t *tp)
+{
+    return tp->ops == &tp_shm_ops ? STATS_SHM : tp->ops == &tp_self_ops ? STATS_SELF : STATS_VERBS;
+}
+
+/* A message of `bytes` went out to a peer reached by tp, eagerly or by rendezvous (RTS). */
+static inline void stats_sent(stats_t *s, const tp_t *tp, uint64_t bytes, int eager)
+{
+    int t = stats_tp(tp);
+    s->msgs_sent[t]++;
+    s->bytes_sent[t] += bytes;
+    s->eager_sent += eager != 0;
+    s->rndv_sent += eager == 0;
+}
+
+/* A message of `bytes` (its announced length) arrived through tp. */
+static inline void stats_recvd(stats_t *s, const tp_t *tp, uint64_t bytes)
+{
+    int t = stats_tp(tp);
+    s->msgs_recvd[t]++;
+    s->bytes_recvd[t] += bytes;
+}
+
+/* One more message in the unexpected queue, now `len` long. */
+static inline void stats_unexp(stats_t *s, uint64_t len)
+{
+    s->unexp_msgs++;
+    if (len > s->unexp_hwm)
+        s->unexp_hwm = len;
+}
+
+/* Adds a transport's counters to *sum (at close, or to read them all). */
+static inline void stats_tp_keep(tp_stats_t *sum, const tp_stats_t *t)
+{
+    sum->rdma_reads += t->rdma_reads;
+    sum->mcast_repairs += t->mcast_repairs;
+    sum->reg_hits += t->reg_hits;
+    sum->reg_misses += t->reg_misses;
+}
+
+#endif
