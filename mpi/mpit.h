@@ -1,0 +1,36 @@
+/* mpit.h — what the files of the tools interface (mpi/mpit*.c) share: whether MPI_T is
+ * initialized, the one lock its tables take, the string convention of its *_get_info calls,
+ * and the categories' view of the variables. The variables themselves are rmp's (rmp_cvar_*,
+ * rmp_stats_*): this layer only names, types and groups them. */
+#ifndef RMPI_MPIT_H
+#define RMPI_MPIT_H
+
+#include "rmpi.h"
+
+/* MPI_SUCCESS between MPI_T_init_thread and the matching MPI_T_finalize, else
+ * MPI_T_ERR_NOT_INITIALIZED. */
+int rmpi_t_ready(void);
+/* Guards the sessions, handles and counts of mpit*.c (MPI_T is thread-safe: MPI_THREAD_MULTIPLE). */
+void rmpi_t_lock(void);
+void rmpi_t_unlock(void);
+
+/* MPI-4.0 15.3.3: copy src into name, whose room *len gives (0: nothing copied); *len
+ * becomes the characters written plus the terminating null, or, when nothing is copied, the
+ * full string's length plus one. name or len NULL: nothing is returned there. */
+void rmpi_t_str(const char *src, char *name, int *len);
+/* The index of the entry called name among n, through name_of(i), or -1. */
+int rmpi_t_find(const char *name, int n, const char *(*name_of)(int));
+
+/* The category of cvar i and of pvar i (mpit_cat.c). */
+int rmpi_t_cvar_cat(int i);
+int rmpi_t_pvar_cat(int i);
+
+/* The MPI_T_enum of an enumerated cvar, MPI_T_ENUM_NULL for others (mpit_cvar.c). */
+MPI_T_enum rmpi_t_cvar_enum(int i);
+
+/* At the last MPI_T_finalize: every session and its handles go (mpit_pvar.c), with the cvar
+ * handles (mpit_cvar.c). Lock held. */
+void rmpi_t_pvar_fini(void);
+void rmpi_t_cvar_fini(void);
+
+#endif
