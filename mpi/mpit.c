@@ -98,10 +98,7 @@ int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len
         return MPI_T_ERR_INVALID_HANDLE;
     if (!num)
         return MPI_T_ERR_INVALID;
-    int n = 0;
-    while (info.choices[n])
-        n++;
-    *num = n;
+    *num = rmpi_t_enum_items(&info);
     rmpi_t_str(info.name, name, name_len);
     return MPI_SUCCESS;
 }
@@ -114,10 +111,7 @@ int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, 
     rmp_cvar_info_t info;
     if (enum_cvar(enumtype, &info) < 0)
         return MPI_T_ERR_INVALID_HANDLE;
-    int n = 0;
-    while (info.choices[n])
-        n++;
-    if (index < 0 || index >= n)
+    if (index < 0 || index >= rmpi_t_enum_items(&info))
         return MPI_T_ERR_INVALID_ITEM;
     if (!value)
         return MPI_T_ERR_INVALID;

@@ -18,6 +18,20 @@ void rmpi_t_unlock(void);
  * becomes the characters written plus the terminating null, or, when nothing is copied, the
  * full string's length plus one. name or len NULL: nothing is returned there. */
 void rmpi_t_str(const char *src, char *name, int *len);
+/* An output argument MPI_T lets the caller leave NULL. */
+static inline void rmpi_t_put(int *p, int v)
+{
+    if (p)
+        *p = v;
+}
+/* How many choices an enumerated cvar has. */
+static inline int rmpi_t_enum_items(const rmp_cvar_info_t *info)
+{
+    int n = 0;
+    while (info->choices[n])
+        n++;
+    return n;
+}
 /* The index of the entry called name among n, through name_of(i), or -1. */
 int rmpi_t_find(const char *name, int n, const char *(*name_of)(int));
 

@@ -114,12 +114,9 @@ int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc
         return rc;
     rmpi_t_str(cats[cat_index].name, name, name_len);
     rmpi_t_str(cats[cat_index].desc, desc, desc_len);
-    if (num_cvars)
-        *num_cvars = cat_members(cat_index, rmp_cvar_count(), rmpi_t_cvar_cat, 0, NULL);
-    if (num_pvars)
-        *num_pvars = cat_members(cat_index, rmp_stats_count(), rmpi_t_pvar_cat, 0, NULL);
-    if (num_categories)
-        *num_categories = cat_members(cat_index, NCAT, cat_parent, 0, NULL);
+    rmpi_t_put(num_cvars, cat_members(cat_index, rmp_cvar_count(), rmpi_t_cvar_cat, 0, NULL));
+    rmpi_t_put(num_pvars, cat_members(cat_index, rmp_stats_count(), rmpi_t_pvar_cat, 0, NULL));
+    rmpi_t_put(num_categories, cat_members(cat_index, NCAT, cat_parent, 0, NULL));
     return MPI_SUCCESS;
 }
 

@@ -73,16 +73,11 @@ int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosit
         return MPI_T_ERR_INVALID_INDEX;
     rmpi_t_str(info.name, name, name_len);
     rmpi_t_str(info.desc, desc, desc_len);
-    if (verbosity)
-        *verbosity = cvar_verbosity(info.name);
-    if (datatype)
-        *datatype = cvar_type(info.type);
-    if (enumtype)
-        *enumtype = rmpi_t_cvar_enum(cvar_index);
-    if (bind)
-        *bind = MPI_T_BIND_NO_OBJECT;
-    if (scope)
-        *scope = info.writable ? MPI_T_SCOPE_LOCAL : MPI_T_SCOPE_CONSTANT;
+    rmpi_t_put(verbosity, cvar_verbosity(info.name));
+    rmpi_t_put(datatype, cvar_type(info.type));
+    rmpi_t_put(enumtype, rmpi_t_cvar_enum(cvar_index));
+    rmpi_t_put(bind, MPI_T_BIND_NO_OBJECT);
+    rmpi_t_put(scope, info.writable ? MPI_T_SCOPE_LOCAL : MPI_T_SCOPE_CONSTANT);
     return MPI_SUCCESS;
 }
 
@@ -164,8 +159,9 @@ void rmpi_t_cvar_fini(void)
     cvh.n = 0;
 }
 
-/* The cvar of a live handle, with its description: MPI_SUCCESS or an MPI_T error. */
-static int cvar_get(MPI_T_cvar_handle handle, int *i, rmp_cvar_info_t *info)
+/* The cvar of a live handle, with its description, for a read or write of buf: MPI_SUCCESS
+ * or an MPI_T error. */
+static int cvar_get(MPI_T_cvar_handle handle, const void *buf, int *i, rmp_cvar_info_t *info)
 {
     int rc = rmpi_t_ready();
     if (rc)
@@ -175,18 +171,16 @@ static int cvar_get(MPI_T_cvar_handle handle, int *i, rmp_cvar_info_t *info)
     rmpi_t_unlock();
     if (*i < 0 || rmp_cvar_info(*i, info) != RMP_SUCCESS)
         return MPI_T_ERR_INVALID_HANDLE;
-    return MPI_SUCCESS;
+    return buf ? MPI_SUCCESS : MPI_T_ERR_INVALID;
 }
 
 int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
 {
     int i;
     rmp_cvar_info_t info;
-    int rc = cvar_get(handle, &i, &info);
+    int rc = cvar_get(handle, buf, &i, &info);
     if (rc)
         return rc;
-    if (!buf)
-        return MPI_T_ERR_INVALID;
     long long num;
     char text[CVAR_TEXT];
     if (rmp_cvar_read(i, &num, text, sizeof(text)) != RMP_SUCCESS)
@@ -204,11 +198,9 @@ int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 {
     int i;
     rmp_cvar_info_t info;
-    int rc = cvar_get(handle, &i, &info);
+    int rc = cvar_get(handle, buf, &i, &info);
     if (rc)
         return rc;
-    if (!buf)
-        return MPI_T_ERR_INVALID;
     if (!info.writable)
         return MPI_T_ERR_CVAR_SET_NEVER;
     char text[CVAR_TEXT];
@@ -219,10 +211,8 @@ int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
     else if (info.type == RMP_CVAR_SIZE)
         snprintf(text, sizeof(text), "%lld", (long long)*(const MPI_Count *)buf);
     else if (info.type == RMP_CVAR_ENUM) {
-        int k = *(const int *)buf, n = 0;
-        while (info.choices[n])
-            n++;
-        if (k < 0 || k >= n)
+        int k = *(const int *)buf;
+        if (k < 0 || k >= rmpi_t_enum_items(&info))
             return MPI_T_ERR_INVALID;
         snprintf(text, sizeof(text), "%s", info.choices[k]);
     } else

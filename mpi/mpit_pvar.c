@@ -73,22 +73,14 @@ int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosit
         return MPI_T_ERR_INVALID_INDEX;
     rmpi_t_str(info.name, name, name_len);
     rmpi_t_str(info.desc, desc, desc_len);
-    if (verbosity)
-        *verbosity = MPI_T_VERBOSITY_USER_DETAIL;
-    if (var_class)
-        *var_class = pvar_class(info.cls);
-    if (datatype)
-        *datatype = MPI_UNSIGNED_LONG_LONG;
-    if (enumtype)
-        *enumtype = MPI_T_ENUM_NULL;
-    if (bind)
-        *bind = MPI_T_BIND_NO_OBJECT;
-    if (readonly)
-        *readonly = pvar_continuous(info.cls);
-    if (continuous)
-        *continuous = pvar_continuous(info.cls);
-    if (atomic)
-        *atomic = 0;
+    rmpi_t_put(verbosity, MPI_T_VERBOSITY_USER_DETAIL);
+    rmpi_t_put(var_class, pvar_class(info.cls));
+    rmpi_t_put(datatype, MPI_UNSIGNED_LONG_LONG);
+    rmpi_t_put(enumtype, MPI_T_ENUM_NULL);
+    rmpi_t_put(bind, MPI_T_BIND_NO_OBJECT);
+    rmpi_t_put(readonly, pvar_continuous(info.cls));
+    rmpi_t_put(continuous, pvar_continuous(info.cls));
+    rmpi_t_put(atomic, 0);
     return MPI_SUCCESS;
 }
 
