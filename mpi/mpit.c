@@ -44,6 +44,17 @@ void rmpi_t_str(const char *src, char *name, int *len)
     *len = n + 1;
 }
 
+int rmpi_t_count(int *out, int n)
+{
+    int rc = rmpi_t_ready();
+    if (rc)
+        return rc;
+    if (!out)
+        return MPI_T_ERR_INVALID;
+    *out = n;
+    return MPI_SUCCESS;
+}
+
 int rmpi_t_find(const char *name, int n, const char *(*name_of)(int))
 {
     for (int i = 0; name && i < n; i++)

@@ -18,6 +18,8 @@ void rmpi_t_unlock(void);
  * becomes the characters written plus the terminating null, or, when nothing is copied, the
  * full string's length plus one. name or len NULL: nothing is returned there. */
 void rmpi_t_str(const char *src, char *name, int *len);
+/* The *_get_num calls (and category_changed): *out = n once MPI_T is initialized. */
+int rmpi_t_count(int *out, int n);
 /* An output argument MPI_T lets the caller leave NULL. */
 static inline void rmpi_t_put(int *p, int v)
 {

@@ -97,13 +97,7 @@ static int cat_check(int cat_index)
 
 int MPI_T_category_get_num(int *num_cat)
 {
-    int rc = rmpi_t_ready();
-    if (rc)
-        return rc;
-    if (!num_cat)
-        return MPI_T_ERR_INVALID;
-    *num_cat = NCAT;
-    return MPI_SUCCESS;
+    return rmpi_t_count(num_cat, NCAT);
 }
 
 int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc,
@@ -179,11 +173,5 @@ int MPI_T_category_get_events(int cat_index, int len, int indices[])
 
 int MPI_T_category_changed(int *update_number)
 {
-    int rc = rmpi_t_ready();
-    if (rc)
-        return rc;
-    if (!update_number)
-        return MPI_T_ERR_INVALID;
-    *update_number = 0;
-    return MPI_SUCCESS;
+    return rmpi_t_count(update_number, 0);
 }

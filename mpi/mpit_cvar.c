@@ -52,13 +52,7 @@ static int cvar_verbosity(const char *name)
 
 int MPI_T_cvar_get_num(int *num_cvar)
 {
-    int rc = rmpi_t_ready();
-    if (rc)
-        return rc;
-    if (!num_cvar)
-        return MPI_T_ERR_INVALID;
-    *num_cvar = rmp_cvar_count();
-    return MPI_SUCCESS;
+    return rmpi_t_count(num_cvar, rmp_cvar_count());
 }
 
 int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,

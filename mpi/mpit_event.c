@@ -12,13 +12,7 @@
 
 int MPI_T_source_get_num(int *num_sources)
 {
-    int rc = rmpi_t_ready();
-    if (rc)
-        return rc;
-    if (!num_sources)
-        return MPI_T_ERR_INVALID;
-    *num_sources = 1;
-    return MPI_SUCCESS;
+    return rmpi_t_count(num_sources, 1);
 }
 
 int MPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc,
@@ -60,13 +54,7 @@ int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp)
 
 int MPI_T_event_get_num(int *num_events)
 {
-    int rc = rmpi_t_ready();
-    if (rc)
-        return rc;
-    if (!num_events)
-        return MPI_T_ERR_INVALID;
-    *num_events = 0;
-    return MPI_SUCCESS;
+    return rmpi_t_count(num_events, 0);
 }
 
 /* Every call that names an event type by index: there is none. */

@@ -51,13 +51,7 @@ static bool pvar_continuous(int cls)
 
 int MPI_T_pvar_get_num(int *num_pvar)
 {
-    int rc = rmpi_t_ready();
-    if (rc)
-        return rc;
-    if (!num_pvar)
-        return MPI_T_ERR_INVALID;
-    *num_pvar = rmp_stats_count();
-    return MPI_SUCCESS;
+    return rmpi_t_count(num_pvar, rmp_stats_count());
 }
 
 int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
