@@ -1236,6 +1236,10 @@ typedef struct rmp_stat_info {
 } rmp_stat_info_t;
 int rmp_stats_count(void);
 int rmp_stats_info(int index, rmp_stat_info_t *info);
+/* The messages and bytes sent on comm since it was made (its collectives' messages too; an
+ * intercommunicator's collectives count on its hidden bridge). RMP_ERR_COMM for an invalid one. */
+int rmp_comm_stats(rmp_comm_t comm, unsigned long long *msgs_sent,
+                   unsigned long long *bytes_sent);
 /* values[i] for the first n counters (n <= rmp_stats_count()), all read at one instant.
  * Zeros before rmp_init; after rmp_finalize the final values. */
 int rmp_stats_get(unsigned long long *values, int n);

@@ -37,6 +37,11 @@ static inline int rmpi_t_enum_items(const rmp_cvar_info_t *info)
 /* The index of the entry called name among n, through name_of(i), or -1. */
 int rmpi_t_find(const char *name, int n, const char *(*name_of)(int));
 
+/* The pvars: how many, and pvar i's description and binding (MPI_T_BIND_*): MPI_SUCCESS or
+ * MPI_T_ERR_INVALID_INDEX (mpit_pvar.c). */
+int rmpi_t_pvar_count(void);
+int rmpi_t_pvar_info(int i, rmp_stat_info_t *info, int *bind);
+
 /* The category of cvar i and of pvar i (mpit_cat.c). */
 int rmpi_t_cvar_cat(int i);
 int rmpi_t_pvar_cat(int i);

@@ -50,7 +50,8 @@ int rmpi_t_cvar_cat(int i)
 int rmpi_t_pvar_cat(int i)
 {
     rmp_stat_info_t info;
-    if (rmp_stats_info(i, &info) != RMP_SUCCESS)
+    int bind;
+    if (rmpi_t_pvar_info(i, &info, &bind) != MPI_SUCCESS)
         return -1;
     static const char *const verbs[] = {"verbs_", "rdma_", "mcast_", "reg_", NULL};
     if (starts(info.name, "shm_"))
@@ -109,7 +110,7 @@ int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc
     rmpi_t_str(cats[cat_index].name, name, name_len);
     rmpi_t_str(cats[cat_index].desc, desc, desc_len);
     rmpi_t_put(num_cvars, cat_members(cat_index, rmp_cvar_count(), rmpi_t_cvar_cat, 0, NULL));
-    rmpi_t_put(num_pvars, cat_members(cat_index, rmp_stats_count(), rmpi_t_pvar_cat, 0, NULL));
+    rmpi_t_put(num_pvars, cat_members(cat_index, rmpi_t_pvar_count(), rmpi_t_pvar_cat, 0, NULL));
     rmpi_t_put(num_categories, cat_members(cat_index, NCAT, cat_parent, 0, NULL));
     return MPI_SUCCESS;
 }
@@ -158,7 +159,7 @@ int MPI_T_category_get_cvars(int cat_index, int len, int indices[])
 
 int MPI_T_category_get_pvars(int cat_index, int len, int indices[])
 {
-    return cat_list(cat_index, len, indices, rmp_stats_count(), rmpi_t_pvar_cat);
+    return cat_list(cat_index, len, indices, rmpi_t_pvar_count(), rmpi_t_pvar_cat);
 }
 
 int MPI_T_category_get_categories(int cat_index, int len, int indices[])

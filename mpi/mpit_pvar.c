@@ -1,5 +1,6 @@
 /* mpit_pvar.c — performance variables (MPI-4.0 15.3.7): pvar i is rmp's counter i
- * (rmp_stats_*), an MPI_UNSIGNED_LONG_LONG bound to no object. Counters and timers are read
+ * (rmp_stats_*), an MPI_UNSIGNED_LONG_LONG bound to no object, and after those the counters
+ * rmp keeps per communicator (rmp_comm_stats), bound to an MPI_Comm. Counters and timers are read
  * through a handle that counts from its start: it starts stopped, a stop keeps what it
  * counted, a reset or a write sets its count; levels and high-water marks are continuous and
  * read-only (their value is the runtime's own). Sessions hold handles; freeing a session
@@ -12,7 +13,8 @@
 
 typedef struct pvh {
     int session;            /* 0: a free slot */
-    int pvar;
+    int pvar, cls;          /* cls: RMP_STAT_* */
+    MPI_Comm comm;          /* what it is bound to (MPI_T_BIND_MPI_COMM) */
     bool started;
     unsigned long long acc; /* counted while started, before the last start */
     unsigned long long base; /* the variable's value at the last start */
@@ -26,10 +28,35 @@ static struct {
     int ns;
 } pv;
 
+/* The per-communicator ones: pvar rmp_stats_count() + k reads comm_vars[k]. */
+static const rmp_stat_info_t comm_vars[] = {
+    {"comm_msgs_sent", "messages sent on the communicator (its collectives' too)",
+     RMP_STAT_COUNTER},
+    {"comm_bytes_sent", "bytes of the messages sent on the communicator", RMP_STAT_COUNTER},
+};
+#define NCOMMVARS (int)(sizeof(comm_vars) / sizeof(comm_vars[0]))
+
+int rmpi_t_pvar_count(void)
+{
+    return rmp_stats_count() + NCOMMVARS;
+}
+
+int rmpi_t_pvar_info(int i, rmp_stat_info_t *info, int *bind)
+{
+    int n = rmp_stats_count();
+    *bind = i < n ? MPI_T_BIND_NO_OBJECT : MPI_T_BIND_MPI_COMM;
+    if (i >= n && i < n + NCOMMVARS)
+        *info = comm_vars[i - n];
+    else if (i < 0 || i >= n || rmp_stats_info(i, info) != RMP_SUCCESS)
+        return MPI_T_ERR_INVALID_INDEX;
+    return MPI_SUCCESS;
+}
+
 static const char *pvar_name(int i)
 {
     rmp_stat_info_t info;
-    return rmp_stats_info(i, &info) == RMP_SUCCESS ? info.name : "";
+    int bind;
+    return rmpi_t_pvar_info(i, &info, &bind) == MPI_SUCCESS ? info.name : "";
 }
 
 static int pvar_class(int cls)
@@ -51,7 +78,7 @@ static bool pvar_continuous(int cls)
 
 int MPI_T_pvar_get_num(int *num_pvar)
 {
-    return rmpi_t_count(num_pvar, rmp_stats_count());
+    return rmpi_t_count(num_pvar, rmpi_t_pvar_count());
 }
 
 int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
@@ -63,7 +90,8 @@ int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosit
     if (rc)
         return rc;
     rmp_stat_info_t info;
-    if (rmp_stats_info(pvar_index, &info) != RMP_SUCCESS)
+    int b;
+    if (rmpi_t_pvar_info(pvar_index, &info, &b) != MPI_SUCCESS)
         return MPI_T_ERR_INVALID_INDEX;
     rmpi_t_str(info.name, name, name_len);
     rmpi_t_str(info.desc, desc, desc_len);
@@ -71,7 +99,7 @@ int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosit
     rmpi_t_put(var_class, pvar_class(info.cls));
     rmpi_t_put(datatype, MPI_UNSIGNED_LONG_LONG);
     rmpi_t_put(enumtype, MPI_T_ENUM_NULL);
-    rmpi_t_put(bind, MPI_T_BIND_NO_OBJECT);
+    rmpi_t_put(bind, b);
     rmpi_t_put(readonly, pvar_continuous(info.cls));
     rmpi_t_put(continuous, pvar_continuous(info.cls));
     rmpi_t_put(atomic, 0);
@@ -85,9 +113,9 @@ int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)
         return rc;
     if (!name || !pvar_index)
         return MPI_T_ERR_INVALID;
-    int i = rmpi_t_find(name, rmp_stats_count(), pvar_name);
+    int i = rmpi_t_find(name, rmpi_t_pvar_count(), pvar_name), bind;
     rmp_stat_info_t info;
-    if (i < 0 || rmp_stats_info(i, &info) || pvar_class(info.cls) != var_class)
+    if (i < 0 || rmpi_t_pvar_info(i, &info, &bind) || pvar_class(info.cls) != var_class)
         return MPI_T_ERR_INVALID_NAME; /* a name is unique within its class only */
     *pvar_index = i;
     return MPI_SUCCESS;
@@ -149,16 +177,43 @@ void rmpi_t_pvar_fini(void)
 
 /* ---- handles ---- */
 
-/* The variable's value now. */
-static unsigned long long pvar_now(int pvar)
+/* The value of handle p's variable now: MPI_SUCCESS, or MPI_T_ERR_INVALID_HANDLE when the
+ * communicator it is bound to is gone. */
+static int pvar_now(const pvh_t *p, unsigned long long *v)
 {
-    unsigned long long v[64];
     int n = rmp_stats_count();
-    if (pvar >= n || n > 64 || rmp_stats_get(v, pvar + 1) != RMP_SUCCESS)
-        return 0;
-    return v[pvar];
+    if (p->pvar >= n) {
+        unsigned long long m[2];
+        if (rmp_comm_stats(p->comm, &m[0], &m[1]) != RMP_SUCCESS)
+            return MPI_T_ERR_INVALID_HANDLE;
+        *v = m[p->pvar - n];
+        return MPI_SUCCESS;
+    }
+    unsigned long long all[64];
+    if (n > 64 || rmp_stats_get(all, p->pvar + 1) != RMP_SUCCESS)
+        return MPI_T_ERR_INVALID;
+    *v = all[p->pvar];
+    return MPI_SUCCESS;
 }
 
+/* A free slot in the handle table (lock held): its index, or -1 out of memory. */
+static int pvh_slot(void)
+{
+    int h = 0;
+    while (h < pv.nh && pv.h[h].session)
+        h++;
+    if (h == pv.nh) {
+        pvh_t *p = realloc(pv.h, sizeof(*p) * (size_t)(pv.nh + 16));
+        if (!p)
+            return -1;
+        memset(p + pv.nh, 0, sizeof(*p) * 16);
+        pv.h = p;
+        pv.nh += 16;
+    }
+    return h;
+}
+
+/* A variable bound to a communicator needs a live one (obj_handle: an MPI_Comm *). */
 int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
                             MPI_T_pvar_handle *handle, int *count)
 {
@@ -166,26 +221,22 @@ int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *ob
     if (rc)
         return rc;
     rmp_stat_info_t info;
-    if (rmp_stats_info(pvar_index, &info) != RMP_SUCCESS)
+    int bind;
+    unsigned long long m, b;
+    if (rmpi_t_pvar_info(pvar_index, &info, &bind) != MPI_SUCCESS)
         return MPI_T_ERR_INVALID_INDEX;
     if (!handle || !count)
         return MPI_T_ERR_INVALID;
+    MPI_Comm comm = bind == MPI_T_BIND_MPI_COMM && obj_handle ? *(MPI_Comm *)obj_handle : -1;
+    if (bind == MPI_T_BIND_MPI_COMM && rmp_comm_stats(comm, &m, &b) != RMP_SUCCESS)
+        return MPI_T_ERR_INVALID_HANDLE;
     rmpi_t_lock();
-    rc = session_ok(session) ? MPI_SUCCESS : MPI_T_ERR_INVALID_SESSION;
-    int h = 0;
-    while (!rc && h < pv.nh && pv.h[h].session)
-        h++;
-    if (!rc && h == pv.nh) {
-        pvh_t *p = realloc(pv.h, sizeof(*p) * (size_t)(pv.nh + 16));
-        if (p) {
-            memset(p + pv.nh, 0, sizeof(*p) * 16);
-            pv.h = p;
-            pv.nh += 16;
-        } else
-            rc = MPI_T_ERR_OUT_OF_HANDLES;
-    }
+    int h = -1;
+    rc = !session_ok(session) ? MPI_T_ERR_INVALID_SESSION
+         : (h = pvh_slot()) < 0 ? MPI_T_ERR_OUT_OF_HANDLES
+                                : MPI_SUCCESS;
     if (!rc) {
-        pv.h[h] = (pvh_t){.session = session, .pvar = pvar_index};
+        pv.h[h] = (pvh_t){.session = session, .pvar = pvar_index, .cls = info.cls, .comm = comm};
         *handle = h + 1;
         *count = 1;
     }
@@ -201,6 +252,15 @@ static pvh_t *pvh_get(MPI_T_pvar_session s, MPI_T_pvar_handle h)
     return &pv.h[h - 1];
 }
 
+/* Handle h of session s (lock held): MPI_SUCCESS with *p, or why there is none. */
+static int pvh_find(MPI_T_pvar_session s, MPI_T_pvar_handle h, pvh_t **p)
+{
+    if (!session_ok(s))
+        return MPI_T_ERR_INVALID_SESSION;
+    *p = pvh_get(s, h);
+    return *p ? MPI_SUCCESS : MPI_T_ERR_INVALID_HANDLE;
+}
+
 int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle)
 {
     int rc = rmpi_t_ready();
@@ -209,11 +269,9 @@ int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle
     if (!handle)
         return MPI_T_ERR_INVALID;
     rmpi_t_lock();
-    pvh_t *p = session_ok(session) ? pvh_get(session, *handle) : NULL;
-    rc = !session_ok(session) ? MPI_T_ERR_INVALID_SESSION
-         : !p                 ? MPI_T_ERR_INVALID_HANDLE
-                              : MPI_SUCCESS;
-    if (p)
+    pvh_t *p;
+    rc = pvh_find(session, *handle, &p);
+    if (!rc)
         p->session = 0;
     rmpi_t_unlock();
     if (!rc)
@@ -221,110 +279,87 @@ int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle
     return rc;
 }
 
-/* What a handle reads now. */
-static unsigned long long pvh_value(const pvh_t *p)
-{
-    rmp_stat_info_t info;
-    rmp_stats_info(p->pvar, &info);
-    if (pvar_continuous(info.cls))
-        return pvar_now(p->pvar);
-    return p->acc + (p->started ? pvar_now(p->pvar) - p->base : 0);
-}
+typedef enum { OP_READ, OP_START, OP_STOP, OP_RESET, OP_WRITE, OP_READRESET } pvh_op_t;
 
-typedef enum { OP_START, OP_STOP, OP_RESET, OP_WRITE } pvh_op_t;
-
-/* One operation on one handle (lock held); MPI_SUCCESS or why not. */
-static int pvh_do(pvh_t *p, pvh_op_t op, unsigned long long value)
+/* One operation on one handle (lock held), all at one reading of the variable: *value is
+ * what a write sets, what a read returns. MPI_SUCCESS or why not. */
+static int pvh_do(pvh_t *p, pvh_op_t op, unsigned long long *value)
 {
-    rmp_stat_info_t info;
-    rmp_stats_info(p->pvar, &info);
-    if (pvar_continuous(info.cls))
+    if (pvar_continuous(p->cls) && op != OP_READ)
         return op == OP_START || op == OP_STOP ? MPI_T_ERR_PVAR_NO_STARTSTOP
                                                : MPI_T_ERR_PVAR_NO_WRITE;
-    unsigned long long now = pvar_now(p->pvar);
+    unsigned long long now;
+    int rc = pvar_now(p, &now);
+    if (rc)
+        return rc;
+    if (pvar_continuous(p->cls)) {
+        *value = now;
+        return MPI_SUCCESS;
+    }
+    unsigned long long count = p->acc + (p->started ? now - p->base : 0);
+    if (op == OP_READ || op == OP_READRESET)
+        *value = count;
     if (op == OP_START && !p->started)
         p->started = true, p->base = now;
     else if (op == OP_STOP && p->started)
-        p->started = false, p->acc += now - p->base;
-    else if (op == OP_RESET || op == OP_WRITE)
-        p->acc = op == OP_WRITE ? value : 0, p->base = now;
+        p->started = false, p->acc = count;
+    else if (op == OP_RESET || op == OP_WRITE || op == OP_READRESET)
+        p->acc = op == OP_WRITE ? *value : 0, p->base = now;
     return MPI_SUCCESS;
 }
 
-/* op on handle h of session s, or on each of its handles that allows it (ALL_HANDLES). */
-static int pvh_apply(MPI_T_pvar_session s, MPI_T_pvar_handle h, pvh_op_t op,
-                     unsigned long long value)
+/* op on handle h of session s, or on each of its handles that allows it (ALL_HANDLES, for
+ * start, stop and reset only). */
+static int pvh_apply(MPI_T_pvar_session s, MPI_T_pvar_handle h, pvh_op_t op, void *value)
 {
     int rc = rmpi_t_ready();
     if (rc)
         return rc;
+    if (!value && (op == OP_READ || op == OP_WRITE || op == OP_READRESET))
+        return MPI_T_ERR_INVALID;
+    unsigned long long v = op == OP_WRITE ? *(unsigned long long *)value : 0;
     rmpi_t_lock();
+    pvh_t *p;
     if (!session_ok(s))
         rc = MPI_T_ERR_INVALID_SESSION;
-    else if (h == MPI_T_PVAR_ALL_HANDLES && op != OP_WRITE) {
+    else if (h == MPI_T_PVAR_ALL_HANDLES && (op == OP_START || op == OP_STOP || op == OP_RESET)) {
         for (int i = 0; i < pv.nh; i++)
             if (pv.h[i].session == s)
-                pvh_do(&pv.h[i], op, value); /* those that cannot are left alone */
-    } else {
-        pvh_t *p = pvh_get(s, h);
-        rc = p ? pvh_do(p, op, value) : MPI_T_ERR_INVALID_HANDLE;
-    }
+                pvh_do(&pv.h[i], op, &v); /* those that cannot are left alone */
+    } else if (!(rc = pvh_find(s, h, &p)))
+        rc = pvh_do(p, op, &v);
     rmpi_t_unlock();
+    if (!rc && (op == OP_READ || op == OP_READRESET))
+        *(unsigned long long *)value = v;
     return rc;
 }
 
 int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
-    return pvh_apply(session, handle, OP_START, 0);
+    return pvh_apply(session, handle, OP_START, NULL);
 }
 
 int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
-    return pvh_apply(session, handle, OP_STOP, 0);
+    return pvh_apply(session, handle, OP_STOP, NULL);
 }
 
 int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
-    return pvh_apply(session, handle, OP_RESET, 0);
+    return pvh_apply(session, handle, OP_RESET, NULL);
 }
 
 int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf)
 {
-    if (!buf && rmpi_t_ready() == MPI_SUCCESS)
-        return MPI_T_ERR_INVALID;
-    return pvh_apply(session, handle, OP_WRITE, buf ? *(const unsigned long long *)buf : 0);
-}
-
-/* Read (and, reset: then reset) one handle. */
-static int pvh_read(MPI_T_pvar_session s, MPI_T_pvar_handle h, void *buf, bool reset)
-{
-    int rc = rmpi_t_ready();
-    if (rc)
-        return rc;
-    if (!buf)
-        return MPI_T_ERR_INVALID;
-    rmpi_t_lock();
-    pvh_t *p = session_ok(s) ? pvh_get(s, h) : NULL;
-    rc = !session_ok(s) ? MPI_T_ERR_INVALID_SESSION : !p ? MPI_T_ERR_INVALID_HANDLE : MPI_SUCCESS;
-    if (!rc && reset) {
-        rmp_stat_info_t info;
-        rmp_stats_info(p->pvar, &info);
-        rc = pvar_continuous(info.cls) ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS;
-    }
-    if (!rc)
-        *(unsigned long long *)buf = pvh_value(p);
-    if (!rc && reset)
-        pvh_do(p, OP_RESET, 0);
-    rmpi_t_unlock();
-    return rc;
+    return pvh_apply(session, handle, OP_WRITE, (void *)buf);
 }
 
 int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
 {
-    return pvh_read(session, handle, buf, false);
+    return pvh_apply(session, handle, OP_READ, buf);
 }
 
 int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
 {
-    return pvh_read(session, handle, buf, true);
+    return pvh_apply(session, handle, OP_READRESET, buf);
 }

@@ -165,6 +165,7 @@ typedef struct comm {
     int *lworld;
     rmp_comm_t bridge;
     bool lfirst;
+    uint64_t msgs_sent, bytes_sent; /* sent on it, collectives' too (rmp_comm_stats) */
 } comm_t;
 
 /* Is handle h an intercommunicator? The one test the collectives' entries make before their

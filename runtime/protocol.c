@@ -63,6 +63,8 @@ int proto_send(rmp_ctx_t *c, struct rmp_request *r)
     if (rc == RMP_SUCCESS) {
         p->send_seq++;
         stats_sent(&c->stats, p->tp, r->bytes, eager);
+        r->comm->msgs_sent++;
+        r->comm->bytes_sent += r->bytes;
     }
     return rc;
 }
@@ -80,6 +82,8 @@ int proto_send_now(rmp_ctx_t *c, comm_t *comm, uint32_t ctx_id, const void *buf,
     if (rc == RMP_SUCCESS) {
         p->send_seq++;
         stats_sent(&c->stats, p->tp, bytes, 1);
+        comm->msgs_sent++;
+        comm->bytes_sent += bytes;
     }
     return rc;
 }

@@ -82,6 +82,25 @@ static unsigned long long stat_value(const rmp_ctx_t *c, const stat_def_t *d,
     return 0;
 }
 
+int rmp_comm_stats(rmp_comm_t comm, unsigned long long *msgs_sent,
+                   unsigned long long *bytes_sent)
+{
+    int rc = ctx_check();
+    if (rc)
+        return rc;
+    if (!msgs_sent || !bytes_sent)
+        return RMP_ERR_ARG;
+    rmp_ctx_t *c = &rmp_ctx;
+    ctx_lock(c);
+    comm_t *cm = comm_get(comm);
+    if (cm) {
+        *msgs_sent = cm->msgs_sent;
+        *bytes_sent = cm->bytes_sent;
+    }
+    ctx_unlock(c);
+    return cm ? RMP_SUCCESS : RMP_ERR_COMM;
+}
+
 int rmp_stats_get(unsigned long long *values, int n)
 {
     if (n < 0 || n > NSTATS || (n && !values))

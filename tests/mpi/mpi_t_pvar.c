@@ -88,7 +88,7 @@ static void test_every_pvar(void)
                                                     : MPI_T_PVAR_CLASS_COUNTER;
         EXPECT_RC(MPI_T_pvar_get_index(name, other, &back), MPI_T_ERR_INVALID_NAME);
         EXPECT_INT(dt, MPI_UNSIGNED_LONG_LONG);
-        EXPECT_INT(bind, MPI_T_BIND_NO_OBJECT);
+        EXPECT_INT(bind, strncmp(name, "comm_", 5) ? MPI_T_BIND_NO_OBJECT : MPI_T_BIND_MPI_COMM);
         EXPECT_INT(et, MPI_T_ENUM_NULL);
         int counts = cls == MPI_T_PVAR_CLASS_COUNTER || cls == MPI_T_PVAR_CLASS_TIMER;
         if (counts == (cont != 0) || counts == (ro != 0))
@@ -222,6 +222,42 @@ static void test_unexpected(MPI_T_pvar_session s)
     EXPECT_INT(rd(s, unexp), 0);
 }
 
+/* Bound to a communicator: 3 messages of 4 ints on a dup of MPI_COMM_WORLD are +3 and +48
+ * there, +0 on MPI_COMM_WORLD; the handle of a freed communicator is invalid. */
+static void test_per_comm(MPI_T_pvar_session s)
+{
+    MPI_Comm dup, world = MPI_COMM_WORLD;
+    CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    int msgs = pvar("comm_msgs_sent", MPI_T_PVAR_CLASS_COUNTER);
+    int bytes = pvar("comm_bytes_sent", MPI_T_PVAR_CLASS_COUNTER);
+    MPI_T_pvar_handle hm, hb, hw, bad;
+    int count;
+    CHECK(MPI_T_pvar_handle_alloc(s, msgs, &dup, &hm, &count));
+    CHECK(MPI_T_pvar_handle_alloc(s, bytes, &dup, &hb, &count));
+    CHECK(MPI_T_pvar_handle_alloc(s, msgs, &world, &hw, &count));
+    EXPECT_RC(MPI_T_pvar_handle_alloc(s, msgs, NULL, &bad, &count), MPI_T_ERR_INVALID_HANDLE);
+    MPI_Comm null = MPI_COMM_NULL;
+    EXPECT_RC(MPI_T_pvar_handle_alloc(s, msgs, &null, &bad, &count), MPI_T_ERR_INVALID_HANDLE);
+    CHECK(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES));
+    int peer = (rank + 1) % size, from = (rank + size - 1) % size, buf[3][4] = {{0}}, in[4];
+    MPI_Request rq[3];
+    for (int i = 0; i < 3; i++)
+        CHECK(MPI_Isend(buf[i], 4, MPI_INT, peer, i, dup, &rq[i]));
+    for (int i = 0; i < 3; i++)
+        CHECK(MPI_Recv(in, 4, MPI_INT, from, i, dup, MPI_STATUS_IGNORE));
+    CHECK(MPI_Waitall(3, rq, MPI_STATUSES_IGNORE));
+    CHECK(MPI_T_pvar_stop(s, MPI_T_PVAR_ALL_HANDLES));
+    EXPECT_INT(rd(s, hm), 3);
+    EXPECT_INT(rd(s, hb), 48);
+    EXPECT_INT(rd(s, hw), 0);
+    CHECK(MPI_Comm_free(&dup));
+    unsigned long long v;
+    EXPECT_RC(MPI_T_pvar_read(s, hm, &v), MPI_T_ERR_INVALID_HANDLE);
+    CHECK(MPI_T_pvar_handle_free(s, &hm));
+    CHECK(MPI_T_pvar_handle_free(s, &hb));
+    CHECK(MPI_T_pvar_handle_free(s, &hw));
+}
+
 /* Each invalid session and handle. */
 static void test_invalid(void)
 {
@@ -276,6 +312,7 @@ int main(int argc, char **argv)
         CHECK(MPI_Send(NULL, 0, MPI_BYTE, r, 99, MPI_COMM_WORLD)); /* done counting */
     if (rank > 1)
         CHECK(MPI_Recv(NULL, 0, MPI_BYTE, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    test_per_comm(s);
     CHECK(MPI_T_pvar_session_free(&s));
     test_invalid();
     MPI_Barrier(MPI_COMM_WORLD);
