@@ -1,8 +1,9 @@
-/* test_mpi_t.c — the tools interface (tests/mpi/mpi_t.c, mpi_t_pvar.c, built with rmpcc)
- * under mrun: cvars, categories, events and error classes at n = 1 and 2 (with
- * RMP_SHM_RING_KB=64, which mpi_t reads back through its cvar), exact counts of the pvars at
- * n = 1, 2 and 3 (a rank beyond the pair must not disturb them). Each program checks its
- * values itself ("FAIL" per problem, "<prog>: rank R OK" at the end). */
+/* test_mpi_t.c — the tools interface under mrun: tests/mpi/mpi_t (cvars, categories, events,
+ * error classes; n = 1 and 2, with RMP_SHM_RING_KB=64, which it reads back through its cvar),
+ * tests/mpi/mpi_t_pvar (exact pvar counts; n = 1, 2 and 3, as a rank beyond the pair must not
+ * disturb them) and tests/progs/stats (the native calls under MPI_T, with a cvar written at
+ * run time; n = 1, 2 and 3). Each program checks its values itself ("FAIL" per problem, then
+ * "<prog>: rank R OK" or "stats: OK"). */
 #include "run.h"
 
 #ifndef RMP_TEST_MPIPROGS
@@ -36,5 +37,20 @@ ParameterizedTest(int *n, mpi_t, pvars, .timeout = 100)
     run_opts_t o = {.limit = 90};
     run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_t_pvar"), NULL);
     expect_ranks_ok(r, "mpi_t_pvar", *n);
+    run_free(&r);
+}
+
+ParameterizedTestParameters(mpi_t, native)
+{
+    static int ns[] = {1, 2, 3};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi_t, native, .timeout = 100)
+{
+    run_opts_t o = {.limit = 90};
+    run_result_t r = run_mrun(&o, *n, PROG("stats"), NULL);
+    expect_success(r);
+    expect_line(r, out, "stats: OK", 1);
     run_free(&r);
 }
