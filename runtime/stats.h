@@ -20,9 +20,12 @@ typedef struct stats {
     uint64_t wait_ns;     /* time in waits after their first idle poll (progress.c) */
 } stats_t;
 
-/* Which of the per-transport slots tp's traffic goes to. */
+/* Which of the per-transport slots tp's traffic goes to (NULL, a peer no transport reaches,
+ * sends nothing: verbs' slot, as the only one that reaches other nodes). */
 static inline int stats_tp(const tp_t *tp)
 {
+    if (!tp)
+        return STATS_VERBS;
     return tp->ops == &tp_shm_ops ? STATS_SHM : tp->ops == &tp_self_ops ? STATS_SELF : STATS_VERBS;
 }
 
