@@ -78,7 +78,7 @@ static void test_every_cvar(void)
     CHECK(MPI_T_cvar_get_num(&n));
     if (n < 40)
         FAIL("only %d cvars (every RMP_* knob is one)", n);
-    static char names[128][64];
+    static char names[128][sizeof name];
     for (int i = 0; i < n && i < 128; i++) {
         int nl = sizeof name, dl = sizeof desc, verb, bind, scope;
         MPI_Datatype dt;
