@@ -1,9 +1,10 @@
 /* test_mpi_t.c — the tools interface under mrun: tests/mpi/mpi_t (cvars, categories, events,
  * error classes; n = 1 and 2, with RMP_SHM_RING_KB=64, which it reads back through its cvar),
  * tests/mpi/mpi_t_pvar (exact pvar counts; n = 1, 2 and 3, as a rank beyond the pair must not
- * disturb them) and tests/progs/stats (the native calls under MPI_T, with a cvar written at
- * run time; n = 1, 2 and 3). Each program checks its values itself ("FAIL" per problem, then
- * "<prog>: rank R OK" or "stats: OK"). */
+ * disturb them; at n = 2 also with a thread reading them all along) and tests/progs/stats
+ * (the native calls under MPI_T, with a cvar written at run time; n = 1, 2 and 3). Each
+ * program checks its values itself ("FAIL" per problem, then "<prog>: rank R OK" or
+ * "stats: OK"). */
 #include "run.h"
 
 #ifndef RMP_TEST_MPIPROGS
@@ -37,6 +38,15 @@ ParameterizedTest(int *n, mpi_t, pvars, .timeout = 100)
     run_opts_t o = {.limit = 90};
     run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_t_pvar"), NULL);
     expect_ranks_ok(r, "mpi_t_pvar", *n);
+    run_free(&r);
+}
+
+/* The same while a second thread reads every pvar (MPI_THREAD_MULTIPLE). */
+Test(mpi_t, pvars_threads, .timeout = 100)
+{
+    run_opts_t o = {.limit = 90};
+    run_result_t r = run_mrun(&o, 2, MPIPROG("mpi_t_pvar"), "threads", NULL);
+    expect_ranks_ok(r, "mpi_t_pvar", 2);
     run_free(&r);
 }
 

@@ -4,7 +4,12 @@
  * its high-water mark at least 5; a handle counts only while started, reset and write set
  * its count; levels cannot be started or written; every invalid session and handle gets its
  * MPI_T_ERR_*. The counters are the process's, whatever the communicator: ranks beyond 2 wait
- * in a receive meanwhile, so that no message of theirs reaches ranks 0 and 1 while they count. */
+ * in a receive meanwhile, so that no message of theirs reaches ranks 0 and 1 while they count.
+ * With the argument "threads": MPI_THREAD_MULTIPLE, and a second thread reads every pvar
+ * through a session of its own all along (a counter never goes back), changing no count. */
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "mpicheck.h"
 
 #define EXPECT_RC(call, want) EXPECT_INT(call, want)
@@ -295,14 +300,56 @@ static void test_invalid(void)
     CHECK(MPI_T_pvar_session_free(&s1));
 }
 
+static atomic_int reader_stop;
+
+/* The second thread: every process-wide pvar read again and again while the main thread
+ * communicates; a started counter never decreases. */
+static void *reader(void *arg)
+{
+    MPI_T_pvar_session s;
+    MPI_T_pvar_handle h[64];
+    unsigned long long prev[64] = {0}, v;
+    int n, provided, bind, cont[64], count;
+    CHECK(MPI_T_init_thread(MPI_THREAD_MULTIPLE, &provided));
+    CHECK(MPI_T_pvar_get_num(&n));
+    n = n < 64 ? n : 64;
+    CHECK(MPI_T_pvar_session_create(&s));
+    for (int i = 0; i < n; i++) {
+        CHECK(MPI_T_pvar_get_info(i, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &bind,
+                                  NULL, &cont[i], NULL));
+        h[i] = MPI_T_PVAR_HANDLE_NULL;
+        if (bind == MPI_T_BIND_NO_OBJECT)
+            CHECK(MPI_T_pvar_handle_alloc(s, i, NULL, &h[i], &count));
+    }
+    CHECK(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES));
+    for (long rounds = 0; !atomic_load(&reader_stop) || rounds < 10; rounds++)
+        for (int i = 0; i < n; i++) {
+            if (h[i] == MPI_T_PVAR_HANDLE_NULL)
+                continue;
+            CHECK(MPI_T_pvar_read(s, h[i], &v));
+            if (!cont[i] && v < prev[i])
+                FAIL("pvar %d went back from %llu to %llu", i, prev[i], v);
+            prev[i] = v;
+        }
+    CHECK(MPI_T_pvar_session_free(&s));
+    CHECK(MPI_T_finalize());
+    return arg;
+}
+
 int main(int argc, char **argv)
 {
-    mc_init(&argc, &argv, 60);
+    int threads = argc > 1 && !strcmp(argv[1], "threads"), provided;
+    mc_watchdog(60);
+    MPI_Init_thread(&argc, &argv, threads ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &mc_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     rank = mc_rank;
-    int provided;
     MPI_T_pvar_session s;
+    pthread_t tid;
     CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
+    if (threads && pthread_create(&tid, NULL, reader, NULL))
+        FAIL("pthread_create failed");
     test_every_pvar();
     CHECK(MPI_T_pvar_session_create(&s));
     MPI_Barrier(MPI_COMM_WORLD); /* whoever leaves it has received all of its messages */
@@ -313,6 +360,9 @@ int main(int argc, char **argv)
     if (rank > 1)
         CHECK(MPI_Recv(NULL, 0, MPI_BYTE, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     test_per_comm(s);
+    atomic_store(&reader_stop, 1);
+    if (threads)
+        pthread_join(tid, NULL);
     CHECK(MPI_T_pvar_session_free(&s));
     test_invalid();
     MPI_Barrier(MPI_COMM_WORLD);
