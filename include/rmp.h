@@ -1236,6 +1236,15 @@ typedef struct rmp_stat_info {
 } rmp_stat_info_t;
 int rmp_stats_count(void);
 int rmp_stats_info(int index, rmp_stat_info_t *info);
+/* A high-water mark of the caller's own over the HIGHWATERMARK counter `index`, for a tool
+ * that measures a phase: it starts at the level now and follows the level up; set puts it at
+ * value, or at the level now if that is higher (0: the level). At most 32 at once
+ * (RMP_ERR_NO_MEM beyond); RMP_ERR_ARG for another counter or an invalid watch; only between
+ * rmp_init and rmp_finalize. */
+int rmp_stats_watch(int index, int *watch);
+int rmp_stats_watch_set(int watch, unsigned long long value);
+int rmp_stats_watch_read(int watch, unsigned long long *value);
+int rmp_stats_unwatch(int watch);
 /* The messages and bytes sent on comm since it was made (its collectives' messages too; an
  * intercommunicator's collectives count on its hidden bridge). RMP_ERR_COMM for an invalid one. */
 int rmp_comm_stats(rmp_comm_t comm, unsigned long long *msgs_sent,

@@ -2,7 +2,8 @@
  * (rmp_stats_*), an MPI_UNSIGNED_LONG_LONG bound to no object, and after those the counters
  * rmp keeps per communicator (rmp_comm_stats), bound to an MPI_Comm. Counters and timers are read
  * through a handle that counts from its start: it starts stopped, a stop keeps what it
- * counted, a reset or a write sets its count; levels and high-water marks are continuous and
+ * counted, a reset or a write sets its count. A high-water mark's handle has a mark of its own
+ * (rmp_stats_watch) that starts at the level at its start or reset. Levels are continuous and
  * read-only (their value is the runtime's own). Sessions hold handles; freeing a session
  * frees its handles. */
 #include <stdbool.h>
@@ -15,6 +16,8 @@ typedef struct pvh {
     int session;            /* 0: a free slot */
     int pvar, cls;          /* cls: RMP_STAT_* */
     MPI_Comm comm;          /* what it is bound to (MPI_T_BIND_MPI_COMM) */
+    int watch;              /* a high-water mark's own (rmp_stats_watch), -1: none (before
+                             * MPI_Init: it reads the runtime's, since MPI_Init) */
     bool started;
     unsigned long long acc; /* counted while started, before the last start */
     unsigned long long base; /* the variable's value at the last start */
@@ -70,10 +73,19 @@ static int pvar_class(int cls)
     return of[cls];
 }
 
-/* Counters and timers start, stop, reset and write per handle; the others cannot. */
+/* Counters, timers and high-water marks start, stop, reset and write per handle; levels
+ * cannot. */
 static bool pvar_continuous(int cls)
 {
-    return cls == RMP_STAT_LEVEL || cls == RMP_STAT_HIGHWATERMARK;
+    return cls == RMP_STAT_LEVEL;
+}
+
+/* A handle goes (lock held): its watch with it. */
+static void pvh_drop(pvh_t *p)
+{
+    if (p->watch >= 0)
+        rmp_stats_unwatch(p->watch);
+    p->session = 0;
 }
 
 int MPI_T_pvar_get_num(int *num_pvar)
@@ -159,7 +171,7 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session *session)
         pv.live[*session - 1] = false;
         for (int i = 0; i < pv.nh; i++)
             if (pv.h[i].session == *session)
-                pv.h[i].session = 0;
+                pvh_drop(&pv.h[i]);
     }
     rmpi_t_unlock();
     if (!ok)
@@ -170,6 +182,9 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session *session)
 
 void rmpi_t_pvar_fini(void)
 {
+    for (int i = 0; i < pv.nh; i++)
+        if (pv.h[i].session)
+            pvh_drop(&pv.h[i]);
     free(pv.h);
     free(pv.live);
     memset(&pv, 0, sizeof(pv));
@@ -181,6 +196,8 @@ void rmpi_t_pvar_fini(void)
  * communicator it is bound to is gone. */
 static int pvar_now(const pvh_t *p, unsigned long long *v)
 {
+    if (p->watch >= 0 && rmp_stats_watch_read(p->watch, v) == RMP_SUCCESS)
+        return MPI_SUCCESS; /* (after MPI_Finalize: the runtime's mark) */
     int n = rmp_stats_count();
     if (p->pvar >= n) {
         unsigned long long m[2];
@@ -235,8 +252,15 @@ int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *ob
     rc = !session_ok(session) ? MPI_T_ERR_INVALID_SESSION
          : (h = pvh_slot()) < 0 ? MPI_T_ERR_OUT_OF_HANDLES
                                 : MPI_SUCCESS;
+    int watch = -1;
+    if (!rc && info.cls == RMP_STAT_HIGHWATERMARK)
+        rc = rmp_stats_watch(pvar_index, &watch) == RMP_ERR_NO_MEM ? MPI_T_ERR_OUT_OF_HANDLES
+                                                                   : MPI_SUCCESS;
     if (!rc) {
-        pv.h[h] = (pvh_t){.session = session, .pvar = pvar_index, .cls = info.cls, .comm = comm};
+        pv.h[h] = (pvh_t){.session = session, .pvar = pvar_index, .cls = info.cls, .comm = comm,
+                          .watch = watch};
+        if (watch >= 0)
+            rmp_stats_watch_read(watch, &pv.h[h].acc); /* the level now */
         *handle = h + 1;
         *count = 1;
     }
@@ -272,7 +296,7 @@ int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle
     pvh_t *p;
     rc = pvh_find(session, *handle, &p);
     if (!rc)
-        p->session = 0;
+        pvh_drop(p);
     rmpi_t_unlock();
     if (!rc)
         *handle = MPI_T_PVAR_HANDLE_NULL;
@@ -280,6 +304,25 @@ int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle
 }
 
 typedef enum { OP_READ, OP_START, OP_STOP, OP_RESET, OP_WRITE, OP_READRESET } pvh_op_t;
+
+/* The operations on a high-water mark's handle (lock held): its watch follows the level while
+ * started, acc keeps the mark while stopped. */
+static int pvh_mark(pvh_t *p, pvh_op_t op, unsigned long long now, unsigned long long *value)
+{
+    unsigned long long mark = p->started ? now : p->acc;
+    if (op == OP_READ || op == OP_READRESET)
+        *value = mark;
+    if (op == OP_START && !p->started && p->watch >= 0)
+        rmp_stats_watch_set(p->watch, 0); /* from the level now */
+    if ((op == OP_RESET || op == OP_READRESET || op == OP_WRITE) && p->watch >= 0) {
+        rmp_stats_watch_set(p->watch, op == OP_WRITE ? *value : 0);
+        rmp_stats_watch_read(p->watch, &p->acc);
+    }
+    if (op == OP_STOP && p->started)
+        p->acc = mark;
+    p->started = op == OP_START || (p->started && op != OP_STOP);
+    return MPI_SUCCESS;
+}
 
 /* One operation on one handle (lock held), all at one reading of the variable: *value is
  * what a write sets, what a read returns. MPI_SUCCESS or why not. */
@@ -296,6 +339,8 @@ static int pvh_do(pvh_t *p, pvh_op_t op, unsigned long long *value)
         *value = now;
         return MPI_SUCCESS;
     }
+    if (p->cls == RMP_STAT_HIGHWATERMARK)
+        return pvh_mark(p, op, now, value);
     unsigned long long count = p->acc + (p->started ? now - p->base : 0);
     if (op == OP_READ || op == OP_READRESET)
         *value = count;

@@ -82,6 +82,78 @@ static unsigned long long stat_value(const rmp_ctx_t *c, const stat_def_t *d,
     return 0;
 }
 
+/* ---- watches (lock held while they change: the unexpected path reads them) ---- */
+
+/* Is watch in use? (lock held) */
+static bool watch_ok(int watch)
+{
+    return watch >= 0 && watch < STATS_WATCH_MAX && (rmp_ctx.stats.watching >> watch & 1u);
+}
+
+static unsigned long long unexp_level(const rmp_ctx_t *c)
+{
+    return c->mq ? match_unexp_count(c->mq) : 0;
+}
+
+int rmp_stats_watch(int index, int *watch)
+{
+    int rc = ctx_check();
+    if (rc)
+        return rc;
+    if (index < 0 || index >= NSTATS || !watch ||
+        stat_defs[index].info.cls != RMP_STAT_HIGHWATERMARK)
+        return RMP_ERR_ARG;
+    rmp_ctx_t *c = &rmp_ctx;
+    ctx_lock(c);
+    uint32_t free_bits = ~c->stats.watching;
+    if (free_bits) {
+        *watch = __builtin_ctz(free_bits);
+        c->stats.watching |= 1u << *watch;
+        c->stats.watch_hwm[*watch] = unexp_level(c);
+    }
+    ctx_unlock(c);
+    return free_bits ? RMP_SUCCESS : RMP_ERR_NO_MEM;
+}
+
+/* The three calls on a watch: set (to value, or the level if higher), read, or drop it. */
+typedef enum { WATCH_SET, WATCH_READ, WATCH_DROP } watch_op_t;
+
+static int watch_do(int watch, watch_op_t op, unsigned long long *value)
+{
+    int rc = ctx_check();
+    if (rc)
+        return rc;
+    if (op != WATCH_DROP && !value)
+        return RMP_ERR_ARG;
+    rmp_ctx_t *c = &rmp_ctx;
+    ctx_lock(c);
+    rc = watch_ok(watch) ? RMP_SUCCESS : RMP_ERR_ARG;
+    uint64_t *w = rc ? NULL : &c->stats.watch_hwm[watch];
+    if (w && op == WATCH_SET)
+        *w = *value > unexp_level(c) ? *value : unexp_level(c);
+    else if (w && op == WATCH_READ)
+        *value = *w;
+    else if (w)
+        c->stats.watching &= ~(1u << watch);
+    ctx_unlock(c);
+    return rc;
+}
+
+int rmp_stats_watch_set(int watch, unsigned long long value)
+{
+    return watch_do(watch, WATCH_SET, &value);
+}
+
+int rmp_stats_watch_read(int watch, unsigned long long *value)
+{
+    return watch_do(watch, WATCH_READ, value);
+}
+
+int rmp_stats_unwatch(int watch)
+{
+    return watch_do(watch, WATCH_DROP, NULL);
+}
+
 int rmp_comm_stats(rmp_comm_t comm, unsigned long long *msgs_sent,
                    unsigned long long *bytes_sent)
 {

@@ -10,6 +10,7 @@
 #include "transport/transport.h"
 
 enum { STATS_SELF, STATS_SHM, STATS_VERBS, STATS_NTP };
+#define STATS_WATCH_MAX 32 /* high-water marks of tools' own (rmp_stats_watch) */
 
 typedef struct stats {
     uint64_t msgs_sent[STATS_NTP], bytes_sent[STATS_NTP]; /* per transport, by tp_ops_t */
@@ -18,6 +19,8 @@ typedef struct stats {
     uint64_t unexp_msgs;  /* arrivals that found no posted receive */
     uint64_t unexp_hwm;   /* the unexpected queue's longest */
     uint64_t wait_ns;     /* time in waits after their first idle poll (progress.c) */
+    uint32_t watching;    /* bit w: watch_hwm[w] is in use */
+    uint64_t watch_hwm[STATS_WATCH_MAX]; /* the unexpected queue's longest since each was set */
 } stats_t;
 
 /* Which of the per-transport slots tp's traffic goes to (NULL, a peer no transport reaches,
@@ -53,6 +56,11 @@ static inline void stats_unexp(stats_t *s, uint64_t len)
     s->unexp_msgs++;
     if (len > s->unexp_hwm)
         s->unexp_hwm = len;
+    for (uint32_t m = s->watching; m; m &= m - 1) {
+        int w = __builtin_ctz(m);
+        if (len > s->watch_hwm[w])
+            s->watch_hwm[w] = len;
+    }
 }
 
 /* Adds a transport's counters to *sum (at close, or to read them all). */

@@ -1,8 +1,9 @@
 /* mpi_t_pvar.c — MPI_T's performance variables count exactly: 10 eager messages of 8 bytes
  * to a peer are +10 messages and +80 bytes at both ends (to itself at n = 1), a synchronous
  * send is a rendezvous, 5 messages that wait unreceived make the unexpected queue 5 long and
- * its high-water mark at least 5; a handle counts only while started, reset and write set
- * its count; levels cannot be started or written; every invalid session and handle gets its
+ * its high-water mark at least 5 (a handle's mark starting at the level at its start or
+ * reset); a handle counts only while started, reset and write set its count; levels cannot be
+ * started or written; every invalid session and handle gets its
  * MPI_T_ERR_*. The counters are the process's, whatever the communicator: ranks beyond 2 wait
  * in a receive meanwhile, so that no message of theirs reaches ranks 0 and 1 while they count.
  * With the argument "threads": MPI_THREAD_MULTIPLE, and a second thread reads every pvar
@@ -95,7 +96,7 @@ static void test_every_pvar(void)
         EXPECT_INT(dt, MPI_UNSIGNED_LONG_LONG);
         EXPECT_INT(bind, strncmp(name, "comm_", 5) ? MPI_T_BIND_NO_OBJECT : MPI_T_BIND_MPI_COMM);
         EXPECT_INT(et, MPI_T_ENUM_NULL);
-        int counts = cls == MPI_T_PVAR_CLASS_COUNTER || cls == MPI_T_PVAR_CLASS_TIMER;
+        int counts = cls != MPI_T_PVAR_CLASS_LEVEL; /* per handle: all but levels */
         if (counts == (cont != 0) || counts == (ro != 0))
             FAIL("%s: class %d, continuous %d, readonly %d", name, cls, cont, ro);
     }
@@ -183,8 +184,10 @@ static void test_unexpected(MPI_T_pvar_session s)
     MPI_T_pvar_handle len = handle(s, "unexpected_queue", MPI_T_PVAR_CLASS_LEVEL);
     MPI_T_pvar_handle hwm = handle(s, "unexpected_queue_hwm", MPI_T_PVAR_CLASS_HIGHWATERMARK);
     MPI_T_pvar_handle unexp = handle(s, "unexpected_msgs", MPI_T_PVAR_CLASS_COUNTER);
-    if (rank == peer)
+    if (rank == peer) {
         CHECK(MPI_T_pvar_start(s, unexp));
+        CHECK(MPI_T_pvar_start(s, hwm));
+    }
     if (size > 1 && rank == 1) /* counting: go */
         CHECK(MPI_Send(NULL, 0, MPI_BYTE, 0, 19, MPI_COMM_WORLD));
     if (size > 1 && rank == 0)
@@ -208,15 +211,29 @@ static void test_unexpected(MPI_T_pvar_session s)
             EXPECT_INT(y, i);
         }
         EXPECT_INT(rd(s, len), 0);
+        /* the handle's mark: kept by the drain, back to the level (0) by a reset; a handle
+         * made now starts at the level, whatever the queue's longest since MPI_Init */
+        if (rd(s, hwm) < 5)
+            FAIL("unexpected_queue_hwm after the drain: %llu < 5", rd(s, hwm));
+        MPI_T_pvar_handle late = handle(s, "unexpected_queue_hwm",
+                                        MPI_T_PVAR_CLASS_HIGHWATERMARK);
+        EXPECT_INT(rd(s, late), 0);
+        CHECK(MPI_T_pvar_handle_free(s, &late));
+        CHECK(MPI_T_pvar_reset(s, hwm));
+        EXPECT_INT(rd(s, hwm), 0);
+        unsigned long long w = 7;
+        CHECK(MPI_T_pvar_write(s, hwm, &w));
+        CHECK(MPI_T_pvar_stop(s, hwm));
+        EXPECT_INT(rd(s, hwm), 7);
     }
     if (rank == 0)
         CHECK(MPI_Waitall(6, rq, MPI_STATUSES_IGNORE));
     /* levels are continuous and read-only */
     unsigned long long v = 3;
     EXPECT_RC(MPI_T_pvar_start(s, len), MPI_T_ERR_PVAR_NO_STARTSTOP);
-    EXPECT_RC(MPI_T_pvar_stop(s, hwm), MPI_T_ERR_PVAR_NO_STARTSTOP);
+    EXPECT_RC(MPI_T_pvar_stop(s, len), MPI_T_ERR_PVAR_NO_STARTSTOP);
     EXPECT_RC(MPI_T_pvar_write(s, len, &v), MPI_T_ERR_PVAR_NO_WRITE);
-    EXPECT_RC(MPI_T_pvar_reset(s, hwm), MPI_T_ERR_PVAR_NO_WRITE);
+    EXPECT_RC(MPI_T_pvar_reset(s, len), MPI_T_ERR_PVAR_NO_WRITE);
     EXPECT_RC(MPI_T_pvar_readreset(s, len, &v), MPI_T_ERR_PVAR_NO_WRITE);
     /* a counter's handle: write and readreset set its count */
     v = 1000;

@@ -2,7 +2,7 @@
  * and the environment's knob values before rmp_init, exact counts of a known exchange (10
  * eager messages of 8 bytes from rank 0 to rank 1, or to itself alone), RMP_EAGER_LIMIT
  * written at run time turning the next message into a rendezvous and back, a communicator's
- * own counts, the final values after rmp_finalize, and RMP_ERR_* for every bad argument.
+ * own counts, a high-water mark of the caller's own (rmp_stats_watch), the final values after rmp_finalize, and RMP_ERR_* for every bad argument.
  * Prints "stats: OK" from rank 0 when every rank passed. */
 #include "progs.h"
 
@@ -70,6 +70,43 @@ static void t_before_init(void)
     EXPECT_RC(RMP_ERR_ARG, rmp_cvar_info(-1, &ci));
     EXPECT_RC(RMP_ERR_ARG, rmp_cvar_read(rmp_cvar_count(), &num, NULL, 0));
     EXPECT_RC(RMP_ERR_NOT_INITIALIZED, rmp_comm_stats(RMP_COMM_WORLD, &v, &v));
+    int w;
+    EXPECT_RC(RMP_ERR_NOT_INITIALIZED, rmp_stats_watch(stat_index("unexpected_queue_hwm"), &w));
+}
+
+/* A watch of the unexpected queue: 3 messages to itself wait in it (the probe of the last
+ * one returns once all three are queued); 32 watches at most; a dropped one is invalid. */
+static void t_watch(void)
+{
+    int hwm = stat_index("unexpected_queue_hwm"), w, more[32], n = 0;
+    unsigned long long v = 99;
+    EXPECT_RC(RMP_ERR_ARG, rmp_stats_watch(stat_index("eager_sent"), &w));
+    MUST(rmp_stats_watch(hwm, &w));
+    CHECK(rmp_stats_watch_read(w, &v));
+    EXPECT(v < 3, "a new watch reads %llu, expected the level now", v);
+    int x[3] = {1, 2, 3}, y;
+    rmp_request_t rq[3];
+    for (int i = 0; i < 3; i++)
+        CHECK(rmp_isend(&x[i], 1, RMP_INT32, wr, i < 2 ? 9 : 10, RMP_COMM_WORLD, &rq[i]));
+    CHECK(rmp_probe(wr, 10, RMP_COMM_WORLD, RMP_STATUS_IGNORE));
+    for (int i = 0; i < 3; i++)
+        CHECK(rmp_recv(&y, 1, RMP_INT32, wr, i < 2 ? 9 : 10, RMP_COMM_WORLD, RMP_STATUS_IGNORE));
+    CHECK(rmp_waitall(3, rq, RMP_STATUSES_IGNORE));
+    CHECK(rmp_stats_watch_read(w, &v));
+    /* (other ranks' messages for the verdict's allreduce may wait in the queue too) */
+    EXPECT(v >= 3, "the watch reads %llu after 3 queued messages", v);
+    CHECK(rmp_stats_watch_set(w, 1000));
+    CHECK(rmp_stats_watch_read(w, &v));
+    EXPECT(v == 1000, "set to 1000: %llu", v);
+    while (n < 32 && rmp_stats_watch(hwm, &more[n]) == RMP_SUCCESS)
+        n++;
+    EXPECT(n == 31, "%d more watches, expected 31", n);
+    EXPECT_RC(RMP_ERR_NO_MEM, rmp_stats_watch(hwm, &more[0]));
+    while (n > 0)
+        CHECK(rmp_stats_unwatch(more[--n]));
+    CHECK(rmp_stats_unwatch(w));
+    EXPECT_RC(RMP_ERR_ARG, rmp_stats_watch_read(w, &v));
+    EXPECT_RC(RMP_ERR_ARG, rmp_stats_unwatch(-1));
 }
 
 /* Rank 0 sends n messages of 8 bytes to `to` (which receives them). */
@@ -142,6 +179,7 @@ int main(int argc, char **argv)
     phase("stats", 60);
     t_exchange();
     t_comm();
+    t_watch();
     phase("verdict", 30);
     int bad = prog_failures, any = 0;
     MUST(rmp_allreduce(&bad, &any, 1, RMP_INT32, RMP_MAX, RMP_COMM_WORLD));
