@@ -21,6 +21,17 @@ void rmpi_t_unlock(void)
     pthread_mutex_unlock(&mpit.lock);
 }
 
+int rmpi_t_enter(const void *arg)
+{
+    int rc = rmpi_t_ready();
+    if (rc)
+        return rc;
+    if (!arg)
+        return MPI_T_ERR_INVALID;
+    rmpi_t_lock();
+    return MPI_SUCCESS;
+}
+
 int rmpi_t_ready(void)
 {
     rmpi_t_lock();
@@ -90,23 +101,23 @@ int MPI_T_finalize(void)
 
 /* ---- enumerations: MPI_T_enum k + 1 is the choices of cvar k (an RMP_* knob of type enum) */
 
-/* The knob behind an enum handle, or -1. */
+/* The knob behind an enum handle: MPI_SUCCESS with its description, or why not. */
 static int enum_cvar(MPI_T_enum e, rmp_cvar_info_t *info)
-{
-    int k = e - 1;
-    if (k < 0 || rmp_cvar_info(k, info) != RMP_SUCCESS || info->type != RMP_CVAR_ENUM)
-        return -1;
-    return k;
-}
-
-int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len)
 {
     int rc = rmpi_t_ready();
     if (rc)
         return rc;
-    rmp_cvar_info_t info;
-    if (enum_cvar(enumtype, &info) < 0)
+    if (e < 1 || rmp_cvar_info(e - 1, info) != RMP_SUCCESS || info->type != RMP_CVAR_ENUM)
         return MPI_T_ERR_INVALID_HANDLE;
+    return MPI_SUCCESS;
+}
+
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len)
+{
+    rmp_cvar_info_t info;
+    int rc = enum_cvar(enumtype, &info);
+    if (rc)
+        return rc;
     if (!num)
         return MPI_T_ERR_INVALID;
     *num = rmpi_t_enum_items(&info);
@@ -116,12 +127,10 @@ int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len
 
 int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len)
 {
-    int rc = rmpi_t_ready();
+    rmp_cvar_info_t info;
+    int rc = enum_cvar(enumtype, &info);
     if (rc)
         return rc;
-    rmp_cvar_info_t info;
-    if (enum_cvar(enumtype, &info) < 0)
-        return MPI_T_ERR_INVALID_HANDLE;
     if (index < 0 || index >= rmpi_t_enum_items(&info))
         return MPI_T_ERR_INVALID_ITEM;
     if (!value)

@@ -10,6 +10,9 @@
 /* MPI_SUCCESS between MPI_T_init_thread and the matching MPI_T_finalize, else
  * MPI_T_ERR_NOT_INITIALIZED. */
 int rmpi_t_ready(void);
+/* The start of a call that changes MPI_T's tables: MPI_SUCCESS with the lock taken, or why
+ * not (MPI_T not initialized, or arg, the call's required pointer, NULL). */
+int rmpi_t_enter(const void *arg);
 /* Guards the sessions, handles and counts of mpit*.c (MPI_T is thread-safe: MPI_THREAD_MULTIPLE). */
 void rmpi_t_lock(void);
 void rmpi_t_unlock(void);

@@ -50,6 +50,15 @@ static int cvar_verbosity(const char *name)
     return MPI_T_VERBOSITY_TUNER_DETAIL;
 }
 
+/* cvar i's description once MPI_T is initialized: MPI_SUCCESS, or why not. */
+static int cvar_info(int i, rmp_cvar_info_t *info)
+{
+    int rc = rmpi_t_ready();
+    if (rc)
+        return rc;
+    return rmp_cvar_info(i, info) == RMP_SUCCESS ? MPI_SUCCESS : MPI_T_ERR_INVALID_INDEX;
+}
+
 int MPI_T_cvar_get_num(int *num_cvar)
 {
     return rmpi_t_count(num_cvar, rmp_cvar_count());
@@ -59,12 +68,10 @@ int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosit
                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
                         int *bind, int *scope)
 {
-    int rc = rmpi_t_ready();
+    rmp_cvar_info_t info;
+    int rc = cvar_info(cvar_index, &info);
     if (rc)
         return rc;
-    rmp_cvar_info_t info;
-    if (rmp_cvar_info(cvar_index, &info) != RMP_SUCCESS)
-        return MPI_T_ERR_INVALID_INDEX;
     rmpi_t_str(info.name, name, name_len);
     rmpi_t_str(info.desc, desc, desc_len);
     rmpi_t_put(verbosity, cvar_verbosity(info.name));
@@ -92,12 +99,10 @@ int MPI_T_cvar_get_index(const char *name, int *cvar_index)
 int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
                             int *count)
 {
-    int rc = rmpi_t_ready();
+    rmp_cvar_info_t info;
+    int rc = cvar_info(cvar_index, &info);
     if (rc)
         return rc;
-    rmp_cvar_info_t info;
-    if (rmp_cvar_info(cvar_index, &info) != RMP_SUCCESS)
-        return MPI_T_ERR_INVALID_INDEX;
     if (!handle || !count)
         return MPI_T_ERR_INVALID;
     rmpi_t_lock();
@@ -130,12 +135,9 @@ static int cvar_of(MPI_T_cvar_handle h)
 
 int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
 {
-    int rc = rmpi_t_ready();
+    int rc = rmpi_t_enter(handle);
     if (rc)
         return rc;
-    if (!handle)
-        return MPI_T_ERR_INVALID;
-    rmpi_t_lock();
     int i = cvar_of(*handle);
     if (i >= 0)
         cvh.hd[*handle - 1] = -1;

@@ -137,12 +137,9 @@ int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)
 
 int MPI_T_pvar_session_create(MPI_T_pvar_session *session)
 {
-    int rc = rmpi_t_ready();
+    int rc = rmpi_t_enter(session);
     if (rc)
         return rc;
-    if (!session)
-        return MPI_T_ERR_INVALID;
-    rmpi_t_lock();
     bool *p = realloc(pv.live, sizeof(*p) * (size_t)(pv.ns + 1));
     if (p) {
         pv.live = p;
@@ -160,12 +157,9 @@ static bool session_ok(MPI_T_pvar_session s)
 
 int MPI_T_pvar_session_free(MPI_T_pvar_session *session)
 {
-    int rc = rmpi_t_ready();
+    int rc = rmpi_t_enter(session);
     if (rc)
         return rc;
-    if (!session)
-        return MPI_T_ERR_INVALID;
-    rmpi_t_lock();
     bool ok = session_ok(*session);
     if (ok) {
         pv.live[*session - 1] = false;
@@ -287,12 +281,9 @@ static int pvh_find(MPI_T_pvar_session s, MPI_T_pvar_handle h, pvh_t **p)
 
 int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle)
 {
-    int rc = rmpi_t_ready();
+    int rc = rmpi_t_enter(handle);
     if (rc)
         return rc;
-    if (!handle)
-        return MPI_T_ERR_INVALID;
-    rmpi_t_lock();
     pvh_t *p;
     rc = pvh_find(session, *handle, &p);
     if (!rc)
