@@ -33,6 +33,7 @@ static int send_rts(rmp_ctx_t *c, struct rmp_request *r, pkt_match_t *m)
     r->state = RS_RNDV_WAIT_FIN;
     rndv_track(c, r);
     int rc = outq_send(c, r->peer_world, &h, sizeof(h), NULL, 0, NULL);
+    c->stats.rndv_sent += rc == RMP_SUCCESS;
     if (rc != RMP_SUCCESS) {
         rndv_untrack(c, r);
         if (r->memh)
@@ -55,14 +56,14 @@ int proto_send(rmp_ctx_t *c, struct rmp_request *r)
                      .seq = p->send_seq, .len = r->bytes};
     int rc;
     r->msg_seq = p->send_seq;
-    bool eager = r->bytes <= proto_eager_limit(c, r->peer_world) && !r->sync;
-    if (eager)
+    if (r->bytes <= proto_eager_limit(c, r->peer_world) && !r->sync)
         rc = outq_send(c, r->peer_world, &m, sizeof(m), r->buf, r->bytes, r);
     else
         rc = send_rts(c, r, &m);
     if (rc == RMP_SUCCESS) {
         p->send_seq++;
-        stats_sent(&c->stats, p->tp, r->bytes, eager);
+        p->msgs_sent++;
+        p->bytes_sent += r->bytes;
         r->comm->msgs_sent++;
         r->comm->bytes_sent += r->bytes;
     }
@@ -81,7 +82,8 @@ int proto_send_now(rmp_ctx_t *c, comm_t *comm, uint32_t ctx_id, const void *buf,
     int rc = outq_push_now(c, w, &m, sizeof(m), buf, bytes);
     if (rc == RMP_SUCCESS) {
         p->send_seq++;
-        stats_sent(&c->stats, p->tp, bytes, 1);
+        p->msgs_sent++;
+        p->bytes_sent += bytes;
         comm->msgs_sent++;
         comm->bytes_sent += bytes;
     }
@@ -136,7 +138,8 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
     const pkt_match_t *m = &pk->h.m;
     const pkt_rts_t *rts = &pk->h.rts;
     struct rmp_request *r = match_take_posted(c->mq, m->ctx, m->src, m->tag);
-    stats_recvd(&c->stats, c->peers[src_world].tp, m->len);
+    c->peers[src_world].msgs_recvd++;
+    c->peers[src_world].bytes_recvd += m->len;
     if (r) {
         size_t n = recv_matched(r, m->src, m->tag, m->len);
         if (pk->type == PKT_RTS) {

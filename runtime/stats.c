@@ -66,12 +66,12 @@ int rmp_stats_info(int index, rmp_stat_info_t *info)
     return RMP_SUCCESS;
 }
 
-static unsigned long long stat_value(const rmp_ctx_t *c, const stat_def_t *d,
-                                     const tp_stats_t *tps)
+static unsigned long long stat_value(const rmp_ctx_t *c, const stats_t *st,
+                                     const stat_def_t *d, const tp_stats_t *tps)
 {
     switch (d->src) {
     case SRC_CTX:
-        return *(const uint64_t *)((const char *)&c->stats + d->off);
+        return *(const uint64_t *)((const char *)st + d->off);
     case SRC_TP:
         return *(const uint64_t *)((const char *)tps + d->off);
     case SRC_UNEXP_LEN:
@@ -173,6 +173,26 @@ int rmp_comm_stats(rmp_comm_t comm, unsigned long long *msgs_sent,
     return cm ? RMP_SUCCESS : RMP_ERR_COMM;
 }
 
+/* The peers' message counters added into *s by transport; zeroed with zero. */
+static void peers_add(rmp_ctx_t *c, stats_t *s, bool zero)
+{
+    for (int i = 0; c->peers && i < c->size; i++) {
+        peer_t *p = &c->peers[i];
+        int t = stats_tp(p->tp);
+        s->msgs_sent[t] += p->msgs_sent;
+        s->bytes_sent[t] += p->bytes_sent;
+        s->msgs_recvd[t] += p->msgs_recvd;
+        s->bytes_recvd[t] += p->bytes_recvd;
+        if (zero)
+            p->msgs_sent = p->bytes_sent = p->msgs_recvd = p->bytes_recvd = 0;
+    }
+}
+
+void stats_fold(rmp_ctx_t *c, stats_t *s)
+{
+    peers_add(c, s, true);
+}
+
 int rmp_stats_get(unsigned long long *values, int n)
 {
     if (n < 0 || n > NSTATS || (n && !values))
@@ -184,8 +204,15 @@ int rmp_stats_get(unsigned long long *values, int n)
     tp_stats_t tps = c->tp_closed;
     for (int i = 0; live && i < c->ntps; i++)
         stats_tp_keep(&tps, &c->tps[i]->stats);
+    stats_t st = c->stats; /* the totals so far, and the running peers' counts */
+    if (live)
+        peers_add(c, &st, false);
+    uint64_t all = 0;
+    for (int t = 0; t < STATS_NTP; t++)
+        all += st.msgs_sent[t];
+    st.eager_sent = all - st.rndv_sent;
     for (int i = 0; i < n; i++)
-        values[i] = stat_value(c, &stat_defs[i], &tps);
+        values[i] = stat_value(c, &st, &stat_defs[i], &tps);
     if (live)
         ctx_unlock(c);
     return RMP_SUCCESS;

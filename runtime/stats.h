@@ -1,5 +1,6 @@
 /* stats.h — the per-process performance counters tools read (rmp_stats_get, MPI_T pvars):
- * plain integers in the runtime context, bumped with the runtime lock held (or by the one
+ * plain integers in the runtime context and in each peer's and communicator's struct (on the
+ * lines the message path touches anyway), bumped with the runtime lock held (or by the one
  * thread there is), so no atomics and no shared cache line on the message path. What a
  * transport alone sees (RDMA READs, its registration cache) it counts in tp_t.stats. */
 #ifndef RMP_STATS_H
@@ -13,9 +14,12 @@ enum { STATS_SELF, STATS_SHM, STATS_VERBS, STATS_NTP };
 #define STATS_WATCH_MAX 32 /* high-water marks of tools' own (rmp_stats_watch) */
 
 typedef struct stats {
-    uint64_t msgs_sent[STATS_NTP], bytes_sent[STATS_NTP]; /* per transport, by tp_ops_t */
+    /* Per transport: what the peers' counters (peer_t) held when they were folded in
+     * (stats_fold, as the transports close); while they run, a read adds them up. */
+    uint64_t msgs_sent[STATS_NTP], bytes_sent[STATS_NTP];
     uint64_t msgs_recvd[STATS_NTP], bytes_recvd[STATS_NTP];
-    uint64_t eager_sent, rndv_sent;
+    uint64_t eager_sent;  /* (computed at a read: messages sent but by rendezvous) */
+    uint64_t rndv_sent;   /* RTS sent (protocol.c) */
     uint64_t unexp_msgs;  /* arrivals that found no posted receive */
     uint64_t unexp_hwm;   /* the unexpected queue's longest */
     uint64_t wait_ns;     /* time in waits after their first idle poll (progress.c) */
@@ -30,24 +34,6 @@ static inline int stats_tp(const tp_t *tp)
     if (!tp)
         return STATS_VERBS;
     return tp->ops == &tp_shm_ops ? STATS_SHM : tp->ops == &tp_self_ops ? STATS_SELF : STATS_VERBS;
-}
-
-/* A message of `bytes` went out to a peer reached by tp, eagerly or by rendezvous (RTS). */
-static inline void stats_sent(stats_t *s, const tp_t *tp, uint64_t bytes, int eager)
-{
-    int t = stats_tp(tp);
-    s->msgs_sent[t]++;
-    s->bytes_sent[t] += bytes;
-    s->eager_sent += eager != 0;
-    s->rndv_sent += eager == 0;
-}
-
-/* A message of `bytes` (its announced length) arrived through tp. */
-static inline void stats_recvd(stats_t *s, const tp_t *tp, uint64_t bytes)
-{
-    int t = stats_tp(tp);
-    s->msgs_recvd[t]++;
-    s->bytes_recvd[t] += bytes;
 }
 
 /* One more message in the unexpected queue, now `len` long. */
@@ -71,5 +57,10 @@ static inline void stats_tp_keep(tp_stats_t *sum, const tp_stats_t *t)
     sum->reg_hits += t->reg_hits;
     sum->reg_misses += t->reg_misses;
 }
+
+/* The peers' message counters, added into *s by transport and zeroed (lock held; the
+ * transports still open). stats.c. */
+struct rmp_ctx;
+void stats_fold(struct rmp_ctx *c, stats_t *s);
 
 #endif
