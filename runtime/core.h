@@ -15,6 +15,7 @@
 #include "list.h"
 #include "log.h"
 #include "rmp.h"
+#include "stats.h"
 #include "transport/transport.h"
 
 /* RMP_AGAIN and RMP_INPROGRESS, the internal outcomes, come with transport/transport.h. */
@@ -174,6 +175,7 @@ typedef struct comm {
     rmp_comm_t bridge;
     bool lfirst;
     struct bsend_buf *bsend; /* its own buffer for buffered sends (bsend.c), or NULL */
+    uint64_t msgs_sent, bytes_sent; /* sent on it, collectives' too (rmp_comm_stats) */
 } comm_t;
 
 /* Is handle h an intercommunicator? The one test the collectives' entries make before their
@@ -389,6 +391,9 @@ typedef struct peer {
     bool no_get;         /* get() was refused once: stream rendezvous data instead */
     int failed;          /* 0, or the error every new operation with this peer gets */
     bool garbled;        /* sent a malformed packet: what it sends is dropped */
+    /* Messages (eager or RTS) and their bytes, to and from it: on a line the message path
+     * touches anyway; stats.c sums them by transport. */
+    uint64_t msgs_sent, bytes_sent, msgs_recvd, bytes_recvd;
 } peer_t;
 
 /* ---- Configuration (init.c, from the RMP_* knobs validated by knobs.c) ---- */
@@ -502,6 +507,8 @@ struct rmp_ctx {
     bool world_up, world_done;
     uint64_t session_live;
     double t0;
+    stats_t stats;           /* the counters tools read (stats.c) */
+    tp_stats_t tp_closed;    /* the closed transports' counters (tps_close keeps them) */
 };
 
 extern rmp_ctx_t rmp_ctx; /* the one instance */

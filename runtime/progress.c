@@ -305,7 +305,7 @@ static bool flag_set(void *arg)
 
 void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
 {
-    double start = -1, waited = 0;
+    double start = -1, waited = 0, first = -1; /* first: the first idle poll (stats.wait_ns) */
     unsigned idle = 0;
     hang_wait_t hw = {0};
     c->progressing++; /* an idle progress thread stays asleep meanwhile (progress_thread.c) */
@@ -322,6 +322,8 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
         if (start < 0) {
             start = progress_now_us();
             idle = 0;
+            if (first < 0)
+                first = start;
         }
         if (waited < SPIN_HOT_US && !c->oversubscribed && ++idle % SPIN_CLOCK_EVERY != 0) {
             ctx_unlock(c); /* hot spin: other threads may take the lock in between */
@@ -351,6 +353,8 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
     }
     hang_waiting(-1);
     c->progressing--;
+    if (first >= 0)
+        c->stats.wait_ns += (uint64_t)((now_us() - first) * 1e3);
 }
 
 void progress_wait(rmp_ctx_t *c, atomic_int *flag)

@@ -33,6 +33,7 @@ static int send_rts(rmp_ctx_t *c, struct rmp_request *r, pkt_match_t *m)
     r->state = RS_RNDV_WAIT_FIN;
     rndv_track(c, r);
     int rc = outq_send(c, r->peer_world, &h, sizeof(h), NULL, 0, NULL);
+    c->stats.rndv_sent += rc == RMP_SUCCESS;
     if (rc != RMP_SUCCESS) {
         rndv_untrack(c, r);
         if (r->memh)
@@ -59,8 +60,13 @@ int proto_send(rmp_ctx_t *c, struct rmp_request *r)
         rc = outq_send(c, r->peer_world, &m, sizeof(m), r->buf, r->bytes, r);
     else
         rc = send_rts(c, r, &m);
-    if (rc == RMP_SUCCESS)
+    if (rc == RMP_SUCCESS) {
         p->send_seq++;
+        p->msgs_sent++;
+        p->bytes_sent += r->bytes;
+        r->comm->msgs_sent++;
+        r->comm->bytes_sent += r->bytes;
+    }
     return rc;
 }
 
@@ -74,8 +80,13 @@ int proto_send_now(rmp_ctx_t *c, comm_t *comm, uint32_t ctx_id, const void *buf,
     pkt_match_t m = {.type = PKT_EAGER, .ctx = ctx_id, .src = comm->rank, .tag = tag,
                      .seq = p->send_seq, .len = bytes};
     int rc = outq_push_now(c, w, &m, sizeof(m), buf, bytes);
-    if (rc == RMP_SUCCESS)
+    if (rc == RMP_SUCCESS) {
         p->send_seq++;
+        p->msgs_sent++;
+        p->bytes_sent += bytes;
+        comm->msgs_sent++;
+        comm->bytes_sent += bytes;
+    }
     return rc;
 }
 
@@ -127,6 +138,8 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
     const pkt_match_t *m = &pk->h.m;
     const pkt_rts_t *rts = &pk->h.rts;
     struct rmp_request *r = match_take_posted(c->mq, m->ctx, m->src, m->tag);
+    c->peers[src_world].msgs_recvd++;
+    c->peers[src_world].bytes_recvd += m->len;
     if (r) {
         size_t n = recv_matched(r, m->src, m->tag, m->len);
         if (pk->type == PKT_RTS) {
@@ -168,6 +181,7 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
         boot_abort(c, 1, 1, "out of memory");
         return;
     }
+    stats_unexp(&c->stats, match_unexp_count(c->mq));
     progress_kick_for(c, PROGRESS_ON_ANY); /* another thread may sleep in a probe for it */
 }
 

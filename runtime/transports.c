@@ -222,8 +222,11 @@ void tps_close(rmp_ctx_t *c, bool orderly)
 {
     if (!orderly)
         tps_abandon(c);
-    for (int i = c->ntps - 1; i >= 0; i--)
+    stats_fold(c, &c->stats); /* the peers' counts, by transport, while tp_t says which */
+    for (int i = c->ntps - 1; i >= 0; i--) {
+        stats_tp_keep(&c->tp_closed, &c->tps[i]->stats); /* read after rmp_finalize too */
         c->tps[i]->ops->close(c->tps[i]);
+    }
     c->ntps = 0;
     free(c->routes);
     c->routes = NULL;

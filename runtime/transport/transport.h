@@ -162,6 +162,15 @@ typedef struct tp_ops {
     void (*abandon)(tp_t *tp);
 } tp_ops_t;
 
+/* What a transport alone sees, counted for tools (rmp_stats_get, MPI_T): bumped by the
+ * transport on its own paths (the core calls it with its lock held), only read by the core. */
+typedef struct tp_stats {
+    uint64_t rdma_reads;    /* RDMA READ work requests posted (rendezvous, one-sided, repairs) */
+    uint64_t mcast_repairs; /* multicast fragments fetched again from the root by RDMA READ */
+    uint64_t reg_hits;      /* registrations found in the cache (RMP_REG_CACHE=1) */
+    uint64_t reg_misses;    /* registrations made (cache off, or not found there) */
+} tp_stats_t;
+
 /* Every transport's instance struct starts with this. */
 struct tp {
     const tp_ops_t *ops;
@@ -174,6 +183,7 @@ struct tp {
     const ofl_ops_t *offload;
     /* One-sided data movers (rma.h); NULL if none. Read by the RMA layer (rma/) only. */
     const tp_rma_ops_t *rma;
+    tp_stats_t stats;   /* zeroed at open as the rest of the instance */
 };
 
 /* ---- For transports: the env's callbacks, and logging (tp.c) ---- */

@@ -124,6 +124,8 @@ void mc_post_read(mc_call_t *k, int w, int kind, uint64_t addr, uint32_t rkey, s
     mc_state_t *mc = k->v->mcast;
     mc->st_reads += kind == RD_DATA;
     mc->st_read_bytes += kind == RD_DATA ? len : 0;
+    k->v->base.stats.rdma_reads++;
+    k->v->base.stats.mcast_repairs += kind == RD_DATA;
 }
 
 static void read_done(verbs_tp_t *v, verbs_cb_t *cb, const struct ibv_wc *wc)

@@ -107,6 +107,7 @@ verbs_mr_t *verbs_reg_get(verbs_tp_t *v, void *buf, size_t len, int access, cons
     bool cache = cacheable(v, pa, pe);
     if (cache) {
         verbs_mr_t *m = cache_find(v, a, e);
+        v->base.stats.reg_hits += m != NULL;
         if (m)
             return m;
         /* Heap pages are always writable: one registration serves sends and gets alike. */
@@ -126,6 +127,7 @@ verbs_mr_t *verbs_reg_get(verbs_tp_t *v, void *buf, size_t len, int access, cons
         free(m);
         return NULL;
     }
+    v->base.stats.reg_misses++;
     m->start = a;
     m->end = e;
     m->refs = 1;
@@ -228,6 +230,7 @@ void verbs_reads_push(verbs_tp_t *v, verbs_conn_t *c)
             g->segs_out++;
             c->reads_out++;
             v->st_reads++;
+            v->base.stats.rdma_reads++;
         }
     }
 }

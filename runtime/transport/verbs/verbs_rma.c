@@ -354,6 +354,7 @@ static int rma_read(tp_t *tp, int peer, void *dst, size_t len, const tp_rkey_t *
     }
     rc = rma_start(v, c, o);
     rma_st(v)->st_reads += rc == RMP_INPROGRESS;
+    v->base.stats.rdma_reads += rc == RMP_INPROGRESS;
     return rc;
 }
 
