@@ -354,7 +354,7 @@ void progress_wait_until(rmp_ctx_t *c, bool (*done)(void *), void *arg)
     hang_waiting(-1);
     c->progressing--;
     if (first >= 0)
-        c->stats.wait_ns += (uint64_t)((now_us() - first) * 1e3);
+        c->stats.wait_ns += (uint64_t)((progress_now_us() - first) * 1e3);
 }
 
 void progress_wait(rmp_ctx_t *c, atomic_int *flag)
