@@ -71,7 +71,7 @@ int coll_buf(const void *buf, int count, rmp_datatype_t type, int nblk, const dt
     if (dtype_bytes(dt, (size_t)count, &blk) ||
         __builtin_mul_overflow((size_t)count, (size_t)nblk, &n) || dtype_bytes(dt, n, &total))
         return RMP_ERR_COUNT;
-    if (count > 0 && (!buf || buf == RMP_IN_PLACE))
+    if (count > 0 && !dtype_buf_ok(buf, dt))
         return RMP_ERR_BUFFER;
     *dt_p = dt;
     *bytes_p = blk;
@@ -228,7 +228,7 @@ int coll_vbuf(const void *buf, const int *counts, const int *displs, int n, rmp_
             (size_t)(displs[i] < 0 ? -(long long)displs[i] : displs[i]) >
                 PTRDIFF_MAX / (dt->extent ? dt->extent : 1))
             return RMP_ERR_COUNT;
-        if (counts[i] > 0 && (!buf || buf == RMP_IN_PLACE))
+        if (counts[i] > 0 && !dtype_block_ok(buf, (ptrdiff_t)displs[i] * dt->extent, dt))
             return RMP_ERR_BUFFER;
     }
     *dt_p = dt;
@@ -358,7 +358,7 @@ int coll_wbuf(const void *buf, const int *counts, const int *bdispls,
         if (dtype_bytes(dts[i], (size_t)counts[i], &bytes) ||
             __builtin_add_overflow(total, bytes, &total) || total > PTRDIFF_MAX)
             return RMP_ERR_COUNT;
-        if (counts[i] > 0 && (!buf || buf == RMP_IN_PLACE))
+        if (counts[i] > 0 && !dtype_block_ok(buf, bdispls[i], dts[i]))
             return RMP_ERR_BUFFER;
     }
     return RMP_SUCCESS;

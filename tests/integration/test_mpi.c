@@ -148,6 +148,18 @@ ParameterizedTest(int *n, mpi, types, .timeout = 100)
     run_ok(*n, MPIPROG("mpi_types"), "mpi_types", NULL);
 }
 
+/* MPI_BOTTOM with types of absolute addresses in every call family (mpi_bottom.c). */
+ParameterizedTestParameters(mpi, bottom)
+{
+    static int ns[] = {1, 2, 4};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi, bottom, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_bottom"), "mpi_bottom", NULL);
+}
+
 /* The default handler: the job ends with the error class as its status, one message naming
  * the call, the rank and the error, one saying how to get the code returned instead. */
 typedef struct fatal_case {
