@@ -167,6 +167,8 @@ static int allgather_start(const void *sendbuf, int sendcount, rmp_datatype_t se
         err = coll_buf(sendbuf, sendcount, sendtype, 1, &sdt, &sbytes);
     if (!err)
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rbytes);
+    if (!err && !in_place && recvcount > 0)
+        err = coll_alias(sendbuf, recvbuf, (ptrdiff_t)cl.rank * recvcount * rdt->extent);
     bool trunc = sbytes > rbytes;
     sched_t *s;
     if (!err)

@@ -54,6 +54,8 @@ int coll_allred_args(rmp_comm_t h, const rmp_request_t *req, const void *sendbuf
         err = coll_buf(recvbuf, count, type, 1, dt_p, bytes_p);
     if (!err && sendbuf != RMP_IN_PLACE)
         err = coll_buf(sendbuf, count, type, 1, dt_p, bytes_p);
+    if (!err && count > 0)
+        err = coll_alias(sendbuf, recvbuf, 0);
     return err;
 }
 
@@ -76,6 +78,13 @@ int coll_buf(const void *buf, int count, rmp_datatype_t type, int nblk, const dt
     *dt_p = dt;
     *bytes_p = blk;
     return RMP_SUCCESS;
+}
+
+int coll_alias(const void *in, const void *out, ptrdiff_t off)
+{
+    if (!in || !out || in == RMP_IN_PLACE || out == RMP_IN_PLACE) /* RMP_BOTTOM: types place */
+        return RMP_SUCCESS;
+    return (const char *)out + off == (const char *)in ? RMP_ERR_BUFFER : RMP_SUCCESS;
 }
 
 int coll_reduction(int count, rmp_datatype_t type, rmp_op_t op, const dtype_t **dt_p)
