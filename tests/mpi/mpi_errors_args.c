@@ -4,7 +4,8 @@
  * constructors (MPI_ERR_ARG, even on a communicator made before MPI_COMM_WORLD's handler
  * was set), a Cartesian grid larger than the communicator (MPI_COMM_NULL out), compare-and-
  * swap types, a persistent buffered send larger than the buffer, a truncated receive's
- * status. After each group of errors, a correct collective checks exact values. */
+ * status, a message whose type signature cannot match the receive's. After each group of
+ * errors, a correct collective checks exact values. */
 #include "mpicheck.h"
 
 enum { K = 2, MAXN = 8 };
@@ -218,6 +219,23 @@ static void truncated(void)
     EXPECT_INT(y[1], 2);
 }
 
+/* 3 chars into a (non-contiguous) type of ints: the message ends inside an int, its type
+ * signature cannot match: MPI_ERR_TYPE rather than a success. */
+static void signature_mismatch(void)
+{
+    char x[3] = {1, 2, 3};
+    int y[24] = {0}, lens[3] = {1, 2, 1}, at[3] = {4, 8, 16};
+    MPI_Datatype ints;
+    MPI_Request r;
+    CHECK(MPI_Type_indexed(3, lens, at, MPI_INT, &ints));
+    CHECK(MPI_Type_commit(&ints));
+    CHECK(MPI_Isend(x, 3, MPI_CHAR, me, 12, MPI_COMM_WORLD, &r));
+    expect_class("Recv of 3 chars as ints",
+                 MPI_Recv(y, 1, ints, me, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_ERR_TYPE);
+    CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    CHECK(MPI_Type_free(&ints));
+}
+
 int main(int argc, char **argv)
 {
     mc_init(&argc, &argv, 60);
@@ -233,6 +251,7 @@ int main(int argc, char **argv)
     cas_types();
     bsend_too_big();
     truncated();
+    signature_mismatch();
     MPI_Finalize();
     return mc_done("mpi_errors_args");
 }
