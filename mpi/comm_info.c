@@ -113,6 +113,8 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     int rc = rmp_comm_idup(comm, newcomm, request);
     if (rc != RMP_SUCCESS)
         return rmpi_raise(comm, rc, __func__);
+    if (*newcomm == MPI_COMM_NULL) /* failed: the request completes with the error */
+        return MPI_SUCCESS;
     rmpi_errh_inherit(comm, *newcomm);
     int code = rmpi_attr_copy(RMPI_KIND_COMM, comm, *newcomm);
     if (code != MPI_SUCCESS) {

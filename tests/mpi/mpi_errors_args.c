@@ -4,8 +4,9 @@
  * constructors (MPI_ERR_ARG, even on a communicator made before MPI_COMM_WORLD's handler
  * was set), a Cartesian grid larger than the communicator (MPI_COMM_NULL out), compare-and-
  * swap types, a persistent buffered send larger than the buffer, a truncated receive's
- * status, a message whose type signature cannot match the receive's. After each group of
- * errors, a correct collective checks exact values. */
+ * status, a message whose type signature cannot match the receive's, Comm_idup with no
+ * communicator left (the request fails). After each group of errors, a correct collective
+ * checks exact values. */
 #include "mpicheck.h"
 
 enum { K = 2, MAXN = 8 };
@@ -236,6 +237,31 @@ static void signature_mismatch(void)
     CHECK(MPI_Type_free(&ints));
 }
 
+/* Comm_idup until no communicator can be made: the request completes with the error (which
+ * MPI_Wait returns), nothing aborts, and every rank is still in step once they are freed. */
+static void idup_exhausted(void)
+{
+    enum { MAXC = 1 << 16 };
+    static MPI_Comm c[MAXC];
+    int made = 0, rc = MPI_SUCCESS;
+    while (made < MAXC) {
+        MPI_Request r = MPI_REQUEST_NULL;
+        rc = MPI_Comm_idup(MPI_COMM_WORLD, &c[made], &r);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            break;
+        made++;
+    }
+    if (rc == MPI_SUCCESS)
+        FAIL("Comm_idup: %d communicators and no error", made);
+    if (c[made] != MPI_COMM_NULL)
+        FAIL("Comm_idup failed: the new communicator is not MPI_COMM_NULL");
+    for (int i = 0; i < made; i++)
+        CHECK(MPI_Comm_free(&c[i]));
+    in_step("Comm_idup out of communicators");
+}
+
 int main(int argc, char **argv)
 {
     mc_init(&argc, &argv, 60);
@@ -252,6 +278,7 @@ int main(int argc, char **argv)
     bsend_too_big();
     truncated();
     signature_mismatch();
+    idup_exhausted();
     MPI_Finalize();
     return mc_done("mpi_errors_args");
 }
