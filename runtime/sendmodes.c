@@ -5,6 +5,7 @@
  * sendrecv_replace (the outgoing data copied aside, so the receive may land in the buffer). */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hang.h"
 #include "p2p.h"
@@ -108,6 +109,34 @@ static bool bsend_fit(bsend_buf_t *b, size_t len, bsend_seg_t ***at, size_t *off
     return true;
 }
 
+/* How long a buffered send with no room waits for earlier ones to give theirs back. */
+#define BSEND_ROOM_WAIT_MS 2000
+
+/* No gap for len bytes yet: the space of earlier sends comes back as they complete, which
+ * takes only progress once their receives are matched (MPICH too progresses before it gives
+ * up; several threads' sends of large messages fill the buffer while the first are still in
+ * flight). Polls while any is in flight, for a bounded time: one whose receive is never
+ * posted would never give its space back, and the send fails (lock held). */
+static bool bsend_room(rmp_ctx_t *ctx, bsend_buf_t *b, size_t len, bsend_seg_t ***at,
+                       size_t *off)
+{
+    if (bsend_fit(b, len, at, off))
+        return true;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (len <= b->size && b->segs) {
+        progress_poll(ctx);
+        bsend_reap(ctx, b);
+        if (bsend_fit(b, len, at, off))
+            return true;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 >
+            BSEND_ROOM_WAIT_MS)
+            break;
+    }
+    return false;
+}
+
 int p2p_bsend_locked(comm_t *c, const void *buf, int count, const dtype_t *t, size_t bytes,
                      int dst, int tag, struct rmp_request *user)
 {
@@ -120,7 +149,7 @@ int p2p_bsend_locked(comm_t *c, const void *buf, int count, const dtype_t *t, si
     bsend_seg_t **at, *s;
     size_t off;
     if (!b || bytes > SIZE_MAX - RMP_BSEND_OVERHEAD ||
-        !bsend_fit(b, bytes + RMP_BSEND_OVERHEAD, &at, &off)) {
+        !bsend_room(ctx, b, bytes + RMP_BSEND_OVERHEAD, &at, &off)) {
         core_verbose(ctx, "bsend of %zu bytes to rank %d: %s", bytes, dst,
                      b ? "no room left in the attached buffer (wait for earlier buffered "
                          "sends, or attach a larger buffer)"

@@ -3,7 +3,8 @@
  * for rooted collectives, before any message), NULL output handles of communicator
  * constructors (MPI_ERR_ARG, even on a communicator made before MPI_COMM_WORLD's handler
  * was set), a Cartesian grid larger than the communicator (MPI_COMM_NULL out), compare-and-
- * swap types, a persistent buffered send larger than the buffer, a truncated receive's
+ * swap types, a persistent buffered send larger than the buffer (and buffered sends that
+ * wait for earlier ones to give their space back), a truncated receive's
  * status, a message whose type signature cannot match the receive's, Comm_idup with no
  * communicator left (the request fails). After each group of errors, a correct collective
  * checks exact values. */
@@ -201,6 +202,40 @@ static void bsend_too_big(void)
     in_step("a buffered send too large");
 }
 
+/* Room for two buffered sends of 256 KiB, three sent (their receives posted first): the third
+ * waits until an earlier one gives its space back, and succeeds (several threads' persistent
+ * buffered sends of large messages rely on it: MPICH's threads/pt2pt/mt_bsendrecv_pers_huge). */
+static void bsend_room(void)
+{
+    enum { M = 64 << 10, NMSG = 3 }; /* ints */
+    int left = (me + size - 1) % size, right = (me + 1) % size;
+    int *out = malloc(sizeof(int) * M), *in = malloc(sizeof(int) * M * NMSG);
+    int bsize = 2 * (M * (int)sizeof(int) + MPI_BSEND_OVERHEAD);
+    char *attach = malloc((size_t)bsize);
+    MPI_Request r[NMSG];
+    for (int i = 0; i < M; i++)
+        out[i] = me * M + i;
+    CHECK(MPI_Buffer_attach(attach, bsize));
+    for (int k = 0; k < NMSG; k++)
+        CHECK(MPI_Irecv(in + k * M, M, MPI_INT, left, 20 + k, MPI_COMM_WORLD, &r[k]));
+    CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    for (int k = 0; k < NMSG; k++)
+        CHECK(MPI_Bsend(out, M, MPI_INT, right, 20 + k, MPI_COMM_WORLD));
+    CHECK(MPI_Waitall(NMSG, r, MPI_STATUSES_IGNORE));
+    for (int k = 0, bad = 0; k < NMSG && !bad; k++)
+        for (int i = 0; i < M && !bad; i++)
+            if (in[k * M + i] != left * M + i) {
+                FAIL("Bsend %d: [%d] is %d, expected %d", k, i, in[k * M + i], left * M + i);
+                bad = 1;
+            }
+    void *p;
+    int n;
+    CHECK(MPI_Buffer_detach(&p, &n));
+    free(attach);
+    free(in);
+    free(out);
+}
+
 /* A truncated receive: MPI_ERR_TRUNCATE, and the status counts what was received (the
  * receive buffer's size, as MPICH does), the source and tag set. */
 static void truncated(void)
@@ -276,6 +311,7 @@ int main(int argc, char **argv)
     null_outputs();
     cas_types();
     bsend_too_big();
+    bsend_room();
     truncated();
     signature_mismatch();
     idup_exhausted();
