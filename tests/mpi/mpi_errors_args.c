@@ -135,6 +135,11 @@ static void null_outputs(void)
                  MPI_ERR_ARG);
     expect_class("Comm_dup", MPI_Comm_dup(dup, NULL), MPI_ERR_ARG);
     expect_class("Comm_idup", MPI_Comm_idup(dup, NULL, &r), MPI_ERR_ARG);
+    int zero = 0;
+    expect_class("Intercomm_create", MPI_Intercomm_create(MPI_COMM_SELF, 0, dup, 0, 5, NULL),
+                 MPI_ERR_ARG);
+    expect_class("Group_incl", MPI_Group_incl(g, 1, &zero, NULL), MPI_ERR_ARG);
+    expect_class("Type_contiguous", MPI_Type_contiguous(1, MPI_INT, NULL), MPI_ERR_ARG);
     int dims[2] = {size, 2}, periods[2] = {0, 0};
     expect_class("Cart_create, NULL", MPI_Cart_create(dup, 2, dims, periods, 0, NULL), MPI_ERR_ARG);
     /* a grid of 2 * size ranks: an error, and no communicator */
