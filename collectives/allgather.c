@@ -119,14 +119,15 @@ static bool direct_early(int n, bool pow2, size_t blk)
  * must take the same path whatever its types (they may differ between ranks with one type
  * signature), so this rank packs its block, waits for the offloaded call here, and unpacks.
  * RMP_ERR_NOT_SUPPORTED when the backends decline (as they decline on every rank alike). */
-static int allgather_offload_packed(const coll_t *cl, const void *sbuf, int scount,
-                                    const dtype_t *sdt, void *rbuf, int rcount,
+static int allgather_offload_packed(const coll_t *cl, bool in_place, const void *sbuf,
+                                    int scount, const dtype_t *sdt, void *rbuf, int rcount,
                                     const dtype_t *rdt, size_t rbytes, bool cut)
 {
-    size_t n = (size_t)cl->size, sbytes = sbuf ? (size_t)scount * sdt->size : rbytes;
+    /* in_place is a flag of its own: sbuf NULL is RMP_BOTTOM (absolute addresses) */
+    size_t n = (size_t)cl->size, sbytes = !in_place ? (size_t)scount * sdt->size : rbytes;
     char *mine = malloc(sbytes + 1), *all = malloc(n * rbytes + 1);
     int err = mine && all ? RMP_SUCCESS : RMP_ERR_NO_MEM;
-    if (!err && sbuf && sbytes)
+    if (!err && !in_place && sbytes)
         dtype_pack(sdt, scount, sbuf, mine);
     else if (!err && sbytes) /* in place: my block is slot `rank` of rbuf */
         dtype_pack(rdt, rcount, (const char *)rbuf + (size_t)cl->rank * rcount * rdt->extent,
@@ -166,6 +167,8 @@ static int allgather_start(const void *sendbuf, int sendcount, rmp_datatype_t se
         err = coll_buf(sendbuf, sendcount, sendtype, 1, &sdt, &sbytes);
     if (!err)
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rbytes);
+    if (!err && !in_place && recvcount > 0)
+        err = coll_alias(sendbuf, recvbuf, (ptrdiff_t)cl.rank * recvcount * rdt->extent);
     bool trunc = sbytes > rbytes;
     sched_t *s;
     if (!err)
@@ -179,7 +182,7 @@ static int allgather_start(const void *sendbuf, int sendcount, rmp_datatype_t se
                             .rbuf = recvbuf, .bytes = rbytes, .cut = trunc};
             if ((err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED)
                 return err;
-        } else if ((err = allgather_offload_packed(&cl, in_place ? NULL : sendbuf, sendcount,
+        } else if ((err = allgather_offload_packed(&cl, in_place, sendbuf, sendcount,
                                                    sdt, recvbuf, recvcount, rdt, rbytes,
                                                    trunc)) != RMP_ERR_NOT_SUPPORTED) {
             if (err && err != RMP_ERR_TRUNCATE)

@@ -24,6 +24,8 @@ int rmp_iallgatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
         err = coll_buf(sendbuf, sendcount, sendtype, 1, &sdt, &sbytes);
     if (!err)
         err = coll_vbuf(recvbuf, recvcounts, displs, cl.size, recvtype, &rdt);
+    if (!err && !in_place && recvcounts[cl.rank] > 0)
+        err = coll_alias(sendbuf, recvbuf, (ptrdiff_t)displs[cl.rank] * rdt->extent);
     coll_sign(&cl, CK_ALLGATHERV, -1, -1, RMP_OP_NULL, NULL);
     sched_t *s = err ? NULL : coll_sched(&cl);
     if (err || !s)

@@ -101,6 +101,8 @@ int rmp_ialltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, v
         err = coll_buf(sendbuf, sendcount, sendtype, cl.size, &sdt, &sblk);
     if (!err)
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rblk);
+    if (!err && !in_place && recvcount > 0)
+        err = coll_alias(sendbuf, recvbuf, 0);
     bool trunc = sblk > rblk;
     sched_t *s;
     if (!err)

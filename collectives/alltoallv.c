@@ -70,6 +70,8 @@ int rmp_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
         err = coll_vbuf(sendbuf, sendcounts, sdispls, cl.size, sendtype, &sdt);
     if (!err)
         err = coll_vbuf(recvbuf, recvcounts, rdispls, cl.size, recvtype, &rdt);
+    if (!err && !in_place)
+        err = coll_alias(sendbuf, recvbuf, 0);
     coll_sign(&cl, CK_ALLTOALLV, -1, -1, RMP_OP_NULL, NULL);
     sched_t *s = err ? NULL : coll_sched(&cl);
     if (err || !s)
@@ -101,6 +103,8 @@ int rmp_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
         err = coll_wbuf(sendbuf, sendcounts, sdispls, sendtypes, cl.size, sdt);
     if (!err)
         err = coll_wbuf(recvbuf, recvcounts, rdispls, recvtypes, cl.size, rdt);
+    /* no alias check here: MPI's big-count forms send from the receive buffer through
+     * disjoint types (mpi/bigcount.c); MPI_Alltoallw checks (rmpi_w_alias) */
     coll_sign(&cl, CK_ALLTOALLW, -1, -1, RMP_OP_NULL, NULL);
     sched_t *s = err ? NULL : coll_sched(&cl);
     if (err || !s) {

@@ -54,6 +54,8 @@ int coll_allred_args(rmp_comm_t h, const rmp_request_t *req, const void *sendbuf
         err = coll_buf(recvbuf, count, type, 1, dt_p, bytes_p);
     if (!err && sendbuf != RMP_IN_PLACE)
         err = coll_buf(sendbuf, count, type, 1, dt_p, bytes_p);
+    if (!err && count > 0)
+        err = coll_alias(sendbuf, recvbuf, 0);
     return err;
 }
 
@@ -71,11 +73,18 @@ int coll_buf(const void *buf, int count, rmp_datatype_t type, int nblk, const dt
     if (dtype_bytes(dt, (size_t)count, &blk) ||
         __builtin_mul_overflow((size_t)count, (size_t)nblk, &n) || dtype_bytes(dt, n, &total))
         return RMP_ERR_COUNT;
-    if (count > 0 && (!buf || buf == RMP_IN_PLACE))
+    if (count > 0 && !dtype_buf_ok(buf, dt))
         return RMP_ERR_BUFFER;
     *dt_p = dt;
     *bytes_p = blk;
     return RMP_SUCCESS;
+}
+
+int coll_alias(const void *in, const void *out, ptrdiff_t off)
+{
+    if (!in || !out || in == RMP_IN_PLACE || out == RMP_IN_PLACE) /* RMP_BOTTOM: types place */
+        return RMP_SUCCESS;
+    return (const char *)out + off == (const char *)in ? RMP_ERR_BUFFER : RMP_SUCCESS;
 }
 
 int coll_reduction(int count, rmp_datatype_t type, rmp_op_t op, const dtype_t **dt_p)
@@ -229,7 +238,7 @@ int coll_vbuf(const void *buf, const int *counts, const int *displs, int n, rmp_
             (size_t)(displs[i] < 0 ? -(long long)displs[i] : displs[i]) >
                 PTRDIFF_MAX / (dt->extent ? dt->extent : 1))
             return RMP_ERR_COUNT;
-        if (counts[i] > 0 && (!buf || buf == RMP_IN_PLACE))
+        if (counts[i] > 0 && !dtype_block_ok(buf, (ptrdiff_t)displs[i] * dt->extent, dt))
             return RMP_ERR_BUFFER;
     }
     *dt_p = dt;
@@ -361,7 +370,7 @@ int coll_wbuf(const void *buf, const int *counts, const int *bdispls,
         if (dtype_bytes(dts[i], (size_t)counts[i], &bytes) ||
             __builtin_add_overflow(total, bytes, &total) || total > PTRDIFF_MAX)
             return RMP_ERR_COUNT;
-        if (counts[i] > 0 && (!buf || buf == RMP_IN_PLACE))
+        if (counts[i] > 0 && !dtype_block_ok(buf, bdispls[i], dts[i]))
             return RMP_ERR_BUFFER;
     }
     return RMP_SUCCESS;

@@ -71,6 +71,14 @@ int coll_allred_args(rmp_comm_t h, const rmp_request_t *req, const void *sendbuf
 /* A buffer of nblk blocks of `count` elements of a committed type: RMP_ERR_COUNT,
  * RMP_ERR_TYPE or RMP_ERR_BUFFER (NULL or RMP_IN_PLACE with count > 0). *dt_p gets the
  * type and *bytes_p the packed bytes of one block. */
+/* A send buffer that is the receive buffer's slot for this rank's own block (off bytes in):
+ * RMP_ERR_BUFFER (MPI forbids aliased arguments; RMP_IN_PLACE is the way to say it). Like
+ * MPICH, each rank checks only what it alone sees, without a message: a rooted collective
+ * fails at the root before it sends or receives anything, so its peers' calls are matched
+ * by the root's next call of the same collective, and a collective every rank calls with
+ * aliased buffers fails on every rank. RMP_BOTTOM is never an alias (the types place the
+ * data). */
+int coll_alias(const void *in, const void *out, ptrdiff_t off);
 int coll_buf(const void *buf, int count, rmp_datatype_t type, int nblk, const dtype_t **dt_p,
              size_t *bytes_p);
 /* Type, count and op of a reduction: RMP_ERR_TYPE, RMP_ERR_COUNT, RMP_ERR_OP. */

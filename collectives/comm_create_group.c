@@ -377,9 +377,18 @@ int rmp_comm_idup(rmp_comm_t comm, rmp_comm_t *newcomm, rmp_request_t *req)
     rmp_comm_t h = RMP_COMM_NULL;
     /* the communicator exists from now on, with an id that matches no message yet */
     err = r ? idup_shell(comm, &cl, inter ? &it : NULL, &h) : RMP_ERR_NO_MEM;
+    if (err && r) {
+        /* no communicator can be made now (the table is full: on every rank alike): the
+         * request completes with the error, where MPI reports a nonblocking call's errors
+         * and where programs look for it (MPICH's errors/comm/too_many_icomms) */
+        idup_free(d);
+        r->status = (rmp_status_t){.source = RMP_PROC_NULL, .tag = RMP_ANY_TAG, .error = err};
+        atomic_store(&r->done, 1);
+        *newcomm = RMP_COMM_NULL;
+        *req = req_handle(r);
+        return RMP_SUCCESS;
+    }
     if (err) {
-        if (r)
-            req_free(r);
         if (d)
             idup_free(d);
         return err;

@@ -91,6 +91,8 @@ int rmp_igather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, voi
         err = coll_buf(sendbuf, sendcount, sendtype, 1, &sdt, &sbytes);
     if (!err && am_root)
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rbytes);
+    if (!err && am_root && !in_place && recvcount > 0)
+        err = coll_alias(sendbuf, recvbuf, (ptrdiff_t)cl.rank * recvcount * rdt->extent);
     bool trunc = am_root && sbytes > rbytes; /* the root's own block: found here, not sent */
     sched_t *s;
     if (!err)

@@ -24,6 +24,8 @@ int rmp_igatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, vo
         err = coll_buf(sendbuf, sendcount, sendtype, 1, &sdt, &sbytes);
     if (!err && am_root)
         err = coll_vbuf(recvbuf, recvcounts, displs, cl.size, recvtype, &rdt);
+    if (!err && am_root && !in_place && recvcounts[cl.rank] > 0)
+        err = coll_alias(sendbuf, recvbuf, (ptrdiff_t)displs[cl.rank] * rdt->extent);
     coll_sign(&cl, CK_GATHERV, root, -1, RMP_OP_NULL, NULL);
     sched_t *s = err ? NULL : coll_sched(&cl);
     if (err || !s)
@@ -76,6 +78,8 @@ int rmp_iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
         err = coll_vbuf(sendbuf, sendcounts, displs, cl.size, sendtype, &sdt);
     if (!err && !in_place)
         err = coll_buf(recvbuf, recvcount, recvtype, 1, &rdt, &rbytes);
+    if (!err && am_root && !in_place && sendcounts[cl.rank] > 0)
+        err = coll_alias(recvbuf, sendbuf, (ptrdiff_t)displs[cl.rank] * sdt->extent);
     coll_sign(&cl, CK_SCATTERV, root, -1, RMP_OP_NULL, NULL);
     sched_t *s = err ? NULL : coll_sched(&cl);
     if (err || !s)

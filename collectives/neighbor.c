@@ -43,8 +43,8 @@ typedef struct nb_blocks {
 } nb_blocks_t;
 
 /* Block i of a side: committed type (RMP_ERR_TYPE), count >= 0 with a representable span and
- * offset (RMP_ERR_COUNT), a real buffer under it if not empty (RMP_ERR_BUFFER: NULL or
- * RMP_IN_PLACE). */
+ * offset (RMP_ERR_COUNT), a real buffer under it if not empty (RMP_ERR_BUFFER: RMP_IN_PLACE,
+ * or RMP_BOTTOM where the type and offset hold no absolute address: dtype_block_ok). */
 static int nb_block(const nb_side_t *sd, int i, int *c_p, ptrdiff_t *off_p, const dtype_t **dt_p)
 {
     const dtype_t *dt = dtype_get(sd->shape == NB_W ? sd->types[i] : sd->type, true);
@@ -64,7 +64,7 @@ static int nb_block(const nb_side_t *sd, int i, int *c_p, ptrdiff_t *off_p, cons
              __builtin_mul_overflow(sd->shape == NB_V ? (long long)sd->displs[i] : (long long)i * c,
                                     (long long)dt->extent, &off))
         return RMP_ERR_COUNT;
-    if (c > 0 && (!sd->buf || sd->buf == RMP_IN_PLACE))
+    if (c > 0 && !dtype_block_ok(sd->buf, off, dt))
         return RMP_ERR_BUFFER;
     *c_p = c;
     *off_p = off;

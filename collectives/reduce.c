@@ -89,6 +89,8 @@ int rmp_ireduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t ty
         err = coll_buf(recvbuf, count, type, 1, &dt, &bytes);
     if (!err && !in_place)
         err = coll_buf(sendbuf, count, type, 1, &dt, &bytes);
+    if (!err && am_root && count > 0)
+        err = coll_alias(sendbuf, recvbuf, 0);
     sched_t *s;
     if (!err)
         coll_sign(&cl, CK_REDUCE, root, (long long)count * (long long)dt->size, op, dt);

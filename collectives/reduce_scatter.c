@@ -82,6 +82,8 @@ static int ireduce_scatter(const void *sendbuf, void *recvbuf, const int *counts
         err = coll_buf(recvbuf, in_place ? (int)total : mine, type, 1, &dt, &bytes);
     if (!err && !in_place)
         err = coll_buf(sendbuf, (int)total, type, 1, &dt, &bytes);
+    if (!err && total > 0)
+        err = coll_alias(sendbuf, recvbuf, 0);
     sched_t *s;
     if (!err) /* the whole vector: the same counts on every rank */
         coll_sign(&cl, counts ? CK_REDUCE_SCATTER : CK_REDUCE_SCATTER_BLOCK, -1,

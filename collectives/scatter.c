@@ -97,6 +97,8 @@ int rmp_iscatter(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, vo
         err = coll_buf(sendbuf, sendcount, sendtype, cl.size, &sdt, &sbytes);
     if (!err && !in_place)
         err = coll_buf(recvbuf, recvcount, recvtype, 1, &rdt, &rbytes);
+    if (!err && am_root && !in_place && sendcount > 0)
+        err = coll_alias(recvbuf, sendbuf, (ptrdiff_t)cl.rank * sendcount * sdt->extent);
     bool trunc = am_root && !in_place && sbytes > rbytes; /* the root's own slot */
     sched_t *s;
     if (!err)

@@ -166,6 +166,8 @@ int rmp_cart_create(rmp_comm_t comm, int ndims, const int dims[], const int peri
     coll_t cl;
     int prod = 1, err = coll_comm(comm, &cl);
     (void)reorder; /* ranks keep the parent's order, which MPI allows */
+    if (newcomm) /* what an error leaves there: no communicator */
+        *newcomm = RMP_COMM_NULL;
     if (!err && (!newcomm || (ndims > 0 && (!dims || !periods))))
         err = RMP_ERR_ARG;
     if (!err && ndims < 0)

@@ -322,8 +322,9 @@ int rmp_cancel(rmp_request_t *req);
  * is correct for every ready send. Buffered (bsend): the data is copied into the buffer given
  * to rmp_buffer_attach and the call returns at once (an ibsend's request is complete when it
  * returns); a message needs its packed size + RMP_BSEND_OVERHEAD bytes of that buffer while it
- * is in flight, and one that does not fit gives RMP_ERR_BUFFER with nothing sent (as does a
- * bsend with no buffer attached). */
+ * is in flight, and one that does not fit, even after up to 2 s of progress for earlier ones
+ * to give their space back, gives RMP_ERR_BUFFER with nothing sent (as does a bsend with no
+ * buffer attached). */
 int rmp_ssend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,
               rmp_comm_t comm);
 int rmp_issend(const void *buf, int count, rmp_datatype_t type, int dest, int tag,

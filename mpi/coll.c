@@ -181,10 +181,11 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    return rmpi_raise(comm,
-                      rmp_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                    recvcounts, rdispls, recvtypes, comm),
-                      __func__);
+    int rc = rmpi_w_alias(sendbuf, recvbuf);
+    if (!rc)
+        rc = rmp_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                           rdispls, recvtypes, comm);
+    return rmpi_raise(comm, rc, __func__);
 }
 
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -244,10 +245,11 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                    MPI_Request *request)
 {
-    return rmpi_raise(comm,
-                      rmp_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                     recvcounts, rdispls, recvtypes, comm, request),
-                      __func__);
+    int rc = rmpi_w_alias(sendbuf, recvbuf);
+    if (!rc)
+        rc = rmp_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                            rdispls, recvtypes, comm, request);
+    return rmpi_raise(comm, rc, __func__);
 }
 
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,

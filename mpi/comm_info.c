@@ -113,6 +113,8 @@ static int idup_finish(MPI_Comm comm, int rc, MPI_Comm *newcomm, MPI_Request *re
 {
     if (rc != RMP_SUCCESS)
         return rmpi_raise(comm, rc, call);
+    if (*newcomm == MPI_COMM_NULL) /* failed: the request completes with the error */
+        return MPI_SUCCESS;
     rmpi_errh_inherit(comm, *newcomm);
     int code = rmpi_attr_copy(RMPI_KIND_COMM, comm, *newcomm);
     if (code != MPI_SUCCESS) {

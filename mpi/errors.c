@@ -84,7 +84,7 @@ static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {
  * are builtin; user handlers get the handles 3 and up, refcounted (the program's reference
  * until MPI_Errhandler_free, plus one per communicator or window using it), and their slot
  * is reused once no reference is left. Per communicator and per window handle: the handle of
- * its handler, 0 standing for the default MPI_ERRORS_ARE_FATAL. Everything under one lock,
+ * its handler, 0 for none set (the default: see errh_of). Everything under one lock,
  * never held while a user handler runs: communicators may be made by several threads. */
 enum { EH_FIRST_USER = 4, EH_COMM = 0, EH_WIN = 1, EH_SESSION = RMPI_EH_SESSION }; /* 3: MPI_ERRORS_ABORT */
 
@@ -118,10 +118,28 @@ static void errh_ref(MPI_Errhandler h, int d)
         e->refs += d;
 }
 
+/* Object h's own handler, 0 when none was set on it or inherited (lock held). */
+static MPI_Errhandler errh_slot(int kind, int h)
+{
+    return h >= 0 && (size_t)h < rmpi_errh.n[kind] ? rmpi_errh.of[kind][h] : 0;
+}
+
 /* The handler of object h of the kind, MPI_ERRORS_ARE_FATAL by default (lock held). */
 static MPI_Errhandler errh_of(int kind, int h)
 {
-    int eh = h >= 0 && (size_t)h < rmpi_errh.n[kind] ? rmpi_errh.of[kind][h] : 0;
+    int eh = errh_slot(kind, h);
+    return eh ? eh : MPI_ERRORS_ARE_FATAL;
+}
+
+/* The handler an error on object h goes to (lock held). A communicator with none of its own
+ * (set on it or on the one it came from) reports MPI_ERRORS_ARE_FATAL, but its errors go to
+ * MPI_COMM_WORLD's handler, as in MPICH (whose tests rely on it): a communicator duplicated
+ * before the program chose MPI_ERRORS_RETURN on MPI_COMM_WORLD returns errors too. */
+static MPI_Errhandler errh_raised(int kind, int h)
+{
+    int eh = errh_slot(kind, h);
+    if (!eh && kind == EH_COMM)
+        eh = errh_slot(EH_COMM, MPI_COMM_WORLD);
     return eh ? eh : MPI_ERRORS_ARE_FATAL;
 }
 
@@ -203,9 +221,9 @@ void rmpi_errh_inherit(MPI_Comm parent, MPI_Comm child)
         return;
     parent = rmpi_errh_comm(parent);
     pthread_mutex_lock(&rmpi_errh.lock);
-    MPI_Errhandler eh = errh_of(EH_COMM, parent);
-    /* on no memory the child keeps the default, MPI_ERRORS_ARE_FATAL */
-    (void)errh_put(EH_COMM, child, eh == MPI_ERRORS_ARE_FATAL ? 0 : eh);
+    /* the parent's own (0: none, the child follows MPI_COMM_WORLD's too); on no memory the
+     * child keeps none */
+    (void)errh_put(EH_COMM, child, errh_slot(EH_COMM, parent));
     pthread_mutex_unlock(&rmpi_errh.lock);
 }
 
@@ -258,7 +276,7 @@ int rmpi_raise_on(int kind, int h, int code, const char *call)
     if (code == MPI_SUCCESS)
         return code;
     pthread_mutex_lock(&rmpi_errh.lock);
-    MPI_Errhandler eh = errh_of(kind, h);
+    MPI_Errhandler eh = errh_raised(kind, h);
     errh_t *e = errh_user(eh);
     void (*fn)(void) = e ? e->fn : NULL;
     errh_ref(eh, 1); /* kept while it runs, even if the handler is changed meanwhile */

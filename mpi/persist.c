@@ -161,10 +161,11 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
     int code = rmpi_pcoll_info(info);
     if (code != MPI_SUCCESS)
         return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                         recvcounts, rdispls, recvtypes, comm, request),
-                      __func__);
+    int rc = rmpi_w_alias(sendbuf, recvbuf);
+    if (!rc)
+        rc = rmp_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                rdispls, recvtypes, comm, request);
+    return rmpi_raise(comm, rc, __func__);
 }
 
 int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],

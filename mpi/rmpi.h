@@ -16,6 +16,15 @@ int rmpi_code(int rmp_err);
  * rmpi_code turns back into the very same code: MPI says the request's error is the
  * callback's own. */
 #define RMPI_FOREIGN_BASE (RMP_ERR_LAST - 1)
+/* Alltoallw's send and receive buffers must differ (MPI_IN_PLACE says they are one):
+ * checked here, not by rmp_alltoallw, which the big-count forms (bigcount.c) call with one
+ * buffer and disjoint types for both sides. */
+static inline int rmpi_w_alias(const void *sendbuf, const void *recvbuf)
+{
+    return sendbuf && sendbuf != MPI_IN_PLACE && sendbuf == recvbuf ? RMP_ERR_BUFFER
+                                                                     : RMP_SUCCESS;
+}
+
 static inline int rmpi_foreign(int code)
 {
     return RMPI_FOREIGN_BASE - code;

@@ -219,7 +219,7 @@ static bool cas_type(dt_base_t b)
 {
     switch (b) {
     case DT_INT8: case DT_INT16: case DT_INT32: case DT_INT64: case DT_UINT8: case DT_UINT16:
-    case DT_UINT32: case DT_UINT64: case DT_BYTE: case DT_C_BOOL: case DT_WCHAR:
+    case DT_UINT32: case DT_UINT64: case DT_BYTE: case DT_C_BOOL: case DT_WCHAR: case DT_LOGICAL:
         return true;
     default:
         return false;
@@ -271,7 +271,10 @@ static int args_check(const args_t *a, const dtype_t **od, const dtype_t **td,
     if (a->kind == K_CAS) {
         if (!a->compare)
             return RMP_ERR_BUFFER;
-        return cas_type(b) ? RMP_SUCCESS : RMP_ERR_TYPE; /* MPI-3.1 11.3.4 */
+        /* MPI-3.1 11.3.4: one predefined integer, logical or byte element, not a type
+         * derived from one (as MPICH checks) */
+        bool pre = (*td)->builtin && (*od)->builtin && (*rd)->builtin;
+        return pre && cas_type(b) ? RMP_SUCCESS : RMP_ERR_TYPE;
     }
     if (op_is_user(a->op))
         return RMP_ERR_OP; /* MPI-3.1 11.3.4: predefined ops only */

@@ -486,7 +486,8 @@ static int win_make(int flavor, void *base, ptrdiff_t size, int disp_unit, rmp_c
         registered = !me->err;
     }
     ctx_unlock(c);
-    err = rmp_allgather(me, sizeof(*me), RMP_BYTE, recs, sizeof(*me), RMP_BYTE, w->comm);
+    /* in place: my record is already in my slot (the slot as send buffer is an alias) */
+    err = rmp_allgather(RMP_IN_PLACE, 0, RMP_BYTE, recs, sizeof(*me), RMP_BYTE, w->comm);
     for (int r = 0; !err && r < w->size; r++)
         err = recs[r].err;
     if (err)

@@ -110,6 +110,28 @@ static bool bsend_fit(bsend_buf_t *b, size_t len, bsend_seg_t ***at, size_t *off
     return true;
 }
 
+/* How long a buffered send with no room waits for earlier ones to give theirs back. */
+#define BSEND_ROOM_WAIT_MS 2000
+
+/* bsend_fit, and when no gap is large enough yet, waits for one: the space of earlier sends
+ * comes back as they complete, which takes only progress once their receives are matched
+ * (MPICH too progresses before it gives up; several threads' sends of large messages fill the
+ * buffer while the first are still in flight). Polls while any is in flight, for a bounded
+ * time: one whose receive is never posted would never give its space back (lock held). */
+static bool bsend_wait_fit(bsend_buf_t *b, size_t len, bsend_seg_t ***at, size_t *off)
+{
+    if (bsend_fit(b, len, at, off))
+        return true;
+    double t0 = progress_now_us();
+    while (len <= b->size && b->segs && progress_now_us() - t0 < BSEND_ROOM_WAIT_MS * 1e3) {
+        progress_poll(&rmp_ctx);
+        bsend_reap(&rmp_ctx, b);
+        if (bsend_fit(b, len, at, off))
+            return true;
+    }
+    return false;
+}
+
 /* Room for the message in b (NULL: none attached): its segment, with s->own allocated in an
  * automatic buffer, linked in at *at by the caller; NULL and the error in *rc otherwise. */
 static bsend_seg_t *bsend_room(bsend_buf_t *b, size_t bytes, int dst, bsend_seg_t ***at, int *rc)
@@ -117,7 +139,7 @@ static bsend_seg_t *bsend_room(bsend_buf_t *b, size_t bytes, int dst, bsend_seg_
     size_t off;
     *rc = RMP_ERR_BUFFER;
     if (!b || bytes > SIZE_MAX - RMP_BSEND_OVERHEAD ||
-        !bsend_fit(b, bytes + RMP_BSEND_OVERHEAD, at, &off)) {
+        !bsend_wait_fit(b, bytes + RMP_BSEND_OVERHEAD, at, &off)) {
         core_verbose(&rmp_ctx, "bsend of %zu bytes to rank %d: %s", bytes, dst,
                      b ? "no room left in the attached buffer (wait for earlier buffered "
                          "sends, or attach a larger buffer)"

@@ -109,11 +109,20 @@ static inline int dtype_bytes(const dtype_t *t, size_t count, size_t *bytes)
     *bytes = size;
     return RMP_SUCCESS;
 }
-/* A buffer for count > 0 elements of t: buf, or NULL (RMP_BOTTOM) when the type's data lies
- * at absolute addresses (rmp_get_address), all above the first page, which is never mapped. */
+/* A block of count > 0 elements of t at buf + off bytes: a real buffer (not RMP_IN_PLACE), or
+ * NULL (RMP_BOTTOM) when the type's data, with the block's offset, lies at absolute addresses
+ * (rmp_get_address), all above the first page, which is never mapped. Like MPICH, BOTTOM is
+ * refused only where no type map could make it valid. */
+static inline bool dtype_block_ok(const void *buf, ptrdiff_t off, const dtype_t *t)
+{
+    ptrdiff_t at;
+    if (buf)
+        return buf != RMP_IN_PLACE;
+    return t->size == 0 || (!__builtin_add_overflow(off, t->true_lb, &at) && at >= 4096);
+}
 static inline bool dtype_buf_ok(const void *buf, const dtype_t *t)
 {
-    return buf || t->size == 0 || t->true_lb >= 4096;
+    return dtype_block_ok(buf, 0, t);
 }
 /* Pack count elements at src into dst (size*count bytes), and the reverse. `bytes` caps how
  * much is unpacked (a truncated message). */

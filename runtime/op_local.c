@@ -47,8 +47,7 @@ int rmp_reduce_local(const void *inbuf, void *inoutbuf, int count, rmp_datatype_
         return err;
     /* MPI_IN_PLACE means nothing here, and in and inout may not be one buffer (the kernels
      * read one while writing the other) */
-    if (count > 0 && (!inbuf || !inoutbuf || inbuf == RMP_IN_PLACE || inoutbuf == RMP_IN_PLACE ||
-                      inbuf == inoutbuf))
+    if (count > 0 && (!dtype_buf_ok(inbuf, t) || !dtype_buf_ok(inoutbuf, t) || inbuf == inoutbuf))
         return RMP_ERR_BUFFER;
     ctx_lock(&rmp_ctx);
     err = op_check(op, t->base); /* a user op fits every type; a builtin its table's pairs */

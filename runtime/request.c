@@ -241,8 +241,28 @@ void req_cancel_settle(rmp_ctx_t *c, struct rmp_request *r)
     }
 }
 
+/* Can n bytes be whole elements of t's one scalar base type? A message that ends inside one
+ * came from a type of another signature (MPI_ERR_TYPE, as MPICH finds it); bytes and packed
+ * data fit anything, and a pair type (MPI_DOUBLE_INT, ...) may end after its first member
+ * (MPI_Get_elements counts it). */
+static bool recv_whole(const dtype_t *t, size_t n)
+{
+    switch (t->base) {
+    case DT_NONE: case DT_BYTE: case DT_PACKED: case DT_2INT: case DT_FLOAT_INT:
+    case DT_DOUBLE_INT: case DT_LONG_INT: case DT_SHORT_INT: case DT_LONG_DOUBLE_INT:
+    case DT_2REAL: case DT_2DOUBLE:
+        return true;
+    default: {
+        size_t sz = dtype_base_size(t->base);
+        return sz == 0 || n % sz == 0;
+    }
+    }
+}
+
 void req_recv_finish(struct rmp_request *r, int err)
 {
+    if (err == RMP_SUCCESS && r->dt && !recv_whole(r->dt, r->status.count))
+        err = RMP_ERR_TYPE;
     if (r->tmp && r->dt) { /* user_buf NULL: RMP_BOTTOM, absolute addresses */
         dtype_unpack(r->dt, r->count, r->tmp, r->status.count, r->user_buf);
         if (!r->persistent) { /* a persistent receive unpacks through it at every start */

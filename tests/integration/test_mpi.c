@@ -174,6 +174,32 @@ ParameterizedTest(int *n, mpi, types, .timeout = 100)
     run_ok(*n, MPIPROG("mpi_types"), "mpi_types", NULL);
 }
 
+/* MPI_BOTTOM with types of absolute addresses in every call family (mpi_bottom.c). */
+ParameterizedTestParameters(mpi, bottom)
+{
+    static int ns[] = {1, 2, 4};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi, bottom, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_bottom"), "mpi_bottom", NULL);
+}
+
+/* Invalid arguments under MPI_ERRORS_RETURN: aliased collective buffers, NULL outputs,
+ * Cart_create too large, compare-and-swap types, Bsend too large, truncation's status
+ * (mpi_errors_args.c); every rank still in step after each. */
+ParameterizedTestParameters(mpi, errors_args)
+{
+    static int ns[] = {1, 2, 4};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi, errors_args, .timeout = 100)
+{
+    run_ok(*n, MPIPROG("mpi_errors_args"), "mpi_errors_args", NULL);
+}
+
 /* The default handler: the job ends with the error class as its status, one message naming
  * the call, the rank and the error, one saying how to get the code returned instead. */
 typedef struct fatal_case {
