@@ -42,22 +42,3 @@ void dtype_env_free(dt_env_t *e)
 {
     free(e);
 }
-
-int dtype_env_attach(int rc, rmp_datatype_t *h, dt_env_t *env)
-{
-    if (rc != RMP_SUCCESS) {
-        free(env);
-        return rc;
-    }
-    ctx_lock(&rmp_ctx);
-    if (env) {
-        dtype_set_env(*h, env);
-    } else { /* no record, no type: undo the constructor (its slot is free again) */
-        dtype_drop(*h);
-        rc = RMP_ERR_NO_MEM;
-    }
-    ctx_unlock(&rmp_ctx);
-    if (rc)
-        *h = RMP_DATATYPE_NULL;
-    return rc;
-}

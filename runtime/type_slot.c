@@ -102,3 +102,24 @@ int rmp_type_free(rmp_datatype_t *type)
     ctx_unlock(&rmp_ctx);
     return err;
 }
+
+/* A constructor's record joins its new type, or the type goes (type_env.h): here, beside the
+ * slot's other changes of life. */
+int dtype_env_attach(int rc, rmp_datatype_t *h, dt_env_t *env)
+{
+    if (rc != RMP_SUCCESS) {
+        free(env);
+        return rc;
+    }
+    ctx_lock(&rmp_ctx);
+    if (env) {
+        dtype_set_env(*h, env);
+    } else { /* no record, no type: undo the constructor (its slot is free again) */
+        dtype_drop(*h);
+        rc = RMP_ERR_NO_MEM;
+    }
+    ctx_unlock(&rmp_ctx);
+    if (rc)
+        *h = RMP_DATATYPE_NULL;
+    return rc;
+}

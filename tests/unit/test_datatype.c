@@ -255,9 +255,10 @@ Test(datatype, get_count, DT_FIXTURE)
 
 Test(datatype, handle_validity, DT_FIXTURE)
 {
-    /* 63: past the named synonyms, below the derived types; 64: the first derived slot */
-    const int bad[] = {RMP_DATATYPE_NULL, -1, -5, RMP_2INTEGER + 1, 64, 999, 1 << 20, INT_MAX,
-                       INT_MIN};
+    /* 67: past the named synonyms (RMP_LOGICAL8 is the last), below the derived types; 80:
+     * the first derived slot, not handed out yet */
+    const int bad[] = {RMP_DATATYPE_NULL, -1, -5, RMP_LOGICAL8 + 1, 79, 80, 999, 1 << 20,
+                       INT_MAX, INT_MIN};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         size_t s;
         cr_assert_null(dtype_get(bad[i], false), "handle %d", bad[i]);
