@@ -23,9 +23,9 @@ dt_env_t *dtype_env_alloc(int combiner, int ni, int na, int nt);
 /* A copy of e (NULL for NULL or no memory). */
 dt_env_t *dtype_env_copy(const dt_env_t *e);
 void dtype_env_free(dt_env_t *e);
-/* (type_slot.c) After a constructor made *h (rc its result): gives the type env (replacing the one it has).
- * env NULL (no memory) frees the new type and returns RMP_ERR_NO_MEM; rc != RMP_SUCCESS frees
- * env and returns rc. Takes the runtime lock. */
+/* (type_slot.c) After a constructor made *h (rc its result): gives the type env (replacing
+ * the one it has). env NULL (no memory) frees the new type and returns RMP_ERR_NO_MEM;
+ * rc != RMP_SUCCESS frees env and returns rc. Takes the runtime lock. */
 int dtype_env_attach(int rc, rmp_datatype_t *h, dt_env_t *env);
 /* A copy of builtin b under a handle of its own that records env (the F90 types: builtin,
  * never freed by the user). Caller holds the runtime lock; on error env is not taken. */
