@@ -166,10 +166,22 @@ int rmp_win_get_name(rmp_win_t win, char *name, int *resultlen)
 /* A hint an object of this kind keeps. MPI-3.1 6.4.4: get_info returns the hints "actually
  * used"; a communicator's are MPI-4's assertions (mpi_assert_no_any_tag, _no_any_source,
  * _exact_length, _allow_overtaking), so others are dropped, as MPICH does (its comm_info test
- * sets an unknown key and expects it gone); a window keeps what it was given. */
+ * sets an unknown key and expects it gone); a window's are those and the RMA hints MPI defines
+ * (MPI-4.0 12.2.1), so an unknown key is dropped there too (MPICH's rma/win_info). */
 static bool hint_kept(int kind, const char *key)
 {
-    return kind != OBJ_COMM || strncmp(key, "mpi_assert_", 11) == 0;
+    static const char *const win_hints[] = {
+        "no_locks",       "accumulate_ordering",    "accumulate_ops",
+        "same_size",      "same_disp_unit",         "alloc_shared_noncontig",
+        "mpi_accumulate_granularity"};
+    if (kind != OBJ_COMM && kind != OBJ_WIN)
+        return true;
+    if (strncmp(key, "mpi_assert_", 11) == 0)
+        return true;
+    for (size_t i = 0; kind == OBJ_WIN && i < sizeof win_hints / sizeof win_hints[0]; i++)
+        if (strcmp(key, win_hints[i]) == 0)
+            return true;
+    return false;
 }
 
 static int info_merge(int kind, rmp_info_t to, rmp_info_t from)

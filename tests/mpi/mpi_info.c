@@ -579,6 +579,7 @@ static void t_hints(int rank, int size)
     MPI_Info ord;
     CHECK(MPI_Info_create(&ord));
     CHECK(MPI_Info_set(ord, "accumulate_ordering", "none"));
+    CHECK(MPI_Info_set(ord, "rmp_no_such_hint", "true")); /* unknown: not used, not kept */
     CHECK(MPI_Win_set_info(win, ord)); /* a value given replaces the default */
     CHECK(MPI_Info_free(&ord));
     CHECK(MPI_Win_get_info(win, &got));
