@@ -122,6 +122,21 @@ void rmpif_argvs_free(void *argvs, int count)
     free(a);
 }
 
+void rmpif_index_out(MPI_Fint *idx, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (idx[i] >= 0)
+            idx[i]++;
+}
+
+MPI_Aint *rmpif_aints_in(const MPI_Fint *f, int n)
+{
+    MPI_Aint *c = malloc(sizeof(MPI_Aint) * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; c && i < n; i++)
+        c[i] = f[i];
+    return c;
+}
+
 MPI_Request *rmpif_request_in(const MPI_Fint *f, int n)
 {
     MPI_Request *c = malloc(sizeof(MPI_Request) * (size_t)(n > 0 ? n : 1));

@@ -58,6 +58,12 @@ void *rmpif_argvs_in(const char *f, int count, size_t len);
 void rmpif_argv_free(void *argv);
 void rmpif_argvs_free(void *argvs, int count);
 
+/* C's 0-based indices (Waitany's index, Testsome's n indices) made Fortran's 1-based; a
+ * negative value (MPI_UNDEFINED) stays. MPI-1's INTEGER displacements as MPI_Aint (a new
+ * array, NULL when out of memory). */
+void rmpif_index_out(MPI_Fint *idx, int n);
+MPI_Aint *rmpif_aints_in(const MPI_Fint *f, int n);
+
 /* Arrays of pointer handles: n Fortran integers as a new C array (NULL when out of memory: at
  * least one element is allocated), and back (when out is set) with the C array freed. */
 MPI_Request *rmpif_request_in(const MPI_Fint *f, int n);
