@@ -38,6 +38,15 @@ char *rmpif_str_in(const char *f, size_t len)
     return c;
 }
 
+char *rmpif_str_in_info(const char *f, size_t len)
+{
+    while (len > 0 && f[0] == ' ') {
+        f++;
+        len--;
+    }
+    return rmpif_str_in(f, len);
+}
+
 void rmpif_str_out(const char *c, char *f, size_t len)
 {
     size_t n = strlen(c);

@@ -49,6 +49,7 @@ int *rmpif_ints(MPI_Fint *a);
 /* Strings: a Fortran string of len characters, trailing blanks dropped, as a new C string
  * (NULL when out of memory); a C string into a Fortran one, blank-padded (cut at len). */
 char *rmpif_str_in(const char *f, size_t len);
+char *rmpif_str_in_info(const char *f, size_t len); /* leading blanks dropped too */
 void rmpif_str_out(const char *c, char *f, size_t len);
 /* argv: a Fortran array of strings ended by a blank one (or MPI_ARGV_NULL) as a C argv
  * (NULL-terminated; MPI_ARGV_NULL's C value for the sentinel); argvs: count of them, one
