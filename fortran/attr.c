@@ -102,69 +102,73 @@ RMPIF_API void mpi_keyval_create_(void (*copy)(void), void (*del)(void), MPI_Fin
     *ierr = k ? MPI_Keyval_create(copy_tramp, delete_tramp, keyval, k) : MPI_ERR_NO_MEM;
 }
 
-/* The predefined attributes C gives as a pointer to an int (MPI-4.0 7.1): Fortran gets the
- * int. Values set from Fortran are the integers themselves. */
-static MPI_Aint comm_attr_value(int keyval, void *v)
+/* An attribute's value as Fortran reads it. The predefined attributes C gives as a pointer
+ * (MPI-4.0 7.1, 12.2.6) are their values: a pointer to an int (MPI_TAG_UB ..., MPI_WIN_DISP_UNIT
+ * ...), MPI_WIN_SIZE a pointer to an MPI_Aint, MPI_WIN_BASE the address itself. Values set from
+ * Fortran are the integers themselves. */
+static MPI_Aint attr_value(char obj, int k, void *v)
 {
-    if (keyval == MPI_TAG_UB || keyval == MPI_HOST || keyval == MPI_IO ||
-        keyval == MPI_WTIME_IS_GLOBAL || keyval == MPI_UNIVERSE_SIZE || keyval == MPI_APPNUM ||
-        keyval == MPI_LASTUSEDCODE)
+    if (obj == 't') /* no predefined type attributes */
+        return (MPI_Aint)(intptr_t)v;
+    int win = obj == 'w';
+    int int_ptr = win ? k == MPI_WIN_DISP_UNIT || k == MPI_WIN_CREATE_FLAVOR || k == MPI_WIN_MODEL
+                      : k == MPI_TAG_UB || k == MPI_HOST || k == MPI_IO ||
+                            k == MPI_WTIME_IS_GLOBAL || k == MPI_UNIVERSE_SIZE ||
+                            k == MPI_APPNUM || k == MPI_LASTUSEDCODE;
+    if (int_ptr)
         return *(int *)v;
+    if (win && k == MPI_WIN_SIZE)
+        return *(MPI_Aint *)v;
     return (MPI_Aint)(intptr_t)v;
+}
+
+/* Comm, type and win getters share one shape (their handles are ints); obj ('c', 't', 'w')
+ * says which predefined keyvals apply. */
+typedef int attr_get_fn(int obj, int keyval, void *val, int *flag);
+
+static int attr_get(attr_get_fn *get, char what, MPI_Fint obj, MPI_Fint keyval, MPI_Aint *val,
+                    MPI_Fint *flag)
+{
+    void *v = NULL;
+    int f = 0;
+    int rc = get(obj, keyval, &v, &f);
+    if (rc == MPI_SUCCESS && f)
+        *val = attr_value(what, keyval, v);
+    *flag = f ? RMPIF_TRUE : RMPIF_FALSE;
+    return rc;
 }
 
 RMPIF_API void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
                                   MPI_Fint *ierr)
 {
-    void *v = NULL;
-    int f = 0;
-    *ierr = MPI_Comm_get_attr((MPI_Comm)*comm, *keyval, &v, &f);
-    if (*ierr == MPI_SUCCESS && f)
-        *val = comm_attr_value(*keyval, v);
-    *flag = f ? RMPIF_TRUE : RMPIF_FALSE;
-}
-
-RMPIF_API void mpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *flag,
-                             MPI_Fint *ierr)
-{
-    void *v = NULL;
-    int f = 0;
-    *ierr = MPI_Attr_get((MPI_Comm)*comm, *keyval, &v, &f);
-    if (*ierr == MPI_SUCCESS && f)
-        *val = (MPI_Fint)comm_attr_value(*keyval, v);
-    *flag = f ? RMPIF_TRUE : RMPIF_FALSE;
-}
-
-RMPIF_API void mpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *ierr)
-{
-    *ierr = MPI_Attr_put((MPI_Comm)*comm, *keyval, (void *)(intptr_t)*val);
+    *ierr = attr_get(MPI_Comm_get_attr, 'c', *comm, *keyval, val, flag);
 }
 
 RMPIF_API void mpi_type_get_attr_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
                                   MPI_Fint *ierr)
 {
-    void *v = NULL;
-    int f = 0;
-    *ierr = MPI_Type_get_attr((MPI_Datatype)*type, *keyval, &v, &f);
-    if (*ierr == MPI_SUCCESS && f)
-        *val = (MPI_Aint)(intptr_t)v;
-    *flag = f ? RMPIF_TRUE : RMPIF_FALSE;
+    *ierr = attr_get(MPI_Type_get_attr, 't', *type, *keyval, val, flag);
 }
 
-/* Window attributes: MPI_WIN_BASE is the address itself, MPI_WIN_SIZE a pointer to an
- * MPI_Aint, the others pointers to ints. */
 RMPIF_API void mpi_win_get_attr_(MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
                                  MPI_Fint *ierr)
 {
-    void *v = NULL;
-    int f = 0, k = *keyval;
-    *ierr = MPI_Win_get_attr((MPI_Win)*win, k, &v, &f);
-    if (*ierr == MPI_SUCCESS && f)
-        *val = k == MPI_WIN_SIZE ? *(MPI_Aint *)v
-               : k == MPI_WIN_DISP_UNIT || k == MPI_WIN_CREATE_FLAVOR || k == MPI_WIN_MODEL
-                   ? *(int *)v
-                   : (MPI_Aint)(intptr_t)v;
-    *flag = f ? RMPIF_TRUE : RMPIF_FALSE;
+    *ierr = attr_get(MPI_Win_get_attr, 'w', *win, *keyval, val, flag);
+}
+
+/* MPI-1's: INTEGER values. */
+RMPIF_API void mpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *flag,
+                             MPI_Fint *ierr)
+{
+    MPI_Aint v = 0;
+    *ierr = attr_get(MPI_Attr_get, 'c', *comm, *keyval, &v, flag);
+    if (*ierr == MPI_SUCCESS && *flag)
+        *val = (MPI_Fint)v;
+}
+
+RMPIF_API void mpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *ierr)
+{
+    *ierr = MPI_Attr_put((MPI_Comm)*comm, *keyval, (void *)(intptr_t)*val);
 }
 
 /* The predefined callbacks, as Fortran calls them (MPI-4.0 7.7.2). */

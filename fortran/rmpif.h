@@ -20,7 +20,7 @@
 /* The COMMON blocks of mpif.h's sentinels (fortran/mpif-sentinels.h): a Fortran program passes
  * one of these variables, the C side sees its address. */
 extern MPI_Fint rmpi_bottom_, rmpi_in_place_;
-extern MPI_Fint rmpi_status_ignore_[], rmpi_statuses_ignore_[], rmpi_errcodes_ignore_[];
+extern MPI_Fint rmpi_errcodes_ignore_[]; /* the status ones: mpi.h's MPI_F_STATUS_IGNORE */
 extern MPI_Fint rmpi_unweighted_[], rmpi_weights_empty_[];
 extern char rmpi_argv_null_[], rmpi_argvs_null_[];
 
@@ -35,11 +35,11 @@ static inline void *rmpif_buf(void *buf)
 /* A Fortran status is the C status's memory (MPI_STATUS_SIZE integers). */
 static inline MPI_Status *rmpif_status(MPI_Fint *s)
 {
-    return s == rmpi_status_ignore_ ? MPI_STATUS_IGNORE : (MPI_Status *)(void *)s;
+    return s == MPI_F_STATUS_IGNORE ? MPI_STATUS_IGNORE : (MPI_Status *)(void *)s;
 }
 static inline MPI_Status *rmpif_statuses(MPI_Fint *s)
 {
-    return s == rmpi_statuses_ignore_ ? MPI_STATUSES_IGNORE : (MPI_Status *)(void *)s;
+    return s == MPI_F_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : (MPI_Status *)(void *)s;
 }
 
 /* Integer arrays that accept a sentinel: MPI_ERRCODES_IGNORE, MPI_UNWEIGHTED,
