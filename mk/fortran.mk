@@ -158,7 +158,7 @@ $(TESTS)/integration: CFLAGS += -DRMP_TEST_FORTRAN='"$(abspath $(TESTS)/fortran)
 endif
 $(TESTS)/fortran/%: tests/fortran/%.f90 $(FORT_SHARED) $(RMPIFORT) $(FDIR)/mpif.h
 	@mkdir -p $(dir $@)
-	$(RMPIFORT) $(FFLAGS_ALL) -Itests/fortran -o $@ $<
+	$(RMPIFORT) $(FFLAGS_ALL) -Itests/fortran -J$(dir $@) -o $@ $<
 $(TESTS)/fortran/%: tests/fortran/%.f $(FORT_SHARED) $(RMPIFORT) $(FDIR)/mpif.h
 	@mkdir -p $(dir $@)
 	$(RMPIFORT) $(FFLAGS_ALL) -o $@ $<
