@@ -74,29 +74,29 @@ static int delete_tramp(int obj, int keyval, void *val, void *extra)
     return ierr;
 }
 
-RMPIF_API void mpi_comm_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
-                                       MPI_Aint *extra, MPI_Fint *ierr)
+RMPIF_API void pmpi_comm_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
+                                        MPI_Aint *extra, MPI_Fint *ierr)
 {
     rmpif_keyval_t *k = keyval_new(copy, del, *extra, 0);
     *ierr = k ? MPI_Comm_create_keyval(copy_tramp, delete_tramp, keyval, k) : MPI_ERR_NO_MEM;
 }
 
-RMPIF_API void mpi_type_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
-                                       MPI_Aint *extra, MPI_Fint *ierr)
+RMPIF_API void pmpi_type_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
+                                        MPI_Aint *extra, MPI_Fint *ierr)
 {
     rmpif_keyval_t *k = keyval_new(copy, del, *extra, 0);
     *ierr = k ? MPI_Type_create_keyval(copy_tramp, delete_tramp, keyval, k) : MPI_ERR_NO_MEM;
 }
 
-RMPIF_API void mpi_win_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
-                                      MPI_Aint *extra, MPI_Fint *ierr)
+RMPIF_API void pmpi_win_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
+                                       MPI_Aint *extra, MPI_Fint *ierr)
 {
     rmpif_keyval_t *k = keyval_new(copy, del, *extra, 0);
     *ierr = k ? MPI_Win_create_keyval(copy_tramp, delete_tramp, keyval, k) : MPI_ERR_NO_MEM;
 }
 
-RMPIF_API void mpi_keyval_create_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
-                                  MPI_Fint *extra, MPI_Fint *ierr)
+RMPIF_API void pmpi_keyval_create_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
+                                   MPI_Fint *extra, MPI_Fint *ierr)
 {
     rmpif_keyval_t *k = keyval_new(copy, del, *extra, 1);
     *ierr = k ? MPI_Keyval_create(copy_tramp, delete_tramp, keyval, k) : MPI_ERR_NO_MEM;
@@ -138,27 +138,27 @@ static int attr_get(attr_get_fn *get, char what, MPI_Fint obj, MPI_Fint keyval, 
     return rc;
 }
 
-RMPIF_API void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
-                                  MPI_Fint *ierr)
+RMPIF_API void pmpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
+                                   MPI_Fint *ierr)
 {
     *ierr = attr_get(MPI_Comm_get_attr, 'c', *comm, *keyval, val, flag);
 }
 
-RMPIF_API void mpi_type_get_attr_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
-                                  MPI_Fint *ierr)
+RMPIF_API void pmpi_type_get_attr_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
+                                   MPI_Fint *ierr)
 {
     *ierr = attr_get(MPI_Type_get_attr, 't', *type, *keyval, val, flag);
 }
 
-RMPIF_API void mpi_win_get_attr_(MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
-                                 MPI_Fint *ierr)
+RMPIF_API void pmpi_win_get_attr_(MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
+                                  MPI_Fint *ierr)
 {
     *ierr = attr_get(MPI_Win_get_attr, 'w', *win, *keyval, val, flag);
 }
 
 /* MPI-1's: INTEGER values. */
-RMPIF_API void mpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *flag,
-                             MPI_Fint *ierr)
+RMPIF_API void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *flag,
+                              MPI_Fint *ierr)
 {
     MPI_Aint v = 0;
     *ierr = attr_get(MPI_Attr_get, 'c', *comm, *keyval, &v, flag);
@@ -166,7 +166,7 @@ RMPIF_API void mpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MP
         *val = (MPI_Fint)v;
 }
 
-RMPIF_API void mpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *ierr)
+RMPIF_API void pmpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *ierr)
 {
     *ierr = MPI_Attr_put((MPI_Comm)*comm, *keyval, (void *)(intptr_t)*val);
 }
@@ -204,3 +204,14 @@ RMPIF_NULL_DELETE(mpi_comm_null_delete_fn_, MPI_Aint)
 RMPIF_NULL_DELETE(mpi_type_null_delete_fn_, MPI_Aint)
 RMPIF_NULL_DELETE(mpi_win_null_delete_fn_, MPI_Aint)
 RMPIF_NULL_DELETE(mpi_null_delete_fn_, MPI_Fint)
+
+/* The MPI_ names, weak: a Fortran profiling tool defines its own and calls the PMPI_ ones. */
+RMPIF_MPI_ALIAS(mpi_comm_create_keyval_);
+RMPIF_MPI_ALIAS(mpi_type_create_keyval_);
+RMPIF_MPI_ALIAS(mpi_win_create_keyval_);
+RMPIF_MPI_ALIAS(mpi_keyval_create_);
+RMPIF_MPI_ALIAS(mpi_comm_get_attr_);
+RMPIF_MPI_ALIAS(mpi_type_get_attr_);
+RMPIF_MPI_ALIAS(mpi_win_get_attr_);
+RMPIF_MPI_ALIAS(mpi_attr_get_);
+RMPIF_MPI_ALIAS(mpi_attr_put_);

@@ -43,8 +43,8 @@ static int greq_cancel(void *extra, int complete)
     return ierr;
 }
 
-RMPIF_API void mpi_grequest_start_(void (*query)(void), void (*freefn)(void),
-                                   void (*cancel)(void), MPI_Aint *extra, MPI_Fint *request,
+RMPIF_API void pmpi_grequest_start_(void (*query)(void), void (*freefn)(void),
+                                    void (*cancel)(void), MPI_Aint *extra, MPI_Fint *request,
                                    MPI_Fint *ierr)
 {
     rmpif_greq_t *g = malloc(sizeof(*g));
@@ -62,3 +62,6 @@ RMPIF_API void mpi_grequest_start_(void (*query)(void), void (*freefn)(void),
     }
     *request = MPI_Request_c2f(req);
 }
+
+/* The MPI_ names, weak: a Fortran profiling tool defines its own and calls the PMPI_ ones. */
+RMPIF_MPI_ALIAS(mpi_grequest_start_);

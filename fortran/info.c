@@ -3,8 +3,8 @@
  * buflen characters of the value, blank-padded; buflen comes back as the value's length. */
 #include "rmpif.h"
 
-RMPIF_API void mpi_info_get_string_(MPI_Fint *info, char *key, MPI_Fint *buflen, char *value,
-                                    MPI_Fint *flag, MPI_Fint *ierr, size_t key_len,
+RMPIF_API void pmpi_info_get_string_(MPI_Fint *info, char *key, MPI_Fint *buflen, char *value,
+                                     MPI_Fint *flag, MPI_Fint *ierr, size_t key_len,
                                     size_t value_len)
 {
     char *c_key = rmpif_str_in_info(key, key_len);
@@ -29,3 +29,6 @@ RMPIF_API void mpi_info_get_string_(MPI_Fint *info, char *key, MPI_Fint *buflen,
     free(c_key);
     free(c_value);
 }
+
+/* The MPI_ names, weak: a Fortran profiling tool defines its own and calls the PMPI_ ones. */
+RMPIF_MPI_ALIAS(mpi_info_get_string_);

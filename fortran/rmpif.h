@@ -13,6 +13,11 @@
 /* The Fortran entry points leave the library; the helpers below stay inside. */
 #define RMPIF_API __attribute__((visibility("default")))
 
+/* Each Fortran entry point is pmpi_x_, and mpi_x_ a weak alias of it (MPI-4.0 15.2): a Fortran
+ * profiling tool defines its own mpi_x_ and calls pmpi_x_. */
+#define RMPIF_MPI_ALIAS(name)                                                                  \
+    RMPIF_API extern __typeof__(p##name) name __attribute__((weak, alias("p" #name)))
+
 /* gfortran's .TRUE. and .FALSE. (any nonzero value reads as true). */
 #define RMPIF_TRUE 1
 #define RMPIF_FALSE 0
