@@ -73,7 +73,8 @@ INTERNAL := build/$(VARIANT)/librmp-internal.a
 # The MPI layer (mpi/, include/rmp/mpi.h) is a library of its own over librmp, exported the
 # same way: what mpi.h declares leaves it, its helpers (rmpi_*) stay inside.
 MPI_SRC := $(wildcard mpi/*.c)
-MPI_OBJ := $(MPI_SRC:%.c=$(OBJ)/%.o)
+# ... and the glue tools/gen-api generates from api/mpi.api (the forwarding _c forms).
+MPI_OBJ := $(MPI_SRC:%.c=$(OBJ)/%.o) $(OBJ)/mpi/api_glue.o
 # The profiling interface (MPI-3.1 14.2), generated from mpi.h by tools/gen-pmpi with no list
 # to keep: include/rmp/pmpi.h declares PMPI_X for every MPI_X; the layer's sources, written
 # with MPI_ names, are compiled with `#define MPI_X PMPI_X` force-included after mpi.h, so
@@ -165,6 +166,11 @@ $(MRUN): $(MRUN_OBJ)
 $(PROTO_H): $(API) $(API_GEN)
 	tools/gen-api proto $(API) > $@.tmp.$$$$ && \
 	  if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; touch $@; else mv $@.tmp.$$$$ $@; fi
+$(OBJ)/mpi/api_glue.c: $(API) $(API_GEN) tools/apiglue.py
+	@mkdir -p $(dir $@)
+	tools/gen-api glue $(API) > $@.tmp && mv $@.tmp $@
+$(OBJ)/mpi/api_glue.o: $(OBJ)/mpi/api_glue.c Makefile | need-build-deps
+	$(CC) $(CFLAGS_ALL) $(LIB_CFLAGS) -Impi -MMD -MP -c $< -o $@
 $(PMPI_H): include/rmp/mpi.h $(PROTO_H) tools/gen-pmpi
 	tools/gen-pmpi header "$(CC)" include/rmp/mpi.h > $@.tmp.$$$$ && \
 	  if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; touch $@; else mv $@.tmp.$$$$ $@; fi

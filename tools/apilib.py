@@ -18,9 +18,9 @@ KIND_CLASS = {"BUFFER": "MPI_ERR_BUFFER", "COUNT": "MPI_ERR_COUNT", "XCOUNT": "M
               "SESSION": "MPI_ERR_SESSION", "T_HANDLE": "MPI_T_ERR_INVALID_HANDLE"}
 DIRS = {"in", "out", "inout"}
 FLAGS = {"bigcount", "c_only", "f_noierror", "deprecated", "removed"}
-VALUE_FLAGS = {"since", "errors", "c_extra"}
+VALUE_FLAGS = {"since", "errors"}
 ATTRS_VALUE = {"len", "max", "type", "err", "c_big"}
-ATTRS_BARE = {"opt", "f_omit"}
+ATTRS_BARE = {"opt", "f_omit", "big_only"}
 # len= may also name these: properties of the call's communicator, not arguments.
 LEN_PSEUDO = {"comm_size", "cart_ndims", "comm_remote_size", "indegree", "outdegree", "MPI_STATUS_SIZE", "?"}
 
@@ -54,7 +54,12 @@ class Arg:
 class Entry:
     def __init__(self, ret, name, flags, line, doc):
         self.ret, self.name, self.flags, self.line, self.doc = ret, name, flags, line, doc
-        self.args = []
+        self.all_args = []  # with the big_only ones, which only the _c twin has
+
+    @property
+    def args(self):
+        """The int form's arguments."""
+        return [a for a in self.all_args if "big_only" not in a.attrs]
 
     bigcount = property(lambda self: "bigcount" in self.flags)
     c_only = property(lambda self: "c_only" in self.flags)
@@ -63,13 +68,8 @@ class Entry:
         return next((a for a in self.args if a.name == name), None)
 
     def big_decls(self):
-        decls = [a.big_decl() for a in self.args]
-        extra = self.flags.get("c_extra")
-        if extra:
-            decl, _, at = extra.rpartition("@")
-            decls.insert(int(at), decl)
-        return decls
-
+        """The _c twin's declarations (with its big_only arguments)."""
+        return [a.big_decl() for a in self.all_args]
 
 class Api:
     def __init__(self, entries):
@@ -124,10 +124,12 @@ def _header(text, line, doc):
 
 
 def _check(e):
-    names = [a.name for a in e.args]
+    names = [a.name for a in e.all_args]
     if len(set(names)) != len(names):
         raise ApiError(f"line {e.line}: {e.name}: two arguments share a name")
-    for a in e.args:
+    for a in e.all_args:
+        if "big_only" in a.attrs and not e.bigcount:
+            raise ApiError(f"line {a.line}: {e.name}: big_only without the bigcount flag")
         ln = a.attrs.get("len")
         if isinstance(ln, str):
             for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", ln):
@@ -151,7 +153,7 @@ def load(path):
             if text[0] in " \t":
                 if cur is None:
                     raise ApiError(f"line {n}: an argument line before any entry")
-                cur.args.append(_arg(text.strip(), n))
+                cur.all_args.append(_arg(text.strip(), n))
             else:
                 cur = _header(text, n, doc)
                 doc = []

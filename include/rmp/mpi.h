@@ -317,6 +317,8 @@ typedef union MPI_Status {
 /* void fn(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype): inoutvec[i] =
  * invec[i] op inoutvec[i] for *len elements (MPI_Datatype is rmp_datatype_t). */
 typedef rmp_user_function MPI_User_function;
+/* MPI-4.0's large-count form (MPI_Op_create_c): *len is an MPI_Count (long long). */
+typedef rmp_user_function_c MPI_User_function_c;
 
 /* ---- OSU micro-benchmark support: names, windows and one-sided, topologies, neighbourhood ---
  * (What the OSU micro-benchmarks' shared utility code refers to, so that their programs build
