@@ -1,7 +1,7 @@
 /* bigcount.c — MPI-4's large-count "_c" forms (MPI_Count counts, MPI_Aint displacements).
  * rmp's calls take int counts, so this is MPI-layer logic: a count the int path takes (every
  * count up to INT_MAX) costs one compare and goes straight to it; a larger one is described as
- * ONE element of a derived type built here (bc_make), which the int path then carries:
+ * ONE element of a derived type (rmpi_bc_make, bigcount_core.c), which the int path carries:
  * - count = a * b with a, b <= the limit: contiguous(a, contiguous(b, type)), a plain vector
  *   that rmp sees as contiguous when type is (no pack buffer for 2 GiB of bytes);
  * - else (count prime, say): a struct of q chunks of `limit` elements and the r left over,
@@ -14,7 +14,8 @@
  * agree on it with one small allreduce, the one extra cost of a v-form _c call.
  *
  * Test knob: RMPI_BIGCOUNT_LIMIT=<n> (2 <= n < INT_MAX; an MPI-layer variable, not an RMP_*
- * knob) lowers the limit so that tests exercise these paths with small buffers. */
+ * knob) lowers the limit so that tests exercise these paths with small buffers. The other _c
+ * forms: bigcount_{type,misc,v,w}.c, and the forwarding ones generated from api/mpi.api. */
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>

@@ -63,15 +63,22 @@ def pairs(e):
     return out
 
 
-def raiser(e):
+def raiser(e, cls=None):
     """How the form raises an error it detects: on the first communicator's or window's
-    handler (as its int form does), else on MPI_COMM_WORLD's."""
+    handler (as its int form does), else on MPI_COMM_WORLD's; with cls, as that MPI class
+    (the one the argument's kind implies, apilib.KIND_CLASS, or its err= override)."""
+    on, fn = "MPI_COMM_WORLD", "rmpi_raise"
     for a in e.args:
-        if a.kind == "COMM" and not a.is_array and a.dir == "in":
-            return f"rmpi_raise({a.name}, rc, __func__)"
-        if a.kind == "WIN" and not a.is_array and a.dir == "in":
-            return f"rmpi_raise_win({a.name}, rc, __func__)"
-    return "rmpi_raise(MPI_COMM_WORLD, rc, __func__)"
+        if a.kind in ("COMM", "WIN") and not a.is_array and a.dir == "in":
+            on, fn = a.name, "rmpi_raise" if a.kind == "COMM" else "rmpi_raise_win"
+            break
+    if cls:
+        return f"{fn}_code({on}, {cls}, __func__)"
+    return f"{fn}({on}, rc, __func__)"
+
+
+def count_class(a):
+    return a.attrs.get("err") or apilib.KIND_CLASS[a.kind]
 
 
 def big_ok(e):
@@ -95,7 +102,9 @@ def forward(e, wrap):
         body.append(f"    if ({conds[k]}) {{")
         for j in reversed(idx[:k]):
             body.append(f"        rmpi_bc_free(&{vs[j]});")
-        body.append(f"        return {raiser(e)};")
+        # a count no derived type can carry here: the class of the count's kind
+        body.append(f"        return rc == RMP_ERR_COUNT ? {raiser(e, count_class(e.args[i]))}")
+        body.append(f"                                   : {raiser(e)};")
         body.append("    }")
     call = []
     for i, a in enumerate(e.args):

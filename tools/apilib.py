@@ -22,7 +22,8 @@ VALUE_FLAGS = {"since", "errors"}
 ATTRS_VALUE = {"len", "max", "type", "err", "c_big"}
 ATTRS_BARE = {"opt", "f_omit", "big_only"}
 # len= may also name these: properties of the call's communicator, not arguments.
-LEN_PSEUDO = {"comm_size", "cart_ndims", "comm_remote_size", "indegree", "outdegree", "MPI_STATUS_SIZE", "?"}
+LEN_PSEUDO = {"comm_size", "cart_ndims", "comm_remote_size", "indegree", "outdegree",
+              "MPI_STATUS_SIZE", "?"}
 
 
 class ApiError(Exception):
