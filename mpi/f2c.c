@@ -69,8 +69,17 @@ static void *ptr_f2c(MPI_Fint f)
 
 MPI_Fint MPI_Request_c2f(MPI_Request request) { return ptr_c2f(request); }
 MPI_Request MPI_Request_f2c(MPI_Fint request) { return (MPI_Request)ptr_f2c(request); }
-MPI_Fint MPI_Message_c2f(MPI_Message message) { return ptr_c2f(message); }
-MPI_Message MPI_Message_f2c(MPI_Fint message) { return (MPI_Message)ptr_f2c(message); }
+/* MPI_MESSAGE_NO_PROC, a constant of Fortran's too, has a fixed integer outside the table's. */
+#define F_MESSAGE_NO_PROC (-2)
+MPI_Fint MPI_Message_c2f(MPI_Message message)
+{
+    return message == MPI_MESSAGE_NO_PROC ? F_MESSAGE_NO_PROC : ptr_c2f(message);
+}
+
+MPI_Message MPI_Message_f2c(MPI_Fint message)
+{
+    return message == F_MESSAGE_NO_PROC ? MPI_MESSAGE_NO_PROC : (MPI_Message)ptr_f2c(message);
+}
 
 /* A status is copied as it is: its integers are the Fortran status (MPI_STATUS_SIZE of them). */
 int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)

@@ -1,0 +1,305 @@
+! mpi_f08_types.f90 — what mpi_f08 declares besides its generated procedures: TYPE(MPI_Status)
+! (BIND(C), C's MPI_Status byte for byte), the sentinel objects the C wrappers recognise by
+! address, the callback interfaces (MPI-4.0 19.3 and A.4) and the predefined callbacks, and the
+! hand-written procedures (attributes, status conversions, MPI_F_sync_reg) in f08cb.c.
+MODULE mpi_f08_types
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_INT, C_SIZE_T, C_PTR
+  USE mpi_f08_handles
+  USE mpi_f08_consts
+  IMPLICIT NONE
+  PRIVATE :: C_INT, C_SIZE_T, C_PTR
+
+  ! MPI_SOURCE, MPI_TAG, MPI_ERROR, then rmp_status_t's cancelled flag and byte count.
+  TYPE, BIND(C) :: MPI_Status
+    INTEGER(C_INT) :: MPI_SOURCE, MPI_TAG, MPI_ERROR
+    INTEGER(C_INT), PRIVATE :: rmp_cancelled = 0
+    INTEGER(C_SIZE_T), PRIVATE :: rmp_count = 0
+  END TYPE
+
+  ! A section is passed by its descriptor and sent in place (cdesc.c); the buffer of a
+  ! nonblocking call is ASYNCHRONOUS in every interface, so the compiler keeps it where it is.
+  LOGICAL, PARAMETER :: MPI_SUBARRAYS_SUPPORTED = .TRUE.
+  LOGICAL, PARAMETER :: MPI_ASYNC_PROTECTS_NONBLOCKING = .TRUE.
+
+  ! Objects compared by address in C (C defines them: f08rt.c, cdesc.c, mpi/f08status.c).
+  TYPE(MPI_Status), BIND(C, NAME="rmp_mpi_f08_status_ignore_"), TARGET :: MPI_STATUS_IGNORE
+  TYPE(MPI_Status), BIND(C, NAME="rmp_mpi_f08_statuses_ignore_"), TARGET :: MPI_STATUSES_IGNORE(1)
+  INTEGER(C_INT), BIND(C, NAME="rmp_f08_bottom_"), TARGET :: MPI_BOTTOM
+  INTEGER(C_INT), BIND(C, NAME="rmp_f08_in_place_"), TARGET :: MPI_IN_PLACE
+  INTEGER(C_INT), BIND(C, NAME="rmp_f08_unweighted_"), TARGET :: MPI_UNWEIGHTED(1)
+  INTEGER(C_INT), BIND(C, NAME="rmp_f08_weights_empty_"), TARGET :: MPI_WEIGHTS_EMPTY(1)
+
+  ABSTRACT INTERFACE
+    SUBROUTINE MPI_User_function(invec, inoutvec, len, datatype) BIND(C)
+      IMPORT :: C_PTR, MPI_Datatype
+      TYPE(C_PTR), VALUE :: invec, inoutvec
+      INTEGER :: len
+      TYPE(MPI_Datatype) :: datatype
+    END SUBROUTINE
+    SUBROUTINE MPI_Comm_copy_attr_function(oldcomm, comm_keyval, extra_state, &
+        attribute_val_in, attribute_val_out, flag, ierror) BIND(C)
+      IMPORT :: MPI_Comm, MPI_ADDRESS_KIND
+      TYPE(MPI_Comm) :: oldcomm
+      INTEGER :: comm_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    END SUBROUTINE
+    SUBROUTINE MPI_Comm_delete_attr_function(comm, comm_keyval, attribute_val, extra_state, &
+        ierror) BIND(C)
+      IMPORT :: MPI_Comm, MPI_ADDRESS_KIND
+      TYPE(MPI_Comm) :: comm
+      INTEGER :: comm_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    END SUBROUTINE
+    SUBROUTINE MPI_Type_copy_attr_function(oldtype, type_keyval, extra_state, &
+        attribute_val_in, attribute_val_out, flag, ierror) BIND(C)
+      IMPORT :: MPI_Datatype, MPI_ADDRESS_KIND
+      TYPE(MPI_Datatype) :: oldtype
+      INTEGER :: type_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    END SUBROUTINE
+    SUBROUTINE MPI_Type_delete_attr_function(datatype, type_keyval, attribute_val, &
+        extra_state, ierror) BIND(C)
+      IMPORT :: MPI_Datatype, MPI_ADDRESS_KIND
+      TYPE(MPI_Datatype) :: datatype
+      INTEGER :: type_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    END SUBROUTINE
+    SUBROUTINE MPI_Win_copy_attr_function(oldwin, win_keyval, extra_state, &
+        attribute_val_in, attribute_val_out, flag, ierror) BIND(C)
+      IMPORT :: MPI_Win, MPI_ADDRESS_KIND
+      TYPE(MPI_Win) :: oldwin
+      INTEGER :: win_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    END SUBROUTINE
+    SUBROUTINE MPI_Win_delete_attr_function(win, win_keyval, attribute_val, extra_state, &
+        ierror) BIND(C)
+      IMPORT :: MPI_Win, MPI_ADDRESS_KIND
+      TYPE(MPI_Win) :: win
+      INTEGER :: win_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    END SUBROUTINE
+    SUBROUTINE MPI_Comm_errhandler_function(comm, error_code) BIND(C)
+      IMPORT :: MPI_Comm
+      TYPE(MPI_Comm) :: comm
+      INTEGER :: error_code
+    END SUBROUTINE
+    SUBROUTINE MPI_Win_errhandler_function(win, error_code) BIND(C)
+      IMPORT :: MPI_Win
+      TYPE(MPI_Win) :: win
+      INTEGER :: error_code
+    END SUBROUTINE
+    SUBROUTINE MPI_Session_errhandler_function(session, error_code) BIND(C)
+      IMPORT :: MPI_Session
+      TYPE(MPI_Session) :: session
+      INTEGER :: error_code
+    END SUBROUTINE
+    SUBROUTINE MPI_Grequest_query_function(extra_state, status, ierror) BIND(C)
+      IMPORT :: MPI_Status, MPI_ADDRESS_KIND
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+      TYPE(MPI_Status) :: status
+      INTEGER :: ierror
+    END SUBROUTINE
+    SUBROUTINE MPI_Grequest_free_function(extra_state, ierror) BIND(C)
+      IMPORT :: MPI_ADDRESS_KIND
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+      INTEGER :: ierror
+    END SUBROUTINE
+    SUBROUTINE MPI_Grequest_cancel_function(extra_state, complete, ierror) BIND(C)
+      IMPORT :: MPI_ADDRESS_KIND
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+      LOGICAL :: complete
+      INTEGER :: ierror
+    END SUBROUTINE
+  END INTERFACE
+
+  ! The procedures written by hand (f08cb.c): Fortran callbacks behind C trampolines,
+  ! attribute values as integers, the status conversions, MPI_F_sync_reg.
+  INTERFACE MPI_Comm_create_keyval
+    SUBROUTINE MPI_Comm_create_keyval_f08(comm_copy_attr_fn, comm_delete_attr_fn, &
+        comm_keyval, extra_state, ierror) BIND(C, NAME="MPI_Comm_create_keyval_f08")
+      IMPORT
+      PROCEDURE(MPI_Comm_copy_attr_function) :: comm_copy_attr_fn
+      PROCEDURE(MPI_Comm_delete_attr_function) :: comm_delete_attr_fn
+      INTEGER, INTENT(OUT) :: comm_keyval
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: extra_state
+      INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    END SUBROUTINE
+  END INTERFACE
+  INTERFACE MPI_Type_create_keyval
+    SUBROUTINE MPI_Type_create_keyval_f08(type_copy_attr_fn, type_delete_attr_fn, &
+        type_keyval, extra_state, ierror) BIND(C, NAME="MPI_Type_create_keyval_f08")
+      IMPORT
+      PROCEDURE(MPI_Type_copy_attr_function) :: type_copy_attr_fn
+      PROCEDURE(MPI_Type_delete_attr_function) :: type_delete_attr_fn
+      INTEGER, INTENT(OUT) :: type_keyval
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: extra_state
+      INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    END SUBROUTINE
+  END INTERFACE
+  INTERFACE MPI_Win_create_keyval
+    SUBROUTINE MPI_Win_create_keyval_f08(win_copy_attr_fn, win_delete_attr_fn, &
+        win_keyval, extra_state, ierror) BIND(C, NAME="MPI_Win_create_keyval_f08")
+      IMPORT
+      PROCEDURE(MPI_Win_copy_attr_function) :: win_copy_attr_fn
+      PROCEDURE(MPI_Win_delete_attr_function) :: win_delete_attr_fn
+      INTEGER, INTENT(OUT) :: win_keyval
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: extra_state
+      INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    END SUBROUTINE
+  END INTERFACE
+  INTERFACE MPI_Comm_get_attr
+    SUBROUTINE MPI_Comm_get_attr_f08(comm, comm_keyval, attribute_val, flag, ierror) &
+        BIND(C, NAME="MPI_Comm_get_attr_f08")
+      IMPORT
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(IN) :: comm_keyval
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: attribute_val
+      LOGICAL, INTENT(OUT) :: flag
+      INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    END SUBROUTINE
+  END INTERFACE
+  INTERFACE MPI_Type_get_attr
+    SUBROUTINE MPI_Type_get_attr_f08(datatype, type_keyval, attribute_val, flag, ierror) &
+        BIND(C, NAME="MPI_Type_get_attr_f08")
+      IMPORT
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: type_keyval
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: attribute_val
+      LOGICAL, INTENT(OUT) :: flag
+      INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    END SUBROUTINE
+  END INTERFACE
+  INTERFACE MPI_Win_get_attr
+    SUBROUTINE MPI_Win_get_attr_f08(win, win_keyval, attribute_val, flag, ierror) &
+        BIND(C, NAME="MPI_Win_get_attr_f08")
+      IMPORT
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(IN) :: win_keyval
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: attribute_val
+      LOGICAL, INTENT(OUT) :: flag
+      INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    END SUBROUTINE
+  END INTERFACE
+  INTERFACE MPI_Grequest_start
+    SUBROUTINE MPI_Grequest_start_f08(query_fn, free_fn, cancel_fn, extra_state, request, &
+        ierror) BIND(C, NAME="MPI_Grequest_start_f08")
+      IMPORT
+      PROCEDURE(MPI_Grequest_query_function) :: query_fn
+      PROCEDURE(MPI_Grequest_free_function) :: free_fn
+      PROCEDURE(MPI_Grequest_cancel_function) :: cancel_fn
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: extra_state
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    END SUBROUTINE
+  END INTERFACE
+  INTERFACE MPI_Status_f082f
+    SUBROUTINE MPI_Status_f082f_f08(f08_status, f_status, ierror) &
+        BIND(C, NAME="MPI_Status_f082f_f08")
+      IMPORT
+      TYPE(MPI_Status), INTENT(IN) :: f08_status
+      INTEGER, INTENT(OUT) :: f_status(MPI_STATUS_SIZE)
+      INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    END SUBROUTINE
+  END INTERFACE
+  INTERFACE MPI_Status_f2f08
+    SUBROUTINE MPI_Status_f2f08_f08(f_status, f08_status, ierror) &
+        BIND(C, NAME="MPI_Status_f2f08_f08")
+      IMPORT
+      INTEGER, INTENT(IN) :: f_status(MPI_STATUS_SIZE)
+      TYPE(MPI_Status), INTENT(OUT) :: f08_status
+      INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    END SUBROUTINE
+  END INTERFACE
+  ! MPI-4.0 19.1.17: an external procedure the compiler cannot see into, so that a register
+  ! copy of buf is written back before and read again after (it does nothing in C).
+  INTERFACE MPI_F_sync_reg
+    SUBROUTINE MPI_F_sync_reg_f08(buf) BIND(C, NAME="MPI_F_sync_reg_f08")
+      TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    END SUBROUTINE
+  END INTERFACE
+
+CONTAINS
+  ! The predefined attribute callbacks (MPI-4.0 7.7.2), as Fortran procedures of the
+  ! interfaces above: C sees them through the same trampolines as a program's own.
+  SUBROUTINE MPI_COMM_NULL_COPY_FN(oldcomm, comm_keyval, extra_state, attribute_val_in, &
+      attribute_val_out, flag, ierror) BIND(C, NAME="rmp_f08_comm_null_copy_fn")
+    TYPE(MPI_Comm) :: oldcomm
+    INTEGER :: comm_keyval, ierror
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+    LOGICAL :: flag
+    flag = .FALSE.
+    ierror = MPI_SUCCESS
+  END SUBROUTINE
+  SUBROUTINE MPI_COMM_DUP_FN(oldcomm, comm_keyval, extra_state, attribute_val_in, &
+      attribute_val_out, flag, ierror) BIND(C, NAME="rmp_f08_comm_dup_fn")
+    TYPE(MPI_Comm) :: oldcomm
+    INTEGER :: comm_keyval, ierror
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+    LOGICAL :: flag
+    attribute_val_out = attribute_val_in
+    flag = .TRUE.
+    ierror = MPI_SUCCESS
+  END SUBROUTINE
+  SUBROUTINE MPI_COMM_NULL_DELETE_FN(comm, comm_keyval, attribute_val, extra_state, ierror) &
+      BIND(C, NAME="rmp_f08_comm_null_delete_fn")
+    TYPE(MPI_Comm) :: comm
+    INTEGER :: comm_keyval, ierror
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    ierror = MPI_SUCCESS
+  END SUBROUTINE
+  SUBROUTINE MPI_TYPE_NULL_COPY_FN(oldtype, type_keyval, extra_state, attribute_val_in, &
+      attribute_val_out, flag, ierror) BIND(C, NAME="rmp_f08_type_null_copy_fn")
+    TYPE(MPI_Datatype) :: oldtype
+    INTEGER :: type_keyval, ierror
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+    LOGICAL :: flag
+    flag = .FALSE.
+    ierror = MPI_SUCCESS
+  END SUBROUTINE
+  SUBROUTINE MPI_TYPE_DUP_FN(oldtype, type_keyval, extra_state, attribute_val_in, &
+      attribute_val_out, flag, ierror) BIND(C, NAME="rmp_f08_type_dup_fn")
+    TYPE(MPI_Datatype) :: oldtype
+    INTEGER :: type_keyval, ierror
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+    LOGICAL :: flag
+    attribute_val_out = attribute_val_in
+    flag = .TRUE.
+    ierror = MPI_SUCCESS
+  END SUBROUTINE
+  SUBROUTINE MPI_TYPE_NULL_DELETE_FN(datatype, type_keyval, attribute_val, extra_state, &
+      ierror) BIND(C, NAME="rmp_f08_type_null_delete_fn")
+    TYPE(MPI_Datatype) :: datatype
+    INTEGER :: type_keyval, ierror
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    ierror = MPI_SUCCESS
+  END SUBROUTINE
+  SUBROUTINE MPI_WIN_NULL_COPY_FN(oldwin, win_keyval, extra_state, attribute_val_in, &
+      attribute_val_out, flag, ierror) BIND(C, NAME="rmp_f08_win_null_copy_fn")
+    TYPE(MPI_Win) :: oldwin
+    INTEGER :: win_keyval, ierror
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+    LOGICAL :: flag
+    flag = .FALSE.
+    ierror = MPI_SUCCESS
+  END SUBROUTINE
+  SUBROUTINE MPI_WIN_DUP_FN(oldwin, win_keyval, extra_state, attribute_val_in, &
+      attribute_val_out, flag, ierror) BIND(C, NAME="rmp_f08_win_dup_fn")
+    TYPE(MPI_Win) :: oldwin
+    INTEGER :: win_keyval, ierror
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+    LOGICAL :: flag
+    attribute_val_out = attribute_val_in
+    flag = .TRUE.
+    ierror = MPI_SUCCESS
+  END SUBROUTINE
+  SUBROUTINE MPI_WIN_NULL_DELETE_FN(win, win_keyval, attribute_val, extra_state, ierror) &
+      BIND(C, NAME="rmp_f08_win_null_delete_fn")
+    TYPE(MPI_Win) :: win
+    INTEGER :: win_keyval, ierror
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    ierror = MPI_SUCCESS
+  END SUBROUTINE
+END MODULE mpi_f08_types
