@@ -16,6 +16,8 @@ PKGS="$PKGS openmpi-bin"
 # slurmctld stay stopped (their units need /etc/slurm/slurm.conf, which nothing writes here).
 # Slurm's pmix plugin loads the libpmix.so of libpmix-dev, above.
 PKGS="$PKGS slurm-wlm munge"
+# gfortran: the Fortran bindings (mpif.h, use mpi, use mpi_f08, rmpifort; mk/fortran.mk).
+PKGS="$PKGS gfortran"
 # CMake: its FindMPI must find rmp through rmpcc/rmpicxx (tests/packaging/cmake-findmpi.sh).
 PKGS="$PKGS cmake"
 

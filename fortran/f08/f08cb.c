@@ -1,53 +1,26 @@
 /* f08cb.c — the mpi_f08 procedures tools/gen-f08 leaves to hand: those taking Fortran
- * callbacks whose arguments C passes differently (attribute copy/delete, generalized
- * requests: C trampolines call the Fortran procedure), attribute values read as integers, the
- * status conversions and MPI_F_sync_reg. A communicator, datatype and window are all an int
- * in C and an INTEGER in Fortran, so one pair of attribute trampolines serves the three. */
+ * callbacks whose arguments C passes differently (attribute copy/delete, through
+ * fortran/attr.c's trampolines; generalized requests, through the ones here), attribute
+ * values read as integers, the status conversions and MPI_F_sync_reg. */
 #include <stdlib.h>
 
 #include "f08rt.h"
 
-typedef void f08_copy_fn(const int *old, const int *keyval, MPI_Aint *extra, MPI_Aint *in,
-                         MPI_Aint *out, MPI_Fint *flag, MPI_Fint *ierror);
-typedef void f08_delete_fn(const int *obj, const int *keyval, MPI_Aint *val, MPI_Aint *extra,
-                           MPI_Fint *ierror);
-
-/* A keyval's Fortran side: C's extra_state points here (kept until the program ends: C has
- * no hook when the keyval is freed and its last attribute goes). */
-typedef struct f08_keyval {
-    f08_copy_fn *copy;
-    f08_delete_fn *del;
-    MPI_Aint extra;
-} f08_keyval_t;
-
-static int attr_copy(int old, int keyval, void *extra, void *in, void *out, int *flag)
-{
-    f08_keyval_t *k = extra;
-    MPI_Aint fin = (MPI_Aint)in, fout = 0;
-    MPI_Fint fflag = 0, ierr = MPI_SUCCESS;
-    k->copy(&old, &keyval, &k->extra, &fin, &fout, &fflag, &ierr);
-    *flag = fflag != 0;
-    if (*flag)
-        *(void **)out = (void *)fout;
-    return ierr;
-}
-
-static int attr_delete(int obj, int keyval, void *val, void *extra)
-{
-    f08_keyval_t *k = extra;
-    MPI_Aint fval = (MPI_Aint)val;
-    MPI_Fint ierr = MPI_SUCCESS;
-    k->del(&obj, &keyval, &fval, &k->extra, &ierr);
-    return ierr;
-}
-
-static f08_keyval_t *keyval_new(f08_copy_fn *copy, f08_delete_fn *del, const MPI_Aint *extra)
-{
-    f08_keyval_t *k = malloc(sizeof *k);
-    if (k)
-        *k = (f08_keyval_t){.copy = copy, .del = del, .extra = *extra};
-    return k;
-}
+/* fortran/attr.c's (mpif.h and `use mpi`): its trampolines call a Fortran callback with every
+ * argument by reference, as an mpi_f08 callback takes them too (TYPE(MPI_Comm) is BIND(C),
+ * one INTEGER); they only need an ierror, which mpi_f08 makes optional. */
+void mpi_comm_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
+                             MPI_Aint *extra, MPI_Fint *ierr);
+void mpi_type_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
+                             MPI_Aint *extra, MPI_Fint *ierr);
+void mpi_win_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
+                            MPI_Aint *extra, MPI_Fint *ierr);
+void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
+                        MPI_Fint *ierr);
+void mpi_type_get_attr_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
+                        MPI_Fint *ierr);
+void mpi_win_get_attr_(MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
+                       MPI_Fint *ierr);
 
 static void done(MPI_Fint *ierror, int rc)
 {
@@ -55,71 +28,28 @@ static void done(MPI_Fint *ierror, int rc)
         *ierror = rc;
 }
 
-void MPI_Comm_create_keyval_f08(f08_copy_fn *copy, f08_delete_fn *del, int *keyval,
-                                const MPI_Aint *extra, MPI_Fint *ierror)
-{
-    f08_keyval_t *k = keyval_new(copy, del, extra);
-    done(ierror, k ? MPI_Comm_create_keyval(attr_copy, attr_delete, keyval, k)
-                   : f08_fail_comm(MPI_COMM_NULL, MPI_ERR_NO_MEM));
-}
+#define F08_CREATE_KEYVAL(name, f77)                                                           \
+    void name(void (*copy)(void), void (*del)(void), MPI_Fint *keyval, MPI_Aint *extra,       \
+              MPI_Fint *ierror)                                                                \
+    {                                                                                          \
+        MPI_Fint rc;                                                                           \
+        f77(copy, del, keyval, extra, &rc);                                                    \
+        done(ierror, rc);                                                                      \
+    }
+F08_CREATE_KEYVAL(MPI_Comm_create_keyval_f08, mpi_comm_create_keyval_)
+F08_CREATE_KEYVAL(MPI_Type_create_keyval_f08, mpi_type_create_keyval_)
+F08_CREATE_KEYVAL(MPI_Win_create_keyval_f08, mpi_win_create_keyval_)
 
-void MPI_Type_create_keyval_f08(f08_copy_fn *copy, f08_delete_fn *del, int *keyval,
-                                const MPI_Aint *extra, MPI_Fint *ierror)
-{
-    f08_keyval_t *k = keyval_new(copy, del, extra);
-    done(ierror, k ? MPI_Type_create_keyval(attr_copy, attr_delete, keyval, k)
-                   : f08_fail_comm(MPI_COMM_NULL, MPI_ERR_NO_MEM));
-}
-
-void MPI_Win_create_keyval_f08(f08_copy_fn *copy, f08_delete_fn *del, int *keyval,
-                               const MPI_Aint *extra, MPI_Fint *ierror)
-{
-    f08_keyval_t *k = keyval_new(copy, del, extra);
-    done(ierror, k ? MPI_Win_create_keyval(attr_copy, attr_delete, keyval, k)
-                   : f08_fail_comm(MPI_COMM_NULL, MPI_ERR_NO_MEM));
-}
-
-/* C gives a predefined attribute as a pointer to its value (MPI_WIN_BASE: the base itself),
- * Fortran as the value; a program's attribute is the integer Fortran stored. */
-static void attr_value(int keyval, void *v, MPI_Aint *out)
-{
-    if (keyval == MPI_WIN_SIZE)
-        *out = *(MPI_Aint *)v;
-    else if (keyval >= MPI_TAG_UB && keyval <= MPI_WIN_MODEL && keyval != MPI_WIN_BASE)
-        *out = *(int *)v;
-    else
-        *out = (MPI_Aint)v;
-}
-
-void MPI_Comm_get_attr_f08(const MPI_Comm *comm, const int *keyval, MPI_Aint *val, int *flag,
-                           MPI_Fint *ierror)
-{
-    void *v = NULL;
-    int rc = MPI_Comm_get_attr(*comm, *keyval, &v, flag);
-    if (rc == MPI_SUCCESS && *flag)
-        attr_value(*keyval, v, val);
-    done(ierror, rc);
-}
-
-void MPI_Type_get_attr_f08(const MPI_Datatype *type, const int *keyval, MPI_Aint *val,
-                           int *flag, MPI_Fint *ierror)
-{
-    void *v = NULL;
-    int rc = MPI_Type_get_attr(*type, *keyval, &v, flag);
-    if (rc == MPI_SUCCESS && *flag)
-        *val = (MPI_Aint)v; /* no predefined datatype attributes */
-    done(ierror, rc);
-}
-
-void MPI_Win_get_attr_f08(const MPI_Win *win, const int *keyval, MPI_Aint *val, int *flag,
-                          MPI_Fint *ierror)
-{
-    void *v = NULL;
-    int rc = MPI_Win_get_attr(*win, *keyval, &v, flag);
-    if (rc == MPI_SUCCESS && *flag)
-        attr_value(*keyval, v, val);
-    done(ierror, rc);
-}
+#define F08_GET_ATTR(name, f77)                                                                \
+    void name(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag, MPI_Fint *ierror) \
+    {                                                                                          \
+        MPI_Fint rc;                                                                           \
+        f77(obj, keyval, val, flag, &rc);                                                      \
+        done(ierror, rc);                                                                      \
+    }
+F08_GET_ATTR(MPI_Comm_get_attr_f08, mpi_comm_get_attr_)
+F08_GET_ATTR(MPI_Type_get_attr_f08, mpi_type_get_attr_)
+F08_GET_ATTR(MPI_Win_get_attr_f08, mpi_win_get_attr_)
 
 /* Generalized requests: the Fortran callbacks and their extra_state. */
 typedef void f08_query_fn(MPI_Aint *extra, MPI_Status *status, MPI_Fint *ierror);

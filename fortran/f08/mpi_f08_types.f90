@@ -221,85 +221,77 @@ MODULE mpi_f08_types
     END SUBROUTINE
   END INTERFACE
 
-CONTAINS
-  ! The predefined attribute callbacks (MPI-4.0 7.7.2), as Fortran procedures of the
-  ! interfaces above: C sees them through the same trampolines as a program's own.
-  SUBROUTINE MPI_COMM_NULL_COPY_FN(oldcomm, comm_keyval, extra_state, attribute_val_in, &
-      attribute_val_out, flag, ierror) BIND(C, NAME="rmp_f08_comm_null_copy_fn")
-    TYPE(MPI_Comm) :: oldcomm
-    INTEGER :: comm_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-    LOGICAL :: flag
-    flag = .FALSE.
-    ierror = MPI_SUCCESS
-  END SUBROUTINE
-  SUBROUTINE MPI_COMM_DUP_FN(oldcomm, comm_keyval, extra_state, attribute_val_in, &
-      attribute_val_out, flag, ierror) BIND(C, NAME="rmp_f08_comm_dup_fn")
-    TYPE(MPI_Comm) :: oldcomm
-    INTEGER :: comm_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-    LOGICAL :: flag
-    attribute_val_out = attribute_val_in
-    flag = .TRUE.
-    ierror = MPI_SUCCESS
-  END SUBROUTINE
-  SUBROUTINE MPI_COMM_NULL_DELETE_FN(comm, comm_keyval, attribute_val, extra_state, ierror) &
-      BIND(C, NAME="rmp_f08_comm_null_delete_fn")
-    TYPE(MPI_Comm) :: comm
-    INTEGER :: comm_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
-    ierror = MPI_SUCCESS
-  END SUBROUTINE
-  SUBROUTINE MPI_TYPE_NULL_COPY_FN(oldtype, type_keyval, extra_state, attribute_val_in, &
-      attribute_val_out, flag, ierror) BIND(C, NAME="rmp_f08_type_null_copy_fn")
-    TYPE(MPI_Datatype) :: oldtype
-    INTEGER :: type_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-    LOGICAL :: flag
-    flag = .FALSE.
-    ierror = MPI_SUCCESS
-  END SUBROUTINE
-  SUBROUTINE MPI_TYPE_DUP_FN(oldtype, type_keyval, extra_state, attribute_val_in, &
-      attribute_val_out, flag, ierror) BIND(C, NAME="rmp_f08_type_dup_fn")
-    TYPE(MPI_Datatype) :: oldtype
-    INTEGER :: type_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-    LOGICAL :: flag
-    attribute_val_out = attribute_val_in
-    flag = .TRUE.
-    ierror = MPI_SUCCESS
-  END SUBROUTINE
-  SUBROUTINE MPI_TYPE_NULL_DELETE_FN(datatype, type_keyval, attribute_val, extra_state, &
-      ierror) BIND(C, NAME="rmp_f08_type_null_delete_fn")
-    TYPE(MPI_Datatype) :: datatype
-    INTEGER :: type_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
-    ierror = MPI_SUCCESS
-  END SUBROUTINE
-  SUBROUTINE MPI_WIN_NULL_COPY_FN(oldwin, win_keyval, extra_state, attribute_val_in, &
-      attribute_val_out, flag, ierror) BIND(C, NAME="rmp_f08_win_null_copy_fn")
-    TYPE(MPI_Win) :: oldwin
-    INTEGER :: win_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-    LOGICAL :: flag
-    flag = .FALSE.
-    ierror = MPI_SUCCESS
-  END SUBROUTINE
-  SUBROUTINE MPI_WIN_DUP_FN(oldwin, win_keyval, extra_state, attribute_val_in, &
-      attribute_val_out, flag, ierror) BIND(C, NAME="rmp_f08_win_dup_fn")
-    TYPE(MPI_Win) :: oldwin
-    INTEGER :: win_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-    LOGICAL :: flag
-    attribute_val_out = attribute_val_in
-    flag = .TRUE.
-    ierror = MPI_SUCCESS
-  END SUBROUTINE
-  SUBROUTINE MPI_WIN_NULL_DELETE_FN(win, win_keyval, attribute_val, extra_state, ierror) &
-      BIND(C, NAME="rmp_f08_win_null_delete_fn")
-    TYPE(MPI_Win) :: win
-    INTEGER :: win_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
-    ierror = MPI_SUCCESS
-  END SUBROUTINE
+  ! The predefined attribute callbacks (MPI-4.0 7.7.2): fortran/attr.c's, which take every
+  ! argument by reference exactly as a TYPE(MPI_Comm) ... procedure does.
+  INTERFACE
+    SUBROUTINE MPI_COMM_NULL_COPY_FN(oldcomm, comm_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror) BIND(C, NAME="mpi_comm_null_copy_fn_")
+      IMPORT
+      TYPE(MPI_Comm) :: oldcomm
+      INTEGER :: comm_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    END SUBROUTINE
+    SUBROUTINE MPI_COMM_DUP_FN(oldcomm, comm_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror) BIND(C, NAME="mpi_comm_dup_fn_")
+      IMPORT
+      TYPE(MPI_Comm) :: oldcomm
+      INTEGER :: comm_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    END SUBROUTINE
+    SUBROUTINE MPI_COMM_NULL_DELETE_FN(comm, comm_keyval, attribute_val, extra_state, ierror) &
+        BIND(C, NAME="mpi_comm_null_delete_fn_")
+      IMPORT
+      TYPE(MPI_Comm) :: comm
+      INTEGER :: comm_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    END SUBROUTINE
+    SUBROUTINE MPI_TYPE_NULL_COPY_FN(oldtype, type_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror) BIND(C, NAME="mpi_type_null_copy_fn_")
+      IMPORT
+      TYPE(MPI_Datatype) :: oldtype
+      INTEGER :: type_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    END SUBROUTINE
+    SUBROUTINE MPI_TYPE_DUP_FN(oldtype, type_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror) BIND(C, NAME="mpi_type_dup_fn_")
+      IMPORT
+      TYPE(MPI_Datatype) :: oldtype
+      INTEGER :: type_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    END SUBROUTINE
+    SUBROUTINE MPI_TYPE_NULL_DELETE_FN(datatype, type_keyval, attribute_val, extra_state, ierror) &
+        BIND(C, NAME="mpi_type_null_delete_fn_")
+      IMPORT
+      TYPE(MPI_Datatype) :: datatype
+      INTEGER :: type_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    END SUBROUTINE
+    SUBROUTINE MPI_WIN_NULL_COPY_FN(oldwin, win_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror) BIND(C, NAME="mpi_win_null_copy_fn_")
+      IMPORT
+      TYPE(MPI_Win) :: oldwin
+      INTEGER :: win_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    END SUBROUTINE
+    SUBROUTINE MPI_WIN_DUP_FN(oldwin, win_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror) BIND(C, NAME="mpi_win_dup_fn_")
+      IMPORT
+      TYPE(MPI_Win) :: oldwin
+      INTEGER :: win_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    END SUBROUTINE
+    SUBROUTINE MPI_WIN_NULL_DELETE_FN(win, win_keyval, attribute_val, extra_state, ierror) &
+        BIND(C, NAME="mpi_win_null_delete_fn_")
+      IMPORT
+      TYPE(MPI_Win) :: win
+      INTEGER :: win_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    END SUBROUTINE
+  END INTERFACE
 END MODULE mpi_f08_types
