@@ -50,7 +50,7 @@ $(F08_DIR)/mpi_f08_consts.o: $(F08_DIR)/mpi_f08_handles.o
 $(F08_DIR)/mpi_f08_types.o: $(F08_DIR)/mpi_f08_consts.o
 $(F08_DIR)/mpi_f08_procs.o: $(F08_DIR)/mpi_f08_types.o
 $(F08_DIR)/mpi_f08.o: $(F08_DIR)/mpi_f08_procs.o
-$(F08_DIR)/%.o: $(F08_DIR)/%.f90
+$(F08_DIR)/%.o: $(F08_DIR)/%.f90 mk/f08.mk
 	@mkdir -p $(F08_MODDIR)
 	$(RMP_FC) $(F08_FFLAGS) -J$(F08_MODDIR) -c $< -o $@
 
