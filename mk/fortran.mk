@@ -146,6 +146,7 @@ FTEST_BIN := $(foreach s,$(FTEST_SRC),$(TESTS)/fortran/$(basename $(notdir $(s))
 # are not built, and fails when they are and a program is missing.
 ifeq ($(HAVE_FC)$(if $(wildcard $(FORTRAN_API)),y),yy)
 tests: $(FTEST_BIN)
+$(TESTS)/integration: mk/fortran.mk
 $(TESTS)/integration: CFLAGS += -DRMP_TEST_FORTRAN='"$(abspath $(TESTS)/fortran)"'
 endif
 $(TESTS)/fortran/%: tests/fortran/%.f90 $(FORT_SHARED) $(RMPIFORT) $(FDIR)/mpif.h
