@@ -51,7 +51,9 @@ F08_GET_ATTR(MPI_Comm_get_attr_f08, mpi_comm_get_attr_)
 F08_GET_ATTR(MPI_Type_get_attr_f08, mpi_type_get_attr_)
 F08_GET_ATTR(MPI_Win_get_attr_f08, mpi_win_get_attr_)
 
-/* Generalized requests: the Fortran callbacks and their extra_state. */
+/* Generalized requests: the Fortran callbacks and where the program's extra_state is: the
+ * callbacks get that variable itself, so what free_fn writes there the program sees (as with
+ * MPICH's bindings; MPICH's greqf08 checks it). */
 typedef void f08_query_fn(MPI_Aint *extra, MPI_Status *status, MPI_Fint *ierror);
 typedef void f08_free_fn(MPI_Aint *extra, MPI_Fint *ierror);
 typedef void f08_cancel_fn(MPI_Aint *extra, MPI_Fint *complete, MPI_Fint *ierror);
@@ -59,14 +61,14 @@ typedef struct f08_greq {
     f08_query_fn *query;
     f08_free_fn *free;
     f08_cancel_fn *cancel;
-    MPI_Aint extra;
+    MPI_Aint *extra;
 } f08_greq_t;
 
 static int greq_query(void *extra, MPI_Status *status)
 {
     f08_greq_t *g = extra;
     MPI_Fint ierr = MPI_SUCCESS;
-    g->query(&g->extra, status, &ierr);
+    g->query(g->extra, status, &ierr);
     return ierr;
 }
 
@@ -75,7 +77,7 @@ static int greq_free(void *extra)
 {
     f08_greq_t *g = extra;
     MPI_Fint ierr = MPI_SUCCESS;
-    g->free(&g->extra, &ierr);
+    g->free(g->extra, &ierr);
     free(g);
     return ierr;
 }
@@ -84,18 +86,18 @@ static int greq_cancel(void *extra, int complete)
 {
     f08_greq_t *g = extra;
     MPI_Fint fcomplete = complete != 0, ierr = MPI_SUCCESS;
-    g->cancel(&g->extra, &fcomplete, &ierr);
+    g->cancel(g->extra, &fcomplete, &ierr);
     return ierr;
 }
 
 void MPI_Grequest_start_f08(f08_query_fn *query, f08_free_fn *free_fn, f08_cancel_fn *cancel,
-                            const MPI_Aint *extra, MPI_Fint *request, MPI_Fint *ierror)
+                            MPI_Aint *extra, MPI_Fint *request, MPI_Fint *ierror)
 {
     f08_greq_t *g = malloc(sizeof *g);
     MPI_Request r = MPI_REQUEST_NULL;
     int rc = MPI_ERR_NO_MEM;
     if (g) {
-        *g = (f08_greq_t){.query = query, .free = free_fn, .cancel = cancel, .extra = *extra};
+        *g = (f08_greq_t){.query = query, .free = free_fn, .cancel = cancel, .extra = extra};
         rc = MPI_Grequest_start(greq_query, greq_free, greq_cancel, g, &r);
         if (rc != MPI_SUCCESS)
             free(g);
