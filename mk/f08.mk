@@ -13,7 +13,7 @@ F08_CFI = $(dir $(shell $(RMP_FC) -print-file-name=include/ISO_Fortran_binding.h
 F08_FFLAGS = $(FFLAGS_ALL) -ffree-line-length-none -Werror -Wno-c-binding-type \
   -Wno-unused-dummy-argument
 F08_CFLAGS = $(CFLAGS_ALL) -I$(F08_CFI) -Iinclude/rmp -Ifortran/f08
-F08_MODS := handles consts types procs
+F08_MODS := handles consts callbacks types procs
 F08_FOBJ := $(F08_MODS:%=$(F08_DIR)/mpi_f08_%.o) $(F08_DIR)/mpi_f08.o
 F08_COBJ := $(F08_DIR)/f08_wrap.o $(patsubst fortran/f08/%.c,$(F08_DIR)/%.o,$(wildcard fortran/f08/*.c))
 F08_OBJ := $(F08_FOBJ) $(F08_COBJ)
@@ -24,6 +24,9 @@ $(FORT_STATIC) $(FORT_SHARED).0: $(F08_OBJ)
 $(F08_DIR)/mpi_f08_handles.f90: tools/gen-f08
 	@mkdir -p $(dir $@)
 	tools/gen-f08 handles > $@.tmp && mv $@.tmp $@
+$(F08_DIR)/mpi_f08_callbacks.f90: tools/gen-f08
+	@mkdir -p $(dir $@)
+	tools/gen-f08 callbacks > $@.tmp && mv $@.tmp $@
 $(F08_DIR)/mpi_f08_procs.f90: $(FORTRAN_API) tools/gen-f08
 	@mkdir -p $(dir $@)
 	tools/gen-f08 module $< > $@.tmp && mv $@.tmp $@
@@ -47,7 +50,8 @@ $(F08_DIR)/mpi_f08.f90: fortran/f08/mpi_f08.f90
 
 # Each module needs the .mod of the ones before it.
 $(F08_DIR)/mpi_f08_consts.o: $(F08_DIR)/mpi_f08_handles.o
-$(F08_DIR)/mpi_f08_types.o: $(F08_DIR)/mpi_f08_consts.o
+$(F08_DIR)/mpi_f08_callbacks.o: $(F08_DIR)/mpi_f08_consts.o
+$(F08_DIR)/mpi_f08_types.o: $(F08_DIR)/mpi_f08_callbacks.o
 $(F08_DIR)/mpi_f08_procs.o: $(F08_DIR)/mpi_f08_types.o
 $(F08_DIR)/mpi_f08.o: $(F08_DIR)/mpi_f08_procs.o
 $(F08_DIR)/%.o: $(F08_DIR)/%.f90 mk/f08.mk

@@ -108,6 +108,27 @@ void MPI_Grequest_start_f08(f08_query_fn *query, f08_free_fn *free_fn, f08_cance
     done(ierror, rc);
 }
 
+/* MPI-4.0 10.2: Fortran's buflen is the value's length, C's counts its NUL too; with buflen
+ * 0 nothing is written, and the value's length comes back. */
+void MPI_Info_get_string_f08(const MPI_Info *info, CFI_cdesc_t *key, MPI_Fint *buflen,
+                             CFI_cdesc_t *value, MPI_Fint *flag, MPI_Fint *ierror)
+{
+    char *k = f08_str_in(key, 1), *v = f08_str_room(value);
+    int n = *buflen > 0 ? *buflen + 1 : 0, rc = MPI_ERR_NO_MEM;
+    if (k && v)
+        rc = MPI_Info_get_string(*info, k, &n, v, flag);
+    else
+        rc = f08_fail_comm(MPI_COMM_NULL, rc);
+    if (rc == MPI_SUCCESS && *flag)
+        *buflen = n - 1;
+    if (rc == MPI_SUCCESS && v)
+        f08_str_out(value, v);
+    else
+        free(v);
+    free(k);
+    done(ierror, rc);
+}
+
 void MPI_Status_f082f_f08(const MPI_F08_status *f08, MPI_Fint *f, MPI_Fint *ierror)
 {
     done(ierror, MPI_Status_f082f(f08, f));

@@ -23,15 +23,26 @@ char *f08_str_in(const CFI_cdesc_t *s, int strip_leading)
 }
 
 /* Every MPI_MAX_* (NUL included) is at most MPI_MAX_INFO_VAL + 1; Info_get's valuelen and
- * Info_get_string's buflen are at most the Fortran string's own length. */
+ * Info_get_string's buflen are at most the Fortran string's own length. The first byte is
+ * UNWRITTEN until the C call writes a string there (at least its NUL). */
+#define UNWRITTEN '\x01'
 char *f08_str_room(const CFI_cdesc_t *s)
 {
-    return calloc(s->elem_len + MPI_MAX_INFO_VAL + 2, 1);
+    char *c = calloc(s->elem_len + MPI_MAX_INFO_VAL + 2, 1);
+    if (c)
+        c[0] = UNWRITTEN;
+    return c;
 }
 
+/* A string the call did not write (Info_get of a missing key, Info_get_string with buflen 0)
+ * leaves the program's variable as it was. */
 void f08_str_out(CFI_cdesc_t *s, char *c)
 {
     char *p = s->base_addr;
+    if (c[0] == UNWRITTEN) {
+        free(c);
+        return;
+    }
     size_t n = strlen(c);
     if (n > s->elem_len)
         n = s->elem_len;

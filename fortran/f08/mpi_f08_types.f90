@@ -1,11 +1,13 @@
 ! mpi_f08_types.f90 — what mpi_f08 declares besides its generated procedures: TYPE(MPI_Status)
 ! (BIND(C), C's MPI_Status byte for byte), the sentinel objects the C wrappers recognise by
-! address, the callback interfaces (MPI-4.0 19.3 and A.4) and the predefined callbacks, and the
-! hand-written procedures (attributes, status conversions, MPI_F_sync_reg) in f08cb.c.
+! address, the callback interfaces (MPI-4.0 19.3 and A.4; the attribute ones, one per object
+! kind, are generated: mpi_f08_callbacks), and the hand-written procedures (attributes, status
+! conversions, MPI_F_sync_reg) in f08cb.c.
 MODULE mpi_f08_types
   USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_INT, C_SIZE_T, C_PTR
   USE mpi_f08_handles
   USE mpi_f08_consts
+  USE mpi_f08_callbacks
   IMPLICIT NONE
   PRIVATE :: C_INT, C_SIZE_T, C_PTR
 
@@ -35,51 +37,6 @@ MODULE mpi_f08_types
       TYPE(C_PTR), VALUE :: invec, inoutvec
       INTEGER :: len
       TYPE(MPI_Datatype) :: datatype
-    END SUBROUTINE
-    SUBROUTINE MPI_Comm_copy_attr_function(oldcomm, comm_keyval, extra_state, &
-        attribute_val_in, attribute_val_out, flag, ierror) BIND(C)
-      IMPORT :: MPI_Comm, MPI_ADDRESS_KIND
-      TYPE(MPI_Comm) :: oldcomm
-      INTEGER :: comm_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-      LOGICAL :: flag
-    END SUBROUTINE
-    SUBROUTINE MPI_Comm_delete_attr_function(comm, comm_keyval, attribute_val, extra_state, &
-        ierror) BIND(C)
-      IMPORT :: MPI_Comm, MPI_ADDRESS_KIND
-      TYPE(MPI_Comm) :: comm
-      INTEGER :: comm_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
-    END SUBROUTINE
-    SUBROUTINE MPI_Type_copy_attr_function(oldtype, type_keyval, extra_state, &
-        attribute_val_in, attribute_val_out, flag, ierror) BIND(C)
-      IMPORT :: MPI_Datatype, MPI_ADDRESS_KIND
-      TYPE(MPI_Datatype) :: oldtype
-      INTEGER :: type_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-      LOGICAL :: flag
-    END SUBROUTINE
-    SUBROUTINE MPI_Type_delete_attr_function(datatype, type_keyval, attribute_val, &
-        extra_state, ierror) BIND(C)
-      IMPORT :: MPI_Datatype, MPI_ADDRESS_KIND
-      TYPE(MPI_Datatype) :: datatype
-      INTEGER :: type_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
-    END SUBROUTINE
-    SUBROUTINE MPI_Win_copy_attr_function(oldwin, win_keyval, extra_state, &
-        attribute_val_in, attribute_val_out, flag, ierror) BIND(C)
-      IMPORT :: MPI_Win, MPI_ADDRESS_KIND
-      TYPE(MPI_Win) :: oldwin
-      INTEGER :: win_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-      LOGICAL :: flag
-    END SUBROUTINE
-    SUBROUTINE MPI_Win_delete_attr_function(win, win_keyval, attribute_val, extra_state, &
-        ierror) BIND(C)
-      IMPORT :: MPI_Win, MPI_ADDRESS_KIND
-      TYPE(MPI_Win) :: win
-      INTEGER :: win_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
     END SUBROUTINE
     SUBROUTINE MPI_Comm_errhandler_function(comm, error_code) BIND(C)
       IMPORT :: MPI_Comm
@@ -195,6 +152,18 @@ MODULE mpi_f08_types
       INTEGER, OPTIONAL, INTENT(OUT) :: ierror
     END SUBROUTINE
   END INTERFACE
+  INTERFACE MPI_Info_get_string
+    SUBROUTINE MPI_Info_get_string_f08(info, key, buflen, value, flag, ierror) &
+        BIND(C, NAME="MPI_Info_get_string_f08")
+      IMPORT
+      TYPE(MPI_Info), INTENT(IN) :: info
+      CHARACTER(LEN=*), INTENT(IN) :: key
+      INTEGER, INTENT(INOUT) :: buflen
+      CHARACTER(LEN=*), INTENT(OUT) :: value
+      LOGICAL, INTENT(OUT) :: flag
+      INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    END SUBROUTINE
+  END INTERFACE
   INTERFACE MPI_Status_f082f
     SUBROUTINE MPI_Status_f082f_f08(f08_status, f_status, ierror) &
         BIND(C, NAME="MPI_Status_f082f_f08")
@@ -218,80 +187,6 @@ MODULE mpi_f08_types
   INTERFACE MPI_F_sync_reg
     SUBROUTINE MPI_F_sync_reg_f08(buf) BIND(C, NAME="MPI_F_sync_reg_f08")
       TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
-    END SUBROUTINE
-  END INTERFACE
-
-  ! The predefined attribute callbacks (MPI-4.0 7.7.2): fortran/attr.c's, which take every
-  ! argument by reference exactly as a TYPE(MPI_Comm) ... procedure does.
-  INTERFACE
-    SUBROUTINE MPI_COMM_NULL_COPY_FN(oldcomm, comm_keyval, extra_state, attribute_val_in, &
-        attribute_val_out, flag, ierror) BIND(C, NAME="mpi_comm_null_copy_fn_")
-      IMPORT
-      TYPE(MPI_Comm) :: oldcomm
-      INTEGER :: comm_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-      LOGICAL :: flag
-    END SUBROUTINE
-    SUBROUTINE MPI_COMM_DUP_FN(oldcomm, comm_keyval, extra_state, attribute_val_in, &
-        attribute_val_out, flag, ierror) BIND(C, NAME="mpi_comm_dup_fn_")
-      IMPORT
-      TYPE(MPI_Comm) :: oldcomm
-      INTEGER :: comm_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-      LOGICAL :: flag
-    END SUBROUTINE
-    SUBROUTINE MPI_COMM_NULL_DELETE_FN(comm, comm_keyval, attribute_val, extra_state, ierror) &
-        BIND(C, NAME="mpi_comm_null_delete_fn_")
-      IMPORT
-      TYPE(MPI_Comm) :: comm
-      INTEGER :: comm_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
-    END SUBROUTINE
-    SUBROUTINE MPI_TYPE_NULL_COPY_FN(oldtype, type_keyval, extra_state, attribute_val_in, &
-        attribute_val_out, flag, ierror) BIND(C, NAME="mpi_type_null_copy_fn_")
-      IMPORT
-      TYPE(MPI_Datatype) :: oldtype
-      INTEGER :: type_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-      LOGICAL :: flag
-    END SUBROUTINE
-    SUBROUTINE MPI_TYPE_DUP_FN(oldtype, type_keyval, extra_state, attribute_val_in, &
-        attribute_val_out, flag, ierror) BIND(C, NAME="mpi_type_dup_fn_")
-      IMPORT
-      TYPE(MPI_Datatype) :: oldtype
-      INTEGER :: type_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-      LOGICAL :: flag
-    END SUBROUTINE
-    SUBROUTINE MPI_TYPE_NULL_DELETE_FN(datatype, type_keyval, attribute_val, extra_state, ierror) &
-        BIND(C, NAME="mpi_type_null_delete_fn_")
-      IMPORT
-      TYPE(MPI_Datatype) :: datatype
-      INTEGER :: type_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
-    END SUBROUTINE
-    SUBROUTINE MPI_WIN_NULL_COPY_FN(oldwin, win_keyval, extra_state, attribute_val_in, &
-        attribute_val_out, flag, ierror) BIND(C, NAME="mpi_win_null_copy_fn_")
-      IMPORT
-      TYPE(MPI_Win) :: oldwin
-      INTEGER :: win_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-      LOGICAL :: flag
-    END SUBROUTINE
-    SUBROUTINE MPI_WIN_DUP_FN(oldwin, win_keyval, extra_state, attribute_val_in, &
-        attribute_val_out, flag, ierror) BIND(C, NAME="mpi_win_dup_fn_")
-      IMPORT
-      TYPE(MPI_Win) :: oldwin
-      INTEGER :: win_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-      LOGICAL :: flag
-    END SUBROUTINE
-    SUBROUTINE MPI_WIN_NULL_DELETE_FN(win, win_keyval, attribute_val, extra_state, ierror) &
-        BIND(C, NAME="mpi_win_null_delete_fn_")
-      IMPORT
-      TYPE(MPI_Win) :: win
-      INTEGER :: win_keyval, ierror
-      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
     END SUBROUTINE
   END INTERFACE
 END MODULE mpi_f08_types
