@@ -1,13 +1,13 @@
 ! f08_p2p.f90 — mpi_f08's basics at any rank count: TYPE handles and their ==/=, a ring of
 ! Send/Recv and Isend/Irecv with exact values and status fields, collectives, ierror absent and
 ! present (an invalid communicator gives MPI_ERR_COMM in ierror under MPI_ERRORS_RETURN), the
-! status conversions to mpif.h's integers and back, handle values equal C's (c2f).
+! status conversions to mpif.h's integers and back, Waitany/Waitsome's indices from 1.
 PROGRAM f08_p2p
   USE mpi_f08
   IMPLICIT NONE
   INTEGER :: myrank = 0, nfail = 0
   INTEGER :: size, ierr, to, from, cnt, i, cls
-  INTEGER :: out(4), in(4), sum, fstat(MPI_STATUS_SIZE)
+  INTEGER :: out(4), in(4), sum, fstat(MPI_STATUS_SIZE), idx(2)
   DOUBLE PRECISION :: dsum
   TYPE(MPI_Comm) :: dup, bad
   TYPE(MPI_Request) :: reqs(2)
@@ -55,6 +55,20 @@ PROGRAM f08_p2p
     CALL check_int('Irecv value', in(i), 100 * from + i)
   END DO
   CALL check_int('Irecv left the 4th element', in(4), -1)
+  ! Waitany and Waitsome count requests from 1, as Fortran does; all null: MPI_UNDEFINED
+  reqs(1) = MPI_REQUEST_NULL
+  CALL MPI_Irecv(in, 1, MPI_INTEGER, from, 12, dup, reqs(2))
+  CALL MPI_Send(out, 1, MPI_INTEGER, to, 12, dup)
+  CALL MPI_Waitany(2, reqs, i, st2, ierr)
+  CALL check_int('Waitany index', i, 2)
+  CALL MPI_Waitany(2, reqs, i, st2, ierr)
+  CALL check_int('Waitany index of null requests', i, MPI_UNDEFINED)
+  CALL MPI_Irecv(in, 1, MPI_INTEGER, from, 13, dup, reqs(2))
+  CALL MPI_Send(out, 1, MPI_INTEGER, to, 13, dup)
+  CALL MPI_Waitsome(2, reqs, cnt, idx, sts, ierr)
+  CALL check_int('Waitsome outcount', cnt, 1)
+  CALL check_int('Waitsome index', idx(1), 2)
+
   ! MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE
   CALL MPI_Irecv(in, 1, MPI_INTEGER, from, 10, dup, reqs(1))
   CALL MPI_Send(out, 1, MPI_INTEGER, to, 10, dup)
