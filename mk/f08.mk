@@ -14,7 +14,7 @@ F08_FFLAGS = $(FFLAGS_ALL) -ffree-line-length-none -Werror -Wno-c-binding-type \
   -Wno-unused-dummy-argument
 F08_CFLAGS = $(CFLAGS_ALL) -I$(F08_CFI) -Iinclude/rmp -Ifortran/f08
 F08_MODS := handles consts callbacks types procs
-F08_FOBJ := $(F08_MODS:%=$(F08_DIR)/mpi_f08_%.o) $(F08_DIR)/mpi_f08.o
+F08_FOBJ := $(F08_MODS:%=$(F08_DIR)/mpi_f08_%.o) $(F08_DIR)/mpi_f08.o $(F08_DIR)/mpi_f08_bodies.o
 F08_COBJ := $(F08_DIR)/f08_wrap.o $(patsubst fortran/f08/%.c,$(F08_DIR)/%.o,$(wildcard fortran/f08/*.c))
 F08_OBJ := $(F08_FOBJ) $(F08_COBJ)
 # Into librmp-mpifort: its static rule links $^, its shared one $(F_OBJ).
@@ -30,6 +30,9 @@ $(F08_DIR)/mpi_f08_callbacks.f90: tools/gen-f08
 $(F08_DIR)/mpi_f08_procs.f90: $(FORTRAN_API) tools/gen-f08
 	@mkdir -p $(dir $@)
 	tools/gen-f08 module $< > $@.tmp && mv $@.tmp $@
+$(F08_DIR)/mpi_f08_bodies.f90: $(FORTRAN_API) tools/gen-f08
+	@mkdir -p $(dir $@)
+	tools/gen-f08 bodies $< > $@.tmp && mv $@.tmp $@
 $(F08_DIR)/f08_wrap.c: $(FORTRAN_API) tools/gen-f08
 	@mkdir -p $(dir $@)
 	tools/gen-f08 wrappers $< > $@.tmp && mv $@.tmp $@
@@ -54,6 +57,7 @@ $(F08_DIR)/mpi_f08_callbacks.o: $(F08_DIR)/mpi_f08_consts.o
 $(F08_DIR)/mpi_f08_types.o: $(F08_DIR)/mpi_f08_callbacks.o
 $(F08_DIR)/mpi_f08_procs.o: $(F08_DIR)/mpi_f08_types.o
 $(F08_DIR)/mpi_f08.o: $(F08_DIR)/mpi_f08_procs.o
+$(F08_DIR)/mpi_f08_bodies.o: $(F08_DIR)/mpi_f08_types.o
 $(F08_DIR)/%.o: $(F08_DIR)/%.f90 mk/f08.mk
 	@mkdir -p $(F08_MODDIR)
 	$(RMP_FC) $(F08_FFLAGS) -J$(F08_MODDIR) -c $< -o $@
