@@ -47,5 +47,11 @@ int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)
     return status_copy(f_status, f08_status, __func__);
 }
 
-MPI_Fint MPI_Session_c2f(MPI_Session session) { return (MPI_Fint)session; }
-MPI_Session MPI_Session_f2c(MPI_Fint session) { return (MPI_Session)session; }
+MPI_Fint MPI_Session_c2f(MPI_Session session)
+{
+    return (MPI_Fint)session;
+}
+MPI_Session MPI_Session_f2c(MPI_Fint session)
+{
+    return (MPI_Session)session;
+}

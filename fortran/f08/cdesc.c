@@ -79,7 +79,7 @@ static int element_fits(const CFI_cdesc_t *d, MPI_Datatype type)
         MPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS)
         return MPI_ERR_TYPE;
     return (size_t)size == d->elem_len || (size_t)extent == d->elem_len ? MPI_SUCCESS
-                                                                          : MPI_ERR_BUFFER;
+                                                                        : MPI_ERR_BUFFER;
 }
 
 void *f08_buf_addr(CFI_cdesc_t *d)
@@ -114,8 +114,8 @@ static int block_step(const CFI_cdesc_t *d, MPI_Aint count, MPI_Aint *step)
 
 int f08_buf_get(CFI_cdesc_t *d, MPI_Aint count, MPI_Datatype type, int multi, f08_buf_t *b)
 {
-    *b = (f08_buf_t){.addr = f08_buf_addr(d), .count = count, .type = type,
-                     .tmp = MPI_DATATYPE_NULL, .d = d};
+    *b = (f08_buf_t){
+        .addr = f08_buf_addr(d), .count = count, .type = type, .tmp = MPI_DATATYPE_NULL, .d = d};
     if (b->addr != d->base_addr || d->rank == 0 || count <= 0 || CFI_is_contiguous(d))
         return MPI_SUCCESS;
     int rc = element_fits(d, type);

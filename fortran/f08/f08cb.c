@@ -28,28 +28,28 @@ static void done(MPI_Fint *ierror, int rc)
         *ierror = rc;
 }
 
-#define F08_CREATE_KEYVAL(name, f77)                                                           \
-    void name(void (*copy)(void), void (*del)(void), MPI_Fint *keyval, MPI_Aint *extra,       \
-              MPI_Fint *ierror)                                                                \
-    {                                                                                          \
-        MPI_Fint rc;                                                                           \
-        f77(copy, del, keyval, extra, &rc);                                                    \
-        done(ierror, rc);                                                                      \
+#define F08_CREATE_KEYVAL(name, f77)                                                               \
+    void name(void (*copy)(void), void (*del)(void), MPI_Fint *keyval, MPI_Aint *extra,            \
+              MPI_Fint *ierror)                                                                    \
+    {                                                                                              \
+        MPI_Fint rc;                                                                               \
+        f77(copy, del, keyval, extra, &rc);                                                        \
+        done(ierror, rc);                                                                          \
     }
-F08_CREATE_KEYVAL(MPI_Comm_create_keyval_f08, mpi_comm_create_keyval_)
-F08_CREATE_KEYVAL(MPI_Type_create_keyval_f08, mpi_type_create_keyval_)
-F08_CREATE_KEYVAL(MPI_Win_create_keyval_f08, mpi_win_create_keyval_)
+F08_CREATE_KEYVAL(rmpf08_MPI_Comm_create_keyval_f08, mpi_comm_create_keyval_)
+F08_CREATE_KEYVAL(rmpf08_MPI_Type_create_keyval_f08, mpi_type_create_keyval_)
+F08_CREATE_KEYVAL(rmpf08_MPI_Win_create_keyval_f08, mpi_win_create_keyval_)
 
-#define F08_GET_ATTR(name, f77)                                                                \
-    void name(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag, MPI_Fint *ierror) \
-    {                                                                                          \
-        MPI_Fint rc;                                                                           \
-        f77(obj, keyval, val, flag, &rc);                                                      \
-        done(ierror, rc);                                                                      \
+#define F08_GET_ATTR(name, f77)                                                                    \
+    void name(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag, MPI_Fint *ierror)    \
+    {                                                                                              \
+        MPI_Fint rc;                                                                               \
+        f77(obj, keyval, val, flag, &rc);                                                          \
+        done(ierror, rc);                                                                          \
     }
-F08_GET_ATTR(MPI_Comm_get_attr_f08, mpi_comm_get_attr_)
-F08_GET_ATTR(MPI_Type_get_attr_f08, mpi_type_get_attr_)
-F08_GET_ATTR(MPI_Win_get_attr_f08, mpi_win_get_attr_)
+F08_GET_ATTR(rmpf08_MPI_Comm_get_attr_f08, mpi_comm_get_attr_)
+F08_GET_ATTR(rmpf08_MPI_Type_get_attr_f08, mpi_type_get_attr_)
+F08_GET_ATTR(rmpf08_MPI_Win_get_attr_f08, mpi_win_get_attr_)
 
 /* Generalized requests: the Fortran callbacks and where the program's extra_state is: the
  * callbacks get that variable itself, so what free_fn writes there the program sees (as with
@@ -90,8 +90,8 @@ static int greq_cancel(void *extra, int complete)
     return ierr;
 }
 
-void MPI_Grequest_start_f08(f08_query_fn *query, f08_free_fn *free_fn, f08_cancel_fn *cancel,
-                            MPI_Aint *extra, MPI_Fint *request, MPI_Fint *ierror)
+void rmpf08_MPI_Grequest_start_f08(f08_query_fn *query, f08_free_fn *free_fn, f08_cancel_fn *cancel,
+                                   MPI_Aint *extra, MPI_Fint *request, MPI_Fint *ierror)
 {
     f08_greq_t *g = malloc(sizeof *g);
     MPI_Request r = MPI_REQUEST_NULL;
@@ -110,8 +110,8 @@ void MPI_Grequest_start_f08(f08_query_fn *query, f08_free_fn *free_fn, f08_cance
 
 /* MPI-4.0 10.2: Fortran's buflen is the value's length, C's counts its NUL too; with buflen
  * 0 nothing is written, and the value's length comes back. */
-void MPI_Info_get_string_f08(const MPI_Info *info, CFI_cdesc_t *key, MPI_Fint *buflen,
-                             CFI_cdesc_t *value, MPI_Fint *flag, MPI_Fint *ierror)
+void rmpf08_MPI_Info_get_string_f08(const MPI_Info *info, CFI_cdesc_t *key, MPI_Fint *buflen,
+                                    CFI_cdesc_t *value, MPI_Fint *flag, MPI_Fint *ierror)
 {
     char *k = f08_str_in(key, 1), *v = f08_str_room(value);
     int n = *buflen > 0 ? *buflen + 1 : 0, rc = MPI_ERR_NO_MEM;
