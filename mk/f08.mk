@@ -21,10 +21,10 @@ F08_OBJ := $(F08_FOBJ) $(F08_COBJ)
 F_OBJ += $(F08_OBJ)
 $(FORT_STATIC) $(FORT_SHARED).0: $(F08_OBJ)
 
-$(F08_DIR)/mpi_f08_handles.f90: tools/gen-f08
+$(F08_DIR)/mpi_f08_handles.f90: tools/gen-f08 tools/f08decls.py
 	@mkdir -p $(dir $@)
 	tools/gen-f08 handles > $@.tmp && mv $@.tmp $@
-$(F08_DIR)/mpi_f08_callbacks.f90: tools/gen-f08
+$(F08_DIR)/mpi_f08_callbacks.f90: tools/gen-f08 tools/f08decls.py
 	@mkdir -p $(dir $@)
 	tools/gen-f08 callbacks > $@.tmp && mv $@.tmp $@
 $(F08_DIR)/mpi_f08_procs.f90: $(FORTRAN_API) tools/gen-f08
@@ -37,7 +37,7 @@ $(F08_DIR)/f08_wrap.c: $(FORTRAN_API) tools/gen-f08
 	@mkdir -p $(dir $@)
 	tools/gen-f08 wrappers $< > $@.tmp && mv $@.tmp $@
 # The constants are mpi.h's own values, printed by a program linked with this librmp-mpi.
-$(F08_DIR)/consts.c: include/rmp/mpi.h $(PMPI_H) tools/gen-f08
+$(F08_DIR)/consts.c: include/rmp/mpi.h $(PMPI_H) tools/gen-f08 tools/f08decls.py
 	@mkdir -p $(dir $@)
 	tools/gen-f08 consts "$(CC) -Iinclude/rmp" include/rmp/mpi.h > $@.tmp && mv $@.tmp $@
 $(F08_DIR)/consts: $(F08_DIR)/consts.c $(MPI_STATIC) $(STATIC)
