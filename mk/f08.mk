@@ -10,8 +10,11 @@ F08_MODDIR = $(FDIR)
 # The C wrappers see C's descriptors through the compiler's own ISO_Fortran_binding.h; they
 # keep default visibility (BIND(C) names the Fortran side calls), unlike fortran/*.c's.
 F08_CFI = $(dir $(shell $(RMP_FC) -print-file-name=include/ISO_Fortran_binding.h))
-F08_FFLAGS = $(FFLAGS_ALL) -ffree-line-length-none -Werror -Wno-c-binding-type \
-  -Wno-unused-dummy-argument
+# The Fortran objects are declarations and forwarding only, built without the sanitizers: an
+# instrumented BIND(C) object (MPI_STATUS_IGNORE) would be a second definition of C's, an ODR
+# violation to ASan. The C side (wrappers, sections) keeps them.
+F08_FFLAGS = $(filter-out -fsanitize=%,$(FFLAGS_ALL)) -ffree-line-length-none -Werror \
+  -Wno-c-binding-type -Wno-unused-dummy-argument
 F08_CFLAGS = $(CFLAGS_ALL) -I$(F08_CFI) -Iinclude/rmp -Ifortran/f08
 F08_MODS := handles consts callbacks types procs
 F08_FOBJ := $(F08_MODS:%=$(F08_DIR)/mpi_f08_%.o) $(F08_DIR)/mpi_f08.o $(F08_DIR)/mpi_f08_bodies.o

@@ -141,6 +141,7 @@ PROGRAM f08_sections
     CALL check_true('Allreduce section holes', e(3 * i - 2) == -1 .AND. e(3 * i) == -1)
   END DO
 
+  DEALLOCATE (la, lb, g)
   CALL finish('f08_sections')
 CONTAINS
   INCLUDE 'fcheck.inc'
