@@ -210,7 +210,7 @@ $(OUT)/bin/rmpic++: $(RMPICXX)
 $(RMPINFO): tools/rmp-info.c $(INTERNAL) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DRMP_INFO_CC='"$(CC)"' -DRMP_INFO_VARIANT='"$(VARIANT)"' \
-	  -DRMP_INFO_CFLAGS='"$(strip $(OPT) $(SAN) $(CFLAGS))"' $(LDFLAGS_ALL) -o $@ $< \
+	  -DRMP_INFO_CFLAGS='"$(strip $(OPT) $(SAN) $(CFLAGS))"' $(RMPINFO_FORTRAN) $(LDFLAGS_ALL) -o $@ $< \
 	  $(INTERNAL) $(LIBS)
 
 # rmp-mpi.pc: $(call mpipc_text,PREFIX,INCLUDEDIR); librmp's flags come from Requires: rmp.

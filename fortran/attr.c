@@ -74,97 +74,101 @@ static int delete_tramp(int obj, int keyval, void *val, void *extra)
     return ierr;
 }
 
-RMPIF_API void mpi_comm_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
-                                       MPI_Aint *extra, MPI_Fint *ierr)
+RMPIF_API void pmpi_comm_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
+                                        MPI_Aint *extra, MPI_Fint *ierr)
 {
     rmpif_keyval_t *k = keyval_new(copy, del, *extra, 0);
     *ierr = k ? MPI_Comm_create_keyval(copy_tramp, delete_tramp, keyval, k) : MPI_ERR_NO_MEM;
 }
 
-RMPIF_API void mpi_type_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
-                                       MPI_Aint *extra, MPI_Fint *ierr)
+RMPIF_API void pmpi_type_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
+                                        MPI_Aint *extra, MPI_Fint *ierr)
 {
     rmpif_keyval_t *k = keyval_new(copy, del, *extra, 0);
     *ierr = k ? MPI_Type_create_keyval(copy_tramp, delete_tramp, keyval, k) : MPI_ERR_NO_MEM;
 }
 
-RMPIF_API void mpi_win_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
-                                      MPI_Aint *extra, MPI_Fint *ierr)
+RMPIF_API void pmpi_win_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
+                                       MPI_Aint *extra, MPI_Fint *ierr)
 {
     rmpif_keyval_t *k = keyval_new(copy, del, *extra, 0);
     *ierr = k ? MPI_Win_create_keyval(copy_tramp, delete_tramp, keyval, k) : MPI_ERR_NO_MEM;
 }
 
-RMPIF_API void mpi_keyval_create_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
-                                  MPI_Fint *extra, MPI_Fint *ierr)
+RMPIF_API void pmpi_keyval_create_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
+                                   MPI_Fint *extra, MPI_Fint *ierr)
 {
     rmpif_keyval_t *k = keyval_new(copy, del, *extra, 1);
     *ierr = k ? MPI_Keyval_create(copy_tramp, delete_tramp, keyval, k) : MPI_ERR_NO_MEM;
 }
 
-/* The predefined attributes C gives as a pointer to an int (MPI-4.0 7.1): Fortran gets the
- * int. Values set from Fortran are the integers themselves. */
-static MPI_Aint comm_attr_value(int keyval, void *v)
+/* An attribute's value as Fortran reads it. The predefined attributes C gives as a pointer
+ * (MPI-4.0 7.1, 12.2.6) are their values: a pointer to an int (MPI_TAG_UB ..., MPI_WIN_DISP_UNIT
+ * ...), MPI_WIN_SIZE a pointer to an MPI_Aint, MPI_WIN_BASE the address itself. Values set from
+ * Fortran are the integers themselves. */
+static MPI_Aint attr_value(char obj, int k, void *v)
 {
-    if (keyval == MPI_TAG_UB || keyval == MPI_HOST || keyval == MPI_IO ||
-        keyval == MPI_WTIME_IS_GLOBAL || keyval == MPI_UNIVERSE_SIZE || keyval == MPI_APPNUM ||
-        keyval == MPI_LASTUSEDCODE)
+    if (obj == 't') /* no predefined type attributes */
+        return (MPI_Aint)(intptr_t)v;
+    int win = obj == 'w';
+    int int_ptr = win ? k == MPI_WIN_DISP_UNIT || k == MPI_WIN_CREATE_FLAVOR || k == MPI_WIN_MODEL
+                      : k == MPI_TAG_UB || k == MPI_HOST || k == MPI_IO ||
+                            k == MPI_WTIME_IS_GLOBAL || k == MPI_UNIVERSE_SIZE ||
+                            k == MPI_APPNUM || k == MPI_LASTUSEDCODE;
+    if (int_ptr)
         return *(int *)v;
+    if (win && k == MPI_WIN_SIZE)
+        return *(MPI_Aint *)v;
     return (MPI_Aint)(intptr_t)v;
 }
 
-RMPIF_API void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
+/* Comm, type and win getters share one shape (their handles are ints); obj ('c', 't', 'w')
+ * says which predefined keyvals apply. */
+typedef int attr_get_fn(int obj, int keyval, void *val, int *flag);
+
+static int attr_get(attr_get_fn *get, char what, MPI_Fint obj, MPI_Fint keyval, MPI_Aint *val,
+                    MPI_Fint *flag)
+{
+    void *v = NULL;
+    int f = 0;
+    int rc = get(obj, keyval, &v, &f);
+    if (rc == MPI_SUCCESS && f)
+        *val = attr_value(what, keyval, v);
+    *flag = f ? RMPIF_TRUE : RMPIF_FALSE;
+    return rc;
+}
+
+RMPIF_API void pmpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
+                                   MPI_Fint *ierr)
+{
+    *ierr = attr_get(MPI_Comm_get_attr, 'c', *comm, *keyval, val, flag);
+}
+
+RMPIF_API void pmpi_type_get_attr_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
+                                   MPI_Fint *ierr)
+{
+    *ierr = attr_get(MPI_Type_get_attr, 't', *type, *keyval, val, flag);
+}
+
+RMPIF_API void pmpi_win_get_attr_(MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
                                   MPI_Fint *ierr)
 {
-    void *v = NULL;
-    int f = 0;
-    *ierr = MPI_Comm_get_attr((MPI_Comm)*comm, *keyval, &v, &f);
-    if (*ierr == MPI_SUCCESS && f)
-        *val = comm_attr_value(*keyval, v);
-    *flag = f ? RMPIF_TRUE : RMPIF_FALSE;
+    *ierr = attr_get(MPI_Win_get_attr, 'w', *win, *keyval, val, flag);
 }
 
-RMPIF_API void mpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *flag,
-                             MPI_Fint *ierr)
+/* MPI-1's: INTEGER values. */
+RMPIF_API void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *flag,
+                              MPI_Fint *ierr)
 {
-    void *v = NULL;
-    int f = 0;
-    *ierr = MPI_Attr_get((MPI_Comm)*comm, *keyval, &v, &f);
-    if (*ierr == MPI_SUCCESS && f)
-        *val = (MPI_Fint)comm_attr_value(*keyval, v);
-    *flag = f ? RMPIF_TRUE : RMPIF_FALSE;
+    MPI_Aint v = 0;
+    *ierr = attr_get(MPI_Attr_get, 'c', *comm, *keyval, &v, flag);
+    if (*ierr == MPI_SUCCESS && *flag)
+        *val = (MPI_Fint)v;
 }
 
-RMPIF_API void mpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *ierr)
+RMPIF_API void pmpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *ierr)
 {
     *ierr = MPI_Attr_put((MPI_Comm)*comm, *keyval, (void *)(intptr_t)*val);
-}
-
-RMPIF_API void mpi_type_get_attr_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
-                                  MPI_Fint *ierr)
-{
-    void *v = NULL;
-    int f = 0;
-    *ierr = MPI_Type_get_attr((MPI_Datatype)*type, *keyval, &v, &f);
-    if (*ierr == MPI_SUCCESS && f)
-        *val = (MPI_Aint)(intptr_t)v;
-    *flag = f ? RMPIF_TRUE : RMPIF_FALSE;
-}
-
-/* Window attributes: MPI_WIN_BASE is the address itself, MPI_WIN_SIZE a pointer to an
- * MPI_Aint, the others pointers to ints. */
-RMPIF_API void mpi_win_get_attr_(MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
-                                 MPI_Fint *ierr)
-{
-    void *v = NULL;
-    int f = 0, k = *keyval;
-    *ierr = MPI_Win_get_attr((MPI_Win)*win, k, &v, &f);
-    if (*ierr == MPI_SUCCESS && f)
-        *val = k == MPI_WIN_SIZE ? *(MPI_Aint *)v
-               : k == MPI_WIN_DISP_UNIT || k == MPI_WIN_CREATE_FLAVOR || k == MPI_WIN_MODEL
-                   ? *(int *)v
-                   : (MPI_Aint)(intptr_t)v;
-    *flag = f ? RMPIF_TRUE : RMPIF_FALSE;
 }
 
 /* The predefined callbacks, as Fortran calls them (MPI-4.0 7.7.2). */
@@ -200,3 +204,14 @@ RMPIF_NULL_DELETE(mpi_comm_null_delete_fn_, MPI_Aint)
 RMPIF_NULL_DELETE(mpi_type_null_delete_fn_, MPI_Aint)
 RMPIF_NULL_DELETE(mpi_win_null_delete_fn_, MPI_Aint)
 RMPIF_NULL_DELETE(mpi_null_delete_fn_, MPI_Fint)
+
+/* The MPI_ names, weak: a Fortran profiling tool defines its own and calls the PMPI_ ones. */
+RMPIF_MPI_ALIAS(mpi_comm_create_keyval_);
+RMPIF_MPI_ALIAS(mpi_type_create_keyval_);
+RMPIF_MPI_ALIAS(mpi_win_create_keyval_);
+RMPIF_MPI_ALIAS(mpi_keyval_create_);
+RMPIF_MPI_ALIAS(mpi_comm_get_attr_);
+RMPIF_MPI_ALIAS(mpi_type_get_attr_);
+RMPIF_MPI_ALIAS(mpi_win_get_attr_);
+RMPIF_MPI_ALIAS(mpi_attr_get_);
+RMPIF_MPI_ALIAS(mpi_attr_put_);

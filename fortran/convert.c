@@ -38,6 +38,15 @@ char *rmpif_str_in(const char *f, size_t len)
     return c;
 }
 
+char *rmpif_str_in_info(const char *f, size_t len)
+{
+    while (len > 0 && f[0] == ' ') {
+        f++;
+        len--;
+    }
+    return rmpif_str_in(f, len);
+}
+
 void rmpif_str_out(const char *c, char *f, size_t len)
 {
     size_t n = strlen(c);
@@ -120,6 +129,21 @@ void rmpif_argvs_free(void *argvs, int count)
     for (int i = 0; a && i < count; i++)
         free(a[i]);
     free(a);
+}
+
+void rmpif_index_out(MPI_Fint *idx, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (idx[i] >= 0)
+            idx[i]++;
+}
+
+MPI_Aint *rmpif_aints_in(const MPI_Fint *f, int n)
+{
+    MPI_Aint *c = malloc(sizeof(MPI_Aint) * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; c && i < n; i++)
+        c[i] = f[i];
+    return c;
 }
 
 MPI_Request *rmpif_request_in(const MPI_Fint *f, int n)

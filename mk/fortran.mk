@@ -23,6 +23,13 @@ RMPIFORT := $(OUT)/bin/rmpifort
 FFLAGS_ALL := -g -fPIC -Wall $(OPT) $(SAN) $(FFLAGS)
 F_CFLAGS = $(CFLAGS_ALL) -fvisibility=hidden -Iinclude/rmp -Ifortran
 
+# rmp-info's line on the bindings (tools/rmp-info.c).
+FC_VERSION = $(shell $(RMP_FC) -dumpfullversion 2>/dev/null || $(RMP_FC) -dumpversion 2>/dev/null)
+F_INFO_YES = mpif.h and use mpi in librmp-mpifort with rmpifort; built with $(RMP_FC) $(FC_VERSION)
+F_INFO_NO = not built: no Fortran compiler $(RMP_FC) (apt-get install gfortran; then make)
+RMPINFO_FORTRAN = -DRMP_INFO_FORTRAN='"$(if $(HAVE_FC),$(F_INFO_YES),$(F_INFO_NO))"'
+$(RMPINFO): mk/fortran.mk
+
 .PHONY: fortran install-fortran uninstall-fortran
 all: fortran
 ifeq ($(HAVE_FC)$(if $(wildcard $(FORTRAN_API)),y),yy)
@@ -151,7 +158,7 @@ $(TESTS)/integration: CFLAGS += -DRMP_TEST_FORTRAN='"$(abspath $(TESTS)/fortran)
 endif
 $(TESTS)/fortran/%: tests/fortran/%.f90 $(FORT_SHARED) $(RMPIFORT) $(FDIR)/mpif.h
 	@mkdir -p $(dir $@)
-	$(RMPIFORT) $(FFLAGS_ALL) -Itests/fortran -o $@ $<
+	$(RMPIFORT) $(FFLAGS_ALL) -Itests/fortran -J$(dir $@) -o $@ $<
 $(TESTS)/fortran/%: tests/fortran/%.f $(FORT_SHARED) $(RMPIFORT) $(FDIR)/mpif.h
 	@mkdir -p $(dir $@)
 	$(RMPIFORT) $(FFLAGS_ALL) -o $@ $<

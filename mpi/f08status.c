@@ -11,12 +11,13 @@ MPI_F08_status rmp_mpi_f08_statuses_ignore_[1];
 MPI_F08_status *MPI_F08_STATUS_IGNORE = rmp_mpi_f08_status_ignore_;
 MPI_F08_status *MPI_F08_STATUSES_IGNORE = rmp_mpi_f08_statuses_ignore_;
 
-/* A status argument these calls accept: neither NULL (every C and Fortran IGNORE sentinel
- * of rmp's mpif.h is NULL) nor mpi_f08's IGNORE objects. */
+/* A status argument these calls accept: neither NULL (C's IGNORE) nor one of mpif.h's or
+ * mpi_f08's IGNORE objects. */
 static int status_ok(const void *s)
 {
     return s && s != (const void *)MPI_F08_STATUS_IGNORE &&
-           s != (const void *)MPI_F08_STATUSES_IGNORE;
+           s != (const void *)MPI_F08_STATUSES_IGNORE && s != (const void *)MPI_F_STATUS_IGNORE &&
+           s != (const void *)MPI_F_STATUSES_IGNORE;
 }
 
 static int status_copy(const void *from, void *to, const char *call)

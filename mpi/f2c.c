@@ -82,9 +82,15 @@ MPI_Message MPI_Message_f2c(MPI_Fint message)
 }
 
 /* A status is copied as it is: its integers are the Fortran status (MPI_STATUS_SIZE of them). */
+/* The Fortran IGNORE sentinels are no status (MPI-4.0 19.3.5: MPI_ERR_ARG). */
+static int f_status_ok(const MPI_Fint *f)
+{
+    return f && f != MPI_F_STATUS_IGNORE && f != MPI_F_STATUSES_IGNORE;
+}
+
 int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 {
-    if (!c_status || !f_status)
+    if (!c_status || !f_status_ok(f_status))
         return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_ARG, __func__);
     memcpy(f_status, c_status, sizeof(MPI_Status));
     return MPI_SUCCESS;
@@ -92,7 +98,7 @@ int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 
 int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
 {
-    if (!c_status || !f_status)
+    if (!c_status || !f_status_ok(f_status))
         return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_ARG, __func__);
     memcpy(c_status, f_status, sizeof(MPI_Status));
     return MPI_SUCCESS;

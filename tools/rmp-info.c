@@ -17,6 +17,9 @@
 #define RMP_INFO_VARIANT "unknown"
 #define RMP_INFO_CFLAGS ""
 #endif
+#ifndef RMP_INFO_FORTRAN /* mk/fortran.mk: what the Fortran bindings are, or why they are not */
+#define RMP_INFO_FORTRAN "unknown"
+#endif
 
 static void info_version(void)
 {
@@ -30,6 +33,7 @@ static void info_build(void)
 {
     printf("build: variant %s, compiler %s, flags %s\n", RMP_INFO_VARIANT, RMP_INFO_CC,
            RMP_INFO_CFLAGS);
+    printf("fortran: %s\n", RMP_INFO_FORTRAN);
     printf("transports: self (a rank to itself), shm (ranks on one node: rings + CMA), "
            "verbs (RDMA: RC, UD multicast, atomics; needs a device below)\n");
 }

@@ -1450,8 +1450,11 @@ int MPI_Abi_get_fortran_info(MPI_Info *info);
  * a small integer of its own, the same one each time (0 for the null handle), held until
  * the program ends. A status is MPI_STATUS_SIZE integers. */
 #define MPI_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
-#define MPI_F_STATUS_IGNORE ((MPI_Fint *)0)
-#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
+/* mpif.h's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE are these COMMON blocks (mpi/fsentinel.c):
+ * C code handed a Fortran status knows them by their addresses. */
+extern MPI_Fint rmpi_status_ignore_[], rmpi_statuses_ignore_[];
+#define MPI_F_STATUS_IGNORE (rmpi_status_ignore_)
+#define MPI_F_STATUSES_IGNORE (rmpi_statuses_ignore_)
 MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
 MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
 MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);

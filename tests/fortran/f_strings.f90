@@ -51,8 +51,24 @@ program f_strings
   call MPI_Info_get(info, 'colour', len(val), val, flag, ierr)
   call check_true('Info_get flag', flag)
   call check_true('Info_get value "blue"', val == 'blue')
+  val = 'untouched'
   call MPI_Info_get(info, 'nokey', len(val), val, flag, ierr)
   call check_true('Info_get of a missing key: .FALSE.', .not. flag)
+  call check_true('Info_get of a missing key leaves value alone', val == 'untouched')
+  ! Leading blanks of an Info key and value go too; Info_get_string's buflen has no NUL.
+  call MPI_Info_set(info, '  lead', '  x y ', ierr)
+  call MPI_Info_get(info, 'lead', len(val), val, flag, ierr)
+  call check_true('key "  lead" found as "lead"', flag)
+  call check_true('value "  x y " is "x y"', val == 'x y')
+  vlen = 0
+  val = 'keep'
+  call MPI_Info_get_string(info, 'colour', vlen, val, flag, ierr)
+  call check_int('Info_get_string buflen 0: the length', vlen, 4)
+  call check_true('Info_get_string buflen 0: value untouched', val == 'keep')
+  vlen = 2
+  call MPI_Info_get_string(info, 'colour', vlen, val, flag, ierr)
+  call check_true('Info_get_string buflen 2: "bl", blank-padded', val == 'bl')
+  call check_int('Info_get_string: the length', vlen, 4)
   call MPI_Info_free(info, ierr)
   call check_int('info after free', info, MPI_INFO_NULL)
 

@@ -23,7 +23,7 @@
 #endif
 
 static const char *const fprogs[] = {"f_p2p", "f_coll", "f_fixed", "f_strings",
-                                     "f_attr", "f_op", "f_errh", "f_types",
+                                     "f_attr", "f_op", "f_errh", "f_types", "f_greq",
                                      "f08_p2p", "f08_sections", "f08_cb"};
 #define NFPROGS (sizeof fprogs / sizeof fprogs[0])
 

@@ -68,6 +68,13 @@ int main(int argc, char **argv)
     int cnt = -1;
     CHECK(MPI_Get_count(&c2, MPI_INT, &cnt));
     EXPECT_INT(cnt, 1);
+    /* mpif.h's IGNORE sentinels (MPI_F_STATUS_IGNORE: their COMMON blocks) are no status */
+    int cls_ign = -1;
+    MPI_Error_class(MPI_Status_f2c(MPI_F_STATUS_IGNORE, &c2), &cls_ign);
+    EXPECT_INT(cls_ign, MPI_ERR_ARG);
+    MPI_Error_class(MPI_Status_c2f(&st, MPI_F_STATUSES_IGNORE), &cls_ign);
+    EXPECT_INT(cls_ign, MPI_ERR_ARG);
+
     int cls = -1;
     MPI_Error_class(MPI_Status_c2f(MPI_STATUS_IGNORE, f), &cls);
     EXPECT_INT(cls, MPI_ERR_ARG);
