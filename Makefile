@@ -73,7 +73,8 @@ INTERNAL := build/$(VARIANT)/librmp-internal.a
 # The MPI layer (mpi/, include/rmp/mpi.h) is a library of its own over librmp, exported the
 # same way: what mpi.h declares leaves it, its helpers (rmpi_*) stay inside.
 MPI_SRC := $(wildcard mpi/*.c)
-MPI_OBJ := $(MPI_SRC:%.c=$(OBJ)/%.o)
+# ... and the glue tools/gen-api generates from api/mpi.api (the forwarding _c forms).
+MPI_OBJ := $(MPI_SRC:%.c=$(OBJ)/%.o) $(OBJ)/mpi/api_glue.o
 # The profiling interface (MPI-3.1 14.2), generated from mpi.h by tools/gen-pmpi with no list
 # to keep: include/rmp/pmpi.h declares PMPI_X for every MPI_X; the layer's sources, written
 # with MPI_ names, are compiled with `#define MPI_X PMPI_X` force-included after mpi.h, so
@@ -82,6 +83,11 @@ MPI_OBJ := $(MPI_SRC:%.c=$(OBJ)/%.o)
 # that a program's own MPI_X wins over librmp-mpi.a's without a duplicate-symbol error.
 PMPI_H := include/rmp/pmpi.h
 PMPI_GEN := $(OBJ)/mpi/pmpi
+# The one description of the API (api/mpi.api, api/README.md): tools/gen-api writes the
+# prototypes mpi.h includes (mpi_proto.h, committed: installed and read like mpi.h).
+API := api/mpi.api
+API_GEN := tools/gen-api tools/apilib.py
+PROTO_H := include/rmp/mpi_proto.h
 $(MPI_OBJ): LIB_CFLAGS := -fvisibility=hidden -include mpi/visibility.h -include $(PMPI_GEN)-rename.h
 $(MPI_OBJ): $(PMPI_GEN)-rename.h $(PMPI_H)
 MRUN_SRC := $(wildcard launcher/*.c)
@@ -154,9 +160,18 @@ $(MRUN): $(MRUN_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -Wl,--export-dynamic-symbol=accept -o $@ $^ $(PMIX_LIBS)
 
-# pmpi.h lives in the source tree (it is installed, and read like mpi.h); rewritten only when
-# its text changes. tests/packaging/pmpi-check.sh fails when the committed one is stale.
-$(PMPI_H): include/rmp/mpi.h tools/gen-pmpi
+# mpi_proto.h and pmpi.h live in the source tree (installed, and read like mpi.h); rewritten
+# only when their text changes. tests/packaging/api-check.sh and pmpi-check.sh fail when the
+# committed ones are stale.
+$(PROTO_H): $(API) $(API_GEN)
+	tools/gen-api proto $(API) > $@.tmp.$$$$ && \
+	  if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; touch $@; else mv $@.tmp.$$$$ $@; fi
+$(OBJ)/mpi/api_glue.c: $(API) $(API_GEN) tools/apiglue.py
+	@mkdir -p $(dir $@)
+	tools/gen-api glue $(API) > $@.tmp && mv $@.tmp $@
+$(OBJ)/mpi/api_glue.o: $(OBJ)/mpi/api_glue.c Makefile | need-build-deps
+	$(CC) $(CFLAGS_ALL) $(LIB_CFLAGS) -Impi -MMD -MP -c $< -o $@
+$(PMPI_H): include/rmp/mpi.h $(PROTO_H) tools/gen-pmpi
 	tools/gen-pmpi header "$(CC)" include/rmp/mpi.h > $@.tmp.$$$$ && \
 	  if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; touch $@; else mv $@.tmp.$$$$ $@; fi
 $(PMPI_GEN)-rename.h: $(PMPI_H) tools/gen-pmpi
@@ -470,7 +485,7 @@ install: all
 	install -m 755 $(MRUN) $(BENCH) $(RMPINFO) $(DESTDIR)$(PREFIX)/bin/
 	$(call pc_text,$(PREFIX),$${prefix}/include) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp.pc
 	install -d $(DESTDIR)$(PREFIX)/include/rmp
-	install -m 644 include/rmp/mpi.h include/rmp/pmpi.h $(DESTDIR)$(PREFIX)/include/rmp/
+	install -m 644 include/rmp/mpi.h include/rmp/mpi_proto.h include/rmp/pmpi.h $(DESTDIR)$(PREFIX)/include/rmp/
 	install -m 644 $(MPI_STATIC) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(MPI_SHARED).0 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf librmp-mpi.so.0 $(DESTDIR)$(PREFIX)/lib/librmp-mpi.so
@@ -486,7 +501,8 @@ install: all
 # nothing else: the directories stay, as they may hold other packages' files.
 # include/rmp/ is rmp's own directory: removed once empty.
 INSTALLED := include/rmp.h lib/librmp.a lib/librmp.so.0 lib/librmp.so lib/pkgconfig/rmp.pc \
-             bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h include/rmp/pmpi.h lib/librmp-mpi.a \
+             bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h include/rmp/mpi_proto.h \
+             include/rmp/pmpi.h lib/librmp-mpi.a \
              lib/librmp-mpi.so.0 lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc \
              bin/rmpicxx bin/rmpic++
 uninstall:

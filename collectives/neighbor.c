@@ -106,6 +106,10 @@ static bool nb_describe(sched_t *s, const nb_side_t *sd, int n, const int *nbrs,
         nb_block(sd, i, &b->counts[i], &b->offs[i], &b->dts[i]); /* checked: cannot fail */
         if (nbrs[i] == RMP_PROC_NULL)
             b->counts[i] = 0;
+        /* nb_unpack reads the type when the schedule ends: a type freed since the call (as
+         * MPI allows) must keep its layout until then */
+        if (b->counts[i] > 0 && !b->dts[i]->contig)
+            sched_hold_type(s, b->dts[i]);
     }
     return true;
 }

@@ -235,6 +235,11 @@ int rmp_comm_create(rmp_comm_t comm, rmp_group_t group, rmp_comm_t *newcomm);
  * the collectives combine in rank order (slower algorithms); fn must not call rmp. */
 typedef void rmp_user_function(void *invec, void *inoutvec, int *len, rmp_datatype_t *datatype);
 int rmp_op_create(rmp_user_function *fn, int commute, rmp_op_t *op);
+/* The same with a long long len (MPI-4's MPI_Op_create_c): fn is called once over any number
+ * of contiguous elements. */
+typedef void rmp_user_function_c(void *invec, void *inoutvec, long long *len,
+                                 rmp_datatype_t *datatype);
+int rmp_op_create_c(rmp_user_function_c *fn, int commute, rmp_op_t *op);
 /* *op becomes RMP_OP_NULL; builtin ops give RMP_ERR_OP. */
 int rmp_op_free(rmp_op_t *op);
 

@@ -1,7 +1,7 @@
 /* bigcount.c — MPI-4's large-count "_c" forms (MPI_Count counts, MPI_Aint displacements).
  * rmp's calls take int counts, so this is MPI-layer logic: a count the int path takes (every
  * count up to INT_MAX) costs one compare and goes straight to it; a larger one is described as
- * ONE element of a derived type built here (bc_make), which the int path then carries:
+ * ONE element of a derived type (rmpi_bc_make, bigcount_core.c), which the int path carries:
  * - count = a * b with a, b <= the limit: contiguous(a, contiguous(b, type)), a plain vector
  *   that rmp sees as contiguous when type is (no pack buffer for 2 GiB of bytes);
  * - else (count prime, say): a struct of q chunks of `limit` elements and the r left over,
@@ -14,107 +14,15 @@
  * agree on it with one small allreduce, the one extra cost of a v-form _c call.
  *
  * Test knob: RMPI_BIGCOUNT_LIMIT=<n> (2 <= n < INT_MAX; an MPI-layer variable, not an RMP_*
- * knob) lowers the limit so that tests exercise these paths with small buffers. */
+ * knob) lowers the limit so that tests exercise these paths with small buffers. The other _c
+ * forms: bigcount_{type,misc,v,w}.c, and the forwarding ones generated from api/mpi.api. */
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigcount.h"
 #include "rmpi.h"
-
-/* The largest count passed to an int-count call (INT_MAX unless RMPI_BIGCOUNT_LIMIT). */
-static MPI_Count bc_limit(void)
-{
-    static _Atomic long long cached; /* 0: not read yet; every thread reads the same value */
-    long long lim = cached;
-    if (!lim) {
-        const char *e = getenv("RMPI_BIGCOUNT_LIMIT");
-        char *end = NULL;
-        long long v = e ? strtoll(e, &end, 10) : 0;
-        lim = e && end != e && !*end && v >= 2 && v < INT_MAX ? v : INT_MAX;
-        cached = lim;
-    }
-    return lim;
-}
-
-/* One committed element of a new type that holds `count` (> 0) elements of type laid out as
- * count consecutive elements (extent: count extents of type). rmp error code. */
-static int big_type(MPI_Count count, MPI_Datatype type, MPI_Datatype *big)
-{
-    MPI_Count lim = bc_limit();
-    ptrdiff_t lb, ext;
-    int rc = rmp_type_get_extent(type, &lb, &ext);
-    if (rc)
-        return rc;
-    MPI_Datatype in = MPI_DATATYPE_NULL, out = MPI_DATATYPE_NULL;
-    /* a factorization count = a * b, both within the limit: a vector of one block */
-    MPI_Count first = (count + lim - 1) / lim;
-    for (MPI_Count a = first; a <= lim && a < first + 65536; a++) {
-        if (count % a || count / a > lim)
-            continue;
-        if ((rc = rmp_type_contiguous((int)(count / a), type, &in)))
-            return rc;
-        rc = rmp_type_contiguous((int)a, in, &out);
-        rmp_type_free(&in);
-        if (!rc && (rc = rmp_type_commit(&out)))
-            rmp_type_free(&out);
-        if (!rc)
-            *big = out;
-        return rc;
-    }
-    /* q chunks of lim elements, then r more */
-    MPI_Count q = count / lim, r = count % lim;
-    ptrdiff_t span;
-    if (q > lim || __builtin_mul_overflow((ptrdiff_t)count, ext, &span))
-        return RMP_ERR_COUNT;
-    MPI_Datatype chunk = MPI_DATATYPE_NULL, body = MPI_DATATYPE_NULL, rest = MPI_DATATYPE_NULL;
-    MPI_Datatype st = MPI_DATATYPE_NULL;
-    if (!(rc = rmp_type_contiguous((int)lim, type, &chunk)) &&
-        !(rc = rmp_type_contiguous((int)q, chunk, &body)) &&
-        !(rc = rmp_type_contiguous((int)r, type, &rest))) {
-        int lens[2] = {1, 1};
-        ptrdiff_t displs[2] = {0, (ptrdiff_t)(q * lim) * ext};
-        rmp_datatype_t types[2] = {body, rest};
-        if (!(rc = rmp_type_create_struct(2, lens, displs, types, &st)) &&
-            !(rc = rmp_type_create_resized(st, lb, span, &out)) && (rc = rmp_type_commit(&out)))
-            rmp_type_free(&out);
-    }
-    MPI_Datatype *tmp[] = {&chunk, &body, &rest, &st};
-    for (int i = 0; i < 4; i++)
-        if (*tmp[i] != MPI_DATATYPE_NULL)
-            rmp_type_free(tmp[i]);
-    if (!rc)
-        *big = out;
-    return rc;
-}
-
-/* A (count, type) pair the int path takes: the same pair, or (1, a big type of our own). */
-typedef struct bc {
-    int count;
-    MPI_Datatype type;
-    bool own;
-} bc_t;
-
-static int bc_make(MPI_Count count, MPI_Datatype type, bc_t *v)
-{
-    v->own = false;
-    v->type = type;
-    if (count <= bc_limit()) {                        /* the common case: one compare */
-        v->count = count < INT_MIN ? -1 : (int)count; /* negative: the int path refuses it */
-        return RMP_SUCCESS;
-    }
-    v->count = 1;
-    int rc = big_type(count, type, &v->type);
-    v->own = rc == RMP_SUCCESS;
-    return rc;
-}
-
-static void bc_free(bc_t *v)
-{
-    if (v->own)
-        rmp_type_free(&v->type);
-    v->own = false;
-}
 
 /* ---- point-to-point ------------------------------------------------------------------------ */
 
@@ -123,11 +31,11 @@ typedef int (*send_fn)(const void *, int, rmp_datatype_t, int, int, rmp_comm_t);
 static int bc_send(send_fn fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
                    int tag, MPI_Comm comm)
 {
-    bc_t v;
-    int rc = bc_make(count, type, &v);
+    rmpi_bc_t v;
+    int rc = rmpi_bc_make(count, type, true, &v);
     if (!rc)
         rc = fn(buf, v.count, v.type, dest, tag, comm);
-    bc_free(&v);
+    rmpi_bc_free(&v);
     return rc;
 }
 
@@ -162,11 +70,11 @@ typedef int (*isend_fn)(const void *, int, rmp_datatype_t, int, int, rmp_comm_t,
 static int bc_isend(isend_fn fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
                     int tag, MPI_Comm comm, MPI_Request *req)
 {
-    bc_t v;
-    int rc = bc_make(count, type, &v);
+    rmpi_bc_t v;
+    int rc = rmpi_bc_make(count, type, true, &v);
     if (!rc)
         rc = fn(buf, v.count, v.type, dest, tag, comm, req);
-    bc_free(&v);
+    rmpi_bc_free(&v);
     return rc;
 }
 
@@ -187,13 +95,13 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                MPI_Comm comm, MPI_Status *status)
 {
-    bc_t v;
+    rmpi_bc_t v;
     rmpi_stsave_t sv_;
     rmpi_status_prep(&sv_, status, 1);
-    int rc = bc_make(count, datatype, &v);
+    int rc = rmpi_bc_make(count, datatype, true, &v);
     if (!rc)
         rc = rmp_recv(buf, v.count, v.type, source, tag, comm, rmpi_st(status));
-    bc_free(&v);
+    rmpi_bc_free(&v);
     rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(comm, rc, __func__);
 }
@@ -201,11 +109,11 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
 int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                 MPI_Comm comm, MPI_Request *request)
 {
-    bc_t v;
-    int rc = bc_make(count, datatype, &v);
+    rmpi_bc_t v;
+    int rc = rmpi_bc_make(count, datatype, true, &v);
     if (!rc)
         rc = rmp_irecv(buf, v.count, v.type, source, tag, comm, request);
-    bc_free(&v);
+    rmpi_bc_free(&v);
     return rmpi_raise(comm, rc, __func__);
 }
 
@@ -213,15 +121,15 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    bc_t s, r = {0};
+    rmpi_bc_t s, r = {0};
     rmpi_stsave_t sv_;
     rmpi_status_prep(&sv_, status, 1);
-    int rc = bc_make(sendcount, sendtype, &s);
-    if (!rc && !(rc = bc_make(recvcount, recvtype, &r)))
+    int rc = rmpi_bc_make(sendcount, sendtype, true, &s);
+    if (!rc && !(rc = rmpi_bc_make(recvcount, recvtype, true, &r)))
         rc = rmp_sendrecv(sendbuf, s.count, s.type, dest, sendtag, recvbuf, r.count, r.type, source,
                           recvtag, comm, rmpi_st(status));
-    bc_free(&s);
-    bc_free(&r);
+    rmpi_bc_free(&s);
+    rmpi_bc_free(&r);
     rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(comm, rc, __func__);
 }
@@ -229,14 +137,14 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
                            int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    bc_t v;
+    rmpi_bc_t v;
     rmpi_stsave_t sv_;
     rmpi_status_prep(&sv_, status, 1);
-    int rc = bc_make(count, datatype, &v);
+    int rc = rmpi_bc_make(count, datatype, true, &v);
     if (!rc)
         rc = rmp_sendrecv_replace(buf, v.count, v.type, dest, sendtag, source, recvtag, comm,
                                   rmpi_st(status));
-    bc_free(&v);
+    rmpi_bc_free(&v);
     rmpi_status_fix(&sv_, status, 1, rc);
     return rmpi_raise(comm, rc, __func__);
 }
@@ -309,56 +217,10 @@ int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *n
     int rc;
     if (!newtype)
         rc = RMP_ERR_ARG;
-    else if (count <= bc_limit())
+    else if (count <= rmpi_bc_limit())
         rc = rmp_type_contiguous(count < INT_MIN ? -1 : (int)count, oldtype, newtype);
     else
-        rc = big_type(count, oldtype, newtype); /* committed already: a commit is harmless */
-    return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
-}
-
-/* A count the int path takes, else one element of a big type (*own: free it). */
-static int bc_contig(MPI_Count count, MPI_Datatype old, MPI_Datatype *t, bool *own)
-{
-    *own = count > bc_limit();
-    if (*own)
-        return big_type(count, old, t);
-    return rmp_type_contiguous((int)count, old, t);
-}
-
-int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
-                      MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    MPI_Count lim = bc_limit();
-    int rc;
-    if (!newtype)
-        rc = RMP_ERR_ARG;
-    else if (count < 0 || blocklength < 0)
-        rc = RMP_ERR_COUNT;
-    else if (count <= lim && blocklength <= lim && stride <= INT_MAX && stride >= INT_MIN)
-        rc = rmp_type_vector((int)count, (int)blocklength, (int)stride, oldtype, newtype);
-    else if (stride < 0)
-        rc = RMP_ERR_ARG; /* as rmp_type_vector: negative strides are not supported */
-    else {
-        /* block = blocklength elements, resized to a stride; count of those; resized to the
-         * vector's extent ((count - 1) * stride + blocklength elements) */
-        ptrdiff_t lb, ext, sext, vext = 0, bext;
-        MPI_Datatype blk = MPI_DATATYPE_NULL, step = MPI_DATATYPE_NULL, all = MPI_DATATYPE_NULL;
-        bool own;
-        rc = rmp_type_get_extent(oldtype, &lb, &ext);
-        if (!rc && (__builtin_mul_overflow((ptrdiff_t)stride, ext, &sext) ||
-                    __builtin_mul_overflow((ptrdiff_t)blocklength, ext, &bext) ||
-                    (count > 0 && (__builtin_mul_overflow((ptrdiff_t)(count - 1), sext, &vext) ||
-                                   __builtin_add_overflow(vext, bext, &vext)))))
-            rc = RMP_ERR_COUNT;
-        if (!rc && !(rc = bc_contig(blocklength, oldtype, &blk, &own)) &&
-            !(rc = rmp_type_create_resized(blk, lb, sext, &step)) &&
-            !(rc = bc_contig(count, step, &all, &own)))
-            rc = rmp_type_create_resized(all, lb, vext, newtype);
-        MPI_Datatype *tmp[] = {&blk, &step, &all};
-        for (int i = 0; i < 3; i++)
-            if (*tmp[i] != MPI_DATATYPE_NULL)
-                rmp_type_free(tmp[i]);
-    }
+        rc = rmpi_big_type(count, oldtype, newtype); /* committed already: a commit is harmless */
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
 
@@ -366,11 +228,11 @@ int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
 
 int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    bc_t v;
-    int rc = bc_make(count, datatype, &v);
+    rmpi_bc_t v;
+    int rc = rmpi_bc_make(count, datatype, true, &v);
     if (!rc)
         rc = rmp_bcast(buffer, v.count, v.type, root, comm);
-    bc_free(&v);
+    rmpi_bc_free(&v);
     return rmpi_raise(comm, rc, __func__);
 }
 
@@ -380,16 +242,16 @@ typedef int (*two_side_fn)(const void *, int, rmp_datatype_t, void *, int, rmp_d
 static int bc_two(two_side_fn fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    bc_t s = {0}, r = {0};
+    rmpi_bc_t s = {0}, r = {0};
     int rc = RMP_SUCCESS;
     if (sendbuf == MPI_IN_PLACE)
-        s = (bc_t){.count = 0, .type = sendtype};
+        s = (rmpi_bc_t){.count = 0, .type = sendtype};
     else
-        rc = bc_make(sendcount, sendtype, &s);
-    if (!rc && !(rc = bc_make(recvcount, recvtype, &r)))
+        rc = rmpi_bc_make(sendcount, sendtype, true, &s);
+    if (!rc && !(rc = rmpi_bc_make(recvcount, recvtype, true, &r)))
         rc = fn(sendbuf, s.count, s.type, recvbuf, r.count, r.type, comm);
-    bc_free(&s);
-    bc_free(&r);
+    rmpi_bc_free(&s);
+    rmpi_bc_free(&r);
     return rc;
 }
 
@@ -413,13 +275,13 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 
 /* gather and scatter: a side that does not matter at a rank (the root's receive side at the
  * others) may carry any count: it is turned into a big type only where it is used. */
-static int bc_side(MPI_Count count, MPI_Datatype type, bool used, bc_t *v)
+static int bc_side(MPI_Count count, MPI_Datatype type, bool used, rmpi_bc_t *v)
 {
     if (!used) {
-        *v = (bc_t){.count = 0, .type = type};
+        *v = (rmpi_bc_t){.count = 0, .type = type};
         return RMP_SUCCESS;
     }
-    return bc_make(count, type, v);
+    return rmpi_bc_make(count, type, true, v);
 }
 
 static int rank_of(MPI_Comm comm)
@@ -433,12 +295,12 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     bool am_root = rank_of(comm) == root;
-    bc_t s = {0}, r = {0};
+    rmpi_bc_t s = {0}, r = {0};
     int rc = bc_side(sendcount, sendtype, sendbuf != MPI_IN_PLACE, &s);
     if (!rc && !(rc = bc_side(recvcount, recvtype, am_root, &r)))
         rc = rmp_gather(sendbuf, s.count, s.type, recvbuf, r.count, r.type, root, comm);
-    bc_free(&s);
-    bc_free(&r);
+    rmpi_bc_free(&s);
+    rmpi_bc_free(&r);
     return rmpi_raise(comm, rc, __func__);
 }
 
@@ -446,12 +308,12 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     bool am_root = rank_of(comm) == root;
-    bc_t s = {0}, r = {0};
+    rmpi_bc_t s = {0}, r = {0};
     int rc = bc_side(sendcount, sendtype, am_root, &s);
     if (!rc && !(rc = bc_side(recvcount, recvtype, recvbuf != MPI_IN_PLACE, &r)))
         rc = rmp_scatter(sendbuf, s.count, s.type, recvbuf, r.count, r.type, root, comm);
-    bc_free(&s);
-    bc_free(&r);
+    rmpi_bc_free(&s);
+    rmpi_bc_free(&r);
     return rmpi_raise(comm, rc, __func__);
 }
 
@@ -485,7 +347,7 @@ static const void *ahead(const void *buf, MPI_Count at, ptrdiff_t ext)
 static int bc_reduce(rd_kind_t k, const void *sendbuf, void *recvbuf, MPI_Count count,
                      MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
 {
-    MPI_Count lim = bc_limit();
+    MPI_Count lim = rmpi_bc_limit();
     if (count <= lim)
         return rd_piece(k, sendbuf, recvbuf, count < INT_MIN ? -1 : (int)count, type, op, root,
                         comm);
@@ -532,7 +394,7 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    if (recvcount <= bc_limit())
+    if (recvcount <= rmpi_bc_limit())
         return rmpi_raise(comm,
                           rmp_reduce_scatter_block(sendbuf, recvbuf,
                                                    recvcount < INT_MIN ? -1 : (int)recvcount,
@@ -563,7 +425,7 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
  * within int); NULL arrays fit (the int path reports them). */
 static bool fits(const MPI_Count *counts, const MPI_Aint *displs, int n)
 {
-    MPI_Count lim = bc_limit();
+    MPI_Count lim = rmpi_bc_limit();
     for (int i = 0; i < n; i++)
         if ((counts && counts[i] > lim) || (displs && (displs[i] > INT_MAX || displs[i] < INT_MIN)))
             return false;
@@ -632,12 +494,12 @@ static int block_type(MPI_Count count, MPI_Aint displ, MPI_Datatype type, MPI_Da
         return RMP_ERR_COUNT;
     if (__builtin_mul_overflow(displ, ext, &at))
         return RMP_ERR_COUNT;
-    bc_t v;
-    if ((rc = bc_make(count, type, &v)))
+    rmpi_bc_t v;
+    if ((rc = rmpi_bc_make(count, type, true, &v)))
         return rc;
     int one = v.count;
     rc = rmp_type_create_hindexed(1, &one, &at, v.type, out);
-    bc_free(&v);
+    rmpi_bc_free(&v);
     if (!rc && (rc = rmp_type_commit(out)))
         rmp_type_free(out);
     return rc;
@@ -698,7 +560,7 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 {
     int n = 0, me = rank_of(comm), rc = rmp_comm_size(comm, &n);
     bool am_root = me == root, big = false;
-    bool mine = sendcount > bc_limit() || (am_root && !fits(recvcounts, displs, n));
+    bool mine = sendcount > rmpi_bc_limit() || (am_root && !fits(recvcounts, displs, n));
     if (!rc && (rc = agree(mine, comm, &big)) == RMP_SUCCESS && !big) {
         int *ic = NULL, *id = NULL;
         if (am_root && !to_int(recvcounts, displs, n, &ic, &id))
@@ -739,7 +601,7 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
 {
     int n = 0, me = rank_of(comm), rc = rmp_comm_size(comm, &n);
     bool am_root = me == root, big = false;
-    bool mine = recvcount > bc_limit() || (am_root && !fits(sendcounts, displs, n));
+    bool mine = recvcount > rmpi_bc_limit() || (am_root && !fits(sendcounts, displs, n));
     if (!rc && (rc = agree(mine, comm, &big)) == RMP_SUCCESS && !big) {
         int *ic = NULL, *id = NULL;
         if (am_root && !to_int(sendcounts, displs, n, &ic, &id))
@@ -780,7 +642,7 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 {
     int n = 0, me = rank_of(comm), rc = rmp_comm_size(comm, &n);
     bool big = false;
-    bool mine = sendcount > bc_limit() || !fits(recvcounts, displs, n);
+    bool mine = sendcount > rmpi_bc_limit() || !fits(recvcounts, displs, n);
     if (!rc && (rc = agree(mine, comm, &big)) == RMP_SUCCESS && !big) {
         int *ic = NULL, *id = NULL;
         if (!to_int(recvcounts, displs, n, &ic, &id))

@@ -1,8 +1,8 @@
 /* op_user.c — user-defined reductions (rmp_op_create) and the one entry point the schedules
  * reduce through, op_apply: a builtin op runs its kernel over base elements; a user op is
  * called as MPI calls it, fn(in, inout, &len, &type) computing inout = in op inout over len
- * elements of the call's datatype, in the type's own memory layout (packed data of a
- * non-contiguous type is unpacked around the call). Whether an op commutes decides whether
+ * elements of the call's datatype (len a long long for rmp_op_create_c's), in the type's own
+ * memory layout (packed data of a non-contiguous type is unpacked around the call). Whether an op commutes decides whether
  * the collectives may combine in any order (op_commutes). A freed op stays callable by the
  * calls in flight that hold it (op_hold, MPI's rule): its slot is given back when the last of
  * them ends. */
@@ -16,6 +16,7 @@
 
 typedef struct user_op {
     rmp_user_function *fn;
+    rmp_user_function_c *fn_c; /* rmp_op_create_c's: called with a long long len, fn NULL */
     bool commute, in_use;
     bool freed; /* by rmp_op_free: no new call takes it, calls in flight still apply it */
     int holds;  /* calls in flight that apply it (op_hold) */
@@ -63,23 +64,33 @@ bool op_commutes(rmp_op_t op)
     return !u || u->commute;
 }
 
-int rmp_op_create(rmp_user_function *fn, int commute, rmp_op_t *op)
+static int op_create(rmp_user_function *fn, rmp_user_function_c *fn_c, int commute, rmp_op_t *op)
 {
     int err = ctx_check();
     if (err)
         return err;
-    if (!fn || !op)
+    if ((!fn && !fn_c) || !op)
         return RMP_ERR_ARG;
     ctx_lock(&rmp_ctx);
     int i = hpool_get(&user_op_pool);
     if (i < 0) {
         err = RMP_ERR_NO_MEM;
     } else {
-        user_ops[i] = (user_op_t){.fn = fn, .commute = commute != 0, .in_use = true};
+        user_ops[i] = (user_op_t){.fn = fn, .fn_c = fn_c, .commute = commute != 0, .in_use = true};
         *op = OP_USER_FIRST + i;
     }
     ctx_unlock(&rmp_ctx);
     return err;
+}
+
+int rmp_op_create(rmp_user_function *fn, int commute, rmp_op_t *op)
+{
+    return op_create(fn, NULL, commute, op);
+}
+
+int rmp_op_create_c(rmp_user_function_c *fn, int commute, rmp_op_t *op)
+{
+    return op_create(NULL, fn, commute, op);
 }
 
 int rmp_op_free(rmp_op_t *op)
@@ -135,6 +146,11 @@ static int user_call(const user_op_t *u, const dtype_t *dt, const void *in, void
                      size_t n)
 {
     rmp_datatype_t h = (rmp_datatype_t)(dt - rmp_ctx.dtypes);
+    if (u->fn_c && dt->contig) { /* a long long len: one call whatever n */
+        long long len = (long long)n;
+        u->fn_c((void *)in, inout, &len, &h);
+        return RMP_SUCCESS;
+    }
     if (dt->contig) {
         for (size_t done = 0; done < n;) { /* len is an int */
             int len = n - done > INT32_MAX ? INT32_MAX : (int)(n - done);
@@ -148,7 +164,11 @@ static int user_call(const user_op_t *u, const dtype_t *dt, const void *in, void
     char *bi, *bo, *mi = unpacked(dt, n, in, &bi), *mo = mi ? unpacked(dt, n, inout, &bo) : NULL;
     if (mo) {
         int len = (int)n;
-        u->fn(bi, bo, &len, &h);
+        long long len_c = len;
+        if (u->fn_c)
+            u->fn_c(bi, bo, &len_c, &h);
+        else
+            u->fn(bi, bo, &len, &h);
         dtype_pack(dt, len, bo, inout);
     }
     free(mi);

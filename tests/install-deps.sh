@@ -4,6 +4,8 @@
 set -eu
 
 PKGS="build-essential pkg-config libpmix-dev libpmix-bin libcriterion-dev"
+# python3: tools/gen-api (the prototypes and glue generated from api/mpi.api).
+PKGS="$PKGS python3"
 # The fuzz targets (tests/fuzz/run): clang with its libFuzzer and sanitizer runtimes.
 PKGS="$PKGS clang libclang-rt-14-dev"
 # The verbs transport and its soft-RoCE VM tests.

@@ -77,6 +77,7 @@ ParameterizedTest(int *n, mpi_persist, bigcount_small, .timeout = 100)
 {
     const char *env[] = {"RMPI_BIGCOUNT_LIMIT=100", NULL};
     run_ok(*n, "mpi_bigcount", "small", env);
+    run_ok(*n, "mpi_bigcount2", NULL, env); /* the families of issue 35's 94 twins */
 }
 
 ParameterizedTestParameters(mpi_persist, bigcount_int_path)
@@ -87,6 +88,7 @@ ParameterizedTestParameters(mpi_persist, bigcount_int_path)
 ParameterizedTest(int *n, mpi_persist, bigcount_int_path, .timeout = 100)
 {
     run_ok(*n, "mpi_bigcount", "small", NULL);
+    run_ok(*n, "mpi_bigcount2", NULL, NULL);
 }
 
 /* One real message of 2^31 + 16 bytes, sent then broadcast back, at n = 2; skipped (a SKIP

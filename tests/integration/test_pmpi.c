@@ -116,3 +116,14 @@ Test(pmpi, libraries_and_header, .timeout = 60)
     expect_like(r, out, "pmpi-check: ", "; OK", 1);
     run_free(&r);
 }
+
+/* api/mpi.api valid, mpi_proto.h generated from it (as committed too), no MPI_ prototype of
+ * the description written by hand in another header. */
+Test(pmpi, api_description, .timeout = 60)
+{
+    const char *argv[] = {RMP_TEST_SRCDIR "/tests/packaging/api-check.sh", RMP_TEST_SRCDIR, NULL};
+    run_result_t r = run_cmd(&(run_opts_t){.limit = 50}, argv);
+    expect_success(r);
+    expect_like(r, out, "api-check: ", "; OK", 1);
+    run_free(&r);
+}

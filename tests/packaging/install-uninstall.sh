@@ -23,8 +23,9 @@ mk() {
 
 mk install
 for f in include/rmp.h lib/librmp.a lib/librmp.so.0 lib/librmp.so lib/pkgconfig/rmp.pc \
-    bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h include/rmp/pmpi.h lib/librmp-mpi.a \
-    lib/librmp-mpi.so.0 lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc; do
+    bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h include/rmp/mpi_proto.h \
+    include/rmp/pmpi.h lib/librmp-mpi.a lib/librmp-mpi.so.0 lib/librmp-mpi.so \
+    lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc; do
     if [ ! -e "$root/$f" ]; then
         echo "install-uninstall: make install did not install $prefix/$f" >&2
         exit 1

@@ -1,0 +1,47 @@
+#!/bin/sh
+# api-check.sh SRCDIR — the one description of the API (api/mpi.api) and what is generated
+# from it agree:
+#  - tools/gen-api check accepts the description (kinds, directions, len= names);
+#  - include/rmp/mpi_proto.h is what tools/gen-api makes of api/mpi.api, in the working tree
+#    and, when SRCDIR is a git tree, as committed: a merge that changed the description
+#    without committing the regenerated header fails here;
+#  - no header of include/ but mpi_proto.h declares an MPI_ function the description has
+#    (one prototype, generated, never a second hand-written one).
+set -eu
+src=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+"$src/tools/gen-api" check "$src/api/mpi.api" || status=1
+"$src/tools/gen-api" proto "$src/api/mpi.api" >"$tmp/proto.h"
+if ! cmp -s "$tmp/proto.h" "$src/include/rmp/mpi_proto.h"; then
+    echo "api-check: include/rmp/mpi_proto.h is stale: run make (or tools/gen-api proto" \
+        "api/mpi.api > include/rmp/mpi_proto.h)" >&2
+    diff "$src/include/rmp/mpi_proto.h" "$tmp/proto.h" | head -20 >&2 || true
+    status=1
+fi
+if git -C "$src" rev-parse --verify -q HEAD:include/rmp/mpi_proto.h >/dev/null 2>&1; then
+    mkdir -p "$tmp/head"
+    git -C "$src" archive HEAD api tools include/rmp/mpi_proto.h | tar -x -C "$tmp/head"
+    "$tmp/head/tools/gen-api" proto "$tmp/head/api/mpi.api" >"$tmp/head.proto.h"
+    if ! cmp -s "$tmp/head.proto.h" "$tmp/head/include/rmp/mpi_proto.h"; then
+        echo "api-check: the committed include/rmp/mpi_proto.h does not match the committed" \
+            "api/mpi.api: regenerate it (make) and commit it" >&2
+        status=1
+    fi
+fi
+
+"$src/tools/gen-api" names "$src/api/mpi.api" | sort -u >"$tmp/names"
+for h in "$src"/include/rmp.h "$src"/include/rmp/*.h; do
+    case $h in */mpi_proto.h | */pmpi.h) continue ;; esac
+    grep -oE '^[A-Za-z_][A-Za-z0-9_ *]* \*?MPI_[A-Za-z0-9_]+\(' "$h" |
+        sed -E 's/.*(MPI_[A-Za-z0-9_]+)\($/\1/' | sort -u >"$tmp/hand"
+    twice=$(comm -12 "$tmp/names" "$tmp/hand" | tr '\n' ' ')
+    if [ -n "$twice" ]; then
+        echo "api-check: ${h#"$src"/} declares by hand what mpi_proto.h generates: $twice" >&2
+        status=1
+    fi
+done
+[ $status -eq 0 ] && echo "api-check: $(wc -l <"$tmp/names") functions, mpi_proto.h up to date; OK"
+exit $status
