@@ -1,6 +1,6 @@
 /* f08cb.c — the mpi_f08 procedures tools/gen-f08 leaves to hand: those taking Fortran
- * callbacks whose arguments C passes differently (attribute copy/delete, through
- * fortran/attr.c's trampolines; generalized requests, through the ones here), attribute
+ * callbacks whose arguments C passes differently (attribute copy/delete and generalized
+ * requests, through fortran/attr.c's and greq.c's trampolines), attribute
  * values read as integers, the status conversions and MPI_F_sync_reg. */
 #include <stdlib.h>
 
@@ -51,60 +51,16 @@ F08_GET_ATTR(rmpf08_MPI_Comm_get_attr_f08, mpi_comm_get_attr_)
 F08_GET_ATTR(rmpf08_MPI_Type_get_attr_f08, mpi_type_get_attr_)
 F08_GET_ATTR(rmpf08_MPI_Win_get_attr_f08, mpi_win_get_attr_)
 
-/* Generalized requests: the Fortran callbacks and where the program's extra_state is: the
- * callbacks get that variable itself, so what free_fn writes there the program sees (as with
- * MPICH's bindings; MPICH's greqf08 checks it). */
-typedef void f08_query_fn(MPI_Aint *extra, MPI_Status *status, MPI_Fint *ierror);
-typedef void f08_free_fn(MPI_Aint *extra, MPI_Fint *ierror);
-typedef void f08_cancel_fn(MPI_Aint *extra, MPI_Fint *complete, MPI_Fint *ierror);
-typedef struct f08_greq {
-    f08_query_fn *query;
-    f08_free_fn *free;
-    f08_cancel_fn *cancel;
-    MPI_Aint *extra;
-} f08_greq_t;
+/* Generalized requests: fortran/greq.c's trampolines (the callbacks get the program's own
+ * extra_state variable, as MPICH's greqf08 checks). */
+void pmpi_grequest_start_(void (*query)(void), void (*freefn)(void), void (*cancel)(void),
+                          MPI_Aint *extra, MPI_Fint *request, MPI_Fint *ierr);
 
-static int greq_query(void *extra, MPI_Status *status)
-{
-    f08_greq_t *g = extra;
-    MPI_Fint ierr = MPI_SUCCESS;
-    g->query(g->extra, status, &ierr);
-    return ierr;
-}
-
-/* The last call on the request: its record goes with it. */
-static int greq_free(void *extra)
-{
-    f08_greq_t *g = extra;
-    MPI_Fint ierr = MPI_SUCCESS;
-    g->free(g->extra, &ierr);
-    free(g);
-    return ierr;
-}
-
-static int greq_cancel(void *extra, int complete)
-{
-    f08_greq_t *g = extra;
-    MPI_Fint fcomplete = complete != 0, ierr = MPI_SUCCESS;
-    g->cancel(g->extra, &fcomplete, &ierr);
-    return ierr;
-}
-
-void rmpf08_MPI_Grequest_start_f08(f08_query_fn *query, f08_free_fn *free_fn, f08_cancel_fn *cancel,
+void rmpf08_MPI_Grequest_start_f08(void (*query)(void), void (*freefn)(void), void (*cancel)(void),
                                    MPI_Aint *extra, MPI_Fint *request, MPI_Fint *ierror)
 {
-    f08_greq_t *g = malloc(sizeof *g);
-    MPI_Request r = MPI_REQUEST_NULL;
-    int rc = MPI_ERR_NO_MEM;
-    if (g) {
-        *g = (f08_greq_t){.query = query, .free = free_fn, .cancel = cancel, .extra = extra};
-        rc = MPI_Grequest_start(greq_query, greq_free, greq_cancel, g, &r);
-        if (rc != MPI_SUCCESS)
-            free(g);
-    } else {
-        rc = f08_fail_comm(MPI_COMM_NULL, rc);
-    }
-    *request = MPI_Request_c2f(r);
+    MPI_Fint rc;
+    pmpi_grequest_start_(query, freefn, cancel, extra, request, &rc);
     done(ierror, rc);
 }
 
