@@ -364,8 +364,9 @@ tests: all $(PROG_BIN) $(MPIPROG_BIN) $(PMPI_BIN) $(CLASH_BIN) $(if $(UNIT_SRC),
        $(if $(INTEG_SRC),$(TESTS)/integration)
 
 -include $(LIB_OBJ:.o=.d) $(MRUN_OBJ:.o=.d) $(MPI_OBJ:.o=.d)
-# The Fortran bindings (optional: built when gfortran is here).
+# The Fortran bindings (optional: built when gfortran is here); mpi_f08 joins them.
 include mk/fortran.mk
+include mk/f08.mk
 
 # ---- running tests -------------------------------------------------------------------------
 CRITERION_FLAGS ?= --jobs 2 --timeout 300

@@ -704,6 +704,7 @@ enum {
  * arguments). pmpi.h is generated from this header (tools/gen-pmpi; make regenerates it), so
  * a call added anywhere above has its PMPI_ form with nothing else to write. Included last:
  * its prototypes may use any type declared above. */
+#include "mpi_fortran.h" /* Status c2f08/f082c/f082f/f2f08, MPI_F08_status, Session c2f/f2c */
 #ifndef RMP_PMPI_GENERATING
 #include "pmpi.h"
 #endif

@@ -1,4 +1,4 @@
-/* test_fortran.c — the Fortran bindings (fortran/, mk/fortran.mk): the tests/fortran programs,
+/* test_fortran.c — the Fortran bindings (fortran/, mk/fortran.mk, mk/f08.mk): the tests/fortran programs,
  * built with rmpifort as a user builds them, under mrun at n = 1, 2, 4, each checking exact
  * values itself ("FAIL" lines, "<prog>: rank R OK"); `use mpi` refusing a wrong argument list
  * at compile time; rmpifort's queries. Skipped, saying why, when rmp was built without a
@@ -23,7 +23,8 @@
 #endif
 
 static const char *const fprogs[] = {"f_p2p", "f_coll", "f_fixed", "f_strings",
-                                     "f_attr", "f_op", "f_errh", "f_types", "f_greq"};
+                                     "f_attr", "f_op", "f_errh", "f_types", "f_greq",
+                                     "f08_p2p", "f08_sections", "f08_cb"};
 #define NFPROGS (sizeof fprogs / sizeof fprogs[0])
 
 typedef struct fcase {
@@ -77,6 +78,24 @@ Test(fortran, use_mpi_wrong_argument_count, .timeout = 100)
     run_result_t r = run_cmd(&o, argv);
     unlink(src);
     cr_expect_neq(r.code, 0, "a wrong argument count compiled:\n%s", r.err);
+    cr_expect(strstr(r.err, "MPI_Send") || strstr(r.err, "mpi_send"), "no error about MPI_Send:\n%s",
+              r.err);
+    run_free(&r);
+}
+
+/* `use mpi_f08` has typed handles: an INTEGER where TYPE(MPI_Comm) belongs does not compile
+ * (the same call with MPI_COMM_WORLD and no ierror does: checked by f08_p2p). */
+Test(fortran, use_mpi_f08_typed_handles, .timeout = 100)
+{
+    NEED_FORTRAN();
+    const char *src = write_source("program bad\n  use mpi_f08\n  integer :: buf(1)\n"
+                                   "  call MPI_Send(buf, 1, MPI_INTEGER, 0, 0, 0)\n"
+                                   "end program bad\n");
+    const char *const argv[] = {RMP_TEST_BINDIR "/rmpifort", "-c", "-o", "/dev/null", src, NULL};
+    run_opts_t o = {.limit = 60};
+    run_result_t r = run_cmd(&o, argv);
+    unlink(src);
+    cr_expect_neq(r.code, 0, "an INTEGER communicator compiled:\n%s", r.err);
     cr_expect(strstr(r.err, "MPI_Send") || strstr(r.err, "mpi_send"), "no error about MPI_Send:\n%s",
               r.err);
     run_free(&r);

@@ -1,7 +1,9 @@
 /* mpi_f2c.c — the Fortran handle conversions: every kind of handle converts to an integer and
  * back to itself (the null handles too), a request and a message convert to the same integer
  * each time and still work after the round trip (the message is received, the request
- * waited), distinct requests get distinct integers, and a status survives Status_c2f/f2c. */
+ * waited), distinct requests get distinct integers, a status survives Status_c2f/f2c and the
+ * mpi_f08 conversions (c2f08, f082f, f2f08, f082c; NULL and IGNORE refused), and a session
+ * converts too. */
 #include "mpicheck.h"
 
 int main(int argc, char **argv)
@@ -76,6 +78,50 @@ int main(int argc, char **argv)
     int cls = -1;
     MPI_Error_class(MPI_Status_c2f(MPI_STATUS_IGNORE, f), &cls);
     EXPECT_INT(cls, MPI_ERR_ARG);
+
+    /* mpi_f08's status, from C, from mpif.h's integers and back: exact fields and count */
+    MPI_F08_status f08, f08b;
+    memset(&f08, 0x5a, sizeof f08);
+    CHECK(MPI_Status_c2f08(&st, &f08));
+    EXPECT_INT(f08.MPI_SOURCE, from);
+    EXPECT_INT(f08.MPI_TAG, 4);
+    EXPECT_INT(f08.MPI_ERROR, st.MPI_ERROR);
+    MPI_Fint f2[MPI_STATUS_SIZE];
+    CHECK(MPI_Status_f082f(&f08, f2));
+    if (memcmp(f2, f, sizeof f2))
+        FAIL("Status_f082f differs from Status_c2f");
+    CHECK(MPI_Status_f2f08(f2, &f08b));
+    MPI_Status c3;
+    CHECK(MPI_Status_f082c(&f08b, &c3));
+    EXPECT_INT(c3.MPI_SOURCE, from);
+    EXPECT_INT(c3.MPI_TAG, 4);
+    cnt = -1;
+    CHECK(MPI_Get_count(&c3, MPI_INT, &cnt));
+    EXPECT_INT(cnt, 1);
+    /* NULL and the IGNORE sentinels are no status to convert */
+    if (!MPI_F08_STATUS_IGNORE || !MPI_F08_STATUSES_IGNORE ||
+        MPI_F08_STATUS_IGNORE == MPI_F08_STATUSES_IGNORE)
+        FAIL("MPI_F08_STATUS_IGNORE %p MPI_F08_STATUSES_IGNORE %p", (void *)MPI_F08_STATUS_IGNORE,
+             (void *)MPI_F08_STATUSES_IGNORE);
+    MPI_Error_class(MPI_Status_c2f08(&st, MPI_F08_STATUS_IGNORE), &cls);
+    EXPECT_INT(cls, MPI_ERR_ARG);
+    MPI_Error_class(MPI_Status_f082c(MPI_F08_STATUSES_IGNORE, &c3), &cls);
+    EXPECT_INT(cls, MPI_ERR_ARG);
+    MPI_Error_class(MPI_Status_f082f(&f08, MPI_F_STATUS_IGNORE), &cls);
+    EXPECT_INT(cls, MPI_ERR_ARG);
+    MPI_Error_class(MPI_Status_f2f08(NULL, &f08), &cls);
+    EXPECT_INT(cls, MPI_ERR_ARG);
+    /* a session is an integer handle like the others */
+    EXPECT_INT(MPI_Session_f2c(MPI_Session_c2f(MPI_SESSION_NULL)), MPI_SESSION_NULL);
+    MPI_Session ses;
+    CHECK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &ses));
+    MPI_Session ses2 = MPI_Session_f2c(MPI_Session_c2f(ses));
+    EXPECT_INT(ses2, ses);
+    int npsets = -1;
+    CHECK(MPI_Session_get_num_psets(ses2, MPI_INFO_NULL, &npsets));
+    if (npsets < 2)
+        FAIL("a converted session gives %d psets", npsets);
+    CHECK(MPI_Session_finalize(&ses2));
 
     CHECK(MPI_Info_free(&info));
     CHECK(MPI_Group_free(&g));
