@@ -159,6 +159,7 @@ $(MRUN): $(MRUN_OBJ)
 $(PMPI_H): include/rmp/mpi.h tools/gen-pmpi
 	tools/gen-pmpi header "$(CC)" include/rmp/mpi.h > $@.tmp.$$$$ && \
 	  if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; touch $@; else mv $@.tmp.$$$$ $@; fi
+$(PMPI_H): include/rmp/mpi_sbuf.h # included by mpi.h
 $(PMPI_GEN)-rename.h: $(PMPI_H) tools/gen-pmpi
 	@mkdir -p $(dir $@)
 	tools/gen-pmpi rename $< > $@.tmp && mv $@.tmp $@
@@ -468,6 +469,7 @@ install: all
 	$(call pc_text,$(PREFIX),$${prefix}/include) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp.pc
 	install -d $(DESTDIR)$(PREFIX)/include/rmp
 	install -m 644 include/rmp/mpi.h include/rmp/pmpi.h $(DESTDIR)$(PREFIX)/include/rmp/
+	install -m 644 include/rmp/mpi_sbuf.h $(DESTDIR)$(PREFIX)/include/rmp/
 	install -m 644 $(MPI_STATIC) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(MPI_SHARED).0 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf librmp-mpi.so.0 $(DESTDIR)$(PREFIX)/lib/librmp-mpi.so
@@ -486,6 +488,7 @@ INSTALLED := include/rmp.h lib/librmp.a lib/librmp.so.0 lib/librmp.so lib/pkgcon
              bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h include/rmp/pmpi.h lib/librmp-mpi.a \
              lib/librmp-mpi.so.0 lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc \
              bin/rmpicxx bin/rmpic++
+INSTALLED += include/rmp/mpi_sbuf.h
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 	if [ -d $(DESTDIR)$(PREFIX)/include/rmp ]; then rmdir $(DESTDIR)$(PREFIX)/include/rmp; fi

@@ -1386,7 +1386,7 @@ int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value
  * allocates each message's space as needed (size ignored; detach returns it and 0). Flush
  * waits until the messages buffered before the call were sent (the buffer stays attached);
  * iflush returns a request that completes then. Detach waits the same and detaches; freeing a
- * communicator detaches its buffer. rmp has no sessions: no MPI_Session_*_buffer. */
+ * communicator detaches its buffer. A session's buffer: rmp/mpi_sbuf.h. */
 #define MPI_BUFFER_AUTOMATIC RMP_BUFFER_AUTOMATIC
 int MPI_Buffer_flush(void);
 int MPI_Buffer_iflush(MPI_Request *request);
@@ -1610,6 +1610,7 @@ int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_inde
 /* MPI-3.1 14.2.4: for profiling tools only (a tool's MPI_Pcontrol reads level: 0 off, 1 on,
  * 2 flush...); rmp's does nothing and returns MPI_SUCCESS, whatever the arguments. */
 int MPI_Pcontrol(const int level, ...);
+#include "mpi_sbuf.h"
 #ifndef RMP_PMPI_GENERATING
 #include "pmpi.h"
 #endif
