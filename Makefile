@@ -411,6 +411,11 @@ check-tsan:
 	TSAN_OPTIONS=suppressions=$(abspath tests/tsan.supp):halt_on_error=0:second_deadlock_stack=1 \
 	RMP_TEST_MPI_NS="2 4" build/tsan/tests/integration $(CRITERION_FLAGS) \
 	  --filter 'mpi_@(grptopo/req_greq|attr/attributes)'
+	# and partitioned Pready from 4 threads, MPI_T pvars read by a second thread, polling
+	# loops (clean under TSan, nothing suppressed)
+	TSAN_OPTIONS=suppressions=$(abspath tests/tsan.supp):halt_on_error=0:second_deadlock_stack=1 \
+	RMP_TEST_MPI_NS="2 4" build/tsan/tests/integration $(CRITERION_FLAGS) \
+	  --filter '@(mpi_part/threads|mpi_t/pvars_threads|mpi/poll)'
 
 check-vm:
 	tests/vm/run-verbs-suite

@@ -12,7 +12,7 @@
 #include "mcthreads.h"
 
 #define THREADS 4
-#define ITERS 24
+#define ITERS 16
 
 static int rank, size;
 static MPI_Comm peers[THREADS], locals[THREADS], dups[THREADS];
