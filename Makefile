@@ -174,6 +174,7 @@ $(OBJ)/mpi/api_glue.o: $(OBJ)/mpi/api_glue.c Makefile | need-build-deps
 $(PMPI_H): include/rmp/mpi.h $(PROTO_H) tools/gen-pmpi
 	tools/gen-pmpi header "$(CC)" include/rmp/mpi.h > $@.tmp.$$$$ && \
 	  if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; touch $@; else mv $@.tmp.$$$$ $@; fi
+$(PMPI_H): include/rmp/mpi_sbuf.h # included by mpi.h
 $(PMPI_GEN)-rename.h: $(PMPI_H) tools/gen-pmpi
 	@mkdir -p $(dir $@)
 	tools/gen-pmpi rename $< > $@.tmp && mv $@.tmp $@
@@ -428,6 +429,11 @@ check-tsan:
 	TSAN_OPTIONS=suppressions=$(abspath tests/tsan.supp):halt_on_error=0:second_deadlock_stack=1 \
 	RMP_TEST_MPI_NS="2 4" build/tsan/tests/integration $(CRITERION_FLAGS) \
 	  --filter 'mpi_@(grptopo/req_greq|attr/attributes)'
+	# and partitioned Pready from 4 threads, MPI_T pvars read by a second thread, polling
+	# loops (clean under TSan, nothing suppressed)
+	TSAN_OPTIONS=suppressions=$(abspath tests/tsan.supp):halt_on_error=0:second_deadlock_stack=1 \
+	RMP_TEST_MPI_NS="2 4" build/tsan/tests/integration $(CRITERION_FLAGS) \
+	  --filter '@(mpi_part/threads|mpi_t/pvars_threads|mpi/poll)'
 
 check-vm:
 	tests/vm/run-verbs-suite
@@ -486,6 +492,7 @@ install: all
 	$(call pc_text,$(PREFIX),$${prefix}/include) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp.pc
 	install -d $(DESTDIR)$(PREFIX)/include/rmp
 	install -m 644 include/rmp/mpi.h include/rmp/mpi_proto.h include/rmp/pmpi.h $(DESTDIR)$(PREFIX)/include/rmp/
+	install -m 644 include/rmp/mpi_sbuf.h $(DESTDIR)$(PREFIX)/include/rmp/
 	install -m 644 $(MPI_STATIC) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(MPI_SHARED).0 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf librmp-mpi.so.0 $(DESTDIR)$(PREFIX)/lib/librmp-mpi.so
@@ -505,6 +512,7 @@ INSTALLED := include/rmp.h lib/librmp.a lib/librmp.so.0 lib/librmp.so lib/pkgcon
              include/rmp/pmpi.h lib/librmp-mpi.a \
              lib/librmp-mpi.so.0 lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc \
              bin/rmpicxx bin/rmpic++
+INSTALLED += include/rmp/mpi_sbuf.h
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 	if [ -d $(DESTDIR)$(PREFIX)/include/rmp ]; then rmdir $(DESTDIR)$(PREFIX)/include/rmp; fi

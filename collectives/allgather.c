@@ -125,7 +125,9 @@ static int allgather_offload_packed(const coll_t *cl, bool in_place, const void 
 {
     /* in_place is a flag of its own: sbuf NULL is RMP_BOTTOM (absolute addresses) */
     size_t n = (size_t)cl->size, sbytes = !in_place ? (size_t)scount * sdt->size : rbytes;
-    char *mine = malloc(sbytes + 1), *all = malloc(n * rbytes + 1);
+    /* the backend reads a slot's bytes of mine: a shorter block (cut) is padded */
+    char *mine = calloc(1, (sbytes > rbytes ? sbytes : rbytes) + 1);
+    char *all = malloc(n * rbytes + 1);
     int err = mine && all ? RMP_SUCCESS : RMP_ERR_NO_MEM;
     if (!err && !in_place && sbytes)
         dtype_pack(sdt, scount, sbuf, mine);
@@ -169,7 +171,11 @@ static int allgather_start(const void *sendbuf, int sendcount, rmp_datatype_t se
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rbytes);
     if (!err && !in_place && recvcount > 0)
         err = coll_alias(sendbuf, recvbuf, (ptrdiff_t)cl.rank * recvcount * rdt->extent);
-    bool trunc = sbytes > rbytes;
+    /* My block's bytes differ from a slot's (other ranks may see nothing wrong in what I send
+     * them): the call fails here, and my sends carry the error to the others (sched.c's
+     * poison, or the backend's SC_CUT). A shorter block goes from its slot, never read past
+     * its end. */
+    bool trunc = !in_place && sbytes != rbytes, short_in = !in_place && sbytes < rbytes;
     sched_t *s;
     if (!err)
         coll_sign(&cl, CK_ALLGATHER, -1, (long long)(in_place ? rbytes : sbytes), RMP_OP_NULL,
@@ -177,7 +183,7 @@ static int allgather_start(const void *sendbuf, int sendcount, rmp_datatype_t se
     if (err || (err = coll_begin_lazy(&cl, &tune, &alg, blocking)))
         return err;
     if (alg == AUTO && cl.size > 1) { /* a forced algorithm is a software one */
-        if ((in_place || sdt->contig) && rdt->contig) {
+        if ((in_place || sdt->contig) && rdt->contig && !short_in) {
             ofl_args_t a = {.coll = OFL_ALLGATHER, .sbuf = in_place ? NULL : sendbuf,
                             .rbuf = recvbuf, .bytes = rbytes, .cut = trunc};
             if ((err = coll_offload(&cl, &a, req)) != RMP_ERR_NOT_SUPPORTED)
@@ -196,10 +202,8 @@ static int allgather_start(const void *sendbuf, int sendcount, rmp_datatype_t se
     }
     if (!(s = coll_sched_tagged(&cl)))
         return RMP_ERR_NO_MEM;
-    if (trunc) {
+    if (trunc)
         sched_truncated(s);
-        sbytes = rbytes;
-    }
     /* in place, our own block must survive the trip through a temporary */
     char *out = coll_out(s, recvbuf, recvcount, cl.size, rdt, in_place);
     const char *in = in_place ? NULL : coll_in(s, sendbuf, sendcount, 1, sdt);
@@ -213,10 +217,12 @@ static int allgather_start(const void *sendbuf, int sendcount, rmp_datatype_t se
     }
     /* direct sends my block from where it is, so its copy into my slot of the result runs
      * while the peers read it (a late local step) instead of before the transfers start */
-    if (alg == DIRECT && in)
+    if (alg == DIRECT && in && !short_in)
         sched_overlap(s);
     if (out && in)
-        sched_copy(s, out + (size_t)cl.rank * rbytes, in, sbytes);
+        sched_copy(s, out + (size_t)cl.rank * rbytes, in, short_in ? sbytes : rbytes);
+    if (short_in)
+        in = NULL;
     if (out && rbytes > 0 && cl.size > 1) {
         if (alg == RD)
             allgather_rd(s, &cl, out, rbytes);

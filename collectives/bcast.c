@@ -16,9 +16,10 @@
  *   messages, 3 to COLL_DIRECT_MAX ranks).
  * For binomial, scatter_allgather and direct, every rank sends and receives the same messages
  * whatever its count (empty chunks too), so a count that differs on some rank never leaves a
- * peer waiting when all ranks run the same algorithm: a longer message than the buffer gives
- * RMP_ERR_TRUNCATE there and below it (sched.c), and the root's buffer, which it never has to
- * receive into, stays as it was. */
+ * peer waiting when all ranks run the same algorithm: a message longer or shorter than the
+ * buffer gives RMP_ERR_TRUNCATE there and below it (sched.c; scatter_allgather's root, which
+ * sees the ring's chunks, fails too), and the root's buffer, which it never has to receive
+ * into, stays as it was. */
 #include <limits.h>
 #include <stdlib.h>
 

@@ -173,6 +173,8 @@ int rmp_comm_create_group(rmp_comm_t comm, rmp_group_t group, int tag, rmp_comm_
     err = ctx_agree(&w, group_allreduce, &g, n, &id);
     if (!err && (err = comm_create(world, n, me, id, newcomm)))
         ctx_release(id);
+    if (!err)
+        comm_inherit_session(c->handle, *newcomm);
     free(pr);
     free(world);
     return err;
@@ -345,6 +347,8 @@ static int idup_shell(rmp_comm_t comm, const coll_t *cl, const inter_t *it, rmp_
 {
     int err = it ? inter_build_copy(it, CTX_ID_NONE, h)
                  : comm_create(cl->comm->world, cl->size, cl->rank, CTX_ID_NONE, h);
+    if (!err)
+        comm_inherit_session(comm, *h);
     if (!err && !it)
         err = topo_dup(cl->comm, comm_get(*h));
     if (!err)

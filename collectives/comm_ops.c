@@ -31,6 +31,8 @@ int rmp_comm_dup(rmp_comm_t comm, rmp_comm_t *newcomm)
         err = agree_ctx_id(&cl, comm, &id);
     if (!err && (err = comm_create(cl.comm->world, cl.size, cl.rank, id, newcomm)))
         ctx_release(id);
+    if (!err)
+        comm_inherit_session(comm, *newcomm);
     if (!err && (err = topo_dup(cl.comm, comm_get(*newcomm)))) /* MPI: the topology too */
         rmp_comm_free(newcomm);
     if (!err && (err = objmeta_copy_info(OBJ_COMM, comm, *newcomm))) /* and the hints */
@@ -99,8 +101,8 @@ int rmp_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm)
         err = split_members(&cl, ck, color, world, &n, &me);
     if (!err) {
         *newcomm = RMP_COMM_NULL;
-        if (color != RMP_UNDEFINED)
-            err = comm_create(world, n, me, id, newcomm);
+        if (color != RMP_UNDEFINED && !(err = comm_create(world, n, me, id, newcomm)))
+            comm_inherit_session(comm, *newcomm);
     }
     /* each color's communicator has the same id (their members are disjoint); a rank in none
      * of them, or whose creation failed, does not use it */

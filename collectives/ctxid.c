@@ -25,9 +25,11 @@
  * nothing but its rounds, so each round ends. The first round is not wasted: it holds a small
  * segment of the mask of its own (ctx_eager_busy, as MPICH's "eager" ids), enough for a
  * program that creates one communicator at a time to need one round while fewer than 128 are
- * alive. (Not agreed yet: rmp_intercomm_create's key is each group's own parent's, so it and
- * another creation over members of both groups, in other threads, may each be preferred on
- * one side.) The state is the runtime's, under its lock. */
+ * alive. rmp_intercomm_create's two groups have parents of their own: its key is the lower
+ * of the two parents' keys, which the leaders swap first, marked (ctxid.h's sub) so that it
+ * never equals another creation's; otherwise it and a creation over members of both groups,
+ * in other threads, could each be preferred on one side, forever (tests/mpi/
+ * mpi_icreate_threads showed that livelock). The state is the runtime's, under its lock. */
 #define CTX_EAGER_WORDS 4 /* the first words of the mask (1/32 of it): the first rounds' */
 
 static uint32_t ctx_free[CTX_WORDS];
@@ -207,9 +209,19 @@ static int parent_allreduce(uint32_t *buf, int nwords, void *arg)
 
 int comm_agree_ctx(rmp_comm_t parent, ctx_combine_t combine, void *arg, uint32_t *id)
 {
+    return comm_agree_ctx_keyed(parent, NULL, combine, arg, id);
+}
+
+int comm_agree_ctx_keyed(rmp_comm_t parent, const ctx_waiter_t *key, ctx_combine_t combine,
+                         void *arg, uint32_t *id)
+{
     ctx_lock(&rmp_ctx);
     comm_t *pc = comm_get(parent);
     ctx_waiter_t w = {.parent = pc ? pc->ctx_id : 0, .sub = pc ? pc->coll_seq : 0};
+    if (key) {
+        w.parent = key->parent;
+        w.sub = key->sub;
+    }
     int members = pc ? pc->size : 0;
     ctx_unlock(&rmp_ctx);
     if (!pc)

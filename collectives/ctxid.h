@@ -18,8 +18,10 @@
 
 /* A creation in progress in this process. Priority: (parent, sub), lowest first; sub tells
  * apart creations on one parent: the parent's collective sequence number at the call for
- * dup, split and idup (the same on every member), 2^32 + tag for create_group. The rest is
- * the agreement's (zero at the start). */
+ * dup, split and idup (the same on every member), 2^32 + tag for create_group, and for an
+ * intercommunicator's creation the lower of its two local parents' (parent, sequence
+ * number) with CTX_SUB_INTER set. The rest is the agreement's (zero at the start). */
+#define CTX_SUB_INTER (1ull << 63)
 typedef struct ctx_waiter {
     uint32_t parent;
     uint64_t sub;

@@ -93,7 +93,8 @@ int rmp_igather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, voi
         err = coll_buf(recvbuf, recvcount, recvtype, cl.size, &rdt, &rbytes);
     if (!err && am_root && !in_place && recvcount > 0)
         err = coll_alias(sendbuf, recvbuf, (ptrdiff_t)cl.rank * recvcount * rdt->extent);
-    bool trunc = am_root && sbytes > rbytes; /* the root's own block: found here, not sent */
+    /* the root's own block of another length than its slots: found here, nothing sent */
+    bool trunc = am_root && !in_place && sbytes != rbytes;
     sched_t *s;
     if (!err)
         coll_sign(&cl, CK_GATHER, root, (long long)(in_place ? rbytes : sbytes), RMP_OP_NULL,
@@ -102,7 +103,7 @@ int rmp_igather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, voi
         return err;
     if (trunc) {
         sched_truncated(s);
-        sbytes = rbytes;
+        sbytes = sbytes < rbytes ? sbytes : rbytes;
     }
     const char *in = in_place ? NULL : coll_in(s, sendbuf, sendcount, 1, sdt);
     char *out = NULL;

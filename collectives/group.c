@@ -13,6 +13,7 @@ typedef struct group {
     bool in_use;
     int n;
     int *world; /* member i's world rank */
+    int session; /* the session it derives from (a pset's group, and groups made of it), 0 */
 } group_t;
 
 static group_t *groups; /* [ngroups]; slot 0: RMP_GROUP_EMPTY */
@@ -31,7 +32,7 @@ static group_t *group_get(rmp_group_t h)
 }
 
 /* A new group taking ownership of world[0..n-1] (lock held); frees world on failure. */
-static int group_new(int *world, int n, rmp_group_t *out)
+static int group_new(int *world, int n, int session, rmp_group_t *out)
 {
     if (n == 0) {
         free(world);
@@ -43,9 +44,27 @@ static int group_new(int *world, int n, rmp_group_t *out)
         free(world);
         return RMP_ERR_NO_MEM;
     }
-    groups[h] = (group_t){.in_use = true, .n = n, .world = world};
+    groups[h] = (group_t){.in_use = true, .n = n, .world = world, .session = session};
     *out = h;
     return RMP_SUCCESS;
+}
+
+int group_session(rmp_group_t h)
+{
+    ctx_lock(&rmp_ctx);
+    group_t *g = group_get(h);
+    int s = g ? g->session : 0;
+    ctx_unlock(&rmp_ctx);
+    return s;
+}
+
+void group_set_session(rmp_group_t h, int session)
+{
+    ctx_lock(&rmp_ctx);
+    group_t *g = h != RMP_GROUP_EMPTY ? group_get(h) : NULL;
+    if (g)
+        g->session = session;
+    ctx_unlock(&rmp_ctx);
 }
 
 static int lock_checked(void)
@@ -82,7 +101,7 @@ int rmp_comm_group(rmp_comm_t comm, rmp_group_t *group)
         err = RMP_ERR_NO_MEM;
     else {
         memcpy(w, c->lworld ? c->lworld : c->world, sizeof(int) * (size_t)n);
-        err = group_new(w, n, group);
+        err = group_new(w, n, c->session, group);
     }
     ctx_unlock(&rmp_ctx);
     return err;
@@ -150,7 +169,7 @@ static int group_pick(rmp_group_t group, int n, const int ranks[], rmp_group_t *
             for (int i = 0; i < g->n; i++)
                 if (!seen[i])
                     w[k++] = g->world[i];
-        err = group_new(w, k, newgroup);
+        err = group_new(w, k, g->session, newgroup);
         w = NULL; /* owned by the group now, or freed */
     }
     free(seen);

@@ -151,6 +151,9 @@ static int group_set(rmp_group_t group1, rmp_group_t group2, rmp_group_t *newgro
                     res[k++] = w2[i];
         err = rmp_group_incl(world, k, res, newgroup);
     }
+    if (!err) /* made of a session's groups: of that session too */
+        group_set_session(*newgroup, group_session(group1) ? group_session(group1)
+                                                           : group_session(group2));
     free(w1);
     free(w2);
     free(in1);

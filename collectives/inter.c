@@ -73,6 +73,7 @@ typedef struct leaders {
     rmp_comm_t local, peer;
     int leader, remote, tag; /* local leader (rank in local), remote leader (rank in peer) */
     bool am_leader;
+    uint32_t key[2], rkey[2]; /* the context id agreement's key of my group, of the other */
 } leaders_t;
 
 /* ctx_combine_t for creation: the leaders swap their groups' masks over peer_comm, AND them,
@@ -95,9 +96,9 @@ static int leaders_combine(void *arg, uint32_t *buf, int n)
     return err ? err : e2;
 }
 
-/* At the leader: the checks only it can make, then the exchange of the groups' world ranks.
- * *rw gets the remote group (malloc'd), *rn its size. */
-static int leader_exchange(const leaders_t *L, const comm_t *lc, int **rw, int *rn)
+/* At the leader: the checks only it can make, then the exchange of the groups' world ranks
+ * and agreement keys. *rw gets the remote group (malloc'd), *rn its size. */
+static int leader_exchange(leaders_t *L, const comm_t *lc, int **rw, int *rn)
 {
     int psize, err;
     rmp_status_t st;
@@ -115,6 +116,9 @@ static int leader_exchange(const leaders_t *L, const comm_t *lc, int **rw, int *
     int n = lc->size;
     err = rmp_sendrecv(&n, 1, RMP_INT32, L->remote, L->tag, rn, 1, RMP_INT32, L->remote, L->tag,
                        L->peer, &st);
+    if (!err)
+        err = rmp_sendrecv(L->key, 2, RMP_UINT32, L->remote, L->tag, L->rkey, 2, RMP_UINT32,
+                           L->remote, L->tag, L->peer, &st);
     if (err)
         return err;
     if (*rn <= 0)
@@ -143,27 +147,39 @@ int rmp_intercomm_create(rmp_comm_t local_comm, int local_leader, rmp_comm_t pee
         return err;
     leaders_t L = {.local = local_comm, .peer = peer_comm, .leader = local_leader,
                    .remote = remote_leader, .tag = tag, .am_leader = cl.rank == local_leader};
-    int hdr[2] = {RMP_SUCCESS, 0}, *rw = NULL;
+    ctx_lock(&rmp_ctx);
+    L.key[0] = cl.comm->ctx_id; /* what dup would rank by: the same on my group's members */
+    L.key[1] = cl.comm->coll_seq;
+    ctx_unlock(&rmp_ctx);
+    uint32_t hdr[4] = {RMP_SUCCESS, 0, 0, 0}; /* outcome, remote size, remote key */
+    int *rw = NULL;
     if (L.am_leader) {
-        hdr[0] = leader_exchange(&L, cl.comm, &rw, &hdr[1]);
+        int rn = 0;
+        hdr[0] = (uint32_t)leader_exchange(&L, cl.comm, &rw, &rn);
+        hdr[1] = (uint32_t)rn;
+        memcpy(&hdr[2], L.rkey, sizeof L.rkey);
         if (hdr[0]) {
             free(rw);
             rw = NULL;
         }
     }
-    /* every member learns the outcome and the remote group from its leader */
-    err = rmp_bcast(hdr, 2, RMP_INT32, local_leader, local_comm);
-    if (!err && !(err = hdr[0]) && !L.am_leader && !(rw = malloc(sizeof(int) * (size_t)hdr[1])))
+    /* every member learns the outcome, the remote group and its key from its leader */
+    err = rmp_bcast(hdr, 4, RMP_UINT32, local_leader, local_comm);
+    int rn = (int)hdr[1];
+    if (!err && !(err = (int)hdr[0]) && !L.am_leader && !(rw = malloc(sizeof(int) * (size_t)rn)))
         err = RMP_ERR_NO_MEM; /* (the others then wait in the bcast: out of memory is fatal) */
     if (!err)
-        err = rmp_bcast(rw, hdr[1], RMP_INT32, local_leader, local_comm);
+        err = rmp_bcast(rw, rn, RMP_INT32, local_leader, local_comm);
+    /* both groups rank the creation by the lower of their keys (ctxid.c says why) */
+    bool mine = L.key[0] != hdr[2] ? L.key[0] < hdr[2] : L.key[1] <= hdr[3];
+    ctx_waiter_t key = {.parent = mine ? L.key[0] : hdr[2],
+                        .sub = CTX_SUB_INTER | (mine ? L.key[1] : hdr[3])};
     uint32_t id;
     if (!err)
-        err = comm_agree_ctx(local_comm, leaders_combine, &L, &id);
+        err = comm_agree_ctx_keyed(local_comm, &key, leaders_combine, &L, &id);
     if (!err) {
         bool lfirst = cl.comm->world[0] < rw[0];
-        err = inter_build(cl.comm->world, cl.size, cl.rank, rw, hdr[1], lfirst, id,
-                          newintercomm);
+        err = inter_build(cl.comm->world, cl.size, cl.rank, rw, rn, lfirst, id, newintercomm);
     }
     free(rw);
     return err;

@@ -18,6 +18,10 @@ typedef int (*ctx_combine_t)(void *arg, uint32_t *buf, int n);
 /* Collective over the intracommunicator parent (and, through combine, another group): a
  * context pair free on every member, taken (ctx_release, ctxid.h, gives it back). */
 int comm_agree_ctx(rmp_comm_t parent, ctx_combine_t combine, void *arg, uint32_t *id);
+/* The same with the priority key given (key->parent, key->sub; ctxid.h): an
+ * intercommunicator's creation, whose two groups must rank it alike. */
+int comm_agree_ctx_keyed(rmp_comm_t parent, const ctx_waiter_t *key, ctx_combine_t combine,
+                         void *arg, uint32_t *id);
 
 /* ---- constructors on an intercommunicator (inter.c), dispatched from comm_ops.c ---- */
 int inter_comm_dup(rmp_comm_t comm, rmp_comm_t *newcomm);

@@ -99,7 +99,7 @@ int rmp_iscatter(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, vo
         err = coll_buf(recvbuf, recvcount, recvtype, 1, &rdt, &rbytes);
     if (!err && am_root && !in_place && sendcount > 0)
         err = coll_alias(recvbuf, sendbuf, (ptrdiff_t)cl.rank * sendcount * sdt->extent);
-    bool trunc = am_root && !in_place && sbytes > rbytes; /* the root's own slot */
+    bool trunc = am_root && !in_place && sbytes != rbytes; /* the root's own slot */
     sched_t *s;
     if (!err)
         coll_sign(&cl, CK_SCATTER, root, (long long)(in_place ? sbytes : rbytes), RMP_OP_NULL,
@@ -111,7 +111,7 @@ int rmp_iscatter(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, vo
     const char *in = am_root ? coll_in(s, sendbuf, sendcount, cl.size, sdt) : NULL;
     char *out = in_place ? NULL : coll_out(s, recvbuf, recvcount, 1, rdt, false);
     if (am_root && in && out)
-        sched_copy(s, out, in + (size_t)root * sbytes, trunc ? rbytes : sbytes);
+        sched_copy(s, out, in + (size_t)root * sbytes, sbytes < rbytes ? sbytes : rbytes);
     if (alg == AUTO)
         alg = (am_root ? sbytes : rbytes) * (size_t)cl.size <
                       (size_t)coll_threshold(&large, "SCATTER_LARGE", 256 * 1024)

@@ -434,6 +434,15 @@ static void start_round(sched_t *s)
     run_locals(s, lo, hi, true);
 }
 
+/* A schedule's receive expects exactly its step's bytes: every rank of a collective derives
+ * them from the same type signature. A message of another length (a peer passed another
+ * count) is the call's error, found in the status of data that arrives anyway: shorter is
+ * reported like longer (RMP_ERR_TRUNCATE), and poisons this rank's later sends the same. */
+static bool recv_mismatch(const struct rmp_request *r)
+{
+    return r->kind == REQ_RECV && !r->status.cancelled && r->status.count != r->bytes;
+}
+
 /* True when every request of the round has completed; then frees them. A truncation does not
  * stop the schedule: every rank still runs every round (so no peer waits for a message that
  * never comes), and the error is kept for the end. Any other error is final: the round's
@@ -448,8 +457,8 @@ static bool round_done(sched_t *s)
             continue;
         }
         int e = r[i]->status.error;
-        if (e == RMP_ERR_TRUNCATE) {
-            s->trunc = e;
+        if (e == RMP_ERR_TRUNCATE || (e == RMP_SUCCESS && recv_mismatch(r[i]))) {
+            s->trunc = RMP_ERR_TRUNCATE;
         } else if (e != RMP_SUCCESS && s->err == RMP_SUCCESS) {
             s->err = e;
             for (int j = 0; j < s->reqs.n; j++)

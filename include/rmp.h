@@ -1308,6 +1308,14 @@ int rmp_comm_create_from_group(rmp_group_t group, const char *stringtag, rmp_com
 int rmp_intercomm_create_from_groups(rmp_group_t local_group, int local_leader,
                                      rmp_group_t remote_group, int remote_leader,
                                      const char *stringtag, rmp_comm_t *newinter);
+/* A session's buffer for buffered sends (MPI-4.1 3.6), as rmp_comm_attach_buffer's: a bsend
+ * on a communicator that derives from the session (made by rmp_comm_create_from_group, or
+ * from such a communicator, or of a group made of its psets' groups) uses the communicator's
+ * own buffer, else the session's, else the process's. Finalizing the session detaches it. */
+int rmp_session_attach_buffer(rmp_session_t session, void *buf, int size);
+int rmp_session_detach_buffer(rmp_session_t session, void **buf, int *size);
+int rmp_session_flush_buffer(rmp_session_t session);
+int rmp_session_iflush_buffer(rmp_session_t session, rmp_request_t *req);
 /* ---- Tools: control variables and performance counters (runtime/cvar.c, runtime/stats.c) --
  * What MPI_T shows a tool, for programs without MPI too. The control variables are the RMP_*
  * knobs (README.md's table); the counters are kept per process by the runtime. */

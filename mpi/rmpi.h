@@ -53,6 +53,9 @@ int rmpi_errh_create(int kind, void (*fn)(void), MPI_Errhandler *errhandler);
 int rmpi_errh_set(int kind, int h, MPI_Errhandler eh);
 MPI_Errhandler rmpi_errh_get(int kind, int h);
 int rmpi_raise_on(int kind, int h, int code, const char *call);
+/* An rmp error of a session call on the session's handler (session.c); a handle that is not a
+ * live session's goes to MPI_COMM_WORLD's. */
+int rmpi_raise_session(MPI_Session s, int rmp_err, const char *call);
 
 /* After a successful MPI_Init/MPI_Init_thread: an exit with status 0 that did not finalize
  * finalizes then (exit.c). */

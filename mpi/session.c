@@ -11,7 +11,7 @@ static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
 
 /* Raise code on a session's handler; a handle that is not a live session's (rmp says
  * RMP_ERR_ARG for it) goes to MPI_COMM_WORLD's, as an invalid communicator's does. */
-static int raise_s(MPI_Session s, int rmp_err, const char *call)
+int rmpi_raise_session(MPI_Session s, int rmp_err, const char *call)
 {
     int n;
     if (rmp_err == RMP_SUCCESS)
@@ -69,7 +69,7 @@ int MPI_Session_finalize(MPI_Session *session)
     int n;
     int rc = rmp_session_get_num_psets(s, &n);
     if (rc)
-        return raise_s(s, rc, __func__);
+        return rmpi_raise_session(s, rc, __func__);
     (void)rmpi_errh_set(RMPI_EH_SESSION, s, MPI_ERRORS_ARE_FATAL); /* its handler let go */
     return rmpi_raise(MPI_COMM_WORLD, rmp_session_finalize(session), __func__);
 }
@@ -79,7 +79,7 @@ int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_nam
     int code = rmpi_info_check(info);
     if (code)
         return rmpi_raise_on(RMPI_EH_SESSION, session, code, __func__);
-    return raise_s(session, rmp_session_get_num_psets(session, npset_names), __func__);
+    return rmpi_raise_session(session, rmp_session_get_num_psets(session, npset_names), __func__);
 }
 
 int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len,
@@ -88,7 +88,7 @@ int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pse
     int code = rmpi_info_check(info);
     if (code)
         return rmpi_raise_on(RMPI_EH_SESSION, session, code, __func__);
-    return raise_s(session, rmp_session_get_nth_pset(session, n, pset_len, pset_name),
+    return rmpi_raise_session(session, rmp_session_get_nth_pset(session, n, pset_len, pset_name),
                    __func__);
 }
 
@@ -111,7 +111,7 @@ int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_In
     snprintf(v, sizeof v, "%d", size);
     if (!rc)
         rc = info_with(info, "mpi_size", v);
-    return raise_s(session, rc, __func__);
+    return rmpi_raise_session(session, rc, __func__);
 }
 
 int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
@@ -124,7 +124,7 @@ int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
         rc = rmp_query_thread(&level);
     if (!rc)
         rc = info_with(info_used, "thread_level", levels[level]);
-    return raise_s(session, rc, __func__);
+    return rmpi_raise_session(session, rc, __func__);
 }
 
 int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
@@ -141,7 +141,7 @@ int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     int n;
     int rc = rmp_session_get_num_psets(session, &n);
     if (rc)
-        return raise_s(session, rc, __func__);
+        return rmpi_raise_session(session, rc, __func__);
     int code = rmpi_errh_set(RMPI_EH_SESSION, session, errhandler);
     return code ? rmpi_raise_on(RMPI_EH_SESSION, session, code, __func__) : MPI_SUCCESS;
 }
@@ -153,7 +153,7 @@ int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
     if (!rc && !errhandler)
         rc = RMP_ERR_ARG;
     if (rc)
-        return raise_s(session, rc, __func__);
+        return rmpi_raise_session(session, rc, __func__);
     *errhandler = rmpi_errh_get(RMPI_EH_SESSION, session);
     return MPI_SUCCESS;
 }
@@ -164,7 +164,7 @@ int MPI_Session_call_errhandler(MPI_Session session, int errorcode)
     int n;
     int rc = rmp_session_get_num_psets(session, &n);
     if (rc)
-        return raise_s(session, rc, __func__);
+        return rmpi_raise_session(session, rc, __func__);
     if (errorcode != MPI_SUCCESS)
         (void)rmpi_raise_on(RMPI_EH_SESSION, session, errorcode, __func__);
     return MPI_SUCCESS;
@@ -173,7 +173,7 @@ int MPI_Session_call_errhandler(MPI_Session session, int errorcode)
 int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
                                 MPI_Group *newgroup)
 {
-    return raise_s(session, rmp_group_from_session_pset(session, pset_name, newgroup), __func__);
+    return rmpi_raise_session(session, rmp_group_from_session_pset(session, pset_name, newgroup), __func__);
 }
 
 /* A communicator made from groups (rc: rmp's result) gets errhandler; errors go to the

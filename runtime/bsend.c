@@ -1,8 +1,9 @@
 /* bsend.c — buffered sends (MPI-4.1 3.6): the data is copied into an attached buffer and sent
  * from there, its space given back once that send completed. A communicator's own buffer
- * (rmp_comm_attach_buffer) serves the bsends on it, the process's (rmp_buffer_attach) the
- * others; RMP_BUFFER_AUTOMATIC as the address makes rmp allocate each message's space. Flush
- * waits until the messages buffered before it have left the buffer (iflush: as a request). */
+ * (rmp_comm_attach_buffer) serves the bsends on it, else its session's
+ * (rmp_session_attach_buffer), else the process's (rmp_buffer_attach); RMP_BUFFER_AUTOMATIC
+ * as the address makes rmp allocate each message's space. Flush waits until the messages
+ * buffered before it have left the buffer (iflush: as a request). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,7 @@ typedef struct bsend_seg {
 } bsend_seg_t;
 
 /* An attached buffer (under the runtime lock): the process's is rmp_ctx.bsend, a
- * communicator's comm_t.bsend. */
+ * communicator's comm_t.bsend, a session's rmp_ctx.session_bsend. */
 typedef struct bsend_buf {
     char *buf; /* RMP_BUFFER_AUTOMATIC: rmp allocates */
     size_t size;
@@ -66,21 +67,35 @@ static void bsend_reap_dead(rmp_ctx_t *c)
     }
 }
 
-void bsend_comm_release(rmp_ctx_t *ctx, comm_t *c)
+/* The buffer in *slot is detached and kept until its messages left (lock held). */
+static void bsend_release(rmp_ctx_t *ctx, bsend_buf_t **slot)
 {
-    bsend_buf_t *b = c->bsend;
+    bsend_buf_t *b = *slot;
     if (!b)
         return;
-    c->bsend = NULL; /* MPI-4.1 3.6.1: freeing the communicator detaches its buffer */
+    *slot = NULL;
     b->next_dead = ctx->bsend_dead;
     ctx->bsend_dead = b;
     bsend_reap_dead(ctx);
+}
+
+void bsend_comm_release(rmp_ctx_t *ctx, comm_t *c)
+{
+    bsend_release(ctx, &c->bsend); /* MPI-4.1 3.6.1: freeing the communicator detaches it */
+}
+
+void bsend_session_release(rmp_ctx_t *ctx, int session)
+{
+    if (session >= 1 && session <= SESSION_MAX)
+        bsend_release(ctx, &ctx->session_bsend[session - 1]);
 }
 
 void bsend_fini(rmp_ctx_t *c)
 {
     for (int i = 0; c->comms && i < RMP_MAX_COMMS; i++) /* buffers still attached to them */
         bsend_comm_release(c, &c->comms[i]);
+    for (int s = 1; s <= SESSION_MAX; s++)
+        bsend_session_release(c, s);
     bsend_reap_dead(c); /* (what is still in flight in an abandoned job stays) */
     bsend_buf_t *b = c->bsend;
     if (!b)
@@ -161,7 +176,11 @@ int p2p_bsend_locked(comm_t *c, const void *buf, int count, const dtype_t *t, si
                      int tag, struct rmp_request *user)
 {
     rmp_ctx_t *ctx = &rmp_ctx;
-    bsend_buf_t *b = c->bsend ? c->bsend : ctx->bsend; /* the communicator's first */
+    bsend_buf_t *b = c->bsend; /* the communicator's first, then its session's */
+    if (!b && c->session >= 1 && c->session <= SESSION_MAX)
+        b = ctx->session_bsend[c->session - 1];
+    if (!b)
+        b = ctx->bsend;
     if (dst == RMP_PROC_NULL)
         return RMP_SUCCESS;
     if (b)
@@ -225,14 +244,19 @@ int rmp_bsend(const void *buf, int count, rmp_datatype_t type, int dest, int tag
 
 /* ---- attach, detach, flush ---- */
 
-/* The process's buffer (comm NULL) or comm's: where it is kept. */
-static bsend_buf_t **bsend_slot(rmp_ctx_t *ctx, comm_t *c)
+/* Where a buffer is kept: a session's (session > 0, checked by the caller), comm's, or the
+ * process's (comm NULL). */
+typedef struct bsend_owner {
+    comm_t *c;
+    int session;
+} bsend_owner_t;
+static bsend_buf_t **bsend_slot(rmp_ctx_t *ctx, bsend_owner_t o)
 {
-    return c ? &c->bsend : &ctx->bsend;
+    return o.session ? &ctx->session_bsend[o.session - 1] : o.c ? &o.c->bsend : &ctx->bsend;
 }
 
-/* Attach to the process (comm NULL) or to a communicator. */
-static int bsend_attach(comm_t *c, void *buf, int size, const char *call)
+/* Attach to the process, a communicator or a session. */
+static int bsend_attach(bsend_owner_t o, void *buf, int size, const char *call)
 {
     if (buf != RMP_BUFFER_AUTOMATIC && size < 0)
         return RMP_ERR_COUNT;
@@ -245,7 +269,7 @@ static int bsend_attach(comm_t *c, void *buf, int size, const char *call)
     rmp_ctx_t *ctx = &rmp_ctx;
     int rc = RMP_SUCCESS;
     ctx_lock(ctx);
-    bsend_buf_t **slot = bsend_slot(ctx, c);
+    bsend_buf_t **slot = bsend_slot(ctx, o);
     if (*slot) {
         rc = RMP_ERR_BUFFER;
         core_verbose(ctx, "%s: a buffer is attached already (detach it first)", call);
@@ -276,13 +300,13 @@ static bool bsend_flushed(void *arg)
     return !f->detach || f->b->flushes == 0;
 }
 
-static int bsend_detach(comm_t *c, void **buf, int *size)
+static int bsend_detach(bsend_owner_t o, void **buf, int *size)
 {
     if (!buf || !size)
         return RMP_ERR_ARG;
     rmp_ctx_t *ctx = &rmp_ctx;
     ctx_lock(ctx);
-    bsend_buf_t **slot = bsend_slot(ctx, c), *b = *slot;
+    bsend_buf_t **slot = bsend_slot(ctx, o), *b = *slot;
     *slot = NULL; /* detached at once: a bsend from another thread finds no buffer */
     if (b)
         progress_wait_until(ctx, bsend_flushed, &(bsend_flush_t){b, UINT64_MAX, true});
@@ -293,11 +317,11 @@ static int bsend_detach(comm_t *c, void **buf, int *size)
     return RMP_SUCCESS;
 }
 
-static int bsend_flush(comm_t *c)
+static int bsend_flush(bsend_owner_t o)
 {
     rmp_ctx_t *ctx = &rmp_ctx;
     ctx_lock(ctx);
-    bsend_buf_t *b = *bsend_slot(ctx, c);
+    bsend_buf_t *b = *bsend_slot(ctx, o);
     if (b) /* no buffer: nothing to wait for */
         progress_wait_until(ctx, bsend_flushed, &(bsend_flush_t){b, b->seq, false});
     ctx_unlock(ctx);
@@ -318,7 +342,7 @@ static int bsend_iflush_progress(struct rmp_request *r)
     return 1;
 }
 
-static int bsend_iflush(comm_t *c, rmp_request_t *req)
+static int bsend_iflush(bsend_owner_t o, rmp_request_t *req)
 {
     if (!req)
         return RMP_ERR_ARG;
@@ -334,7 +358,7 @@ static int bsend_iflush(comm_t *c, rmp_request_t *req)
     rmp_ctx_t *ctx = &rmp_ctx;
     *req = req_handle(r);
     ctx_lock(ctx);
-    bsend_buf_t *b = *bsend_slot(ctx, c);
+    bsend_buf_t *b = *bsend_slot(ctx, o);
     *f = (bsend_flush_t){b, b ? b->seq : 0, false};
     if (!b || bsend_flushed(f)) {
         free(f);
@@ -352,25 +376,25 @@ static int bsend_iflush(comm_t *c, rmp_request_t *req)
 int rmp_buffer_attach(void *buf, int size)
 {
     int rc = ctx_check();
-    return rc ? rc : bsend_attach(NULL, buf, size, __func__);
+    return rc ? rc : bsend_attach((bsend_owner_t){0}, buf, size, __func__);
 }
 
 int rmp_buffer_detach(void **buf, int *size)
 {
     int rc = ctx_check();
-    return rc ? rc : bsend_detach(NULL, buf, size);
+    return rc ? rc : bsend_detach((bsend_owner_t){0}, buf, size);
 }
 
 int rmp_buffer_flush(void)
 {
     int rc = ctx_check();
-    return rc ? rc : bsend_flush(NULL);
+    return rc ? rc : bsend_flush((bsend_owner_t){0});
 }
 
 int rmp_buffer_iflush(rmp_request_t *req)
 {
     int rc = ctx_check();
-    return rc ? rc : bsend_iflush(NULL, req);
+    return rc ? rc : bsend_iflush((bsend_owner_t){0}, req);
 }
 
 /* A communicator's buffer calls: comm must be valid (RMP_ERR_COMM). */
@@ -386,26 +410,65 @@ int rmp_comm_attach_buffer(rmp_comm_t comm, void *buf, int size)
 {
     comm_t *c;
     int rc = bsend_comm(comm, &c);
-    return rc ? rc : bsend_attach(c, buf, size, __func__);
+    return rc ? rc : bsend_attach((bsend_owner_t){c, 0}, buf, size, __func__);
 }
 
 int rmp_comm_detach_buffer(rmp_comm_t comm, void **buf, int *size)
 {
     comm_t *c;
     int rc = bsend_comm(comm, &c);
-    return rc ? rc : bsend_detach(c, buf, size);
+    return rc ? rc : bsend_detach((bsend_owner_t){c, 0}, buf, size);
 }
 
 int rmp_comm_flush_buffer(rmp_comm_t comm)
 {
     comm_t *c;
     int rc = bsend_comm(comm, &c);
-    return rc ? rc : bsend_flush(c);
+    return rc ? rc : bsend_flush((bsend_owner_t){c, 0});
 }
 
 int rmp_comm_iflush_buffer(rmp_comm_t comm, rmp_request_t *req)
 {
     comm_t *c;
     int rc = bsend_comm(comm, &c);
-    return rc ? rc : bsend_iflush(c, req);
+    return rc ? rc : bsend_iflush((bsend_owner_t){c, 0}, req);
+}
+
+/* A session's buffer calls: session must be live (RMP_ERR_ARG, as every session call). */
+static int bsend_session(rmp_session_t session, bsend_owner_t *o)
+{
+    int rc = ctx_check();
+    if (!rc && (session < 1 || session > SESSION_MAX ||
+                !(rmp_ctx.session_live & (1ull << (session - 1)))))
+        rc = RMP_ERR_ARG;
+    *o = (bsend_owner_t){NULL, session};
+    return rc;
+}
+
+int rmp_session_attach_buffer(rmp_session_t session, void *buf, int size)
+{
+    bsend_owner_t o;
+    int rc = bsend_session(session, &o);
+    return rc ? rc : bsend_attach(o, buf, size, __func__);
+}
+
+int rmp_session_detach_buffer(rmp_session_t session, void **buf, int *size)
+{
+    bsend_owner_t o;
+    int rc = bsend_session(session, &o);
+    return rc ? rc : bsend_detach(o, buf, size);
+}
+
+int rmp_session_flush_buffer(rmp_session_t session)
+{
+    bsend_owner_t o;
+    int rc = bsend_session(session, &o);
+    return rc ? rc : bsend_flush(o);
+}
+
+int rmp_session_iflush_buffer(rmp_session_t session, rmp_request_t *req)
+{
+    bsend_owner_t o;
+    int rc = bsend_session(session, &o);
+    return rc ? rc : bsend_iflush(o, req);
 }

@@ -83,6 +83,15 @@ void comm_release_locked(comm_t *c)
         hpool_put(&rmp_ctx.comm_pool, h);
 }
 
+void comm_inherit_session(rmp_comm_t parent, rmp_comm_t child)
+{
+    ctx_lock(&rmp_ctx);
+    comm_t *p = comm_get(parent), *c = comm_get(child);
+    if (p && c)
+        c->session = p->session;
+    ctx_unlock(&rmp_ctx);
+}
+
 void comm_hold(comm_t *c)
 {
     c->busy++;

@@ -22,6 +22,7 @@
 
 #define RMP_MAX_TRANSPORTS 4
 #define RMP_MAX_COMMS 4096
+#define SESSION_MAX 64 /* live sessions at once: ctx.session_live's bits */
 
 typedef struct rmp_ctx rmp_ctx_t;
 
@@ -184,6 +185,7 @@ typedef struct comm {
     rmp_comm_t bridge;
     bool lfirst;
     struct bsend_buf *bsend; /* its own buffer for buffered sends (bsend.c), or NULL */
+    int session; /* the session it derives from (rmp_comm_create_from_group), 0: none */
     uint64_t msgs_sent, bytes_sent; /* sent on it, collectives' too (rmp_comm_stats) */
 } comm_t;
 
@@ -484,6 +486,7 @@ struct rmp_ctx {
     struct bsend_buf *bsend; /* the buffer attached for buffered sends (bsend.c), or
                               * NULL */
     struct bsend_buf *bsend_dead; /* freed communicators' buffers, messages in flight */
+    struct bsend_buf *session_bsend[SESSION_MAX]; /* session k + 1's buffer, or NULL */
     /* Sends whose cancel waits for the receiver's answer (send_cancel.c): finalize waits
      * for them, a peer's failure ends theirs. */
     struct rmp_request **cancels;
@@ -616,6 +619,15 @@ void progress_coll_remove(rmp_ctx_t *c, struct rmp_request *r);
 void bsend_fini(rmp_ctx_t *c);
 /* A communicator goes (lock held): its buffer is detached, kept until its messages left. */
 void bsend_comm_release(rmp_ctx_t *ctx, comm_t *c);
+/* A session is finalized (lock held): its buffer likewise. */
+void bsend_session_release(rmp_ctx_t *ctx, int session);
+/* The session a group derives from (0: none; collectives/group.c; lock NOT held), and
+ * setting it (the groups of a session's psets). */
+int group_session(rmp_group_t group);
+void group_set_session(rmp_group_t group, int session);
+/* A communicator made from parent (dup, split, create, create_group) derives from the same
+ * session (lock NOT held). */
+void comm_inherit_session(rmp_comm_t parent, rmp_comm_t child);
 
 /* ---- The progress thread (progress_thread.c) ---- */
 /* Start it (init, after wire-up; from then on the runtime locks at every thread level). */

@@ -9,8 +9,6 @@
 
 #include "core.h"
 
-#define SESSION_MAX 64
-
 static const char *const psets[] = {"mpi://WORLD", "mpi://SELF", "rmp://node"};
 #define NPSETS ((int)(sizeof(psets) / sizeof(psets[0])))
 
@@ -56,6 +54,7 @@ int rmp_session_finalize(rmp_session_t *session)
     rmp_ctx_t *c = &rmp_ctx;
     ctx_lock(c);
     c->session_live &= ~(1ull << (*session - 1));
+    bsend_session_release(c, *session); /* as freeing a communicator detaches its buffer */
     ctx_unlock(c);
     *session = RMP_SESSION_NULL;
     return rt_release();
@@ -107,13 +106,17 @@ int rmp_group_from_session_pset(rmp_session_t s, const char *name, rmp_group_t *
     int i = pset_index(name);
     if (i < 0 || !group)
         return RMP_ERR_ARG;
-    if (i < 2)
-        return rmp_comm_group(i == 0 ? RMP_COMM_WORLD : RMP_COMM_SELF, group);
-    rmp_group_t world;
-    if ((rc = rmp_comm_group(RMP_COMM_WORLD, &world)))
-        return rc;
-    rc = rmp_group_incl(world, rmp_ctx.local_size, rmp_ctx.local_ranks, group);
-    rmp_group_free(&world);
+    if (i < 2) {
+        rc = rmp_comm_group(i == 0 ? RMP_COMM_WORLD : RMP_COMM_SELF, group);
+    } else {
+        rmp_group_t world;
+        if ((rc = rmp_comm_group(RMP_COMM_WORLD, &world)))
+            return rc;
+        rc = rmp_group_incl(world, rmp_ctx.local_size, rmp_ctx.local_ranks, group);
+        rmp_group_free(&world);
+    }
+    if (!rc)
+        group_set_session(*group, s);
     return rc;
 }
 
@@ -152,7 +155,10 @@ int rmp_comm_create_from_group(rmp_group_t group, const char *stringtag, rmp_com
         return RMP_ERR_GROUP;
     /* every group is one of world ranks: the world communicator (hidden when only sessions
      * hold the runtime) is the parent of the members' exchange */
-    return rmp_comm_create_group(RMP_COMM_WORLD, group, tag_of(stringtag), newcomm);
+    if ((rc = rmp_comm_create_group(RMP_COMM_WORLD, group, tag_of(stringtag), newcomm)))
+        return rc;
+    comm_get(*newcomm)->session = group_session(group); /* its bsends use the session's buffer */
+    return RMP_SUCCESS;
 }
 
 /* The world rank of rank r of group g (RMP_UNDEFINED: r is not one of its ranks). */

@@ -614,7 +614,7 @@ typedef void MPI_Session_errhandler_function(MPI_Session *session, int *error_co
  * allocates each message's space as needed (size ignored; detach returns it and 0). Flush
  * waits until the messages buffered before the call were sent (the buffer stays attached);
  * iflush returns a request that completes then. Detach waits the same and detaches; freeing a
- * communicator detaches its buffer. rmp has no sessions: no MPI_Session_*_buffer. */
+ * communicator detaches its buffer. A session's buffer: rmp/mpi_sbuf.h. */
 #define MPI_BUFFER_AUTOMATIC RMP_BUFFER_AUTOMATIC
 
 /* ---- Handle conversion for Fortran (MPI-3.1 17.2.4) ----------------------------------------- */
@@ -705,6 +705,7 @@ enum {
  * a call added anywhere above has its PMPI_ form with nothing else to write. Included last:
  * its prototypes may use any type declared above. */
 #include "mpi_fortran.h" /* Status c2f08/f082c/f082f/f2f08, MPI_F08_status, Session c2f/f2c */
+#include "mpi_sbuf.h"    /* MPI-4.1 session-attached buffers */
 #ifndef RMP_PMPI_GENERATING
 #include "pmpi.h"
 #endif

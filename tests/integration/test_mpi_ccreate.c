@@ -1,6 +1,7 @@
 /* test_mpi_ccreate.c — the MPI programs of info objects, names and hints (tests/mpi/mpi_info.c)
  * and of the MPI-3 communicator creations (tests/mpi/mpi_ccreate.c: Comm_create_group,
- * Comm_idup, Comm_dup_with_info) under mrun at n = 1..8; each program checks exact values
+ * Comm_idup, Comm_dup_with_info) under mrun at n = 1..8, and their threaded forms (with
+ * intercommunicators: tests/mpi/mpi_icreate_threads.c); each program checks exact values
  * itself and prints "<prog>: rank R OK" when nothing failed. */
 #include "run.h"
 
@@ -67,5 +68,22 @@ ParameterizedTest(int *n, mpi_ccreate, threads, .timeout = 160)
     run_opts_t o = {.limit = 150};
     run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_ccreate_threads"), NULL);
     expect_ranks_ok(r, "mpi_ccreate_threads", *n);
+    run_free(&r);
+}
+
+ParameterizedTestParameters(mpi_ccreate, intercomm_threads)
+{
+    static int ns[] = {2, 3, 4};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* 4 threads per rank creating intercommunicators while others dup (MPI_THREAD_MULTIPLE):
+ * before the groups agreed on the creation's priority (collectives/ctxid.c), every size
+ * livelocked until the watchdog. */
+ParameterizedTest(int *n, mpi_ccreate, intercomm_threads, .timeout = 120)
+{
+    run_opts_t o = {.limit = 100};
+    run_result_t r = run_mrun(&o, *n, MPIPROG("mpi_icreate_threads"), NULL);
+    expect_ranks_ok(r, "mpi_icreate_threads", *n);
     run_free(&r);
 }

@@ -12,6 +12,7 @@
 #include <pthread.h>
 
 #include "mpicheck.h"
+#include "mcthreads.h"
 
 #define THREADS 4
 #define ITERS 30
@@ -20,27 +21,8 @@
 
 static int rank, size, nthreads;
 static MPI_Comm parents[THREADS], iparents[THREADS], ilocals[THREADS];
-static pthread_mutex_t fail_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t self_mu = PTHREAD_MUTEX_INITIALIZER; /* the program's own lock */
 
-#define TCHECK(call)                                                                           \
-    do {                                                                                       \
-        int rc_ = (call);                                                                      \
-        if (rc_ != MPI_SUCCESS) {                                                              \
-            pthread_mutex_lock(&fail_mu);                                                      \
-            FAIL("thread %d: %s:%d: %s returned %d", t, __FILE__, __LINE__, #call, rc_);       \
-            pthread_mutex_unlock(&fail_mu);                                                    \
-        }                                                                                      \
-    } while (0)
-
-#define TEXPECT(cond, ...)                                                                     \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            pthread_mutex_lock(&fail_mu);                                                      \
-            FAIL(__VA_ARGS__);                                                                 \
-            pthread_mutex_unlock(&fail_mu);                                                    \
-        }                                                                                      \
-    } while (0)
 
 static void check_sum(int t, MPI_Comm c, int members_sum, const char *what, int it)
 {

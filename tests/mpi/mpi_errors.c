@@ -1,8 +1,11 @@
 /* mpi_errors.c — MPI's error model through mpi.h. "return": under MPI_ERRORS_RETURN each bad
  * call returns its MPI error code (exact class and string), a dup'ed communicator inherits
- * the handler, truncation is reported with the data cut; the job ends well. "fatal <call>":
+ * the handler, truncation is reported with the data cut, collectives whose ranks disagree on
+ * the count fail with MPI_ERR_TRUNCATE; the job ends well. "fatal <call>":
  * with the default MPI_ERRORS_ARE_FATAL, the bad call (on rank 1, or 0 alone) ends the job
  * with a message naming the call. */
+#include <stdbool.h>
+
 #include "mpicheck.h"
 
 static void expect_code(const char *what, int rc, int cls, const char *text)
@@ -14,6 +17,56 @@ static void expect_code(const char *what, int rc, int cls, const char *text)
     if (MPI_Error_string(rc, s, &len) != MPI_SUCCESS || strcmp(s, text) != 0 ||
         len != (int)strlen(text))
         FAIL("%s: error string '%s' (%d), expected '%s'", what, s, len, text);
+}
+
+/* rc is MPI_SUCCESS (want_err false) or of class MPI_ERR_TRUNCATE (true). */
+static void expect_trunc(const char *what, int count, int rc, bool want_err)
+{
+    int cls = -1;
+    MPI_Error_class(rc, &cls);
+    if (want_err ? cls != MPI_ERR_TRUNCATE : rc != MPI_SUCCESS)
+        FAIL("%s (%d ints): returned class %d, expected %s", what, count, cls,
+             want_err ? "MPI_ERR_TRUNCATE" : "MPI_SUCCESS");
+}
+
+/* Ranks that disagree on a collective's count (MPICH's errors/coll *length tests): a rank
+ * that receives fewer or more bytes than its count says fails with MPI_ERR_TRUNCATE, and the
+ * error travels with the data (a forwarding rank passes it on), so every rank whose result
+ * depends on the odd block fails, whichever algorithm or backend runs it; nobody hangs, and
+ * the next collective works. Small counts run on the shared-memory backend, large ones on the
+ * software schedules. */
+static void lengths(int rank, int size)
+{
+    /* k = 1024: past the backend's 2 KiB, under every threshold where the automatic choice
+     * of algorithm changes (a rank whose count crosses one runs another algorithm, whose
+     * messages do not pair with its peers': that hangs, as in other MPIs) */
+    static int a[4 * 1024], b[8 * 4 * 1024];
+    for (int k = 1; k <= 1024; k *= 1024) {
+        int big = 4 * k, small = k;
+        /* bcast: the root's count smaller, then larger, than everyone else's */
+        int rc = MPI_Bcast(a, rank == 0 ? small : big, MPI_INT, 0, MPI_COMM_WORLD);
+        expect_trunc("bcast, root's count smaller", k, rc, rank != 0);
+        rc = MPI_Bcast(a, rank == 0 ? big : small, MPI_INT, 0, MPI_COMM_WORLD);
+        expect_trunc("bcast, root's count larger", k, rc, rank != 0);
+        MPI_Request r;
+        rc = MPI_Ibcast(a, rank == 0 ? small : big, MPI_INT, 0, MPI_COMM_WORLD, &r);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+        expect_trunc("ibcast, root's count smaller", k, rc, rank != 0);
+        /* allgather: rank 0's block smaller than the slots */
+        rc = MPI_Allgather(a, rank == 0 ? small : big, MPI_INT, b, big, MPI_INT, MPI_COMM_WORLD);
+        expect_trunc("allgather, rank 0's block smaller", k, rc, true);
+        /* scatter: the root's blocks smaller than the receivers' counts */
+        rc = MPI_Scatter(b, small, MPI_INT, a, big, MPI_INT, 0, MPI_COMM_WORLD);
+        expect_trunc("scatter, the root's blocks smaller", k, rc, true);
+        /* reduce: the root's count larger than the others' (only it can tell) */
+        rc = MPI_Reduce(b, a, rank == 0 ? big : small, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+        if (rank == 0)
+            expect_trunc("reduce, the root's count larger", k, rc, true);
+        int one = 1, sum = 0;
+        CHECK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        EXPECT_INT(sum, size);
+    }
 }
 
 static void return_mode(int rank, int size)
@@ -102,6 +155,8 @@ static void return_mode(int rank, int size)
     int cls = -1;
     EXPECT_INT(MPI_Error_class(1000, &cls), MPI_ERR_ARG);
     EXPECT_INT(MPI_Error_class(-3, &cls), MPI_ERR_ARG);
+    if (size > 1)
+        lengths(rank, size);
 }
 
 /* Makes one bad call under the default handler; never returns if all goes as it should. */

@@ -1,9 +1,11 @@
 /* mpi_session.c — MPI-4 sessions: psets and their info, groups from psets, communicators
  * from groups (an allreduce with exact values on each) and an intercommunicator from two
- * groups, session error handlers and info, and
+ * groups, session error handlers and info, session-attached buffers (MPI-4.1), and
  * the runtime shared by the world model and sessions. Modes: `mixed` (MPI_Init, then two
  * sessions, one outliving MPI_Finalize), `only` (sessions and no MPI_Init: MPI_Initialized
  * stays false), `before` (a session first, then MPI_Init and MPI_Finalize inside it). */
+#include <stdbool.h>
+
 #include "mpicheck.h"
 
 static int size;
@@ -161,6 +163,89 @@ static void handlers(MPI_Session s)
         FAIL("thread_level is '%s', expected '%s'", v, lv[provided]);
 }
 
+enum { NB = 500 }; /* ints per buffered message */
+
+/* A bsend of NB ints on c to the right (tag), received from the left: its result. */
+static int bsend_ring(MPI_Comm c, int tag)
+{
+    int rank, n, out[NB], in[NB];
+    CHECK(MPI_Comm_rank(c, &rank));
+    CHECK(MPI_Comm_size(c, &n));
+    for (int i = 0; i < NB; i++)
+        out[i] = rank * 10007 + tag * 101 + i, in[i] = -1;
+    MPI_Request r;
+    CHECK(MPI_Irecv(in, NB, MPI_INT, (rank + n - 1) % n, tag, c, &r));
+    int rc = MPI_Bsend(out, NB, MPI_INT, (rank + 1) % n, tag, c);
+    if (rc) { /* nothing went: the receive is withdrawn, and each rank failed alike */
+        CHECK(MPI_Cancel(&r));
+        CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        return rc;
+    }
+    CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    int from = (rank + n - 1) % n;
+    for (int i = 0; i < NB; i++)
+        if (in[i] != from * 10007 + tag * 101 + i) {
+            FAIL("bsend tag %d: element %d is %d", tag, i, in[i]);
+            break;
+        }
+    return rc;
+}
+
+/* MPI-4.1 3.6: a bsend on a communicator of the session uses the communicator's buffer, else
+ * the session's, else the process's; the session's serves no world-model communicator. */
+static void buffers(MPI_Session s, bool world)
+{
+    MPI_Group g;
+    MPI_Comm c, d;
+    CHECK(MPI_Group_from_session_pset(s, "mpi://WORLD", &g));
+    CHECK(MPI_Comm_create_from_group(g, "buffers", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c));
+    CHECK(MPI_Group_free(&g));
+    expect_class("bsend with no buffer", bsend_ring(c, 1), MPI_ERR_BUFFER);
+    int bsize = NB * (int)sizeof(int) + MPI_BSEND_OVERHEAD; /* one message at a time */
+    char *buf = malloc((size_t)bsize), tiny[8 + MPI_BSEND_OVERHEAD];
+    CHECK(MPI_Session_attach_buffer(s, buf, bsize));
+    expect_class("second session buffer", MPI_Session_attach_buffer(s, buf, bsize),
+                 MPI_ERR_BUFFER);
+    CHECK(bsend_ring(c, 2));
+    CHECK(MPI_Session_flush_buffer(s));
+    CHECK(MPI_Comm_dup(c, &d)); /* made from a session's communicator: of the session too */
+    CHECK(bsend_ring(d, 3));
+    MPI_Request r = MPI_REQUEST_NULL;
+    CHECK(MPI_Session_iflush_buffer(s, &r));
+    CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    if (world) {
+        MPI_Errhandler was;
+        CHECK(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &was));
+        CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+        expect_class("world bsend, session buffer only", bsend_ring(MPI_COMM_WORLD, 4),
+                     MPI_ERR_BUFFER);
+        CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, was));
+        CHECK(MPI_Errhandler_free(&was));
+    }
+    CHECK(MPI_Comm_attach_buffer(d, tiny, (int)sizeof tiny)); /* the communicator's first */
+    expect_class("bsend past the communicator's buffer", bsend_ring(d, 5), MPI_ERR_BUFFER);
+    void *addr = NULL;
+    int sz = -1;
+    CHECK(MPI_Comm_detach_buffer(d, &addr, &sz));
+    CHECK(MPI_Session_detach_buffer(s, &addr, &sz));
+    if (addr != buf || sz != bsize)
+        FAIL("Session_detach_buffer gave %p and %d, expected %p and %d", addr, sz, (void *)buf,
+             bsize);
+    CHECK(MPI_Session_detach_buffer(s, &addr, &sz)); /* none left */
+    if (addr != NULL || sz != 0)
+        FAIL("Session_detach_buffer of none gave %p and %d", addr, sz);
+    CHECK(MPI_Buffer_attach(buf, bsize)); /* now the process's serves the session's comms */
+    CHECK(bsend_ring(d, 6));
+    CHECK(MPI_Buffer_detach(&addr, &sz));
+    free(buf);
+    CHECK(MPI_Session_attach_buffer(s, MPI_BUFFER_AUTOMATIC, 0)); /* finalize detaches it */
+    CHECK(bsend_ring(c, 7));
+    expect_class("iflush without a request", MPI_Session_iflush_buffer(s, NULL), MPI_ERR_ARG);
+    expect_class("negative size", MPI_Comm_attach_buffer(c, tiny, -1), MPI_ERR_COUNT);
+    CHECK(MPI_Comm_free(&d));
+    CHECK(MPI_Comm_free(&c));
+}
+
 static MPI_Session open_session(void)
 {
     MPI_Session s = MPI_SESSION_NULL;
@@ -205,6 +290,7 @@ int main(int argc, char **argv)
         psets(s1);
         inter(s1);
         handlers(s1);
+        buffers(s1, true);
         CHECK(MPI_Session_finalize(&s1));
         EXPECT_INT(s1, MPI_SESSION_NULL);
         int n;
@@ -223,6 +309,7 @@ int main(int argc, char **argv)
         psets(s);
         inter(t);
         handlers(t);
+        buffers(t, false);
         CHECK(MPI_Session_finalize(&s));
         psets(t);
         CHECK(MPI_Session_finalize(&t));

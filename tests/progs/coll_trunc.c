@@ -1,7 +1,8 @@
-/* coll_trunc.c — collectives where one rank's block does not fit the receivers' slots: every
- * rank must return (never hang), with exactly the documented code (RMP_ERR_TRUNCATE on the
- * ranks whose data path met the long block, RMP_SUCCESS elsewhere), the data that fits must
- * be exact, nothing may be written past a buffer, and the next collective must work.
+/* coll_trunc.c — collectives where one rank's block does not fit the receivers' slots, or
+ * falls short of them (the ranks' counts disagree either way): every rank must return (never
+ * hang), with exactly the documented code (RMP_ERR_TRUNCATE on the ranks whose data path met
+ * the odd block, RMP_SUCCESS elsewhere), the data that fits must be exact, nothing may be
+ * written past a buffer, and the next collective must work.
  * The algorithms come from RMP_COLL_GATHER, _SCATTER, _ALLGATHER, _ALLTOALL and _BCAST, which
  * must name one (the expected codes depend on it). Each case runs blocking and nonblocking,
  * with small (eager) and large (rendezvous) blocks, with the odd rank being the root (or rank
@@ -105,13 +106,13 @@ static bool on_path(int vr, int root, int r)
     return false;
 }
 
-/* ---- gather: rank x contributes 2C elements, the root's slots are C ---- */
-static void gather_case(int c, int root, int x, bool nb)
+/* ---- gather: rank x contributes xc elements, the root's slots are C ---- */
+static void gather_case(int c, int root, int x, int xc, bool nb)
 {
     char what[128];
-    snprintf(what, sizeof what, "gather(%s) c=%d root=%d long=%d%s", a_gather, c, root, x,
-             nb ? " nonblocking" : "");
-    int sc = me == x ? 2 * c : c;
+    snprintf(what, sizeof what, "gather(%s) c=%d root=%d rank %d send=%d%s", a_gather, c, root,
+             x, xc, nb ? " nonblocking" : "");
+    int sc = me == x ? xc : c;
     int32_t *sb = malloc((size_t)sc * sizeof(int32_t)), *rb = rbuf((size_t)n * c);
     for (int e = 0; e < sc; e++)
         sb[e] = val(me, 0, e);
@@ -126,7 +127,7 @@ static void gather_case(int c, int root, int x, bool nb)
     expect_rc(rc, trunc ? RMP_ERR_TRUNCATE : RMP_SUCCESS, what);
     if (me == root)
         for (int i = 0; i < n; i++)
-            check_slot(rb, i, c, c, i, 0, what);
+            check_slot(rb, i, c, i == x && xc < c ? xc : c, i, 0, what);
     check_guard(rb, me == root ? (size_t)n * c : 0, what);
     free(sb);
     free(rb);
@@ -155,8 +156,8 @@ static void scatter_case(int c, int root, int sc, int x, int xc, bool nb)
     bool binomial = !strcmp(a_scatter, "binomial"), trunc;
     if (sc > c) /* every slot is longer than every buffer but x's */
         trunc = me != x || xc < sc;
-    else
-        trunc = me == x && xc < sc;
+    else /* x's buffer is shorter or longer than what comes */
+        trunc = me == x && xc != sc;
     expect_rc(rc, trunc ? RMP_ERR_TRUNCATE : RMP_SUCCESS, what);
     /* what arrived: exact where it fit; a rank that reports the error got the head of its
      * slot when it had it straight from the root (linear, or the root itself) */
@@ -169,13 +170,13 @@ static void scatter_case(int c, int root, int sc, int x, int xc, bool nb)
     after(what);
 }
 
-/* ---- allgather: rank x contributes 2C elements, every slot is C ---- */
-static void allgather_case(int c, int x, bool nb)
+/* ---- allgather: rank x contributes xc elements, every slot is C ---- */
+static void allgather_case(int c, int x, int xc, bool nb)
 {
     char what[128];
-    snprintf(what, sizeof what, "allgather(%s) c=%d long=%d%s", a_allgather, c, x,
+    snprintf(what, sizeof what, "allgather(%s) c=%d rank %d send=%d%s", a_allgather, c, x, xc,
              nb ? " nonblocking" : "");
-    int sc = me == x ? 2 * c : c;
+    int sc = me == x ? xc : c;
     int32_t *sb = malloc((size_t)sc * sizeof(int32_t)), *rb = rbuf((size_t)n * c);
     for (int e = 0; e < sc; e++)
         sb[e] = val(me, 0, e);
@@ -184,9 +185,9 @@ static void allgather_case(int c, int x, bool nb)
                                          &r),
                           &r)
                 : rmp_allgather(sb, sc, RMP_INT32, rb, c, RMP_INT32, RMP_COMM_WORLD);
-    expect_rc(rc, RMP_ERR_TRUNCATE, what); /* every rank receives the long block */
+    expect_rc(rc, RMP_ERR_TRUNCATE, what); /* every rank receives the odd block */
     for (int i = 0; i < n; i++)
-        check_slot(rb, i, c, c, i, 0, what);
+        check_slot(rb, i, c, i == x && xc < c ? xc : c, i, 0, what);
     check_guard(rb, (size_t)n * c, what);
     free(sb);
     free(rb);
@@ -233,7 +234,9 @@ static void bcast_case(int c, int root, int x, int xc, bool nb)
     int32_t *arg = cnt ? b : NULL; /* count 0: no buffer at all */
     int rc = nb ? wait_rc(rmp_ibcast(arg, cnt, RMP_INT32, root, RMP_COMM_WORLD, &r), &r)
                 : rmp_bcast(arg, cnt, RMP_INT32, root, RMP_COMM_WORLD);
-    bool trunc = me != root && cnt < rootc;
+    /* scatter_allgather's root takes part in the ring: it sees chunks of another size too */
+    bool trunc = me != root ? cnt != rootc
+                            : !strcmp(a_bcast, "scatter_allgather") && x == root && xc != c;
     expect_rc(rc, trunc ? RMP_ERR_TRUNCATE : RMP_SUCCESS, what);
     if (!trunc || !strcmp(a_bcast, "binomial"))
         check_slot(b, 0, 0, cnt < rootc ? cnt : rootc, root, 0, what);
@@ -259,23 +262,30 @@ int main(int argc, char **argv)
         int c = sizes[si];
         for (int nb = 0; nb < 2; nb++) {
             phase("gather", 30);
-            gather_case(c, root, root, nb);
-            gather_case(c, root, leaf, nb);
+            gather_case(c, root, root, 2 * c, nb);
+            gather_case(c, root, leaf, 2 * c, nb);
+            gather_case(c, root, root, c / 2, nb); /* short blocks: found by the length */
+            gather_case(c, root, leaf, c / 2, nb);
             phase("scatter", 30);
             scatter_case(c, root, 2 * c, root, c, nb); /* the root's slots too long */
             scatter_case(c, root, c, leaf, c / 2, nb);  /* a leaf's buffer too short */
-            scatter_case(c, root, c, leaf, 2 * c, nb);  /* a leaf's buffer longer: fine */
+            scatter_case(c, root, c, leaf, 2 * c, nb);  /* a leaf's buffer longer */
             phase("allgather", 30);
-            allgather_case(c, root, nb);
-            allgather_case(c, leaf, nb);
-            allgather_case(c, 0, nb);
+            allgather_case(c, root, 2 * c, nb);
+            allgather_case(c, leaf, 2 * c, nb);
+            allgather_case(c, 0, 2 * c, nb);
+            allgather_case(c, 0, c / 2, nb); /* short: my sends pass the error on */
+            allgather_case(c, leaf, c / 2, nb);
             phase("alltoall", 30);
             alltoall_case(c, root, nb);
             alltoall_case(c, leaf, nb);
             alltoall_case(c, 0, nb);
             phase("bcast", 30);
             bcast_case(c, root, root, 2 * c, nb); /* the root's message too long */
+            if (strcmp(a_bcast, "scatter_allgather")) /* too short (its chunks follow it) */
+                bcast_case(c, root, root, c / 2, nb);
             if (!strcmp(a_bcast, "binomial")) {
+                bcast_case(c, root, leaf, 2 * c, nb); /* a leaf's buffer longer */
                 bcast_case(c, root, leaf, c / 2, nb); /* a leaf's buffer too short */
                 bcast_case(c, root, leaf, 0, nb);     /* or none at all */
             }

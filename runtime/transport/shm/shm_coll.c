@@ -29,7 +29,8 @@
  * into the call between), and only after its readers all said they are done.
  * Broadcast needs nobody but the root (bcast_step): the root publishes into one of two buffers
  * of its channel and returns; each member copies it out and counts itself as read; a buffer
- * is written again only once all its readers counted.
+ * is written again only once all its readers counted. A member whose count differs from the
+ * root's (the publication says the root's bytes) copies what fits and fails.
  * Why this is safe to reuse: a member counts itself into call k + 1 only after it saw call k's
  * result, and the count resets before any result is written, so the n-th of call k has read
  * every input of call k before anyone writes call k + 1's; and nobody but the n-th writes a
@@ -54,6 +55,7 @@
 /* A broadcast I root: its tag and its data share their first line. */
 typedef struct sc_pub {
     _Alignas(64) _Atomic uint64_t tag; /* the call's tag (bcast_tag), 0: none */
+    uint64_t bytes; /* the root's: a reader whose count differs fails (RMP_ERR_TRUNCATE) */
     char data[SHM_COLL_MAX];
 } sc_pub_t;
 
@@ -327,6 +329,7 @@ static int bcast_step(sc_call_t *k)
         atomic_store_explicit(&root->read[p], 0, memory_order_relaxed);
         if (k->bytes)
             memcpy(root->pub[p].data, k->buf, k->bytes);
+        root->pub[p].bytes = k->bytes;
         atomic_store_explicit(&root->pub[p].tag, k->tag, memory_order_release);
         atomic_thread_fence(memory_order_seq_cst); /* pairs with the sleeper's: shm_wake.c */
         for (int r = 0; r < n; r++)
@@ -337,13 +340,14 @@ static int bcast_step(sc_call_t *k)
     if ((p = pub_find(k, root)) < 0)
         return RMP_INPROGRESS;
     uint32_t need = root->need[p]; /* before I count: the root may reuse p once I did */
-    if (k->bytes)
-        memcpy(k->buf, root->pub[p].data, k->bytes);
+    size_t sent = root->pub[p].bytes, got = sent < k->bytes ? sent : k->bytes;
+    if (got)
+        memcpy(k->buf, root->pub[p].data, got);
     if (atomic_fetch_add_explicit(&root->read[p], 1, memory_order_acq_rel) + 1 == need) {
         atomic_thread_fence(memory_order_seq_cst);
         k->sc->host.wake(k->sc->tp, k->mem[k->root].world);
     }
-    return RMP_SUCCESS;
+    return sent == k->bytes ? RMP_SUCCESS : RMP_ERR_TRUNCATE;
 }
 
 static int sc_start(tp_t *tp, const ofl_comm_t *comm, const ofl_args_t *a, ofl_req_t **req,
