@@ -62,7 +62,9 @@ enum {
     RMP_ERR_RMA_FLAVOR = -34,     /* one-sided: the window's flavor cannot do this call */
     RMP_ERR_RMA_ATTACH = -35,     /* dynamic window: attach overlaps an attached region */
     RMP_ERR_RMA_SHARED = -36,     /* allocate_shared: the ranks do not share memory */
-    RMP_ERR_LAST = -37
+    RMP_ERR_PORT = -37,           /* dynamic processes: a port name that is garbage, closed or
+                                   * another user's, or nobody answered there in time */
+    RMP_ERR_LAST = -38
 };
 
 /* ---- Handles ---------------------------------------------------------------------------- */
@@ -1355,6 +1357,30 @@ int rmp_comm_stats(rmp_comm_t comm, unsigned long long *msgs_sent,
 /* values[i] for the first n counters (n <= rmp_stats_count()), all read at one instant.
  * Zeros before rmp_init; after rmp_finalize the final values. */
 int rmp_stats_get(unsigned long long *values, int n);
+
+/* ---- Dynamic processes (issue 37): ports, connect/accept, join ----
+ * A port is a listening socket in the user's private directory ($TMPDIR or /tmp, rmp-<uid>,
+ * mode 0700); its name, "rmp-port:unix:<socket path>", is how another job of the same user on
+ * this machine reaches it (both ends check the other's user: another user cannot connect). The
+ * intercommunicator's traffic goes over such sockets between the processes. */
+#define RMP_MAX_PORT_NAME 256
+/* A new port; port_name gets its name (RMP_MAX_PORT_NAME bytes). info: hints, none read. */
+int rmp_open_port(rmp_info_t info, char *port_name);
+/* RMP_ERR_PORT when port_name is not a port this process opened (or is closed already). */
+int rmp_close_port(const char *port_name);
+/* Collective over the intracommunicator comm; port_name is read at root only. An
+ * intercommunicator to the group that called rmp_comm_connect on that port, or RMP_ERR_PORT
+ * on every rank of comm (not my port, nobody came within the timeout: info key "timeout" in
+ * seconds, else RMP_PORT_TIMEOUT). */
+int rmp_comm_accept(const char *port_name, rmp_info_t info, int root, rmp_comm_t comm,
+                    rmp_comm_t *newcomm);
+/* The other side: RMP_ERR_PORT on every rank of comm when the name is not a port name, the
+ * port is closed or another user's, or nobody accepted in time. */
+int rmp_comm_connect(const char *port_name, rmp_info_t info, int root, rmp_comm_t comm,
+                     rmp_comm_t *newcomm);
+/* An intercommunicator between this process and the one at the other end of the connected
+ * stream socket fd (each calls it): the two swap port names over fd, the lower accepts. */
+int rmp_comm_join(int fd, rmp_comm_t *intercomm);
 
 
 #ifdef __cplusplus

@@ -1602,6 +1602,8 @@ int MPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
 int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
 int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
 
+#include "mpi_dynamic.h" /* issue 37: ports, accept/connect, join */
+
 /* ---- The profiling interface (PMPI_) ----------------------------------------------------- */
 /* MPI-3.1 14.2: every MPI_ call above is also declared, defined and exported as PMPI_ (same
  * arguments). pmpi.h is generated from this header (tools/gen-pmpi; make regenerates it), so

@@ -1,0 +1,46 @@
+/* dynamic.c — MPI's ports, accept/connect and join over rmp's (collectives/port.c). A call
+ * with no communicator raises on MPI_COMM_SELF (MPI-4.0 9.3: errors not tied to an object);
+ * accept and connect on comm, whose handler the new intercommunicator inherits. */
+#include "rmpi.h"
+
+int MPI_Open_port(MPI_Info info, char *port_name)
+{
+    return rmpi_raise(MPI_COMM_SELF, rmp_open_port(info, port_name), __func__);
+}
+
+int MPI_Close_port(const char *port_name)
+{
+    return rmpi_raise(MPI_COMM_SELF, rmp_close_port(port_name), __func__);
+}
+
+int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                    MPI_Comm *newcomm)
+{
+    int rc = rmp_comm_accept(port_name, info, root, comm, newcomm);
+    if (rc == RMP_SUCCESS)
+        rmpi_errh_inherit(comm, *newcomm);
+    return rmpi_raise(comm, rc, __func__);
+}
+
+int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                     MPI_Comm *newcomm)
+{
+    int rc = rmp_comm_connect(port_name, info, root, comm, newcomm);
+    if (rc == RMP_SUCCESS)
+        rmpi_errh_inherit(comm, *newcomm);
+    return rmpi_raise(comm, rc, __func__);
+}
+
+int MPI_Comm_join(int fd, MPI_Comm *intercomm)
+{
+    return rmpi_raise(MPI_COMM_SELF, rmp_comm_join(fd, intercomm), __func__);
+}
+
+/* No process of rmp is spawned yet (MPI_Comm_spawn is not there): none has a parent. */
+int MPI_Comm_get_parent(MPI_Comm *parent)
+{
+    int rc = parent ? RMP_SUCCESS : RMP_ERR_ARG;
+    if (parent)
+        *parent = MPI_COMM_NULL;
+    return rmpi_raise(MPI_COMM_SELF, rc, __func__);
+}
