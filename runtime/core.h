@@ -719,6 +719,7 @@ int dyn_port_fd(rmp_ctx_t *c, const char *name);
 /* The socket path a port name carries, or NULL when the name is not a port name. */
 const char *dyn_port_path(const char *name);
 void dyn_port_fini(rmp_ctx_t *c);
+void dyn_port_abandon(rmp_ctx_t *c); /* rmp_abort: their names go, nothing else */
 /* Close them all; orderly: every peer passed the rmp_finalize barrier (else abandon first). */
 void tps_close(rmp_ctx_t *c, bool orderly);
 /* rmp_abort: only what would outlive the process (tp_ops_t.abandon). */

@@ -48,7 +48,7 @@ int dyn_port_open(rmp_ctx_t *c, char *name)
 static void port_free(dyn_port_t *p)
 {
     close(p->fd);
-    unlink(dyn_port_path(p->name));
+    tp_sock_tidy(dyn_port_path(p->name));
     free(p);
 }
 
@@ -87,4 +87,10 @@ void dyn_port_fini(rmp_ctx_t *c)
         c->ports = p->next;
         port_free(p);
     }
+}
+
+void dyn_port_abandon(rmp_ctx_t *c)
+{
+    for (dyn_port_t *p = c->ports; p; p = p->next) /* (no locks, no frees: rmp_abort) */
+        tp_sock_tidy(dyn_port_path(p->name));
 }

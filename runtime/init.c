@@ -387,6 +387,7 @@ int rmp_abort(rmp_comm_t comm, int code)
     snprintf(msg, sizeof(msg), "rank %d called rmp_abort(%d)", c->rank, code);
     progthr_stop(c); /* it must not poll transports being abandoned */
     tps_abandon(c);
+    dyn_port_abandon(c);
     /* The launcher gets the mapped status too, so that every launcher reports the same one;
      * boot_abort exits with it itself when the launcher's abort returns (Slurm's does). */
     boot_abort(c, code, status, msg);

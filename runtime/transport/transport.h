@@ -248,6 +248,8 @@ int tp_sock_listen(const char *kind, char *path, size_t len, int *fd_p, char *wh
 int tp_sock_dial(const char *path, char *why, size_t wlen);
 int tp_sock_accept(int lfd, int timeout_ms, char *why, size_t wlen);
 int tp_sock_same_user(int fd);
+/* Remove the socket at path, and the private directory with it when it is the last. */
+void tp_sock_tidy(const char *path);
 
 /* RMP_DEVICE=name[:port] names an RDMA device of this machine? 0, or -1 with the one-line
  * reason in why (lists the devices there are). Looks at the device list only, opens nothing:

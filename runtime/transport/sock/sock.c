@@ -124,7 +124,7 @@ static void sk_abandon(tp_t *tp)
 {
     sk_t *s = (sk_t *)tp;
     if (s->path[0])
-        unlink(s->path);
+        tp_sock_tidy(s->path);
 }
 
 const tp_ops_t tp_sock_ops = {

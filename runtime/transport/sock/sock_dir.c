@@ -41,6 +41,18 @@ int tp_sock_dir(char *buf, size_t len, char *why, size_t wlen)
     return RMP_SUCCESS;
 }
 
+void tp_sock_tidy(const char *path)
+{
+    char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    unlink(path);
+    if (slash && slash != dir) {
+        *slash = '\0';
+        (void)rmdir(dir); /* the last one out: nothing left behind (ENOTEMPTY otherwise) */
+    }
+}
+
 int tp_sock_same_user(int fd)
 {
     struct ucred cr;
@@ -65,11 +77,14 @@ int tp_sock_listen(const char *kind, char *path, size_t len, int *fd_p, char *wh
         return RMP_ERR_PORT;
     }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 128) != 0) {
+    int b = fd < 0 ? -1 : bind(fd, (struct sockaddr *)&a, sizeof a);
+    if (b != 0 && errno == ENOENT && tp_sock_dir(dir, sizeof dir, why, wlen) == RMP_SUCCESS)
+        b = bind(fd, (struct sockaddr *)&a, sizeof a); /* another process's tidy-up raced */
+    if (b != 0 || listen(fd, 128) != 0) {
         snprintf(why, wlen, "cannot listen on %s: %s", a.sun_path, strerror(errno));
         if (fd >= 0)
             close(fd);
-        unlink(a.sun_path);
+        tp_sock_tidy(a.sun_path);
         return RMP_ERR_PORT;
     }
     memcpy(path, a.sun_path, (size_t)n + 1);
@@ -160,7 +175,7 @@ void sk_unlisten(sk_t *s)
     if (s->lfd >= 0)
         close(s->lfd);
     if (s->path[0])
-        unlink(s->path);
+        tp_sock_tidy(s->path);
     s->efd = s->lfd = -1;
     s->path[0] = '\0';
 }
