@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "inter.h"
+#include "port.h"
 
 #define PORT_MAGIC 0x726d7031 /* "rmp1": a peer of this version */
 
@@ -24,6 +26,7 @@ typedef struct meet {
     bool am_root, acceptor;
     int timeout_ms;
     const char *port;
+    pid_t child; /* the acceptor's root waits for the children's launcher (spawn.c), or 0 */
 } meet_t;
 
 static double now_ms(void)
@@ -70,6 +73,34 @@ static int swap(const meet_t *m, void *mine, void *theirs, size_t n)
     return err;
 }
 
+/* A spawn's accept: in slices, each after a look at the children's launcher, whose end
+ * before they connected is RMP_ERR_SPAWN (it said why on stderr). */
+static int accept_child(meet_t *m, int lfd)
+{
+    char why[300];
+    double end = now_ms() + m->timeout_ms;
+    int status, left;
+    while ((left = (int)(end - now_ms())) > 0) {
+        m->fd = tp_sock_accept(lfd, left < 200 ? left : 200, why, sizeof why);
+        if (m->fd >= 0)
+            return RMP_SUCCESS;
+        if (m->fd == -1)
+            break;
+        if (waitpid(m->child, &status, WNOHANG) == m->child) {
+            m->child = 0; /* reaped */
+            core_error(&rmp_ctx, "rmp_comm_spawn: the children's launcher ended (%s %d) "
+                       "before they connected", WIFSIGNALED(status) ? "signal" : "status",
+                       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+            return RMP_ERR_SPAWN;
+        }
+    }
+    if (m->fd == -2)
+        snprintf(why, sizeof why, "the children did not connect within %d ms (RMP_PORT_TIMEOUT, "
+                 "info key \"timeout\")", m->timeout_ms);
+    core_error(&rmp_ctx, "rmp_comm_spawn: %s", why);
+    return RMP_ERR_SPAWN;
+}
+
 /* The root's end of the roots' socket: RMP_ERR_PORT, said, when there is none. */
 static int link_open(meet_t *m)
 {
@@ -79,8 +110,10 @@ static int link_open(meet_t *m)
         int lfd = m->port ? dyn_port_fd(&rmp_ctx, m->port) : -1;
         if (lfd < 0)
             snprintf(why, sizeof why, "not a port this process opened (or closed already)");
-        else
+        else if (!m->child)
             m->fd = tp_sock_accept(lfd, m->timeout_ms, why, sizeof why);
+        else
+            return accept_child(m, lfd);
     } else {
         const char *path = dyn_port_path(m->port);
         if (!path)
@@ -188,8 +221,8 @@ static int meet_build(meet_t *m, const coll_t *cl, const char *addrs, int rn, rm
     return err;
 }
 
-static int meet(const char *port, rmp_info_t info, int root, rmp_comm_t comm, bool acceptor,
-                rmp_comm_t *newcomm)
+int port_meet(const char *port, rmp_info_t info, int root, rmp_comm_t comm, bool acceptor,
+              pid_t child, rmp_comm_t *newcomm)
 {
     coll_t cl;
     int err = coll_comm(comm, &cl); /* an intracommunicator (RMP_ERR_COMM otherwise) */
@@ -201,7 +234,8 @@ static int meet(const char *port, rmp_info_t info, int root, rmp_comm_t comm, bo
         return err;
     *newcomm = RMP_COMM_NULL;
     meet_t m = {.comm = comm, .root = root, .fd = -1, .am_root = cl.rank == root,
-                .acceptor = acceptor, .timeout_ms = timeout_ms(info), .port = port};
+                .acceptor = acceptor, .timeout_ms = timeout_ms(info), .port = port,
+                .child = child};
     char me[RMP_DYN_ADDR_MAX] = {0}, *mine = NULL, *theirs = NULL;
     int32_t hdr[2] = {dyn_my_addr(&rmp_ctx, me, sizeof me), 0};
     if (m.am_root && !(mine = malloc((size_t)cl.size * RMP_DYN_ADDR_MAX)))
@@ -233,13 +267,13 @@ static int meet(const char *port, rmp_info_t info, int root, rmp_comm_t comm, bo
 int rmp_comm_accept(const char *port_name, rmp_info_t info, int root, rmp_comm_t comm,
                     rmp_comm_t *newcomm)
 {
-    return meet(port_name, info, root, comm, true, newcomm);
+    return port_meet(port_name, info, root, comm, true, 0, newcomm);
 }
 
 int rmp_comm_connect(const char *port_name, rmp_info_t info, int root, rmp_comm_t comm,
                      rmp_comm_t *newcomm)
 {
-    return meet(port_name, info, root, comm, false, newcomm);
+    return port_meet(port_name, info, root, comm, false, 0, newcomm);
 }
 
 int rmp_open_port(rmp_info_t info, char *port_name)

@@ -64,7 +64,10 @@ enum {
     RMP_ERR_RMA_SHARED = -36,     /* allocate_shared: the ranks do not share memory */
     RMP_ERR_PORT = -37,           /* dynamic processes: a port name that is garbage, closed or
                                    * another user's, or nobody answered there in time */
-    RMP_ERR_LAST = -38
+    RMP_ERR_SPAWN = -38,          /* rmp_comm_spawn: the children could not be started (bad
+                                   * command, directory or info value; they died or never
+                                   * connected): one line on stderr says which */
+    RMP_ERR_LAST = -39
 };
 
 /* ---- Handles ---------------------------------------------------------------------------- */
@@ -1381,6 +1384,23 @@ int rmp_comm_connect(const char *port_name, rmp_info_t info, int root, rmp_comm_
 /* An intercommunicator between this process and the one at the other end of the connected
  * stream socket fd (each calls it): the two swap port names over fd, the lower accepts. */
 int rmp_comm_join(int fd, rmp_comm_t *intercomm);
+/* Starts maxprocs copies of command (argv: its arguments, NULL-terminated, or NULL) as a new
+ * job of their own (a child mrun, in the process group of the root: a parent that ends takes
+ * its children with it), and returns the intercommunicator to them. Collective over comm;
+ * command, argv, maxprocs and info are read at root only. info keys: "wdir" (the children's
+ * directory), "path" (':'-separated directories searched for command before $PATH), "host"
+ * (only this machine: "localhost" or its name), "soft" (accepted: rmp starts maxprocs or fails),
+ * "timeout" (seconds the children may take to connect, else RMP_PORT_TIMEOUT) and
+ * "rmp_env" ("VAR=VALUE" entries separated by newlines, set in the children's environment);
+ * any other key, or "file", gives RMP_ERR_SPAWN. errcodes (maxprocs entries, or NULL): each
+ * child's outcome. RMP_ERR_SPAWN on every rank of comm when the children cannot be started,
+ * with one line naming the command. The launcher is $RMP_MRUN, else the mrun that started
+ * this job, else mrun on $PATH, else the one installed beside librmp. */
+int rmp_comm_spawn(const char *command, char *const argv[], int maxprocs, rmp_info_t info,
+                   int root, rmp_comm_t comm, rmp_comm_t *intercomm, int errcodes[]);
+/* In a spawned job, the intercommunicator to the parents (its first call is collective over
+ * RMP_COMM_WORLD: MPI_Init makes it); elsewhere RMP_COMM_NULL. */
+int rmp_comm_get_parent(rmp_comm_t *parent);
 
 
 #ifdef __cplusplus

@@ -36,11 +36,20 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm)
     return rmpi_raise(MPI_COMM_SELF, rmp_comm_join(fd, intercomm), __func__);
 }
 
-/* No process of rmp is spawned yet (MPI_Comm_spawn is not there): none has a parent. */
+int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                   MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+    int rc = rmp_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm,
+                            array_of_errcodes);
+    if (rc == RMP_SUCCESS)
+        rmpi_errh_inherit(comm, *intercomm);
+    int code = rmpi_raise(comm, rc, __func__);
+    for (int i = 0; array_of_errcodes && rc && i < maxprocs; i++) /* (maxprocs: the root's) */
+        array_of_errcodes[i] = code;
+    return code;
+}
+
 int MPI_Comm_get_parent(MPI_Comm *parent)
 {
-    int rc = parent ? RMP_SUCCESS : RMP_ERR_ARG;
-    if (parent)
-        *parent = MPI_COMM_NULL;
-    return rmpi_raise(MPI_COMM_SELF, rc, __func__);
+    return rmpi_raise(MPI_COMM_SELF, rmp_comm_get_parent(parent), __func__);
 }

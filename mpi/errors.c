@@ -56,6 +56,7 @@ static const int rmpi_class_of[-RMP_ERR_LAST] = {
     [-RMP_ERR_RMA_ATTACH] = MPI_ERR_RMA_ATTACH,
     [-RMP_ERR_RMA_SHARED] = MPI_ERR_RMA_SHARED,
     [-RMP_ERR_PORT] = MPI_ERR_PORT,
+    [-RMP_ERR_SPAWN] = MPI_ERR_SPAWN,
 };
 
 static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {

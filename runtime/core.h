@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "hpool.h"
 #include "knobs.h"
@@ -477,6 +478,7 @@ struct rmp_ctx {
     int npeers;              /* ids in use are below it (size, and up with dynamic peers) */
     struct dyn *dyn;         /* dynpeer.c's table of dynamic peers (NULL: none met yet) */
     struct dyn_port *ports;  /* dynport.c: the ports this process opened */
+    struct dyn_child *children; /* dynport.c: spawned jobs' launchers, reaped at teardown */
     int first_failed;        /* fault.c: the first peer that failed, if failed_at_us > 0 */
     double failed_at_us;     /* fault.c: when (monotonic us, progress.c's clock) */
     int outq_pending;        /* packets queued in all peers' outq */
@@ -719,6 +721,8 @@ int dyn_port_fd(rmp_ctx_t *c, const char *name);
 /* The socket path a port name carries, or NULL when the name is not a port name. */
 const char *dyn_port_path(const char *name);
 void dyn_port_fini(rmp_ctx_t *c);
+/* A spawned job's launcher (collectives/spawn.c), reaped at teardown (bounded). */
+void dyn_child_add(rmp_ctx_t *c, pid_t pid);
 void dyn_port_abandon(rmp_ctx_t *c); /* rmp_abort: their names go, nothing else */
 /* Close them all; orderly: every peer passed the rmp_finalize barrier (else abandon first). */
 void tps_close(rmp_ctx_t *c, bool orderly);

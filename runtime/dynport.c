@@ -3,6 +3,8 @@
  * port name says how to reach it and only this user's processes can. Closed by
  * rmp_close_port, and all at teardown (their sockets' names go with them). */
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -80,8 +82,45 @@ int dyn_port_fd(rmp_ctx_t *c, const char *name)
     return fd;
 }
 
+typedef struct dyn_child {
+    struct dyn_child *next;
+    pid_t pid;
+} dyn_child_t;
+
+void dyn_child_add(rmp_ctx_t *c, pid_t pid)
+{
+    dyn_child_t *k = malloc(sizeof(*k));
+    if (!k)
+        return; /* (not reaped: a zombie until this process ends) */
+    ctx_lock(c);
+    *k = (dyn_child_t){.next = c->children, .pid = pid};
+    c->children = k;
+    ctx_unlock(c);
+}
+
+/* Spawned jobs' launchers end when their children do, which may be later than this process
+ * (disconnected children are on their own): each gets a bounded wait, then is left to end
+ * by itself (reparented; still in this process's group, which a launcher ending the job
+ * kills). */
+#define DYN_REAP_MS 5000
+static void reap_children(rmp_ctx_t *c)
+{
+    struct timespec nap = {0, 10 * 1000000};
+    for (int waited = 0; c->children; waited += 10) {
+        dyn_child_t *k = c->children;
+        pid_t r = waitpid(k->pid, NULL, WNOHANG);
+        if (r == 0 && waited < DYN_REAP_MS) {
+            nanosleep(&nap, NULL);
+            continue;
+        }
+        c->children = k->next;
+        free(k);
+    }
+}
+
 void dyn_port_fini(rmp_ctx_t *c)
 {
+    reap_children(c);
     while (c->ports) {
         dyn_port_t *p = c->ports;
         c->ports = p->next;

@@ -43,6 +43,7 @@ const char *rmp_strerror(int err)
         [35] = "attached region overlaps another",
         [36] = "the ranks cannot share memory",
         [37] = "invalid port, or nobody answered there in time",
+        [38] = "the spawned processes could not be started",
     };
     if (err > 0 || err <= RMP_ERR_LAST)
         return "unknown error code";
