@@ -67,7 +67,9 @@ enum {
     RMP_ERR_SPAWN = -38,          /* rmp_comm_spawn: the children could not be started (bad
                                    * command, directory or info value; they died or never
                                    * connected): one line on stderr says which */
-    RMP_ERR_LAST = -39
+    RMP_ERR_NAME = -39,           /* rmp_lookup_name: no port published under that service */
+    RMP_ERR_SERVICE = -40,        /* rmp_unpublish_name: the service is not published */
+    RMP_ERR_LAST = -41
 };
 
 /* ---- Handles ---------------------------------------------------------------------------- */
@@ -1398,6 +1400,14 @@ int rmp_comm_join(int fd, rmp_comm_t *intercomm);
  * this job, else mrun on $PATH, else the one installed beside librmp. */
 int rmp_comm_spawn(const char *command, char *const argv[], int maxprocs, rmp_info_t info,
                    int root, rmp_comm_t comm, rmp_comm_t *intercomm, int errcodes[]);
+/* Names for ports, shared by every job of this user on this machine (also jobs under separate
+ * mruns, or none): a file per service under the private directory of ports, names/<service>,
+ * holding the port name. Publishing a service published already replaces it; a process's
+ * names are unpublished at its rmp_finalize. service: 1..RMP_MAX_INFO_VAL bytes, no '/'
+ * (RMP_ERR_ARG). Lookup of an unknown service: RMP_ERR_NAME; unpublish: RMP_ERR_SERVICE. */
+int rmp_publish_name(const char *service, rmp_info_t info, const char *port_name);
+int rmp_unpublish_name(const char *service, rmp_info_t info, const char *port_name);
+int rmp_lookup_name(const char *service, rmp_info_t info, char *port_name);
 /* In a spawned job, the intercommunicator to the parents (its first call is collective over
  * RMP_COMM_WORLD: MPI_Init makes it); elsewhere RMP_COMM_NULL. */
 int rmp_comm_get_parent(rmp_comm_t *parent);

@@ -53,3 +53,19 @@ int MPI_Comm_get_parent(MPI_Comm *parent)
 {
     return rmpi_raise(MPI_COMM_SELF, rmp_comm_get_parent(parent), __func__);
 }
+
+int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name)
+{
+    return rmpi_raise(MPI_COMM_SELF, rmp_publish_name(service_name, info, port_name), __func__);
+}
+
+int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name)
+{
+    return rmpi_raise(MPI_COMM_SELF, rmp_unpublish_name(service_name, info, port_name),
+                      __func__);
+}
+
+int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
+{
+    return rmpi_raise(MPI_COMM_SELF, rmp_lookup_name(service_name, info, port_name), __func__);
+}

@@ -479,6 +479,7 @@ struct rmp_ctx {
     struct dyn *dyn;         /* dynpeer.c's table of dynamic peers (NULL: none met yet) */
     struct dyn_port *ports;  /* dynport.c: the ports this process opened */
     struct dyn_child *children; /* dynport.c: spawned jobs' launchers, reaped at teardown */
+    struct dyn_name *names;  /* dynname.c: the services this process published */
     int first_failed;        /* fault.c: the first peer that failed, if failed_at_us > 0 */
     double failed_at_us;     /* fault.c: when (monotonic us, progress.c's clock) */
     int outq_pending;        /* packets queued in all peers' outq */
@@ -721,6 +722,7 @@ int dyn_port_fd(rmp_ctx_t *c, const char *name);
 /* The socket path a port name carries, or NULL when the name is not a port name. */
 const char *dyn_port_path(const char *name);
 void dyn_port_fini(rmp_ctx_t *c);
+void dyn_name_fini(rmp_ctx_t *c); /* unpublishes what this process published */
 /* A spawned job's launcher (collectives/spawn.c), reaped at teardown (bounded). */
 void dyn_child_add(rmp_ctx_t *c, pid_t pid);
 void dyn_port_abandon(rmp_ctx_t *c); /* rmp_abort: their names go, nothing else */

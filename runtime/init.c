@@ -148,6 +148,7 @@ static void teardown(rmp_ctx_t *c, bool orderly)
     send_cancel_fini(c);
     tps_close(c, orderly);
     dyn_fini(c);
+    dyn_name_fini(c);
     dyn_port_fini(c);
     rma_hook_fini(c); /* nothing arrives any more */
     match_destroy(c->mq);

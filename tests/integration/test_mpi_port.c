@@ -44,3 +44,21 @@ Test(mpi_port, two_mruns, .timeout = 150)
     unlink(file);
     run_free(&r);
 }
+
+/* The same through the name service: the server publishes, the client looks it up. */
+Test(mpi_port, two_mruns_by_name, .timeout = 150)
+{
+    char svc[64];
+    snprintf(svc, sizeof svc, "rmp-test-svc-%d", (int)getpid());
+    char script[1024];
+    snprintf(script, sizeof script,
+             "%s -n 2 %s client-name %s & c=$!; %s -n 3 %s server-name %s; s=$?; wait $c; "
+             "exit $((s + $?))", RMP_TEST_MRUN, MPIPROG("mpi_port"), svc, RMP_TEST_MRUN,
+             MPIPROG("mpi_port"), svc);
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    run_result_t r = run_cmd(&(run_opts_t){.limit = 120}, argv);
+    cr_expect_eq(r.code, 0, "exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.out, r.err);
+    cr_expect_eq(count_like(r.out, "mpi_port: rank ", " OK"), 5, "stdout:\n%s", r.out);
+    cr_expect_str_empty(r.leftovers, "left behind: %s", r.leftovers);
+    run_free(&r);
+}

@@ -195,22 +195,51 @@ static void join(void)
     close(fd);
 }
 
-/* Two separate mruns: the server's rank 0 writes its port name to file, the client's reads
- * it; both groups whole. */
+/* Names: rank 0 publishes, every rank looks up the same port; unpublished, lookup and
+ * unpublish fail with their classes. */
+static void names(void)
+{
+    char svc[64], port[MPI_MAX_PORT_NAME] = {0}, got[MPI_MAX_PORT_NAME] = {0};
+    snprintf(svc, sizeof svc, "mpi_port-%d", (int)getppid()); /* one per job: mrun's pid */
+    if (mc_rank == 0) {
+        CHECK(MPI_Open_port(MPI_INFO_NULL, port));
+        CHECK(MPI_Publish_name(svc, MPI_INFO_NULL, port));
+    }
+    CHECK(MPI_Bcast(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, MPI_COMM_WORLD));
+    CHECK(MPI_Lookup_name(svc, MPI_INFO_NULL, got));
+    if (strcmp(got, port))
+        FAIL("lookup gave '%s', published '%s'", got, port);
+    CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    if (mc_rank == 0) {
+        CHECK(MPI_Unpublish_name(svc, MPI_INFO_NULL, port));
+        expect_class(MPI_Unpublish_name(svc, MPI_INFO_NULL, port), MPI_ERR_SERVICE,
+                     "unpublish twice");
+        CHECK(MPI_Close_port(port));
+    }
+    CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    expect_class(MPI_Lookup_name(svc, MPI_INFO_NULL, got), MPI_ERR_NAME, "lookup unpublished");
+}
+
+/* Two separate mruns: the server's rank 0 writes its port name to file (or publishes it under
+ * the service name, "server-name"), the client's reads it; both groups whole. */
 static void two_jobs(const char *role, const char *file)
 {
-    bool server = !strcmp(role, "server");
+    bool server = !strncmp(role, "server", 6), by_name = strstr(role, "-name") != NULL;
     char port[MPI_MAX_PORT_NAME] = {0};
     if (server && mc_rank == 0) {
         CHECK(MPI_Open_port(MPI_INFO_NULL, port));
         char tmp[600];
         snprintf(tmp, sizeof tmp, "%s.tmp", file);
-        FILE *f = fopen(tmp, "w");
-        if (!f || fprintf(f, "%s\n", port) < 0 || fclose(f) || rename(tmp, file))
+        FILE *f = by_name ? NULL : fopen(tmp, "w");
+        if (by_name)
+            CHECK(MPI_Publish_name(file, MPI_INFO_NULL, port));
+        else if (!f || fprintf(f, "%s\n", port) < 0 || fclose(f) || rename(tmp, file))
             FAIL("cannot write %s", file);
     } else if (mc_rank == 0) {
         for (int i = 0; i < 600; i++) { /* the server may start later */
-            FILE *f = fopen(file, "r");
+            if (by_name && MPI_Lookup_name(file, MPI_INFO_NULL, port) == MPI_SUCCESS)
+                break;
+            FILE *f = by_name ? NULL : fopen(file, "r");
             if (f && fgets(port, sizeof port, f)) {
                 port[strcspn(port, "\n")] = '\0';
                 fclose(f);
@@ -231,14 +260,18 @@ static void two_jobs(const char *role, const char *file)
         CHECK(MPI_Comm_disconnect(&ic));
     }
     if (server && mc_rank == 0) {
+        if (by_name)
+            CHECK(MPI_Unpublish_name(file, MPI_INFO_NULL, port));
         CHECK(MPI_Close_port(port));
-        unlink(file);
+        if (!by_name)
+            unlink(file);
     }
 }
 
 int main(int argc, char **argv)
 {
     mc_init(&argc, &argv, 120);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* ports' and names' errors */
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     if (argc == 3) {
         two_jobs(argv[1], argv[2]);
@@ -246,6 +279,7 @@ int main(int argc, char **argv)
         if (wsize > 1)
             halves();
         errors();
+        names();
         if (wsize > 1)
             join();
     }
