@@ -18,16 +18,14 @@
 
 #include "coll.h"
 #include "port.h"
+#include "spawn.h"
 
 #define SPAWN_PORT_VAR "RMP_SPAWN_PORT"
 
 typedef struct spawn_req {
-    const char *command;
-    char *const *argv;
-    int maxprocs;
-    rmp_info_t info;
-    char exe[PATH_MAX], mrun[PATH_MAX], wdir[PATH_MAX];
-    char env[RMP_MAX_INFO_VAL + 1]; /* rmp_env: VAR=VALUE lines */
+    int count, total; /* apps, and children in all */
+    spawn_app_t *apps;
+    char mrun[PATH_MAX];
 } spawn_req_t;
 
 /* The info value of key (false: not set). */
@@ -82,7 +80,7 @@ static bool find_mrun(char *out)
 }
 
 /* Every info key is one rmp reads, with a value it can honour: else RMP_ERR_SPAWN, said. */
-static int check_info(spawn_req_t *q)
+static int check_info(spawn_app_t *q)
 {
     static const char *const known[] = {"wdir", "path", "host", "soft", "timeout", "rmp_env"};
     int nkeys = 0;
@@ -121,8 +119,8 @@ static int check_info(spawn_req_t *q)
     return RMP_SUCCESS;
 }
 
-/* At root: what the children need, found and checked before anything starts. */
-static int prepare(spawn_req_t *q)
+/* At root: what one app's children need, found and checked before anything starts. */
+static int prepare(spawn_app_t *q)
 {
     if (!q->command || !*q->command || q->maxprocs < 1) {
         core_error(&rmp_ctx, "rmp_comm_spawn: %s", !q->command || !*q->command
@@ -141,21 +139,49 @@ static int prepare(spawn_req_t *q)
                    q->command);
         return RMP_ERR_SPAWN;
     }
-    if (q->exe[0] != '/' && q->wdir[0]) { /* relative to my directory, not the children's */
+    if (q->exe[0] != '/') { /* relative to my directory, not the children's */
         char cwd[PATH_MAX], abs[PATH_MAX];
         if (getcwd(cwd, sizeof cwd) && snprintf(abs, sizeof abs, "%s/%s", cwd, q->exe) <
                                            (int)sizeof abs)
             memcpy(q->exe, abs, sizeof abs);
     }
+    return RMP_SUCCESS;
+}
+
+static int prepare_all(spawn_req_t *q)
+{
+    for (int i = 0; i < q->count; i++) {
+        int err = prepare(&q->apps[i]);
+        if (err)
+            return err;
+        q->total += q->apps[i].maxprocs;
+    }
     if (!find_mrun(q->mrun)) {
         core_error(&rmp_ctx, "rmp_comm_spawn %s: no mrun to start the children with (set "
-                   "RMP_MRUN to its path)", q->command);
+                   "RMP_MRUN to its path)", q->apps[0].command);
         return RMP_ERR_SPAWN;
     }
     return RMP_SUCCESS;
 }
 
-/* In the forked child: the launcher's environment and directory, then exec. Never returns. */
+/* One app's environment (rmp_env) and directory, in the forked child. */
+static void app_env(const spawn_app_t *q)
+{
+    char *env = strdup(q->env), *save = NULL;
+    for (char *e = strtok_r(env, "\n", &save); e; e = strtok_r(NULL, "\n", &save)) {
+        char *eq = strchr(e, '=');
+        if (eq) {
+            *eq = '\0';
+            setenv(e, eq + 1, 1);
+        }
+    }
+    if (q->wdir[0] && chdir(q->wdir) != 0)
+        _exit(126);
+}
+
+/* In the forked child: the launcher's environment and directory, then exec. Never returns.
+ * One app: mrun -n N exe args. Several (spawn_multiple): mrun -n total over spawn_multi.c's
+ * script, which execs each rank's app, its directory and environment set. */
 static void launch(const spawn_req_t *q, const char *port)
 {
     extern char **environ;
@@ -168,24 +194,21 @@ static void launch(const spawn_req_t *q, const char *port)
             i++;
         }
     setenv(SPAWN_PORT_VAR, port, 1);
-    char *env = strdup(q->env), *save = NULL;
-    for (char *e = strtok_r(env, "\n", &save); e; e = strtok_r(NULL, "\n", &save)) {
-        char *eq = strchr(e, '=');
-        if (eq) {
-            *eq = '\0';
-            setenv(e, eq + 1, 1);
-        }
-    }
-    if (q->wdir[0] && chdir(q->wdir) != 0)
-        _exit(126);
+    const spawn_app_t *a = &q->apps[0];
     int n = 0;
-    while (q->argv && q->argv[n])
+    while (q->count == 1 && a->argv && a->argv[n])
         n++;
-    char np[16], **av = calloc((size_t)n + 5, sizeof(char *));
-    snprintf(np, sizeof np, "%d", q->maxprocs);
-    av[0] = (char *)"mrun", av[1] = (char *)"-n", av[2] = np, av[3] = (char *)q->exe;
-    for (int i = 0; i < n; i++)
-        av[4 + i] = q->argv[i];
+    char np[16], **av = calloc((size_t)n + 7, sizeof(char *));
+    snprintf(np, sizeof np, "%d", q->total);
+    av[0] = (char *)"mrun", av[1] = (char *)"-n", av[2] = np;
+    if (q->count == 1) {
+        app_env(a);
+        av[3] = (char *)a->exe;
+        for (int i = 0; i < n; i++)
+            av[4 + i] = a->argv[i];
+    } else {
+        av[3] = (char *)"/bin/sh", av[4] = (char *)"-c", av[5] = spawn_script(q->apps, q->count);
+    }
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -197,7 +220,7 @@ static void launch(const spawn_req_t *q, const char *port)
 /* At root: the port and the launcher; *pid the launcher's. */
 static int start(spawn_req_t *q, char *port, pid_t *pid)
 {
-    int err = prepare(q);
+    int err = prepare_all(q);
     if (!err)
         err = rmp_open_port(RMP_INFO_NULL, port);
     if (err)
@@ -208,7 +231,8 @@ static int start(spawn_req_t *q, char *port, pid_t *pid)
     if (*pid == 0)
         launch(q, port);
     if (*pid < 0) {
-        core_error(&rmp_ctx, "rmp_comm_spawn %s: fork: %s", q->command, strerror(errno));
+        core_error(&rmp_ctx, "rmp_comm_spawn %s: fork: %s", q->apps[0].command,
+                   strerror(errno));
         (void)rmp_close_port(port);
         return RMP_ERR_SPAWN;
     }
@@ -216,8 +240,9 @@ static int start(spawn_req_t *q, char *port, pid_t *pid)
     return RMP_SUCCESS;
 }
 
-int rmp_comm_spawn(const char *command, char *const argv[], int maxprocs, rmp_info_t info,
-                   int root, rmp_comm_t comm, rmp_comm_t *intercomm, int errcodes[])
+/* Both entries: the apps (read at root), the rest as rmp_comm_spawn's. */
+static int spawn_apps(spawn_app_t *apps, int count, int root, rmp_comm_t comm,
+                      rmp_comm_t *intercomm, int errcodes[], int nerr)
 {
     coll_t cl;
     int err = coll_comm(comm, &cl);
@@ -228,26 +253,56 @@ int rmp_comm_spawn(const char *command, char *const argv[], int maxprocs, rmp_in
     if (err)
         return err;
     *intercomm = RMP_COMM_NULL;
-    spawn_req_t *q = calloc(1, sizeof(*q));
+    spawn_req_t q = {.count = count, .apps = apps};
     char port[RMP_MAX_PORT_NAME] = {0};
     pid_t pid = 0;
-    int32_t hdr[2] = {q ? RMP_SUCCESS : RMP_ERR_NO_MEM, maxprocs};
-    if (q && cl.rank == root) {
-        *q = (spawn_req_t){.command = command, .argv = argv, .maxprocs = maxprocs, .info = info};
-        hdr[0] = start(q, port, &pid);
+    int32_t hdr[2] = {RMP_SUCCESS, 0};
+    if (cl.rank == root) {
+        hdr[0] = count < 1 || !apps ? RMP_ERR_SPAWN : start(&q, port, &pid);
+        hdr[1] = q.total;
     }
-    err = rmp_bcast(hdr, 2, RMP_INT32, root, comm); /* the outcome so far, and maxprocs */
+    err = rmp_bcast(hdr, 2, RMP_INT32, root, comm); /* the outcome so far, and the children */
     if (!err && !(err = hdr[0]))
-        err = port_meet(port, cl.rank == root ? info : RMP_INFO_NULL, root, comm, true, pid,
-                        intercomm);
+        err = port_meet(port, cl.rank == root ? apps[0].info : RMP_INFO_NULL, root, comm, true,
+                        pid, intercomm);
     if (err == RMP_ERR_PORT)
         err = RMP_ERR_SPAWN; /* the children came and went: not a port's fault */
     if (cl.rank == root && port[0])
         (void)rmp_close_port(port);
-    /* one per child, as far as my maxprocs says there is room (it is the root's to give) */
-    for (int i = 0; errcodes && i < hdr[1] && i < maxprocs; i++)
+    /* one per child, as far as the caller says there is room (the counts are the root's) */
+    for (int i = 0; errcodes && i < hdr[1] && i < nerr; i++)
         errcodes[i] = err;
-    free(q);
+    return err;
+}
+
+int rmp_comm_spawn(const char *command, char *const argv[], int maxprocs, rmp_info_t info,
+                   int root, rmp_comm_t comm, rmp_comm_t *intercomm, int errcodes[])
+{
+    spawn_app_t *app = calloc(1, sizeof(*app));
+    if (!app)
+        return RMP_ERR_NO_MEM;
+    *app = (spawn_app_t){.command = command, .argv = argv, .maxprocs = maxprocs, .info = info};
+    int err = spawn_apps(app, 1, root, comm, intercomm, errcodes, maxprocs);
+    free(app);
+    return err;
+}
+
+int rmp_comm_spawn_multiple(int count, char *const commands[], char *const *const argvs[],
+                            const int maxprocs[], const rmp_info_t infos[], int root,
+                            rmp_comm_t comm, rmp_comm_t *intercomm, int errcodes[])
+{
+    spawn_app_t *apps = count > 0 ? calloc((size_t)count, sizeof(*apps)) : NULL;
+    int nerr = 0;
+    for (int i = 0; apps && commands && maxprocs && i < count; i++) {
+        apps[i] = (spawn_app_t){.command = commands[i], .argv = argvs ? argvs[i] : NULL,
+                                .maxprocs = maxprocs[i],
+                                .info = infos ? infos[i] : RMP_INFO_NULL};
+        nerr += maxprocs[i] > 0 ? maxprocs[i] : 0;
+    }
+    bool bad = !apps || !commands || !maxprocs;
+    int err = spawn_apps(bad ? NULL : apps, bad ? 0 : count, root, comm, intercomm, errcodes,
+                         nerr);
+    free(apps);
     return err;
 }
 

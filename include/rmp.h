@@ -1408,6 +1408,12 @@ int rmp_comm_spawn(const char *command, char *const argv[], int maxprocs, rmp_in
 int rmp_publish_name(const char *service, rmp_info_t info, const char *port_name);
 int rmp_unpublish_name(const char *service, rmp_info_t info, const char *port_name);
 int rmp_lookup_name(const char *service, rmp_info_t info, char *port_name);
+/* rmp_comm_spawn of count apps at once, all children in one world (app i's ranks after app
+ * i-1's; each child's app number in RMP_APPNUM, MPI_APPNUM's value). argvs and infos may be
+ * NULL; errcodes has one entry per child of all apps. */
+int rmp_comm_spawn_multiple(int count, char *const commands[], char *const *const argvs[],
+                            const int maxprocs[], const rmp_info_t infos[], int root,
+                            rmp_comm_t comm, rmp_comm_t *intercomm, int errcodes[]);
 /* In a spawned job, the intercommunicator to the parents (its first call is collective over
  * RMP_COMM_WORLD: MPI_Init makes it); elsewhere RMP_COMM_NULL. */
 int rmp_comm_get_parent(rmp_comm_t *parent);

@@ -49,6 +49,25 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
     return code;
 }
 
+int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                            const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                            int root, MPI_Comm comm, MPI_Comm *intercomm,
+                            int array_of_errcodes[])
+{
+    int rc = rmp_comm_spawn_multiple(count, array_of_commands,
+                                     (char *const *const *)array_of_argv, array_of_maxprocs,
+                                     array_of_info, root, comm, intercomm, array_of_errcodes);
+    if (rc == RMP_SUCCESS)
+        rmpi_errh_inherit(comm, *intercomm);
+    int code = rmpi_raise(comm, rc, __func__);
+    int n = 0;
+    for (int i = 0; rc && array_of_maxprocs && i < count; i++)
+        n += array_of_maxprocs[i] > 0 ? array_of_maxprocs[i] : 0;
+    for (int i = 0; array_of_errcodes && i < n; i++)
+        array_of_errcodes[i] = code;
+    return code;
+}
+
 int MPI_Comm_get_parent(MPI_Comm *parent)
 {
     return rmpi_raise(MPI_COMM_SELF, rmp_comm_get_parent(parent), __func__);

@@ -23,6 +23,10 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 /* rmp_comm_spawn (rmp.h) says how the children start, and the info keys. */
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
+int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                            const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                            int root, MPI_Comm comm, MPI_Comm *intercomm,
+                            int array_of_errcodes[]);
 /* MPI_COMM_NULL in a process MPI_Comm_spawn did not start. */
 int MPI_Comm_get_parent(MPI_Comm *parent);
 

@@ -38,6 +38,16 @@ Test(mpi_spawn, nested, .timeout = 150)
     run_free(&r);
 }
 
+/* spawn_multiple: two apps in one world, MPI_APPNUM per app */
+Test(mpi_spawn, multiple, .timeout = 150)
+{
+    run_result_t r = run_mrun(&(run_opts_t){.limit = 120}, 2, MPIPROG("mpi_spawn"), "multi",
+                              NULL);
+    expect_ranks_ok(r, "mpi_spawn", 2);
+    cr_expect_eq(count_like(r.out, "child ", " OK"), 3, "stdout:\n%s", r.out);
+    run_free(&r);
+}
+
 Test(mpi_spawn, singleton, .timeout = 150)
 {
     const char *argv[] = {MPIPROG("mpi_spawn"), NULL};

@@ -18,6 +18,11 @@ static int child(MPI_Comm parent, int argc, char **argv)
     CHECK(MPI_Comm_remote_size(parent, &psize));
     if (argc < 3 || strcmp(argv[1], "child") || strcmp(argv[2], "two words"))
         FAIL("child %d: argv not passed (argc %d)", r, argc);
+    int *app = NULL, flag = 0; /* spawn_multiple: app 0 is rank 0, app 1 the others */
+    CHECK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &app, &flag));
+    bool multi = argc > 3 && !strcmp(argv[3], "app1");
+    if (!flag || !app || *app != (multi ? 1 : 0))
+        FAIL("child %d: MPI_APPNUM %d, expected %d", r, app ? *app : -1, multi);
     int v = -1;
     CHECK(MPI_Recv(&v, 1, MPI_INT, 0, 5, parent, MPI_STATUS_IGNORE));
     EXPECT_INT(v, 100 + r);
@@ -78,17 +83,27 @@ int main(int argc, char **argv)
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     bool nest = argc > 1 && !strcmp(argv[1], "nest");
+    bool multi = argc > 1 && !strcmp(argv[1], "multi");
     char *args[] = {"child", "two words", nest ? "nest" : NULL, NULL};
-    int codes[NC] = {-1, -1};
+    int codes[NC + 1] = {-1, -1, -1}, nc = multi ? NC + 1 : NC;
     MPI_Comm ic;
-    CHECK(MPI_Comm_spawn(argv[0], args, NC, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic, codes));
-    for (int i = 0; i < NC; i++)
+    if (multi) { /* app 0: one child; app 1: two, with an argument more */
+        char *args1[] = {"child", "two words", "app1", NULL};
+        char *cmds[] = {argv[0], argv[0]}, **argvs[] = {args, args1};
+        int np[] = {1, NC};
+        MPI_Info infos[] = {MPI_INFO_NULL, MPI_INFO_NULL};
+        CHECK(MPI_Comm_spawn_multiple(2, cmds, argvs, np, infos, 0, MPI_COMM_WORLD, &ic,
+                                      codes));
+    } else {
+        CHECK(MPI_Comm_spawn(argv[0], args, NC, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic, codes));
+    }
+    for (int i = 0; i < nc; i++)
         EXPECT_INT(codes[i], MPI_SUCCESS);
     int rs = 0;
     CHECK(MPI_Comm_remote_size(ic, &rs));
-    EXPECT_INT(rs, NC);
+    EXPECT_INT(rs, nc);
     if (mc_rank == 0)
-        for (int i = 0; i < NC; i++) {
+        for (int i = 0; i < rs; i++) {
             int v = 100 + i;
             CHECK(MPI_Send(&v, 1, MPI_INT, i, 5, ic));
             CHECK(MPI_Recv(&v, 1, MPI_INT, i, 6, ic, MPI_STATUS_IGNORE));
@@ -96,7 +111,7 @@ int main(int argc, char **argv)
         }
     int sum = 0, one = 1;
     CHECK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, ic));
-    EXPECT_INT(sum, NC);
+    EXPECT_INT(sum, nc);
     MPI_Comm m;
     CHECK(MPI_Intercomm_merge(ic, 0, &m));
     int mr;
@@ -104,7 +119,7 @@ int main(int argc, char **argv)
     EXPECT_INT(mr, mc_rank);
     CHECK(MPI_Comm_free(&m));
     CHECK(MPI_Comm_disconnect(&ic));
-    if (!nest) {
+    if (!nest && !multi) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         expect_spawn_error("/no/such/program", MPI_INFO_NULL, "missing command");
         MPI_Info info;
