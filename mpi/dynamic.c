@@ -13,22 +13,26 @@ int MPI_Close_port(const char *port_name)
     return rmpi_raise(MPI_COMM_SELF, rmp_close_port(port_name), __func__);
 }
 
+/* The outcome rc of a call on comm that made the intercommunicator *newcomm. */
+static int made_inter(MPI_Comm comm, int rc, const MPI_Comm *newcomm, const char *call)
+{
+    if (rc == RMP_SUCCESS)
+        rmpi_errh_inherit(comm, *newcomm);
+    return rmpi_raise(comm, rc, call);
+}
+
 int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                     MPI_Comm *newcomm)
 {
-    int rc = rmp_comm_accept(port_name, info, root, comm, newcomm);
-    if (rc == RMP_SUCCESS)
-        rmpi_errh_inherit(comm, *newcomm);
-    return rmpi_raise(comm, rc, __func__);
+    return made_inter(comm, rmp_comm_accept(port_name, info, root, comm, newcomm), newcomm,
+                      __func__);
 }
 
 int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                      MPI_Comm *newcomm)
 {
-    int rc = rmp_comm_connect(port_name, info, root, comm, newcomm);
-    if (rc == RMP_SUCCESS)
-        rmpi_errh_inherit(comm, *newcomm);
-    return rmpi_raise(comm, rc, __func__);
+    return made_inter(comm, rmp_comm_connect(port_name, info, root, comm, newcomm), newcomm,
+                      __func__);
 }
 
 int MPI_Comm_join(int fd, MPI_Comm *intercomm)
@@ -41,9 +45,7 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
 {
     int rc = rmp_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm,
                             array_of_errcodes);
-    if (rc == RMP_SUCCESS)
-        rmpi_errh_inherit(comm, *intercomm);
-    int code = rmpi_raise(comm, rc, __func__);
+    int code = made_inter(comm, rc, intercomm, __func__);
     for (int i = 0; array_of_errcodes && rc && i < maxprocs; i++) /* (maxprocs: the root's) */
         array_of_errcodes[i] = code;
     return code;
@@ -57,9 +59,7 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
     int rc = rmp_comm_spawn_multiple(count, array_of_commands,
                                      (char *const *const *)array_of_argv, array_of_maxprocs,
                                      array_of_info, root, comm, intercomm, array_of_errcodes);
-    if (rc == RMP_SUCCESS)
-        rmpi_errh_inherit(comm, *intercomm);
-    int code = rmpi_raise(comm, rc, __func__);
+    int code = made_inter(comm, rc, intercomm, __func__);
     int n = 0;
     for (int i = 0; rc && array_of_maxprocs && i < count; i++)
         n += array_of_maxprocs[i] > 0 ? array_of_maxprocs[i] : 0;

@@ -48,6 +48,22 @@ Test(mpi_spawn, multiple, .timeout = 150)
     run_free(&r);
 }
 
+/* under MPI_THREAD_MULTIPLE, with another thread's traffic meanwhile */
+ParameterizedTestParameters(mpi_spawn, thread_multiple)
+{
+    static int ns[] = {2, 3};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi_spawn, thread_multiple, .timeout = 150)
+{
+    run_result_t r = run_mrun(&(run_opts_t){.limit = 120}, *n, MPIPROG("mpi_spawn"), "thread",
+                              NULL);
+    expect_ranks_ok(r, "mpi_spawn", *n);
+    cr_expect_eq(count_like(r.out, "child ", " OK"), 2, "stdout:\n%s", r.out);
+    run_free(&r);
+}
+
 Test(mpi_spawn, singleton, .timeout = 150)
 {
     const char *argv[] = {MPIPROG("mpi_spawn"), NULL};

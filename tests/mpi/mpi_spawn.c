@@ -4,6 +4,7 @@
  * spawns a grandchild (nested); the error cases end on every parent rank with MPI_ERR_SPAWN:
  * a command that does not exist, an unknown info key, a host elsewhere, a child that dies
  * before it connects. */
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "mpicheck.h"
@@ -73,9 +74,44 @@ static void expect_spawn_error(const char *cmd, MPI_Info info, const char *what)
         FAIL("%s: class %d, errcodes[0] class %d, expected MPI_ERR_SPAWN", what, cls, c0);
 }
 
+/* "thread": under MPI_THREAD_MULTIPLE, a second thread passes a token around a duplicate of
+ * the world while the main thread spawns. */
+static MPI_Comm ring;
+
+static void *token_ring(void *arg)
+{
+    int size, v = 0;
+    MPI_Comm_size(ring, &size);
+    for (int i = 0; i < 50; i++) {
+        if (mc_rank == 0) {
+            v = i;
+            CHECK(MPI_Send(&v, 1, MPI_INT, 1 % size, 9, ring));
+            CHECK(MPI_Recv(&v, 1, MPI_INT, size - 1, 9, ring, MPI_STATUS_IGNORE));
+        } else {
+            CHECK(MPI_Recv(&v, 1, MPI_INT, mc_rank - 1, 9, ring, MPI_STATUS_IGNORE));
+            CHECK(MPI_Send(&v, 1, MPI_INT, (mc_rank + 1) % size, 9, ring));
+        }
+        EXPECT_INT(v, i);
+    }
+    return arg;
+}
+
 int main(int argc, char **argv)
 {
-    mc_init(&argc, &argv, 150);
+    bool threaded = argc > 1 && !strcmp(argv[1], "thread");
+    pthread_t th;
+    if (threaded) {
+        int provided = -1;
+        mc_watchdog(150);
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        MPI_Comm_rank(MPI_COMM_WORLD, &mc_rank);
+        EXPECT_INT(provided, MPI_THREAD_MULTIPLE);
+        CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &ring));
+        pthread_create(&th, NULL, token_ring, NULL);
+    } else {
+        mc_init(&argc, &argv, 150);
+    }
     MPI_Comm parent;
     CHECK(MPI_Comm_get_parent(&parent));
     if (parent != MPI_COMM_NULL)
@@ -119,7 +155,11 @@ int main(int argc, char **argv)
     EXPECT_INT(mr, mc_rank);
     CHECK(MPI_Comm_free(&m));
     CHECK(MPI_Comm_disconnect(&ic));
-    if (!nest && !multi) {
+    if (threaded) {
+        pthread_join(th, NULL);
+        CHECK(MPI_Comm_free(&ring));
+    }
+    if (!nest && !multi && !threaded) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         expect_spawn_error("/no/such/program", MPI_INFO_NULL, "missing command");
         MPI_Info info;
