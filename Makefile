@@ -156,7 +156,8 @@ $(MRUN): $(MRUN_OBJ)
 
 # pmpi.h lives in the source tree (it is installed, and read like mpi.h); rewritten only when
 # its text changes. tests/packaging/pmpi-check.sh fails when the committed one is stale.
-$(PMPI_H): include/rmp/mpi.h tools/gen-pmpi
+# (mpi.h includes the other headers of include/rmp/: a call added to one has its PMPI_ too)
+$(PMPI_H): include/rmp/mpi.h $(filter-out $(PMPI_H),$(wildcard include/rmp/*.h)) tools/gen-pmpi
 	tools/gen-pmpi header "$(CC)" include/rmp/mpi.h > $@.tmp.$$$$ && \
 	  if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; touch $@; else mv $@.tmp.$$$$ $@; fi
 $(PMPI_GEN)-rename.h: $(PMPI_H) tools/gen-pmpi
