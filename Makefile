@@ -171,10 +171,10 @@ $(OBJ)/mpi/api_glue.c: $(API) $(API_GEN) tools/apiglue.py
 	tools/gen-api glue $(API) > $@.tmp && mv $@.tmp $@
 $(OBJ)/mpi/api_glue.o: $(OBJ)/mpi/api_glue.c Makefile | need-build-deps
 	$(CC) $(CFLAGS_ALL) $(LIB_CFLAGS) -Impi -MMD -MP -c $< -o $@
-$(PMPI_H): include/rmp/mpi.h $(PROTO_H) tools/gen-pmpi
+# (mpi.h includes the other headers of include/rmp/: a call added to one has its PMPI_ too)
+$(PMPI_H): include/rmp/mpi.h $(filter-out $(PMPI_H),$(wildcard include/rmp/*.h)) tools/gen-pmpi
 	tools/gen-pmpi header "$(CC)" include/rmp/mpi.h > $@.tmp.$$$$ && \
 	  if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; touch $@; else mv $@.tmp.$$$$ $@; fi
-$(PMPI_H): include/rmp/mpi_sbuf.h # included by mpi.h
 $(PMPI_GEN)-rename.h: $(PMPI_H) tools/gen-pmpi
 	@mkdir -p $(dir $@)
 	tools/gen-pmpi rename $< > $@.tmp && mv $@.tmp $@
@@ -491,8 +491,7 @@ install: all
 	install -m 755 $(MRUN) $(BENCH) $(RMPINFO) $(DESTDIR)$(PREFIX)/bin/
 	$(call pc_text,$(PREFIX),$${prefix}/include) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp.pc
 	install -d $(DESTDIR)$(PREFIX)/include/rmp
-	install -m 644 include/rmp/mpi.h include/rmp/mpi_proto.h include/rmp/pmpi.h $(DESTDIR)$(PREFIX)/include/rmp/
-	install -m 644 include/rmp/mpi_sbuf.h $(DESTDIR)$(PREFIX)/include/rmp/
+	install -m 644 $(RMP_HEADERS) $(DESTDIR)$(PREFIX)/include/rmp/
 	install -m 644 $(MPI_STATIC) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(MPI_SHARED).0 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf librmp-mpi.so.0 $(DESTDIR)$(PREFIX)/lib/librmp-mpi.so
@@ -504,15 +503,16 @@ install: all
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/rmpicxx
 	ln -sf rmpicxx $(DESTDIR)$(PREFIX)/bin/rmpic++
 
+# Every header of include/rmp/ is installed: mpi.h, rmp.h include them (generated ones too).
+RMP_HEADERS := $(sort $(wildcard include/rmp/*.h) include/rmp/mpi_proto.h include/rmp/pmpi.h)
+
 # Removes the files install writes (the same list, rmp-bench whether or not it was built), and
 # nothing else: the directories stay, as they may hold other packages' files.
 # include/rmp/ is rmp's own directory: removed once empty.
 INSTALLED := include/rmp.h lib/librmp.a lib/librmp.so.0 lib/librmp.so lib/pkgconfig/rmp.pc \
-             bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h include/rmp/mpi_proto.h \
-             include/rmp/pmpi.h lib/librmp-mpi.a \
+             bin/mrun bin/rmp-bench bin/rmp-info $(RMP_HEADERS) lib/librmp-mpi.a \
              lib/librmp-mpi.so.0 lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc \
              bin/rmpicxx bin/rmpic++
-INSTALLED += include/rmp/mpi_sbuf.h
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 	if [ -d $(DESTDIR)$(PREFIX)/include/rmp ]; then rmdir $(DESTDIR)$(PREFIX)/include/rmp; fi

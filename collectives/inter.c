@@ -30,10 +30,7 @@ int inter_get(rmp_comm_t h, inter_t *it)
     return c && c->lworld ? RMP_SUCCESS : RMP_ERR_COMM;
 }
 
-/* A new intercommunicator: local group lw[0..ln-1] (me: my rank there), remote group
- * rw[0..rn-1], on context pair id (taken; given back on failure). lfirst: my group comes first
- * in the bridge, decided alike by both groups. */
-static int inter_build(const int *lw, int ln, int me, const int *rw, int rn, bool lfirst,
+int inter_build(const int *lw, int ln, int me, const int *rw, int rn, bool lfirst,
                        uint32_t id, rmp_comm_t *out)
 {
     int *all = malloc(sizeof(int) * (size_t)(ln + rn)), *lcopy = malloc(sizeof(int) * (size_t)ln);

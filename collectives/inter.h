@@ -23,6 +23,12 @@ int comm_agree_ctx(rmp_comm_t parent, ctx_combine_t combine, void *arg, uint32_t
 int comm_agree_ctx_keyed(rmp_comm_t parent, const ctx_waiter_t *key, ctx_combine_t combine,
                          void *arg, uint32_t *id);
 
+/* A new intercommunicator: local group lw[0..ln-1] (me: my rank there), remote group
+ * rw[0..rn-1], on context pair id (taken; given back on failure). lfirst: my group comes first
+ * in the bridge, decided alike by both groups (rmp_intercomm_create, port.c's accept). */
+int inter_build(const int *lw, int ln, int me, const int *rw, int rn, bool lfirst, uint32_t id,
+                rmp_comm_t *out);
+
 /* ---- constructors on an intercommunicator (inter.c), dispatched from comm_ops.c ---- */
 int inter_comm_dup(rmp_comm_t comm, rmp_comm_t *newcomm);
 int inter_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm);

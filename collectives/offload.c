@@ -128,7 +128,7 @@ int coll_offload(const coll_t *cl, ofl_args_t *a, rmp_request_t *req)
      * backend runs */
     if (c->cfg.check_coll && cl->sig.kind != CK_NONE)
         return RMP_ERR_NOT_SUPPORTED;
-    bool any = comm->size > 1 && offload_any(c);
+    bool any = comm->size > 1 && !comm->dyn && offload_any(c); /* (dyn: sockets) */
     if (!any && !c->cfg.verbose)
         return RMP_ERR_NOT_SUPPORTED;
     ctx_lock(c);

@@ -21,12 +21,21 @@ static void rmpi_note_main(void)
     atomic_store(&rmpi_main_known, true);
 }
 
+/* A spawned job meets its parents in MPI_Init (collective over the world), so that
+ * MPI_Comm_get_parent is local as MPI says. */
+static int rmpi_meet_parent(void)
+{
+    rmp_comm_t parent;
+    return rmp_comm_get_parent(&parent);
+}
+
 int MPI_Init(int *argc, char ***argv)
 {
     int rc = rmp_init(argc, argv);
     if (rc == RMP_SUCCESS) {
         rmpi_note_main();
         rmpi_exit_register();
+        rc = rmpi_meet_parent();
     }
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }
@@ -39,6 +48,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     if (rc == RMP_SUCCESS) {
         rmpi_note_main();
         rmpi_exit_register();
+        rc = rmpi_meet_parent();
     }
     return rmpi_raise(MPI_COMM_WORLD, rc, __func__);
 }

@@ -55,6 +55,10 @@ static const int rmpi_class_of[-RMP_ERR_LAST] = {
     [-RMP_ERR_RMA_FLAVOR] = MPI_ERR_RMA_FLAVOR,
     [-RMP_ERR_RMA_ATTACH] = MPI_ERR_RMA_ATTACH,
     [-RMP_ERR_RMA_SHARED] = MPI_ERR_RMA_SHARED,
+    [-RMP_ERR_PORT] = MPI_ERR_PORT,
+    [-RMP_ERR_SPAWN] = MPI_ERR_SPAWN,
+    [-RMP_ERR_NAME] = MPI_ERR_NAME,
+    [-RMP_ERR_SERVICE] = MPI_ERR_SERVICE,
 };
 
 static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {

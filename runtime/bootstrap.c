@@ -424,6 +424,8 @@ void boot_finalize(rmp_ctx_t *c)
 int core_modex_get(rmp_ctx_t *c, int peer, const char *name, const void **blob_p,
                    size_t *len_p)
 {
+    if (peer >= c->size)
+        return dyn_modex_get(c, peer, blob_p, len_p);
     char key[64];
     snprintf(key, sizeof(key), "rmp.%s", name);
     return boot_get(c, peer, key, blob_p, len_p);

@@ -14,6 +14,10 @@ static int comm_fill(comm_t *c, rmp_comm_t h, const int *world, int n, int rank,
     memcpy(w, world, sizeof(int) * (size_t)n);
     *c = (comm_t){.in_use = true, .handle = h, .ctx_id = ctx_id, .rank = rank, .size = n,
                   .world = w};
+    for (int i = 0; i < n; i++)
+        c->dyn |= w[i] >= rmp_ctx.size;
+    if (c->dyn) /* (comm_create holds the lock) */
+        dyn_ref_locked(&rmp_ctx, w, n, +1);
     return RMP_SUCCESS;
 }
 
@@ -74,6 +78,8 @@ void comm_release_locked(comm_t *c)
 {
     objmeta_forget(OBJ_COMM, c->handle); /* its name and hints go with it */
     bsend_comm_release(&rmp_ctx, c);
+    if (c->dyn)
+        dyn_ref_locked(&rmp_ctx, c->world, c->size, -1);
     free(c->world);
     free(c->lworld);
     free(c->topo);

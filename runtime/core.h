@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "hpool.h"
 #include "knobs.h"
@@ -23,6 +24,9 @@
 #define RMP_MAX_TRANSPORTS 4
 #define RMP_MAX_COMMS 4096
 #define SESSION_MAX 64 /* live sessions at once: ctx.session_live's bits */
+/* Peers gained after init (dynpeer.c): world ids size .. size + RMP_MAX_DYN_PEERS - 1. */
+#define RMP_MAX_DYN_PEERS 256
+#define RMP_DYN_ADDR_MAX 108 /* an endpoint's address: a socket path (sun_path) */
 
 typedef struct rmp_ctx rmp_ctx_t;
 
@@ -187,6 +191,7 @@ typedef struct comm {
     struct bsend_buf *bsend; /* its own buffer for buffered sends (bsend.c), or NULL */
     int session; /* the session it derives from (rmp_comm_create_from_group), 0: none */
     uint64_t msgs_sent, bytes_sent; /* sent on it, collectives' too (rmp_comm_stats) */
+    bool dyn; /* names a dynamic peer (world id >= size): no offload backend serves it */
 } comm_t;
 
 /* Is handle h an intercommunicator? The one test the collectives' entries make before their
@@ -471,7 +476,12 @@ struct rmp_ctx {
     } test_idle;
     config_t cfg;
 
-    peer_t *peers;           /* [size] */
+    peer_t *peers;           /* [size + RMP_MAX_DYN_PEERS]: the world, then dynamic peers */
+    int npeers;              /* ids in use are below it (size, and up with dynamic peers) */
+    struct dyn *dyn;         /* dynpeer.c's table of dynamic peers (NULL: none met yet) */
+    struct dyn_port *ports;  /* dynport.c: the ports this process opened */
+    struct dyn_child *children; /* dynport.c: spawned jobs' launchers, reaped at teardown */
+    struct dyn_name *names;  /* dynname.c: the services this process published */
     int first_failed;        /* fault.c: the first peer that failed, if failed_at_us > 0 */
     double failed_at_us;     /* fault.c: when (monotonic us, progress.c's clock) */
     int outq_pending;        /* packets queued in all peers' outq */
@@ -699,6 +709,35 @@ int core_modex_get(rmp_ctx_t *c, int peer, const char *name, const void **blob_p
 int tps_open(rmp_ctx_t *c);
 /* After the modex fence: every transport's wireup, then each peer's transport. */
 int tps_wireup(rmp_ctx_t *c);
+/* Lock held: open a transport after init (dynamic peers' sock), with no routes of the world;
+ * it joins c->tps (closed with the others). */
+int tps_open_late(rmp_ctx_t *c, const tp_ops_t *ops, tp_t **tp_p);
+
+/* ---- Dynamic peers (dynpeer.c): processes of other jobs met after init ---- */
+/* My endpoint's address (opens the sock transport on first call); lock NOT held. */
+int dyn_my_addr(rmp_ctx_t *c, char *addr, size_t len);
+/* Lock held: the world id of the process at endpoint addr, made if new (-1: no room). */
+int dyn_peer_locked(rmp_ctx_t *c, const char *addr);
+/* Lock held: communicators naming the ids of world[0..n-1] come (+1) or go (-1); a dynamic
+ * peer that no communicator names any more is let go (its connections closed). */
+void dyn_ref_locked(rmp_ctx_t *c, const int *world, int n, int delta);
+/* A dynamic peer's endpoint address as its modex blob (core_modex_get for ids >= size). */
+int dyn_modex_get(rmp_ctx_t *c, int peer, const void **blob_p, size_t *len_p);
+void dyn_fini(rmp_ctx_t *c);
+/* Ports (dynport.c; lock NOT held): a listening socket named by a port name of the form
+ * DYN_PORT_PREFIX<socket path>, at most RMP_MAX_PORT_NAME bytes with its NUL. */
+#define DYN_PORT_PREFIX "rmp-port:unix:"
+int dyn_port_open(rmp_ctx_t *c, char *name);
+int dyn_port_close(rmp_ctx_t *c, const char *name);
+/* The listening socket of my open port `name`, or -1 (RMP_ERR_PORT: not one of mine). */
+int dyn_port_fd(rmp_ctx_t *c, const char *name);
+/* The socket path a port name carries, or NULL when the name is not a port name. */
+const char *dyn_port_path(const char *name);
+void dyn_port_fini(rmp_ctx_t *c);
+void dyn_name_fini(rmp_ctx_t *c); /* unpublishes what this process published */
+/* A spawned job's launcher (collectives/spawn.c), reaped at teardown (bounded). */
+void dyn_child_add(rmp_ctx_t *c, pid_t pid);
+void dyn_port_abandon(rmp_ctx_t *c); /* rmp_abort: their names go, nothing else */
 /* Close them all; orderly: every peer passed the rmp_finalize barrier (else abandon first). */
 void tps_close(rmp_ctx_t *c, bool orderly);
 /* rmp_abort: only what would outlive the process (tp_ops_t.abandon). */

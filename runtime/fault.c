@@ -30,10 +30,11 @@ static void fail_posted(rmp_ctx_t *c, int peer, int status)
 
 void core_peer_failed(rmp_ctx_t *c, int peer, int status, const char *why)
 {
-    if (peer < 0 || peer >= c->size || c->peers[peer].failed)
+    if (peer < 0 || peer >= c->npeers || c->peers[peer].failed)
         return;
     core_error(c, "rank %d failed: %s", peer, why);
-    boot_peer_failed(c, peer);
+    if (peer < c->size) /* (mrun knows nothing of dynamic peers) */
+        boot_peer_failed(c, peer);
     if (c->failed_at_us <= 0) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);

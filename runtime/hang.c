@@ -187,7 +187,7 @@ void hang_pending_p2p(const rmp_ctx_t *c, char *buf, size_t len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", shown ? "; " : "", one);
         shown++;
     }
-    for (int p = 0; p < c->size && c->outq_pending; p++) {
+    for (int p = 0; p < c->npeers && c->outq_pending; p++) {
         int n = 0;
         for (const outq_item_t *q = c->peers[p].outq_head; q; q = q->next)
             n++;

@@ -109,7 +109,8 @@ static int init_all(rmp_ctx_t *c)
     c->oversubscribed = c->local_size > c->ncores;
     if (c->cfg.spin_us < 0)
         c->cfg.spin_us = c->oversubscribed ? 20 : 200;
-    c->peers = calloc((size_t)c->size, sizeof(peer_t));
+    c->peers = calloc((size_t)c->size + RMP_MAX_DYN_PEERS, sizeof(peer_t));
+    c->npeers = c->size;
     c->mq = match_create();
     if (!c->peers || !c->mq)
         return RMP_ERR_NO_MEM;
@@ -146,6 +147,9 @@ static void teardown(rmp_ctx_t *c, bool orderly)
     bsend_fini(c);
     send_cancel_fini(c);
     tps_close(c, orderly);
+    dyn_fini(c);
+    dyn_name_fini(c);
+    dyn_port_fini(c);
     rma_hook_fini(c); /* nothing arrives any more */
     match_destroy(c->mq);
     c->mq = NULL;
@@ -274,7 +278,7 @@ static void give_up(rmp_ctx_t *c)
         else
             req_complete(r, RMP_ERR_PENDING);
     }
-    for (int p = 0; p < c->size && c->outq_pending; p++)
+    for (int p = 0; p < c->npeers && c->outq_pending; p++)
         outq_fail_peer(c, p, RMP_ERR_PENDING);
 }
 
@@ -384,6 +388,7 @@ int rmp_abort(rmp_comm_t comm, int code)
     snprintf(msg, sizeof(msg), "rank %d called rmp_abort(%d)", c->rank, code);
     progthr_stop(c); /* it must not poll transports being abandoned */
     tps_abandon(c);
+    dyn_port_abandon(c);
     /* The launcher gets the mapped status too, so that every launcher reports the same one;
      * boot_abort exits with it itself when the launcher's abort returns (Slurm's does). */
     boot_abort(c, code, status, msg);

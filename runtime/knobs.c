@@ -157,6 +157,9 @@ const knob_t knob_table[KNOB_COUNT] = {
     E(RMA_PATH, set_rma_path, "auto", "one-sided operations: auto (shared memory, then the "
       "transports' RDMA and atomics, then active messages), am (active messages for everything "
       "but a rank's own memory); must be the same on every rank"),
+    I(PORT_TIMEOUT, 1, 86400, "60", "seconds rmp_comm_accept waits for a connect, and "
+      "rmp_comm_connect for an accept, before failing with RMP_ERR_PORT (info key "
+      "\"timeout\" overrides it per call)"),
 };
 
 const knob_t *knob_find(const char *name)

@@ -155,7 +155,7 @@ int outq_flush(rmp_ctx_t *c)
     if (c->outq_pending == 0)
         return 0;
     int n = 0;
-    for (int i = 0; i < c->size; i++)
+    for (int i = 0; i < c->npeers; i++)
         if (c->peers[i].outq_head)
             n += flush_peer(c, i);
     return n;

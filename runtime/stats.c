@@ -176,7 +176,7 @@ int rmp_comm_stats(rmp_comm_t comm, unsigned long long *msgs_sent,
 /* The peers' message counters added into *s by transport; zeroed with zero. */
 static void peers_add(rmp_ctx_t *c, stats_t *s, bool zero)
 {
-    for (int i = 0; c->peers && i < c->size; i++) {
+    for (int i = 0; c->peers && i < c->npeers; i++) {
         peer_t *p = &c->peers[i];
         int t = stats_tp(p->tp);
         s->msgs_sent[t] += p->msgs_sent;

@@ -42,6 +42,10 @@ const char *rmp_strerror(int err)
         [34] = "the window's flavor cannot do this",
         [35] = "attached region overlaps another",
         [36] = "the ranks cannot share memory",
+        [37] = "invalid port, or nobody answered there in time",
+        [38] = "the spawned processes could not be started",
+        [39] = "no port is published under that service name",
+        [40] = "the service is not published",
     };
     if (err > 0 || err <= RMP_ERR_LAST)
         return "unknown error code";

@@ -59,7 +59,12 @@ static const char *up_knob(void *core, const char *name)
 static int up_peer_error(void *core, int peer)
 {
     rmp_ctx_t *c = core;
-    return peer >= 0 && peer < c->size ? c->peers[peer].failed : RMP_ERR_RANK;
+    return peer >= 0 && peer < c->npeers ? c->peers[peer].failed : RMP_ERR_RANK;
+}
+
+static int up_peer_by_addr(void *core, const char *addr)
+{
+    return dyn_peer_locked(core, addr);
 }
 
 static const tp_upcalls_t tp_upcalls = {
@@ -70,6 +75,7 @@ static const tp_upcalls_t tp_upcalls = {
     .vlog = up_vlog,
     .knob = up_knob,
     .peer_error = up_peer_error,
+    .peer_by_addr = up_peer_by_addr,
 };
 
 /* ---- routes: the one rule ----------------------------------------------------------------- */
@@ -160,6 +166,22 @@ int tps_open(rmp_ctx_t *c)
             return rc;
     }
     return RMP_SUCCESS;
+}
+
+int tps_open_late(rmp_ctx_t *c, const tp_ops_t *ops, tp_t **tp_p)
+{
+    _Static_assert(TP_NALL < RMP_MAX_TRANSPORTS, "RMP_MAX_TRANSPORTS: room for a late one");
+    if (c->ntps >= RMP_MAX_TRANSPORTS)
+        return RMP_ERR_INTERNAL;
+    tp_env_t *e = &c->tp_env[TP_NALL]; /* the slot after tp_all's (one late transport) */
+    *e = c->tp_env[0]; /* the job as every transport saw it... */
+    e->route = NULL;   /* ...but no rank of the world goes to this one */
+    e->nroute = 0;
+    e->no_route = "only for dynamic peers";
+    int rc = ops->open(e, tp_p);
+    if (rc == RMP_SUCCESS)
+        c->tps[c->ntps++] = *tp_p;
+    return rc;
 }
 
 /* Each peer's transport: the first open one routed to it (routes never overlap but for

@@ -14,7 +14,7 @@ tmp=${TMPDIR:-/tmp}
 mark="$root/build/leftovers.mark"
 
 find_leftovers() {
-    for f in /dev/shm/rmp.* "$tmp"/mrun.* "$tmp"/rmp-test.*; do
+    for f in /dev/shm/rmp.* "$tmp"/mrun.* "$tmp"/rmp-test.* "$tmp"/rmp-"$(id -u)"/*; do
         [ -e "$f" ] && echo "file: $f"
     done
     for p in /proc/[0-9]*; do

@@ -699,6 +699,8 @@ enum {
  * with such counts. Test knob: RMPI_BIGCOUNT_LIMIT=<n> lowers INT_MAX to n in these calls. */
 #include "mpi_proto.h"
 
+#include "mpi_dynamic.h" /* issue 37: ports, accept/connect, join */
+
 /* ---- The profiling interface (PMPI_) ----------------------------------------------------- */
 /* MPI-3.1 14.2: every MPI_ call above is also declared, defined and exported as PMPI_ (same
  * arguments). pmpi.h is generated from this header (tools/gen-pmpi; make regenerates it), so

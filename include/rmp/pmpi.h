@@ -1011,6 +1011,22 @@ int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
 int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
 int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
 int PMPI_Pcontrol(const int level, ...);
+int PMPI_Open_port(MPI_Info info, char *port_name);
+int PMPI_Close_port(const char *port_name);
+int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                     MPI_Comm *newcomm);
+int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                      MPI_Comm *newcomm);
+int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
+int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
+int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
+int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
+int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                             const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                             int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
+int PMPI_Comm_get_parent(MPI_Comm *parent);
 int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
 int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
 int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);

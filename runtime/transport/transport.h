@@ -64,6 +64,9 @@ typedef struct tp_upcalls {
     /* 0, or the error every operation with world rank peer gets: the core already knows it
      * failed (however it learnt it: another transport, the launcher). */
     int (*peer_error)(void *core, int peer);
+    /* The world id of the dynamic peer (gained after init: transport/sock) whose endpoint
+     * address is addr, made now if the core did not know it yet; -1: no room for it. */
+    int (*peer_by_addr)(void *core, const char *addr);
 } tp_upcalls_t;
 
 /* The job as a transport sees it. Owned by the core, valid from open to close. */
@@ -94,7 +97,7 @@ typedef struct tp_ops {
     const char *name; /* "self", "shm", "verbs": also the modex key suffix */
 
     /* Every operation is filled (tp.c has the shared defaults), but arm_alone, wait_alone,
-     * wake_alone and asleep. */
+     * wake_alone, asleep and drop. */
 
     /* Create the instance; env stays valid until close. RMP_ERR_NOT_SUPPORTED means "not usable
      * here" (the reason is printed under RMP_VERBOSE); other errors are fatal to rmp_init. */
@@ -160,6 +163,10 @@ typedef struct tp_ops {
      * what would outlive it (names in /dev/shm). No locks, no frees, a bounded wait at most;
      * after rmp_abort close() is not called. */
     void (*abandon)(tp_t *tp);
+    /* Optional (NULL: peers are never let go): the core let world rank peer go (a dynamic
+     * peer no communicator names any more): flush what is queued to it (bounded), close its
+     * connections; the id may name another process later. */
+    void (*drop)(tp_t *tp, int peer);
 } tp_ops_t;
 
 /* What a transport alone sees, counted for tools (rmp_stats_get, MPI_T): bumped by the
@@ -230,6 +237,19 @@ void tp_no_abandon(tp_t *tp);                                 /* nothing outlive
 extern const tp_ops_t tp_self_ops;
 extern const tp_ops_t tp_shm_ops;
 extern const tp_ops_t tp_verbs_ops;
+extern const tp_ops_t tp_sock_ops; /* dynamic peers only: opened by the core on first need */
+
+/* The sock transport's meeting place, which ports (collectives/port.c) share: the user's
+ * private directory (mode 0700; why says what is wrong with it), a listening socket there
+ * named <kind>-<pid>-..., a connection to one (-1 and why), an accepted one within timeout_ms
+ * (-1: error, -2: nobody came); both ends check that the other is a process of this user. */
+int tp_sock_dir(char *buf, size_t len, char *why, size_t wlen);
+int tp_sock_listen(const char *kind, char *path, size_t len, int *fd_p, char *why, size_t wlen);
+int tp_sock_dial(const char *path, char *why, size_t wlen);
+int tp_sock_accept(int lfd, int timeout_ms, char *why, size_t wlen);
+int tp_sock_same_user(int fd);
+/* Remove the socket at path, and the private directory with it when it is the last. */
+void tp_sock_tidy(const char *path);
 
 /* RMP_DEVICE=name[:port] names an RDMA device of this machine? 0, or -1 with the one-line
  * reason in why (lists the devices there are). Looks at the device list only, opens nothing:

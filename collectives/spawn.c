@@ -1,0 +1,332 @@
+/* spawn.c — rmp_comm_spawn and rmp_comm_get_parent. The root opens a port and starts the
+ * children as a job of their own: a child mrun (a PMIx server of its own: the children get a
+ * namespace, mrun's isolation, output and failure handling) with the port's name in
+ * RMP_SPAWN_PORT; the children's first rmp_comm_get_parent (MPI_Init's) connects to it over
+ * their world, and the parents accept (port.c), watching the launcher meanwhile: a command
+ * that cannot start, children that die or never connect end the accept with RMP_ERR_SPAWN on
+ * every parent. The same path works with no launcher (a singleton) and under srun or mpirun,
+ * on this machine: the children always run beside the root. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "coll.h"
+#include "port.h"
+#include "spawn.h"
+
+#define SPAWN_PORT_VAR "RMP_SPAWN_PORT"
+
+typedef struct spawn_req {
+    int count, total; /* apps, and children in all */
+    spawn_app_t *apps;
+    char mrun[PATH_MAX];
+} spawn_req_t;
+
+/* The info value of key (false: not set). */
+static bool info_str(rmp_info_t info, const char *key, char *v, int len)
+{
+    int flag = 0;
+    return info != RMP_INFO_NULL && rmp_info_get(info, key, len - 1, v, &flag) == 0 && flag;
+}
+
+/* name as an executable: itself when it has a '/', else the first dirs entry (':' list) that
+ * has it. */
+static bool find_exe(const char *name, const char *dirs, char *out)
+{
+    if (strchr(name, '/'))
+        return snprintf(out, PATH_MAX, "%s", name) < PATH_MAX && access(out, X_OK) == 0;
+    char *copy = strdup(dirs ? dirs : ""), *save = NULL;
+    bool found = false;
+    for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+        struct stat st;
+        found = snprintf(out, PATH_MAX, "%s/%s", d, name) < PATH_MAX && access(out, X_OK) == 0 &&
+                stat(out, &st) == 0 && S_ISREG(st.st_mode);
+    }
+    free(copy);
+    return found;
+}
+
+/* The launcher of the children: $RMP_MRUN, the mrun that started me, mrun on $PATH, the
+ * mrun installed beside this library. */
+static bool find_mrun(char *out)
+{
+    const char *v = getenv("RMP_MRUN");
+    if (v && *v)
+        return find_exe(v, getenv("PATH"), out);
+    char link[64];
+    snprintf(link, sizeof link, "/proc/%d/exe", (int)getppid());
+    ssize_t n = readlink(link, out, PATH_MAX - 1);
+    if (n > 0) {
+        out[n] = '\0';
+        const char *base = strrchr(out, '/');
+        if (base && !strcmp(base + 1, "mrun"))
+            return true;
+    }
+    if (find_exe("mrun", getenv("PATH"), out))
+        return true;
+    Dl_info dl; /* beside the library: <prefix>/lib/librmp.so -> <prefix>/bin/mrun */
+    char dir[PATH_MAX];
+    if (!dladdr((void *)find_mrun, &dl) || !dl.dli_fname ||
+        snprintf(dir, sizeof dir, "%s", dl.dli_fname) >= (int)sizeof dir || !strrchr(dir, '/'))
+        return false;
+    *strrchr(dir, '/') = '\0';
+    return snprintf(out, PATH_MAX, "%s/../bin/mrun", dir) < PATH_MAX && access(out, X_OK) == 0;
+}
+
+/* Every info key is one rmp reads, with a value it can honour: else RMP_ERR_SPAWN, said. */
+static int check_info(spawn_app_t *q)
+{
+    static const char *const known[] = {"wdir", "path", "host", "soft", "timeout", "rmp_env"};
+    int nkeys = 0;
+    if (q->info != RMP_INFO_NULL && rmp_info_get_nkeys(q->info, &nkeys) != 0)
+        return RMP_ERR_INFO;
+    for (int i = 0; i < nkeys; i++) {
+        char key[RMP_MAX_INFO_KEY + 1] = {0};
+        (void)rmp_info_get_nthkey(q->info, i, key);
+        bool ok = false;
+        for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+            ok |= !strcmp(key, known[k]);
+        if (!ok) {
+            core_error(&rmp_ctx, "rmp_comm_spawn %s: info key '%s' is not one rmp honours "
+                       "(wdir, path, host, soft, timeout, rmp_env)", q->command, key);
+            return RMP_ERR_SPAWN;
+        }
+    }
+    char host[RMP_MAX_INFO_VAL + 1], me[256] = {0};
+    gethostname(me, sizeof me - 1);
+    if (info_str(q->info, "host", host, sizeof host) && strcmp(host, "localhost") &&
+        strcmp(host, me)) {
+        core_error(&rmp_ctx, "rmp_comm_spawn %s: host '%s': children start on this machine "
+                   "(%s) only", q->command, host, me);
+        return RMP_ERR_SPAWN;
+    }
+    q->wdir[0] = '\0';
+    struct stat st;
+    if (info_str(q->info, "wdir", q->wdir, sizeof q->wdir) &&
+        (stat(q->wdir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        core_error(&rmp_ctx, "rmp_comm_spawn %s: wdir '%s' is not a directory", q->command,
+                   q->wdir);
+        return RMP_ERR_SPAWN;
+    }
+    if (!info_str(q->info, "rmp_env", q->env, sizeof q->env))
+        q->env[0] = '\0';
+    return RMP_SUCCESS;
+}
+
+/* At root: what one app's children need, found and checked before anything starts. */
+static int prepare(spawn_app_t *q)
+{
+    if (!q->command || !*q->command || q->maxprocs < 1) {
+        core_error(&rmp_ctx, "rmp_comm_spawn: %s", !q->command || !*q->command
+                   ? "no command" : "maxprocs must be at least 1");
+        return RMP_ERR_SPAWN;
+    }
+    int err = check_info(q);
+    if (err)
+        return err;
+    char dirs[2 * PATH_MAX + 2], extra[PATH_MAX] = {0};
+    (void)info_str(q->info, "path", extra, sizeof extra);
+    snprintf(dirs, sizeof dirs, "%s%s%s", extra, *extra ? ":" : "",
+             getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    if (!find_exe(q->command, dirs, q->exe)) {
+        core_error(&rmp_ctx, "rmp_comm_spawn: command '%s' not found or not executable",
+                   q->command);
+        return RMP_ERR_SPAWN;
+    }
+    if (q->exe[0] != '/') { /* relative to my directory, not the children's */
+        char cwd[PATH_MAX], abs[PATH_MAX];
+        if (getcwd(cwd, sizeof cwd) && snprintf(abs, sizeof abs, "%s/%s", cwd, q->exe) <
+                                           (int)sizeof abs)
+            memcpy(q->exe, abs, sizeof abs);
+    }
+    return RMP_SUCCESS;
+}
+
+static int prepare_all(spawn_req_t *q)
+{
+    for (int i = 0; i < q->count; i++) {
+        int err = prepare(&q->apps[i]);
+        if (err)
+            return err;
+        q->total += q->apps[i].maxprocs;
+    }
+    if (!find_mrun(q->mrun)) {
+        core_error(&rmp_ctx, "rmp_comm_spawn %s: no mrun to start the children with (set "
+                   "RMP_MRUN to its path)", q->apps[0].command);
+        return RMP_ERR_SPAWN;
+    }
+    return RMP_SUCCESS;
+}
+
+/* One app's environment (rmp_env) and directory, in the forked child. */
+static void app_env(const spawn_app_t *q)
+{
+    char *env = strdup(q->env), *save = NULL;
+    for (char *e = strtok_r(env, "\n", &save); e; e = strtok_r(NULL, "\n", &save)) {
+        char *eq = strchr(e, '=');
+        if (eq) {
+            *eq = '\0';
+            setenv(e, eq + 1, 1);
+        }
+    }
+    if (q->wdir[0] && chdir(q->wdir) != 0)
+        _exit(126);
+}
+
+/* In the forked child: the launcher's environment and directory, then exec. Never returns.
+ * One app: mrun -n N exe args. Several (spawn_multiple): mrun -n total over spawn_multi.c's
+ * script, which execs each rank's app, its directory and environment set. */
+static void launch(const spawn_req_t *q, const char *port)
+{
+    extern char **environ;
+    for (int i = 0; environ[i];) /* the parent job's PMIx and mrun settings are not theirs */
+        if (!strncmp(environ[i], "PMIX_", 5) || !strncmp(environ[i], "RMP_MRUN_FD=", 12)) {
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(environ[i], "="), environ[i]);
+            unsetenv(name);
+        } else {
+            i++;
+        }
+    setenv(SPAWN_PORT_VAR, port, 1);
+    const spawn_app_t *a = &q->apps[0];
+    int n = 0;
+    while (q->count == 1 && a->argv && a->argv[n])
+        n++;
+    char np[16], **av = calloc((size_t)n + 7, sizeof(char *));
+    snprintf(np, sizeof np, "%d", q->total);
+    av[0] = (char *)"mrun", av[1] = (char *)"-n", av[2] = np;
+    if (q->count == 1) {
+        app_env(a);
+        av[3] = (char *)a->exe;
+        for (int i = 0; i < n; i++)
+            av[4 + i] = a->argv[i];
+    } else {
+        av[3] = (char *)"/bin/sh", av[4] = (char *)"-c", av[5] = spawn_script(q->apps, q->count);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    execv(q->mrun, av);
+    fprintf(stderr, "rmp_comm_spawn: cannot execute %s: %s\n", q->mrun, strerror(errno));
+    _exit(127);
+}
+
+/* At root: the port and the launcher; *pid the launcher's. */
+static int start(spawn_req_t *q, char *port, pid_t *pid)
+{
+    int err = prepare_all(q);
+    if (!err)
+        err = rmp_open_port(RMP_INFO_NULL, port);
+    if (err)
+        return err == RMP_ERR_PORT ? RMP_ERR_SPAWN : err;
+    fflush(stdout);
+    fflush(stderr);
+    *pid = fork();
+    if (*pid == 0)
+        launch(q, port);
+    if (*pid < 0) {
+        core_error(&rmp_ctx, "rmp_comm_spawn %s: fork: %s", q->apps[0].command,
+                   strerror(errno));
+        (void)rmp_close_port(port);
+        return RMP_ERR_SPAWN;
+    }
+    dyn_child_add(&rmp_ctx, *pid);
+    return RMP_SUCCESS;
+}
+
+/* Both entries: the apps (read at root), the rest as rmp_comm_spawn's. */
+static int spawn_apps(spawn_app_t *apps, int count, int root, rmp_comm_t comm,
+                      rmp_comm_t *intercomm, int errcodes[], int nerr)
+{
+    coll_t cl;
+    int err = coll_comm(comm, &cl);
+    if (!err && !intercomm)
+        err = RMP_ERR_ARG;
+    if (!err)
+        err = coll_root(&cl, root);
+    if (err)
+        return err;
+    *intercomm = RMP_COMM_NULL;
+    spawn_req_t q = {.count = count, .apps = apps};
+    char port[RMP_MAX_PORT_NAME] = {0};
+    pid_t pid = 0;
+    int32_t hdr[2] = {RMP_SUCCESS, 0};
+    if (cl.rank == root) {
+        hdr[0] = count < 1 || !apps ? RMP_ERR_SPAWN : start(&q, port, &pid);
+        hdr[1] = q.total;
+    }
+    err = rmp_bcast(hdr, 2, RMP_INT32, root, comm); /* the outcome so far, and the children */
+    if (!err && !(err = hdr[0]))
+        err = port_meet(port, cl.rank == root ? apps[0].info : RMP_INFO_NULL, root, comm, true,
+                        pid, intercomm);
+    if (err == RMP_ERR_PORT)
+        err = RMP_ERR_SPAWN; /* the children came and went: not a port's fault */
+    if (cl.rank == root && port[0])
+        (void)rmp_close_port(port);
+    /* one per child, as far as the caller says there is room (the counts are the root's) */
+    for (int i = 0; errcodes && i < hdr[1] && i < nerr; i++)
+        errcodes[i] = err;
+    return err;
+}
+
+int rmp_comm_spawn(const char *command, char *const argv[], int maxprocs, rmp_info_t info,
+                   int root, rmp_comm_t comm, rmp_comm_t *intercomm, int errcodes[])
+{
+    spawn_app_t *app = calloc(1, sizeof(*app));
+    if (!app)
+        return RMP_ERR_NO_MEM;
+    *app = (spawn_app_t){.command = command, .argv = argv, .maxprocs = maxprocs, .info = info};
+    int err = spawn_apps(app, 1, root, comm, intercomm, errcodes, maxprocs);
+    free(app);
+    return err;
+}
+
+int rmp_comm_spawn_multiple(int count, char *const commands[], char *const *const argvs[],
+                            const int maxprocs[], const rmp_info_t infos[], int root,
+                            rmp_comm_t comm, rmp_comm_t *intercomm, int errcodes[])
+{
+    spawn_app_t *apps = count > 0 ? calloc((size_t)count, sizeof(*apps)) : NULL;
+    int nerr = 0;
+    for (int i = 0; apps && commands && maxprocs && i < count; i++) {
+        apps[i] = (spawn_app_t){.command = commands[i], .argv = argvs ? argvs[i] : NULL,
+                                .maxprocs = maxprocs[i],
+                                .info = infos ? infos[i] : RMP_INFO_NULL};
+        nerr += maxprocs[i] > 0 ? maxprocs[i] : 0;
+    }
+    bool bad = !apps || !commands || !maxprocs;
+    int err = spawn_apps(bad ? NULL : apps, bad ? 0 : count, root, comm, intercomm, errcodes,
+                         nerr);
+    free(apps);
+    return err;
+}
+
+/* The parent intercommunicator, made at the first call (collective then, in a spawned job). */
+static rmp_comm_t spawn_parent = RMP_COMM_NULL;
+static bool spawn_asked;
+
+int rmp_comm_get_parent(rmp_comm_t *parent)
+{
+    int err = ctx_check();
+    if (err)
+        return err;
+    if (!parent)
+        return RMP_ERR_ARG;
+    const char *port = getenv(SPAWN_PORT_VAR);
+    if (!spawn_asked && port) {
+        spawn_asked = true;
+        err = rmp_comm_connect(port, RMP_INFO_NULL, 0, RMP_COMM_WORLD, &spawn_parent);
+        unsetenv(SPAWN_PORT_VAR); /* not for the programs a child starts */
+    }
+    spawn_asked = true;
+    int flag;
+    if (spawn_parent != RMP_COMM_NULL && rmp_comm_test_inter(spawn_parent, &flag) != 0)
+        spawn_parent = RMP_COMM_NULL; /* disconnected since */
+    *parent = spawn_parent;
+    return err;
+}
