@@ -58,7 +58,7 @@ LDFLAGS_ALL := $(SAN) $(LDFLAGS)
 OBJ := build/$(VARIANT)/obj
 LIBS := $(PMIX_LIBS) -libverbs -lrdmacm -lpthread -lm
 
-LIB_SRC := $(wildcard runtime/*.c runtime/transport/*.c runtime/transport/*/*.c collectives/*.c rma/*.c)
+LIB_SRC := $(wildcard runtime/*.c runtime/transport/*.c runtime/transport/*/*.c collectives/*.c rma/*.c io/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(OBJ)/%.o)
 # Only the API leaves the library. Library objects are compiled with hidden visibility, and
 # mk/visibility.h includes include/rmp.h first under default visibility: whatever rmp.h declares
@@ -467,7 +467,7 @@ install: all
 	install -m 755 $(MRUN) $(BENCH) $(RMPINFO) $(DESTDIR)$(PREFIX)/bin/
 	$(call pc_text,$(PREFIX),$${prefix}/include) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp.pc
 	install -d $(DESTDIR)$(PREFIX)/include/rmp
-	install -m 644 include/rmp/mpi.h include/rmp/pmpi.h $(DESTDIR)$(PREFIX)/include/rmp/
+	install -m 644 include/rmp/mpi.h include/rmp/pmpi.h include/rmp/mpi_io.h include/rmp/io.h $(DESTDIR)$(PREFIX)/include/rmp/
 	install -m 644 $(MPI_STATIC) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(MPI_SHARED).0 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf librmp-mpi.so.0 $(DESTDIR)$(PREFIX)/lib/librmp-mpi.so
@@ -483,7 +483,8 @@ install: all
 # nothing else: the directories stay, as they may hold other packages' files.
 # include/rmp/ is rmp's own directory: removed once empty.
 INSTALLED := include/rmp.h lib/librmp.a lib/librmp.so.0 lib/librmp.so lib/pkgconfig/rmp.pc \
-             bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h include/rmp/pmpi.h lib/librmp-mpi.a \
+             bin/mrun bin/rmp-bench bin/rmp-info include/rmp/mpi.h include/rmp/pmpi.h \
+             include/rmp/mpi_io.h include/rmp/io.h lib/librmp-mpi.a \
              lib/librmp-mpi.so.0 lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc \
              bin/rmpicxx bin/rmpic++
 uninstall:

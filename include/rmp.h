@@ -62,7 +62,22 @@ enum {
     RMP_ERR_RMA_FLAVOR = -34,     /* one-sided: the window's flavor cannot do this call */
     RMP_ERR_RMA_ATTACH = -35,     /* dynamic window: attach overlaps an attached region */
     RMP_ERR_RMA_SHARED = -36,     /* allocate_shared: the ranks do not share memory */
-    RMP_ERR_LAST = -37
+    /* I/O (include/rmp/io.h): the file system's failures, each with its MPI class */
+    RMP_ERR_FILE = -37,           /* invalid or closed file handle */
+    RMP_ERR_NO_SUCH_FILE = -38,   /* the file does not exist (open without create, delete) */
+    RMP_ERR_FILE_EXISTS = -39,    /* open with RMP_FMODE_EXCL of an existing file */
+    RMP_ERR_ACCESS = -40,         /* permission denied */
+    RMP_ERR_NO_SPACE = -41,       /* no space left on the device */
+    RMP_ERR_QUOTA = -42,          /* quota exceeded */
+    RMP_ERR_READ_ONLY = -43,      /* a write to a file opened (or a file system mounted) read-only */
+    RMP_ERR_FILE_IN_USE = -44,    /* the file is open (delete, or a unique open) */
+    RMP_ERR_AMODE = -45,          /* an invalid access mode, or a call the mode forbids */
+    RMP_ERR_BAD_FILE = -46,       /* an invalid file name */
+    RMP_ERR_DUP_DATAREP = -47,    /* a data representation registered twice */
+    RMP_ERR_UNSUPPORTED_DATAREP = -48, /* an unknown data representation */
+    RMP_ERR_CONVERSION = -49,     /* a user conversion function failed */
+    RMP_ERR_IO = -50,             /* any other I/O failure (details: rmp_file_error_detail) */
+    RMP_ERR_LAST = -51
 };
 
 /* ---- Handles ---------------------------------------------------------------------------- */
@@ -1355,6 +1370,9 @@ int rmp_comm_stats(rmp_comm_t comm, unsigned long long *msgs_sent,
 /* values[i] for the first n counters (n <= rmp_stats_count()), all read at one instant.
  * Zeros before rmp_init; after rmp_finalize the final values. */
 int rmp_stats_get(unsigned long long *values, int n);
+
+/* ---- Parallel I/O (MPI-IO over POSIX files) --------------------------------------------- */
+#include "rmp/io.h"
 
 
 #ifdef __cplusplus

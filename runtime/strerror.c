@@ -42,6 +42,20 @@ const char *rmp_strerror(int err)
         [34] = "the window's flavor cannot do this",
         [35] = "attached region overlaps another",
         [36] = "the ranks cannot share memory",
+        [37] = "invalid file handle",
+        [38] = "no such file",
+        [39] = "file exists",
+        [40] = "permission denied",
+        [41] = "no space left on device",
+        [42] = "quota exceeded",
+        [43] = "file is read-only",
+        [44] = "file in use",
+        [45] = "invalid access mode",
+        [46] = "invalid file name",
+        [47] = "data representation already registered",
+        [48] = "unsupported data representation",
+        [49] = "data conversion failed",
+        [50] = "I/O error",
     };
     if (err > 0 || err <= RMP_ERR_LAST)
         return "unknown error code";

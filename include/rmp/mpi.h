@@ -1610,6 +1610,8 @@ int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_inde
 /* MPI-3.1 14.2.4: for profiling tools only (a tool's MPI_Pcontrol reads level: 0 off, 1 on,
  * 2 flush...); rmp's does nothing and returns MPI_SUCCESS, whatever the arguments. */
 int MPI_Pcontrol(const int level, ...);
+/* MPI-IO: files, views, data access (its own header). */
+#include "mpi_io.h"
 #ifndef RMP_PMPI_GENERATING
 #include "pmpi.h"
 #endif
