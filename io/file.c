@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,8 +283,10 @@ int rmp_file_close(rmp_file_t *fh)
     io_file_t *f = fh ? io_file_get(*fh) : NULL;
     if (!f)
         return RMP_ERR_FILE;
-    if (f->busy || f->split)
-        return RMP_ERR_REQUEST; /* MPI: complete every request on the file first */
+    if (f->split)
+        return RMP_ERR_REQUEST; /* MPI: end the split collective first */
+    while (__atomic_load_n(&f->busy, __ATOMIC_SEQ_CST))
+        sched_yield(); /* an I/O thread still on it (MPI: erroneous; rmp waits) */
     int rc = RMP_SUCCESS;
     if (f->fd >= 0 && close(f->fd) != 0)
         rc = io_errno(errno, "close", f->path); /* NFS reports a failed write-back here */
