@@ -292,9 +292,11 @@ int rmp_file_close(rmp_file_t *fh)
         rc = io_errno(errno, "close", f->path); /* NFS reports a failed write-back here */
     f->fd = -1;
     rc = io_agree(f->comm, rc); /* everyone closed before the file may go */
-    if (f->rank == 0 && (f->amode & RMP_FMODE_DELETE_ON_CLOSE) && unlink(f->path) != 0 &&
-        rc == RMP_SUCCESS)
-        rc = io_errno(errno, "unlink", f->path);
+    if (f->amode & RMP_FMODE_DELETE_ON_CLOSE) { /* gone when close returns, on every rank */
+        if (f->rank == 0 && unlink(f->path) != 0 && rc == RMP_SUCCESS)
+            rc = io_errno(errno, "unlink", f->path);
+        rc = io_agree(f->comm, rc);
+    }
     io_shared_close(f, f->rank == 0);
     io_file_drop(*fh);
     io_file_free(f);
