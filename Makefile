@@ -274,6 +274,11 @@ $(TESTS)/progs/rndv_failed: tests/progs/rndv_failed.c $(INTERNAL) $(wildcard tes
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(INTERNAL) $(LIBS)
 
+# The collective I/O engine's test calls io_coll_access, internal to the library.
+$(TESTS)/progs/io_coll: tests/progs/io_coll.c $(INTERNAL) $(wildcard tests/progs/*.h io/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(INTERNAL) $(LIBS)
+
 $(TESTS)/progs/%: tests/progs/%.c $(STATIC) $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(STATIC) $(LIBS)
