@@ -2,8 +2,10 @@
  * shared pointer, ordered; independent or collective): the checks, the start position, the
  * memory data in the file's representation, the view's runs, then independent I/O (rw.c) or
  * the collective engine (io_coll.h). Also seek and get_position. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core.h"
 #include "io.h"
@@ -78,10 +80,51 @@ static int acc_mem(io_op_t *op)
     return op->data ? RMP_SUCCESS : RMP_ERR_NO_MEM;
 }
 
-int io_coll_fallback(io_file_t *f, io_run_t *runs, size_t n, int is_write, int64_t *done)
+/* The bytes of a collective read that lay before the end of the file (the engine fills the
+ * rest with zeros): the status count. */
+static int coll_read_done(io_file_t *f, const io_run_t *runs, size_t n, int64_t *done)
 {
-    int rc = io_runs_rw(f, runs, n, is_write, done);
-    return io_agree(f->comm, rc);
+    struct stat sb;
+    if (fstat(f->fd, &sb) != 0)
+        return io_errno(errno, "fstat", f->path);
+    int64_t size = (int64_t)sb.st_size;
+    *done = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t in = size - runs[i].off;
+        *done += in <= 0 ? 0 : in < runs[i].len ? in : runs[i].len;
+        if (in < runs[i].len)
+            break;
+    }
+    return RMP_SUCCESS;
+}
+
+static bool runs_sorted(const io_run_t *r, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (r[i].off < r[i - 1].off + r[i - 1].len)
+            return false;
+    return true;
+}
+
+/* A collective access: two-phase (io_coll.h) unless alone (nothing to aggregate), a rank's
+ * runs overlap (a read-only view may) or the file is in atomic mode (each rank's access then
+ * holds its own byte-range lock, which aggregation would split): then each rank alone, and
+ * the ranks agree on the status. */
+int io_coll_run(io_file_t *f, io_run_t *runs, size_t n, int is_write, int64_t *done)
+{
+    int two_phase = f->size > 1 && !f->atomic && runs_sorted(runs, n), all = 0;
+    int rc = rmp_allreduce(&two_phase, &all, 1, RMP_INT, RMP_MIN, f->comm);
+    if (rc != RMP_SUCCESS)
+        return rc;
+    if (!all)
+        return io_agree(f->comm, io_runs_rw(f, runs, n, is_write, done));
+    rc = io_coll_access(f->comm, f->fd, runs, n, is_write, &f->hints);
+    *done = 0;
+    for (size_t i = 0; rc == RMP_SUCCESS && is_write && i < n; i++)
+        *done += runs[i].len;
+    if (rc == RMP_SUCCESS && !is_write)
+        rc = coll_read_done(f, runs, n, done);
+    return rc;
 }
 
 int io_op_prepare(io_op_t *op, rmp_file_t fh, rmp_io_pos_t pos, rmp_offset_t offset, void *buf,
@@ -119,7 +162,7 @@ int io_op_prepare(io_op_t *op, rmp_file_t fh, rmp_io_pos_t pos, rmp_offset_t off
 void io_op_run(io_op_t *op)
 {
     if (op->coll)
-        op->rc = io_coll_fallback(op->f, op->runs, op->n, op->is_write, &op->done);
+        op->rc = io_coll_run(op->f, op->runs, op->n, op->is_write, &op->done);
     else
         op->rc = io_runs_rw(op->f, op->runs, op->n, op->is_write, &op->done);
 }

@@ -132,7 +132,7 @@ int io_op_prepare(io_op_t *op, rmp_file_t fh, rmp_io_pos_t pos, rmp_offset_t off
 void io_op_run(io_op_t *op);
 int io_op_finish(io_op_t *op, rmp_status_t *status);
 
-/* The collective engine's stand-in until io/coll_*.c exists: independent I/O + agreement. */
-int io_coll_fallback(io_file_t *f, io_run_t *runs, size_t n, int is_write, int64_t *done);
+/* A collective access of runs: the two-phase engine, or each rank alone (access.c). */
+int io_coll_run(io_file_t *f, io_run_t *runs, size_t n, int is_write, int64_t *done);
 
 #endif
