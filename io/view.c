@@ -217,8 +217,6 @@ static int view_make(io_file_t *f, rmp_offset_t disp, rmp_datatype_t etype,
     int rc = view_typemap_ok(etype, ro);
     if (rc != RMP_SUCCESS)
         return rc;
-    memset(v, 0, sizeof *v);
-    v->etype = v->filetype = RMP_BYTE;
     rc = io_rep_lookup(datarep, &v->rep, &v->rep_user);
     if (rc != RMP_SUCCESS)
         return rc;
@@ -230,8 +228,8 @@ static int view_make(io_file_t *f, rmp_offset_t disp, rmp_datatype_t etype,
     if (rc == RMP_ERR_TYPE || (rc == RMP_SUCCESS && !runs_nonneg(v->runs, v->nruns)))
         rc = RMP_ERR_IO;
     if (rc == RMP_SUCCESS && !ro && v->nruns &&
-        v->runs[v->nruns - 1].off + v->runs[v->nruns - 1].len > (int64_t)ft->lb + v->textent)
-        rc = RMP_ERR_IO; /* data past the extent: tiles would overlap */
+        v->runs[v->nruns - 1].off + v->runs[v->nruns - 1].len - v->runs[0].off > v->textent)
+        rc = RMP_ERR_IO; /* data spanning more than the extent: tiles would overlap */
     if (rc == RMP_SUCCESS && !et->builtin)
         rc = rmp_type_dup(etype, &v->etype);
     else if (rc == RMP_SUCCESS)
@@ -257,7 +255,7 @@ int rmp_file_set_view(rmp_file_t fh, rmp_offset_t disp, rmp_datatype_t etype,
         return RMP_ERR_FILE;
     if (f->split)
         return RMP_ERR_REQUEST;
-    io_view_t v;
+    io_view_t v = {.etype = RMP_BYTE, .filetype = RMP_BYTE}; /* freeable if view_make fails */
     int rc = view_make(f, disp, etype, filetype, datarep, &v);
     if (rc == RMP_SUCCESS)
         rc = io_hints_set(f, info);

@@ -41,3 +41,16 @@ ParameterizedTest(int *n, io, access, .timeout = 150)
 {
     run_ok(*n, "mpi_io_rw");
 }
+
+ParameterizedTestParameters(io, views)
+{
+    static int ns[] = {1, 2, 4};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* vector, subarray, darray and negative-lb views, get_view, external32 byte for byte, a
+ * registered datarep, atomic mode with overlapping writers */
+ParameterizedTest(int *n, io, views, .timeout = 150)
+{
+    run_ok(*n, "mpi_io_view");
+}
