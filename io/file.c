@@ -20,6 +20,7 @@ static struct {
 } io_tab = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static __thread char io_detail[512];
+static __thread int io_last_errno;
 
 const char *rmp_file_error_detail(void)
 {
@@ -28,6 +29,7 @@ const char *rmp_file_error_detail(void)
 
 int io_errno(int err, const char *what, const char *path)
 {
+    io_last_errno = err;
     snprintf(io_detail, sizeof io_detail, "%s %s: %s (errno %d)", what, path ? path : "",
              strerror(err), err);
     switch (err) {
@@ -245,11 +247,18 @@ int rmp_file_open(rmp_comm_t comm, const char *path, int amode, rmp_info_t info,
     io_file_t *f = calloc(1, sizeof *f);
     rc = f ? io_open_local(f, comm, path, amode, info) : RMP_ERR_NO_MEM;
     rc = io_agree(f ? f->comm : comm, rc); /* f->comm failed on no rank, or on all */
-    int first = rc;
-    if (rc == RMP_SUCCESS && f->rank == 0)
+    int first = rc, msg[2] = {0, 0};
+    if (rc == RMP_SUCCESS && f->rank == 0) {
         first = io_posix_open(f, true);
-    if (rc == RMP_SUCCESS)
-        rmp_bcast(&first, 1, RMP_INT, 0, f->comm);
+        msg[0] = first;
+        msg[1] = first != RMP_SUCCESS ? io_last_errno : 0;
+    }
+    if (rc == RMP_SUCCESS) { /* rank 0's failure, with its errno, for every rank's message */
+        rmp_bcast(msg, 2, RMP_INT, 0, f->comm);
+        first = msg[0];
+        if (f->rank != 0 && first != RMP_SUCCESS && msg[1])
+            (void)io_errno(msg[1], "open", f->path);
+    }
     rc = first;
     if (rc == RMP_SUCCESS && f->rank != 0)
         rc = io_posix_open(f, false);

@@ -618,7 +618,10 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
                        : e                    ? rmp_strerror(e)
                        : cls == MPI_ERR_OTHER ? "other error"
                                               : "an error class rmp never raises";
-    int n = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", rmpi_class_name[cls], text);
+    /* a file system's failure: the path and errno of this thread's last one (io/) */
+    const char *io = e <= RMP_ERR_NO_SUCH_FILE && e >= RMP_ERR_IO ? rmp_file_error_detail() : "";
+    int n = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s%s%s%s", rmpi_class_name[cls], text,
+                     *io ? " (" : "", io, *io ? ")" : "");
     *resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
     return MPI_SUCCESS;
 }

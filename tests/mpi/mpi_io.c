@@ -26,6 +26,13 @@ static void t_amodes(void)
                  MPI_ERR_AMODE);
     EXPECT_CLASS(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh),
                  MPI_ERR_NO_SUCH_FILE);
+    /* the message names the file and errno */
+    char msg[MPI_MAX_ERROR_STRING];
+    int len;
+    MPI_Error_string(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh), msg,
+                     &len);
+    if (!strstr(msg, p) || !strstr(msg, "errno 2"))
+        FAIL("no such file: the message '%s' names neither path nor errno", msg);
     EXPECT_CLASS(MPI_File_open(MPI_COMM_WORLD, "", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh),
                  MPI_ERR_BAD_FILE);
     /* create + excl: made once, then FILE_EXISTS on every rank */
