@@ -157,6 +157,10 @@ int io_view_runs(const io_view_t *v, int64_t vpos, int64_t len, char *base, io_r
 {
     size_t cap = *n;
     int64_t done = 0;
+    if (v->nruns == 1 && v->runs[0].len == v->textent) { /* tiles without holes: one run */
+        int64_t off = v->disp + v->runs[0].off + vpos;
+        return off < 0 ? RMP_ERR_ARG : runs_push(out, n, &cap, off, len, base);
+    }
     while (done < len) {
         int64_t p = vpos + done, tile = p / v->tsize, within = p % v->tsize;
         const io_frun_t *r = &v->runs[run_of(v, within)];
