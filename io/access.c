@@ -29,6 +29,9 @@ static int acc_check(io_file_t *f, rmp_io_pos_t pos, rmp_offset_t offset, const 
         return RMP_ERR_NOT_SUPPORTED;
     if (pos == RMP_IO_AT && offset < 0)
         return RMP_ERR_ARG;
+    int rc = io_rep_same_size(&f->view, type);
+    if (rc != RMP_SUCCESS)
+        return rc;
     if (((int64_t)t->size * count) % f->view.esize != 0)
         return RMP_ERR_IO; /* MPI: whole etypes only (ROMIO's class) */
     return RMP_SUCCESS;

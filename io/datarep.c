@@ -92,6 +92,28 @@ int io_rep_size(const io_view_t *v, rmp_datatype_t type, int64_t *size)
     return RMP_SUCCESS;
 }
 
+int io_rep_same_size(const io_view_t *v, rmp_datatype_t type)
+{
+    const dtype_t *t = dtype_get(type, false);
+    if (!t)
+        return RMP_ERR_TYPE;
+    if (v->rep == IO_REP_NATIVE)
+        return RMP_SUCCESS;
+    int64_t s;
+    if (v->rep == IO_REP_EXTERNAL32) {
+        size_t e;
+        int rc = rmp_pack_external_size("external32", 1, type, &e);
+        s = (int64_t)e;
+        if (rc != RMP_SUCCESS)
+            return rc;
+    } else if (!t->builtin) {
+        return RMP_SUCCESS; /* the extent function speaks of builtins; its conversions decide */
+    } else if (io_rep_size(v, type, &s) != RMP_SUCCESS) {
+        return RMP_ERR_CONVERSION;
+    }
+    return s == (int64_t)t->size ? RMP_SUCCESS : RMP_ERR_UNSUPPORTED_DATAREP;
+}
+
 int io_rep_to_file(const io_view_t *v, const void *buf, int64_t count, rmp_datatype_t type,
                    int64_t pos, char **out, int64_t *len, bool *owned)
 {

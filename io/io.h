@@ -99,6 +99,9 @@ int io_rep_from_file(const io_view_t *v, const char *in, int64_t len, void *buf,
 /* The file size of one element of type in representation v (file's extent function). */
 int io_rep_size(const io_view_t *v, rmp_datatype_t type, int64_t *size);
 int io_rep_lookup(const char *name, int *rep, void **user);
+/* rmp's views count file bytes as memory bytes: a type whose size differs in representation
+ * v is refused (RMP_ERR_UNSUPPORTED_DATAREP). */
+int io_rep_same_size(const io_view_t *v, rmp_datatype_t type);
 
 /* The shared pointer (shared.c): create the side file (collective, in open), fetch-and-add
  * n etypes (old value in *old), set, read, remove. */

@@ -225,6 +225,11 @@ static int view_make(io_file_t *f, rmp_offset_t disp, rmp_datatype_t etype,
     if (rc != RMP_SUCCESS)
         return rc;
     snprintf(v->datarep, sizeof v->datarep, "%s", datarep);
+    rc = io_rep_same_size(v, etype);
+    if (rc == RMP_SUCCESS)
+        rc = io_rep_same_size(v, filetype);
+    if (rc != RMP_SUCCESS)
+        return rc;
     v->esize = (int64_t)et->size;
     v->tsize = (int64_t)ft->size;
     v->textent = (int64_t)ft->extent;
