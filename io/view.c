@@ -33,6 +33,7 @@ static void fl_add(io_fl_t *fl, int64_t off, int64_t len)
         last->len += len;
         return;
     }
+    int64_t pre = last ? last->pre + last->len : 0; /* before a realloc moves last */
     if (fl->n == fl->cap) {
         int cap = fl->cap ? 2 * fl->cap : 16;
         io_frun_t *p = cap <= IO_MAX_RUNS ? realloc(fl->r, (size_t)cap * sizeof *p) : NULL;
@@ -43,7 +44,6 @@ static void fl_add(io_fl_t *fl, int64_t off, int64_t len)
         fl->r = p;
         fl->cap = cap;
     }
-    int64_t pre = last ? last->pre + last->len : 0;
     fl->r[fl->n++] = (io_frun_t){off, len, pre};
 }
 
