@@ -70,7 +70,8 @@ if ! cmp -s "$tmp/pmpi.h" "$src/include/rmp/pmpi.h"; then
 fi
 if git -C "$src" rev-parse --verify -q HEAD:include/rmp/pmpi.h >/dev/null 2>&1; then
     mkdir -p "$tmp/head/include/rmp"
-    for f in include/rmp.h include/rmp/mpi.h include/rmp/pmpi.h; do
+    # every header of include/rmp/ (mpi.h and rmp.h include more than pmpi.h: mpi_io.h, io.h)
+    for f in include/rmp.h $(git -C "$src" ls-tree --name-only HEAD include/rmp/); do
         git -C "$src" show "HEAD:$f" >"$tmp/head/$f"
     done
     "$src/tools/gen-pmpi" header "$cc" "$tmp/head/include/rmp/mpi.h" >"$tmp/head.pmpi.h"
