@@ -58,7 +58,7 @@ LDFLAGS_ALL := $(SAN) $(LDFLAGS)
 OBJ := build/$(VARIANT)/obj
 LIBS := $(PMIX_LIBS) -libverbs -lrdmacm -lpthread -lm
 
-LIB_SRC := $(wildcard runtime/*.c runtime/transport/*.c runtime/transport/*/*.c collectives/*.c rma/*.c)
+LIB_SRC := $(wildcard runtime/*.c runtime/transport/*.c runtime/transport/*/*.c collectives/*.c rma/*.c io/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(OBJ)/%.o)
 # Only the API leaves the library. Library objects are compiled with hidden visibility, and
 # mk/visibility.h includes include/rmp.h first under default visibility: whatever rmp.h declares
@@ -287,6 +287,11 @@ $(TESTS)/progs/hostile: tests/progs/hostile.c $(INTERNAL) $(wildcard tests/progs
 	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(INTERNAL) $(LIBS)
 
 $(TESTS)/progs/rndv_failed: tests/progs/rndv_failed.c $(INTERNAL) $(wildcard tests/progs/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(INTERNAL) $(LIBS)
+
+# The collective I/O engine's test calls io_coll_access, internal to the library.
+$(TESTS)/progs/io_coll: tests/progs/io_coll.c $(INTERNAL) $(wildcard tests/progs/*.h io/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(INTERNAL) $(LIBS)
 

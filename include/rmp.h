@@ -69,7 +69,22 @@ enum {
                                    * connected): one line on stderr says which */
     RMP_ERR_NAME = -39,           /* rmp_lookup_name: no port published under that service */
     RMP_ERR_SERVICE = -40,        /* rmp_unpublish_name: the service is not published */
-    RMP_ERR_LAST = -41
+    /* I/O (include/rmp/io.h): the file system's failures, each with its MPI class */
+    RMP_ERR_FILE = -41,           /* invalid or closed file handle */
+    RMP_ERR_NO_SUCH_FILE = -42,   /* the file does not exist (open without create, delete) */
+    RMP_ERR_FILE_EXISTS = -43,    /* open with RMP_FMODE_EXCL of an existing file */
+    RMP_ERR_ACCESS = -44,         /* permission denied */
+    RMP_ERR_NO_SPACE = -45,       /* no space left on the device */
+    RMP_ERR_QUOTA = -46,          /* quota exceeded */
+    RMP_ERR_READ_ONLY = -47,      /* a write to a file opened (or a file system mounted) read-only */
+    RMP_ERR_FILE_IN_USE = -48,    /* the file is open (delete, or a unique open) */
+    RMP_ERR_AMODE = -49,          /* an invalid access mode, or a call the mode forbids */
+    RMP_ERR_BAD_FILE = -50,       /* an invalid file name */
+    RMP_ERR_DUP_DATAREP = -51,    /* a data representation registered twice */
+    RMP_ERR_UNSUPPORTED_DATAREP = -52, /* an unknown data representation */
+    RMP_ERR_CONVERSION = -53,     /* a user conversion function failed */
+    RMP_ERR_IO = -54,             /* any other I/O failure (details: rmp_file_error_detail) */
+    RMP_ERR_LAST = -55
 };
 
 /* ---- Handles ---------------------------------------------------------------------------- */
@@ -1430,6 +1445,8 @@ int rmp_comm_spawn_multiple(int count, char *const commands[], char *const *cons
 /* In a spawned job, the intercommunicator to the parents (its first call is collective over
  * RMP_COMM_WORLD: MPI_Init makes it); elsewhere RMP_COMM_NULL. */
 int rmp_comm_get_parent(rmp_comm_t *parent);
+/* ---- Parallel I/O (MPI-IO over POSIX files) --------------------------------------------- */
+#include "rmp/io.h"
 
 
 #ifdef __cplusplus

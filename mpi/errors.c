@@ -13,7 +13,8 @@
 /* Codes for rmp errors that have no MPI class of their own: RMPI_CODE_BASE - rmp_err, above
  * MPI_ERR_LASTCLASS, so that MPI_Error_string keeps rmp's precise description. */
 enum { RMPI_CODE_BASE = 80 };
-_Static_assert(RMPI_CODE_BASE - (RMP_ERR_LAST + 1) <= MPI_ERR_LASTCODE,
+/* The I/O errors (RMP_ERR_FILE on) all have classes of their own, so need no extra code. */
+_Static_assert(RMPI_CODE_BASE - (RMP_ERR_FILE + 1) <= MPI_ERR_LASTCODE,
                "rmp's extra codes are predefined codes: MPI_ERR_LASTCODE must cover them");
 
 /* The MPI class of each rmp error, indexed by -rmp_err. MPI_ERR_OTHER: no class of its own. */
@@ -59,6 +60,20 @@ static const int rmpi_class_of[-RMP_ERR_LAST] = {
     [-RMP_ERR_SPAWN] = MPI_ERR_SPAWN,
     [-RMP_ERR_NAME] = MPI_ERR_NAME,
     [-RMP_ERR_SERVICE] = MPI_ERR_SERVICE,
+    [-RMP_ERR_FILE] = MPI_ERR_FILE,
+    [-RMP_ERR_NO_SUCH_FILE] = MPI_ERR_NO_SUCH_FILE,
+    [-RMP_ERR_FILE_EXISTS] = MPI_ERR_FILE_EXISTS,
+    [-RMP_ERR_ACCESS] = MPI_ERR_ACCESS,
+    [-RMP_ERR_NO_SPACE] = MPI_ERR_NO_SPACE,
+    [-RMP_ERR_QUOTA] = MPI_ERR_QUOTA,
+    [-RMP_ERR_READ_ONLY] = MPI_ERR_READ_ONLY,
+    [-RMP_ERR_FILE_IN_USE] = MPI_ERR_FILE_IN_USE,
+    [-RMP_ERR_AMODE] = MPI_ERR_AMODE,
+    [-RMP_ERR_BAD_FILE] = MPI_ERR_BAD_FILE,
+    [-RMP_ERR_DUP_DATAREP] = MPI_ERR_DUP_DATAREP,
+    [-RMP_ERR_UNSUPPORTED_DATAREP] = MPI_ERR_UNSUPPORTED_DATAREP,
+    [-RMP_ERR_CONVERSION] = MPI_ERR_CONVERSION,
+    [-RMP_ERR_IO] = MPI_ERR_IO,
 };
 
 static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {
@@ -90,10 +105,11 @@ static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {
  * is reused once no reference is left. Per communicator and per window handle: the handle of
  * its handler, 0 for none set (the default: see errh_of). Everything under one lock,
  * never held while a user handler runs: communicators may be made by several threads. */
-enum { EH_FIRST_USER = 4, EH_COMM = 0, EH_WIN = 1, EH_SESSION = RMPI_EH_SESSION }; /* 3: MPI_ERRORS_ABORT */
+enum { EH_FIRST_USER = 4, EH_COMM = 0, EH_WIN = 1, EH_SESSION = RMPI_EH_SESSION,
+       EH_FILE = RMPI_EH_FILE }; /* 3: MPI_ERRORS_ABORT */
 
 typedef struct errh {
-    int kind; /* EH_COMM, EH_WIN or EH_SESSION */
+    int kind; /* EH_COMM, EH_WIN, EH_SESSION or EH_FILE */
     int refs; /* 0: a free slot */
     void (*fn)(void);
 } errh_t;
@@ -102,8 +118,8 @@ static struct {
     pthread_mutex_t lock;
     errh_t *eh; /* eh[h - EH_FIRST_USER] */
     int neh;
-    int *of[3]; /* per kind of object, indexed by its handle */
-    size_t n[3];
+    int *of[4]; /* per kind of object, indexed by its handle */
+    size_t n[4];
 } rmpi_errh = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* The user handler of handle h, or NULL (lock held). */
@@ -132,6 +148,10 @@ static MPI_Errhandler errh_slot(int kind, int h)
 static MPI_Errhandler errh_of(int kind, int h)
 {
     int eh = errh_slot(kind, h);
+    if (!eh && kind == EH_FILE) /* a file's is MPI_FILE_NULL's, MPI_ERRORS_RETURN at first */
+        eh = errh_slot(EH_FILE, MPI_FILE_NULL);
+    if (!eh && kind == EH_FILE)
+        return MPI_ERRORS_RETURN;
     return eh ? eh : MPI_ERRORS_ARE_FATAL;
 }
 
@@ -144,6 +164,8 @@ static MPI_Errhandler errh_raised(int kind, int h)
     int eh = errh_slot(kind, h);
     if (!eh && kind == EH_COMM)
         eh = errh_slot(EH_COMM, MPI_COMM_WORLD);
+    if (kind == EH_FILE)
+        return errh_of(kind, h);
     return eh ? eh : MPI_ERRORS_ARE_FATAL;
 }
 
@@ -238,6 +260,13 @@ void rmpi_errh_forget(MPI_Comm comm)
     pthread_mutex_unlock(&rmpi_errh.lock);
 }
 
+void rmpi_file_errh_forget(MPI_File fh)
+{
+    pthread_mutex_lock(&rmpi_errh.lock);
+    (void)errh_put(EH_FILE, fh, 0);
+    pthread_mutex_unlock(&rmpi_errh.lock);
+}
+
 void rmpi_win_errh_forget(MPI_Win win)
 {
     pthread_mutex_lock(&rmpi_errh.lock);
@@ -293,6 +322,9 @@ int rmpi_raise_on(int kind, int h, int code, const char *call)
         } else if (kind == EH_WIN) {
             MPI_Win win = h;
             ((MPI_Win_errhandler_function *)fn)(&win, &c);
+        } else if (kind == EH_FILE) {
+            MPI_File file = h;
+            ((MPI_File_errhandler_function *)fn)(&file, &c);
         } else {
             MPI_Session session = h;
             ((MPI_Session_errhandler_function *)fn)(&session, &c);
@@ -590,7 +622,10 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
                        : e                    ? rmp_strerror(e)
                        : cls == MPI_ERR_OTHER ? "other error"
                                               : "an error class rmp never raises";
-    int n = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", rmpi_class_name[cls], text);
+    /* a file system's failure: the path and errno of this thread's last one (io/) */
+    const char *io = e <= RMP_ERR_NO_SUCH_FILE && e >= RMP_ERR_IO ? rmp_file_error_detail() : "";
+    int n = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s%s%s%s", rmpi_class_name[cls], text,
+                     *io ? " (" : "", io, *io ? ")" : "");
     *resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
     return MPI_SUCCESS;
 }

@@ -48,7 +48,7 @@ int rmpi_info_check(MPI_Info info);
 /* Error handlers by kind of object (errors.c; RMPI_EH_SESSION: sessions, session.c): make
  * one, set or get (a reference taken) object h's, raise code on h's (its kind's default,
  * MPI_ERRORS_ARE_FATAL, for a handle never set). MPI codes. */
-enum { RMPI_EH_COMM = 0, RMPI_EH_SESSION = 2 };
+enum { RMPI_EH_COMM = 0, RMPI_EH_SESSION = 2, RMPI_EH_FILE = 3 }; /* RMPI_EH_FILE: io.c */
 int rmpi_errh_create(int kind, void (*fn)(void), MPI_Errhandler *errhandler);
 int rmpi_errh_set(int kind, int h, MPI_Errhandler eh);
 MPI_Errhandler rmpi_errh_get(int kind, int h);
@@ -109,6 +109,10 @@ int rmpi_raise_win(MPI_Win win, int rmp_err, const char *call);
 int rmpi_raise_win_code(MPI_Win win, int code, const char *call);
 /* Is win a live window? (errors.c) */
 bool rmpi_win_valid(MPI_Win win);
+/* Raises an rmp error on file fh's handler (MPI_FILE_NULL's for an invalid fh) (io.c). */
+int rmpi_raise_file(MPI_File fh, int rmp_err, const char *call);
+/* A closed file forgets its handler (io.c). */
+void rmpi_file_errh_forget(MPI_File fh);
 /* A new window starts with MPI_ERRORS_ARE_FATAL; a freed one forgets its handler. */
 void rmpi_win_errh_forget(MPI_Win win);
 

@@ -46,6 +46,20 @@ const char *rmp_strerror(int err)
         [38] = "the spawned processes could not be started",
         [39] = "no port is published under that service name",
         [40] = "the service is not published",
+        [41] = "invalid file handle",
+        [42] = "no such file",
+        [43] = "file exists",
+        [44] = "permission denied",
+        [45] = "no space left on device",
+        [46] = "quota exceeded",
+        [47] = "file is read-only",
+        [48] = "file in use",
+        [49] = "invalid access mode",
+        [50] = "invalid file name",
+        [51] = "data representation already registered",
+        [52] = "unsupported data representation",
+        [53] = "data conversion failed",
+        [54] = "I/O error",
     };
     if (err > 0 || err <= RMP_ERR_LAST)
         return "unknown error code";

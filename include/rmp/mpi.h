@@ -708,6 +708,7 @@ enum {
  * its prototypes may use any type declared above. */
 #include "mpi_fortran.h" /* Status c2f08/f082c/f082f/f2f08, MPI_F08_status, Session c2f/f2c */
 #include "mpi_sbuf.h"    /* MPI-4.1 session-attached buffers */
+#include "mpi_io.h"      /* MPI-IO: files, views, data access */
 #ifndef RMP_PMPI_GENERATING
 #include "pmpi.h"
 #endif

@@ -1,0 +1,194 @@
+/* io/coll_exchange.c — the two phases, round by round: each rank's runs are cut at the
+ * domain boundaries and announced to the aggregators (alltoallv of offsets and lengths), then
+ * in every round each aggregator's window of cb bytes is filled from the ranks and written
+ * with large requests (or read, then sent out). Holes are sieved only where it pays. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_xch.h"
+
+/* Pieces of w meeting [lo, hi): [*a, *b); the cursor stays on a piece crossing hi. */
+static void walk(walk_t *w, int64_t lo, int64_t hi, size_t *a, size_t *b)
+{
+    while (w->cur < w->n && w->p[w->cur].off + w->p[w->cur].len <= lo)
+        w->cur++;
+    size_t i = w->cur;
+    while (i < w->n && w->p[i].off < hi)
+        i++;
+    *a = w->cur, *b = i;
+    if (i > w->cur && w->p[i - 1].off + w->p[i - 1].len <= hi)
+        w->cur = i;
+    else if (i > w->cur)
+        w->cur = i - 1;
+}
+
+/* Where byte o of piece r lives: in win (the aggregator's buffer, from file offset lo) or in
+ * the piece's own memory. */
+static char *place(const io_run_t *r, int64_t o, int64_t lo, char *win)
+{
+    return win ? win + (o - lo) : r->mem + (o - r->off);
+}
+
+int64_t xch_move(const io_run_t *p, size_t a, size_t b, int64_t lo, int64_t hi, char *win,
+                 char *flat, int flat_win, int to_flat)
+{
+    int64_t pos = 0;
+    for (size_t i = a; i < b; i++) {
+        int64_t o = p[i].off > lo ? p[i].off : lo;
+        int64_t e = p[i].off + p[i].len < hi ? p[i].off + p[i].len : hi;
+        if (e <= o)
+            continue;
+        if (flat) {
+            char *f = flat_win ? flat + (o - lo) : flat + pos;
+            char *q = place(&p[i], o, lo, win);
+            memcpy(to_flat ? f : q, to_flat ? q : f, (size_t)(e - o));
+        }
+        pos += e - o;
+    }
+    return pos;
+}
+
+char *xch_direct(const io_run_t *p, size_t a, size_t b, int64_t lo, char *win)
+{
+    if (b - a != 1)
+        return NULL;
+    return place(&p[a], p[a].off > lo ? p[a].off : lo, lo, win);
+}
+
+/* The window of domain d in round r: [*lo, *hi), empty past the domain's end. */
+static void window(const coll_plan_t *p, int d, int64_t r, int64_t *lo, int64_t *hi)
+{
+    int64_t end = p->dom[d + 1];
+    *lo = p->dom[d] + r * p->cb;
+    *lo = *lo < end ? *lo : end;
+    *hi = end - *lo < p->cb ? end : *lo + p->cb;
+}
+
+/* This round's pieces: per source in my window (aggregator), per domain of mine. */
+void xch_round_walk(xch_t *x, int64_t r)
+{
+    const coll_plan_t *p = x->pl;
+    if (p->me_agg >= 0) {
+        window(p, p->me_agg, r, &x->wlo, &x->whi);
+        for (int s = 0; s < p->size; s++) {
+            walk(&x->theirs[s], x->wlo, x->whi, &x->from[s].a, &x->from[s].b);
+            x->from[s].bytes = xch_move(x->theirs[s].p, x->from[s].a, x->from[s].b, x->wlo,
+                                        x->whi, NULL, NULL, 0, 0);
+        }
+    }
+    for (int d = 0; d < p->naggs; d++) {
+        int64_t lo, hi;
+        window(p, d, r, &lo, &hi);
+        x->to[d].lo = lo, x->to[d].hi = hi;
+        walk(&x->mine[d], lo, hi, &x->to[d].a, &x->to[d].b);
+        x->to[d].bytes = xch_move(x->mine[d].p, x->to[d].a, x->to[d].b, lo, hi, NULL, NULL, 0, 0);
+    }
+}
+
+static int cmp_seg(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The union of every source's pieces in my window, merged into x->seg[0 .. return). */
+static size_t coverage(xch_t *x, int64_t *covered)
+{
+    size_t k = 0;
+    for (int s = 0; s < x->pl->size; s++)
+        for (size_t i = x->from[s].a; i < x->from[s].b; i++) {
+            const io_run_t *q = &x->theirs[s].p[i];
+            int64_t o = q->off > x->wlo ? q->off : x->wlo;
+            int64_t e = q->off + q->len < x->whi ? q->off + q->len : x->whi;
+            if (e > o)
+                x->seg[k][0] = o, x->seg[k++][1] = e;
+        }
+    qsort(x->seg, k, sizeof(*x->seg), cmp_seg);
+    size_t m = 0;
+    *covered = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (m > 0 && x->seg[i][0] <= x->seg[m - 1][1]) {
+            x->seg[m - 1][1] = x->seg[i][1] > x->seg[m - 1][1] ? x->seg[i][1] : x->seg[m - 1][1];
+            continue;
+        }
+        x->seg[m][0] = x->seg[i][0], x->seg[m++][1] = x->seg[i][1];
+    }
+    for (size_t i = 0; i < m; i++)
+        *covered += x->seg[i][1] - x->seg[i][0];
+    return m;
+}
+
+/* The aggregator's file access of one round: the merged segments one request each, or the
+ * whole extent at once when sieving the holes pays (a write then reads it first, under a
+ * lock, so that the holes' bytes go back unchanged). A failure stops this rank's I/O. */
+static void fs_round(xch_t *x, int phase)
+{
+    int64_t covered;
+    size_t m = coverage(x, &covered);
+    if (m == 0 || x->st)
+        return;
+    const coll_plan_t *p = x->pl;
+    int64_t lo = x->seg[0][0], ext = x->seg[m - 1][1] - lo;
+    int sieve = coll_sieve(p->sieve, p->is_write, ext, covered, m) && (!p->is_write || x->readable);
+    char *at = x->cbuf - x->wlo;
+    if (sieve && p->is_write && phase == 0) { /* before the data lands: read the holes */
+        x->locked = coll_fs_lock(p->fd, lo, ext, 1) == 0;
+        x->st = coll_fs_read(p->fd, at + lo, ext, lo);
+        if (x->st && x->locked)
+            coll_fs_lock(p->fd, lo, ext, 0), x->locked = 0;
+        return;
+    }
+    if (p->is_write && phase == 0)
+        return;
+    if (sieve) {
+        x->st = p->is_write ? coll_fs_write(p->fd, at + lo, ext, lo)
+                            : coll_fs_read(p->fd, at + lo, ext, lo);
+    } else {
+        for (size_t i = 0; i < m && !x->st; i++) {
+            int64_t o = x->seg[i][0], l = x->seg[i][1] - o;
+            x->st = p->is_write ? coll_fs_write(p->fd, at + o, l, o)
+                                : coll_fs_read(p->fd, at + o, l, o);
+        }
+    }
+    if (x->locked)
+        coll_fs_lock(p->fd, lo, ext, 0), x->locked = 0;
+}
+
+/* One round: the aggregator's reads, the messages both ways, its writes. */
+static void round_run(xch_t *x)
+{
+    const coll_plan_t *p = x->pl;
+    int agg = p->me_agg >= 0 && x->whi > x->wlo;
+    if (agg)
+        fs_round(x, 0);
+    int nreq = xch_post(x, agg);
+    int rc = rmp_waitall(nreq, x->reqs, RMP_STATUSES_IGNORE);
+    if (rc) { /* a rank died or a message failed: the window is torn, never written */
+        x->st = x->st ? x->st : rc;
+        if (x->locked)
+            coll_fs_lock(p->fd, 0, 0, 0), x->locked = 0;
+        return;
+    }
+    xch_unpack(x, agg);
+    if (agg && p->is_write)
+        fs_round(x, 1);
+}
+
+int coll_exchange(const coll_plan_t *p, io_run_t *runs, size_t n)
+{
+    xch_t x = {.pl = p};
+    int fl = fcntl(p->fd, F_GETFL);
+    x.readable = fl >= 0 && (fl & O_ACCMODE) != O_WRONLY;
+    int st = io_agree(p->comm, xch_split(&x, runs, n));
+    if (!st)
+        st = xch_announce(&x);
+    if (!st)
+        st = io_agree(p->comm, xch_buffers(&x));
+    for (int64_t r = 0; st == RMP_SUCCESS && r < p->rounds; r++) {
+        xch_round_walk(&x, r);
+        round_run(&x);
+    }
+    xch_free(&x);
+    return st ? st : x.st;
+}
