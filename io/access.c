@@ -28,7 +28,7 @@ static int acc_check(io_file_t *f, rmp_io_pos_t pos, rmp_offset_t offset, const 
     if (pos == RMP_IO_AT && offset < 0)
         return RMP_ERR_ARG;
     if (((int64_t)t->size * count) % f->view.esize != 0)
-        return RMP_ERR_TYPE; /* MPI: whole etypes only */
+        return RMP_ERR_IO; /* MPI: whole etypes only (ROMIO's class) */
     return RMP_SUCCESS;
 }
 

@@ -27,6 +27,16 @@ static struct {
     int started;
 } io_pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .more = PTHREAD_COND_INITIALIZER};
 
+/* The I/O of a job, then its request complete; the file may be closed from then on. */
+static void io_job_done(io_job_t *j)
+{
+    io_file_t *f = j->op.f;
+    io_op_run(&j->op);
+    j->rc = io_op_finish(&j->op, &j->st);
+    __atomic_sub_fetch(&f->busy, 1, __ATOMIC_SEQ_CST);
+    rmp_grequest_complete(j->req);
+}
+
 static void *io_worker(void *arg)
 {
     (void)arg;
@@ -39,9 +49,7 @@ static void *io_worker(void *arg)
         if (!io_pool.head)
             io_pool.tail = NULL;
         pthread_mutex_unlock(&io_pool.lock);
-        io_op_run(&j->op);
-        j->rc = io_op_finish(&j->op, &j->st);
-        rmp_grequest_complete(j->req);
+        io_job_done(j);
     }
     return NULL;
 }
@@ -69,9 +77,7 @@ static int job_query(void *extra, rmp_status_t *status)
 
 static int job_free(void *extra)
 {
-    io_job_t *j = extra;
-    __atomic_sub_fetch(&j->op.f->busy, 1, __ATOMIC_SEQ_CST);
-    free(j);
+    free(extra);
     return RMP_SUCCESS;
 }
 
@@ -103,9 +109,7 @@ int rmp_file_iaccess(rmp_file_t fh, rmp_io_pos_t pos, rmp_offset_t offset, void 
     __atomic_add_fetch(&j->op.f->busy, 1, __ATOMIC_SEQ_CST);
     *req = j->req;
     if (j->op.coll) { /* its collective part now, on this thread */
-        io_op_run(&j->op);
-        j->rc = io_op_finish(&j->op, &j->st);
-        rmp_grequest_complete(j->req);
+        io_job_done(j);
         return RMP_SUCCESS;
     }
     pthread_mutex_lock(&io_pool.lock);
@@ -119,11 +123,8 @@ int rmp_file_iaccess(rmp_file_t fh, rmp_io_pos_t pos, rmp_offset_t offset, void 
         pthread_cond_signal(&io_pool.more);
     }
     pthread_mutex_unlock(&io_pool.lock);
-    if (rc != RMP_SUCCESS) { /* no thread: do it here */
-        io_op_run(&j->op);
-        j->rc = io_op_finish(&j->op, &j->st);
-        rmp_grequest_complete(j->req);
-    }
+    if (rc != RMP_SUCCESS) /* no thread: do it here */
+        io_job_done(j);
     return RMP_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,16 +283,20 @@ int rmp_file_close(rmp_file_t *fh)
     io_file_t *f = fh ? io_file_get(*fh) : NULL;
     if (!f)
         return RMP_ERR_FILE;
-    if (f->busy || f->split)
-        return RMP_ERR_REQUEST; /* MPI: complete every request on the file first */
+    if (f->split)
+        return RMP_ERR_REQUEST; /* MPI: end the split collective first */
+    while (__atomic_load_n(&f->busy, __ATOMIC_SEQ_CST))
+        sched_yield(); /* an I/O thread still on it (MPI: erroneous; rmp waits) */
     int rc = RMP_SUCCESS;
     if (f->fd >= 0 && close(f->fd) != 0)
         rc = io_errno(errno, "close", f->path); /* NFS reports a failed write-back here */
     f->fd = -1;
     rc = io_agree(f->comm, rc); /* everyone closed before the file may go */
-    if (f->rank == 0 && (f->amode & RMP_FMODE_DELETE_ON_CLOSE) && unlink(f->path) != 0 &&
-        rc == RMP_SUCCESS)
-        rc = io_errno(errno, "unlink", f->path);
+    if (f->amode & RMP_FMODE_DELETE_ON_CLOSE) { /* gone when close returns, on every rank */
+        if (f->rank == 0 && unlink(f->path) != 0 && rc == RMP_SUCCESS)
+            rc = io_errno(errno, "unlink", f->path);
+        rc = io_agree(f->comm, rc);
+    }
     io_shared_close(f, f->rank == 0);
     io_file_drop(*fh);
     io_file_free(f);

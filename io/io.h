@@ -68,10 +68,12 @@ int io_agree(rmp_comm_t comm, int rc);
  * position of a view byte. */
 int io_view_default(io_view_t *v);
 void io_view_free(io_view_t *v);
-/* Flatten count elements of type t (origin 0) into runs sorted as the typemap goes; merged
- * where adjacent. *runs malloc'd. RMP_ERR_TYPE if the typemap steps backwards or overlaps
- * and `monotone` is asked. */
-int io_flatten(rmp_datatype_t type, int64_t count, bool monotone, io_frun_t **runs, int *n);
+/* Flatten count elements of type t (origin 0) into runs in typemap order, merged where
+ * adjacent; *runs malloc'd. RMP_ERR_TYPE when the order asked is not kept: IO_ORDER_STARTS
+ * runs start at nondecreasing offsets (a read-only view may overlap), IO_ORDER_DISJOINT
+ * they also do not overlap. */
+enum { IO_ORDER_ANY, IO_ORDER_STARTS, IO_ORDER_DISJOINT };
+int io_flatten(rmp_datatype_t type, int64_t count, int order, io_frun_t **runs, int *n);
 /* The file runs of `len` view bytes from view byte `vpos` (bytes of the data stream after
  * disp): appended to *out (io_run_t with mem = base + data position). */
 int io_view_runs(const io_view_t *v, int64_t vpos, int64_t len, char *base, io_run_t **out,

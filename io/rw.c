@@ -64,6 +64,7 @@ static size_t io_ds_group(const io_run_t *r, size_t i, size_t n, int64_t cap)
 {
     size_t j = i + 1;
     while (j < n && r[j].off + r[j].len - r[i].off <= cap &&
+           r[j].off >= r[j - 1].off + r[j - 1].len &&
            r[j].off - (r[j - 1].off + r[j - 1].len) <= IO_DS_MAX_HOLE)
         j++;
     return j - i;
@@ -144,7 +145,11 @@ int io_runs_rw(io_file_t *f, io_run_t *runs, size_t n, int is_write, int64_t *do
     *done = 0;
     if (n == 0)
         return RMP_SUCCESS;
-    int64_t lo = runs[0].off, hi = runs[n - 1].off + runs[n - 1].len;
+    int64_t lo = runs[0].off, hi = runs[0].off + runs[0].len;
+    for (size_t i = 1; i < n; i++) { /* a read-only view may step back */
+        lo = runs[i].off < lo ? runs[i].off : lo;
+        hi = runs[i].off + runs[i].len > hi ? runs[i].off + runs[i].len : hi;
+    }
     int rc = f->atomic ? io_lock(f, lo, hi - lo, is_write ? F_WRLCK : F_RDLCK) : RMP_SUCCESS;
     bool ds = io_ds_on(f, is_write), eof = false;
     int64_t cap = is_write ? f->ind_wr_buf : f->ind_rd_buf;

@@ -13,7 +13,7 @@
 typedef struct {
     io_frun_t *r;
     int n, cap;
-    bool mono;
+    int order; /* IO_ORDER_* */
     int rc;
 } io_fl_t;
 
@@ -24,8 +24,9 @@ static void fl_add(io_fl_t *fl, int64_t off, int64_t len)
     if (len <= 0 || fl->rc)
         return;
     io_frun_t *last = fl->n ? &fl->r[fl->n - 1] : NULL;
-    if (last && fl->mono && off < last->off + last->len) {
-        fl->rc = RMP_ERR_TYPE; /* a filetype stepping back or overlapping itself */
+    if (last && ((fl->order >= IO_ORDER_STARTS && off < last->off) ||
+                 (fl->order == IO_ORDER_DISJOINT && off < last->off + last->len))) {
+        fl->rc = RMP_ERR_TYPE; /* a typemap stepping back (or overlapping itself) */
         return;
     }
     if (last && last->off + last->len == off) {
@@ -80,12 +81,12 @@ static void fl_walk(io_fl_t *fl, const dtype_t *t, int64_t count, int64_t base)
     }
 }
 
-int io_flatten(rmp_datatype_t type, int64_t count, bool monotone, io_frun_t **runs, int *n)
+int io_flatten(rmp_datatype_t type, int64_t count, int order, io_frun_t **runs, int *n)
 {
     const dtype_t *t = dtype_get(type, true);
     if (!t)
         return RMP_ERR_TYPE;
-    io_fl_t fl = {.mono = monotone};
+    io_fl_t fl = {.order = order};
     fl_walk(&fl, t, count, 0);
     if (fl.rc) {
         free(fl.r);
@@ -115,7 +116,7 @@ int io_view_default(io_view_t *v)
     v->esize = v->tsize = v->textent = 1;
     strcpy(v->datarep, "native");
     v->rep = IO_REP_NATIVE;
-    return io_flatten(RMP_BYTE, 1, true, &v->runs, &v->nruns);
+    return io_flatten(RMP_BYTE, 1, IO_ORDER_DISJOINT, &v->runs, &v->nruns);
 }
 
 /* The run holding data byte `within` of a filetype element. */
@@ -173,6 +174,28 @@ int io_view_runs(const io_view_t *v, int64_t vpos, int64_t len, char *base, io_r
     return RMP_SUCCESS;
 }
 
+static bool runs_nonneg(const io_frun_t *r, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (r[i].off < 0)
+            return false;
+    return true;
+}
+
+/* MPI-3.1 13.3: an etype's (and filetype's) typemap has nonnegative displacements, in
+ * increasing order and not overlapping where the file is written (ROMIO: MPI_ERR_IO). */
+static int view_typemap_ok(rmp_datatype_t type, bool ro)
+{
+    io_frun_t *r;
+    int n;
+    int rc = io_flatten(type, 1, ro ? IO_ORDER_STARTS : IO_ORDER_DISJOINT, &r, &n);
+    if (rc == RMP_ERR_TYPE || (rc == RMP_SUCCESS && !runs_nonneg(r, n)))
+        rc = RMP_ERR_IO;
+    if (rc == RMP_SUCCESS)
+        free(r);
+    return rc;
+}
+
 /* set_view's checks and the new view, on this rank. */
 static int view_make(io_file_t *f, rmp_offset_t disp, rmp_datatype_t etype,
                      rmp_datatype_t filetype, const char *datarep, io_view_t *v)
@@ -184,25 +207,31 @@ static int view_make(io_file_t *f, rmp_offset_t disp, rmp_datatype_t etype,
         return RMP_ERR_ARG;
     if (disp < 0 && disp != RMP_DISPLACEMENT_CURRENT)
         return RMP_ERR_ARG;
-    if (disp == RMP_DISPLACEMENT_CURRENT && !(f->amode & RMP_FMODE_SEQUENTIAL))
-        return RMP_ERR_ARG;
+    if ((disp == RMP_DISPLACEMENT_CURRENT) != !!(f->amode & RMP_FMODE_SEQUENTIAL))
+        return RMP_ERR_ARG; /* the shared pointer's place, for sequential files only */
     if (et->size == 0 || ft->size % et->size != 0 || ft->size == 0)
-        return RMP_ERR_TYPE; /* MPI: a filetype is made of whole etypes */
-    if (ft->neg_extent || ft->extent < ft->size)
-        return RMP_ERR_TYPE; /* elements would overlap each other */
+        return RMP_ERR_ARG; /* MPI: a filetype is made of whole etypes */
+    bool ro = f->amode & RMP_FMODE_RDONLY;
+    if (ft->neg_extent || (ft->extent < ft->size && !ro))
+        return RMP_ERR_IO; /* elements would overlap each other */
+    int rc = view_typemap_ok(etype, ro);
+    if (rc != RMP_SUCCESS)
+        return rc;
     memset(v, 0, sizeof *v);
     v->etype = v->filetype = RMP_BYTE;
-    int rc = io_rep_lookup(datarep, &v->rep, &v->rep_user);
+    rc = io_rep_lookup(datarep, &v->rep, &v->rep_user);
     if (rc != RMP_SUCCESS)
         return rc;
     snprintf(v->datarep, sizeof v->datarep, "%s", datarep);
     v->esize = (int64_t)et->size;
     v->tsize = (int64_t)ft->size;
     v->textent = (int64_t)ft->extent;
-    rc = io_flatten(filetype, 1, true, &v->runs, &v->nruns);
-    if (rc == RMP_SUCCESS && v->nruns && v->runs[v->nruns - 1].off + v->runs[v->nruns - 1].len >
-                                             (int64_t)ft->lb + v->textent)
-        rc = RMP_ERR_TYPE; /* data past the extent: tiles would overlap */
+    rc = io_flatten(filetype, 1, ro ? IO_ORDER_STARTS : IO_ORDER_DISJOINT, &v->runs, &v->nruns);
+    if (rc == RMP_ERR_TYPE || (rc == RMP_SUCCESS && !runs_nonneg(v->runs, v->nruns)))
+        rc = RMP_ERR_IO;
+    if (rc == RMP_SUCCESS && !ro && v->nruns &&
+        v->runs[v->nruns - 1].off + v->runs[v->nruns - 1].len > (int64_t)ft->lb + v->textent)
+        rc = RMP_ERR_IO; /* data past the extent: tiles would overlap */
     if (rc == RMP_SUCCESS && !et->builtin)
         rc = rmp_type_dup(etype, &v->etype);
     else if (rc == RMP_SUCCESS)
@@ -226,7 +255,7 @@ int rmp_file_set_view(rmp_file_t fh, rmp_offset_t disp, rmp_datatype_t etype,
     io_file_t *f = io_file_get(fh);
     if (!f)
         return RMP_ERR_FILE;
-    if (f->busy || f->split)
+    if (f->split)
         return RMP_ERR_REQUEST;
     io_view_t v;
     int rc = view_make(f, disp, etype, filetype, datarep, &v);

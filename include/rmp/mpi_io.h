@@ -21,6 +21,13 @@ typedef rmp_file_t MPI_File;
 #define MPI_SEEK_END RMP_SEEK_END
 #define MPI_DISPLACEMENT_CURRENT RMP_DISPLACEMENT_CURRENT
 #define MPI_MAX_DATAREP_STRING RMP_MAX_DATAREP_STRING
+/* ROMIO's names for the requests of nonblocking I/O, which programs written for MPICH use:
+ * rmp's are MPI requests. */
+#define MPIO_USES_MPI_REQUEST
+#define MPIO_Request MPI_Request
+#define MPIO_REQUEST_NULL MPI_REQUEST_NULL
+#define MPIO_Wait MPI_Wait
+#define MPIO_Test MPI_Test
 
 typedef void MPI_File_errhandler_function(MPI_File *file, int *error_code, ...);
 typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
