@@ -77,8 +77,9 @@ static void io_view(bench_ctx_t *c, size_t bytes)
     case IO_3D:
         c->io_type = subarray_view(c, bytes, c->io_kind == IO_2D ? 2 : 3);
         break;
-    default: /* contiguous and ordered: the file's bytes as they are */
-        B_OK(b_type_strided(1, 1, &c->io_type));
+    default: /* contiguous and ordered: the file's bytes as they are (the default view) */
+        B_OK(b_file_set_view(c->file, 0, B_BYTE));
+        return;
     }
     c->io_type_set = true;
     B_OK(b_file_set_view(c->file, disp, c->io_type));
