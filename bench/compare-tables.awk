@@ -117,7 +117,9 @@ END {
     nn = split(ns, nlist, " ")
     order = "latency bw bibw msgrate barrier bcast reduce allreduce allgather alltoall " \
             "overlap-iallreduce overlap-iallreduce-comm overlap-p2p overlap-p2p-comm " \
-            "put-lock put-fence get-lock get-fence put-bw-flush acc-flush fop-flush cas-flush"
+            "put-lock put-fence get-lock get-fence put-bw-flush acc-flush fop-flush cas-flush " \
+            "io-write io-read io-strided-write io-2d-write-all io-2d-read-all io-3d-write-all " \
+            "io-3d-read-all io-write-ordered"
     nbench = split(order, benches, " ")
 
     if (("overlap-iallreduce" in unit)) {
@@ -158,6 +160,11 @@ END {
             headline("acc-flush", n, 8)
             headline("fop-flush", n, 8)
             headline("cas-flush", n, 8)
+            for (o = 1; o <= nbench; o++) # the MPI-IO rows: 1 MiB and the largest per rank
+                if (benches[o] ~ /^io-/) {
+                    headline(benches[o], n, 1048576)
+                    headline(benches[o], n, "last")
+                }
         }
         print ""
     }

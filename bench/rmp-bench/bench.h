@@ -63,6 +63,12 @@ typedef struct bench_ctx {
     b_group_t peer;    /* PSCW: the other rank */
     int rma_op, rma_shape; /* which operation, and latency / bw / bibw (rma.c's enums) */
     int64_t amo[2];        /* fetch_and_op's operand; compare_and_swap's value and compare */
+    /* MPI-IO benchmarks (io.c): the shared file, this size's view, the kernel's shape. */
+    b_file_t file;
+    b_type_t io_type;
+    bool io_type_set, io_reads;
+    int io_kind;
+    char io_path[512];
 } bench_ctx_t;
 
 /* One benchmark. `run` performs one iteration (a round trip, a window, one collective call);
@@ -168,6 +174,10 @@ extern const bench_kernel_t bench_overlap_iallreduce, bench_overlap_p2p;
 extern const bench_kernel_t bench_put, bench_get, bench_acc, bench_get_acc, bench_fop, bench_cas,
     bench_put_bw, bench_get_bw, bench_put_bibw;
 const char *rma_sync_name(bench_sync_t s);
+/* io.c: MPI-IO to one shared file (after IOR's MPI-IO back end), aggregate MB/s. */
+extern const bench_kernel_t bench_io_contig_w, bench_io_contig_r, bench_io_strided_w,
+    bench_io_2d_w, bench_io_2d_r, bench_io_3d_w, bench_io_3d_r, bench_io_ordered;
+bool io_kernel(const bench_kernel_t *k); /* one of those (no one-sided sync in its name) */
 extern const bench_kernel_t bench_barrier, bench_bcast, bench_reduce, bench_allreduce,
     bench_allgather, bench_alltoall;
 

@@ -263,4 +263,78 @@ static inline int b_group_free(b_group_t *group)
     return MPI_Group_free(group);
 }
 
+/* ---- MPI-IO: one file on the world communicator, views of bytes ---- */
+
+typedef MPI_File b_file_t;
+#define B_FILE_NULL MPI_FILE_NULL
+
+/* Created if absent, read and write. */
+static inline int b_file_open(const char *path, b_file_t *fh)
+{
+    int rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
+                           fh);
+    /* (files' default handler is already MPI_ERRORS_RETURN) */
+    return rc;
+}
+
+static inline int b_file_close(b_file_t *fh)
+{
+    return MPI_File_close(fh);
+}
+
+static inline int b_file_delete(const char *path)
+{
+    return MPI_File_delete(path, MPI_INFO_NULL);
+}
+
+/* etype bytes; filetype any (committed) type of bytes. */
+static inline int b_file_set_view(b_file_t fh, int64_t disp, b_type_t filetype)
+{
+    return MPI_File_set_view(fh, disp, MPI_BYTE, filetype, "native", MPI_INFO_NULL);
+}
+
+/* count bytes at view offset off (bytes): independent, or collective (_all). */
+static inline int b_file_at(b_file_t fh, int64_t off, void *buf, int count, int is_write,
+                            int coll)
+{
+    MPI_Status *st = MPI_STATUS_IGNORE;
+    if (is_write)
+        return coll ? MPI_File_write_at_all(fh, off, buf, count, MPI_BYTE, st)
+                    : MPI_File_write_at(fh, off, buf, count, MPI_BYTE, st);
+    return coll ? MPI_File_read_at_all(fh, off, buf, count, MPI_BYTE, st)
+                : MPI_File_read_at(fh, off, buf, count, MPI_BYTE, st);
+}
+
+/* write_ordered from the start of the file (the shared pointer set back to 0 first). */
+static inline int b_file_write_ordered(b_file_t fh, void *buf, int count)
+{
+    int rc = MPI_File_seek_shared(fh, 0, MPI_SEEK_SET);
+    return rc ? rc : MPI_File_write_ordered(fh, buf, count, MPI_BYTE, MPI_STATUS_IGNORE);
+}
+
+/* A committed row-major subarray of bytes. */
+static inline int b_type_subarray(int ndims, const int *sizes, const int *subsizes,
+                                  const int *starts, b_type_t *t)
+{
+    int rc = MPI_Type_create_subarray(ndims, sizes, subsizes, starts, MPI_ORDER_C, MPI_BYTE, t);
+    return rc ? rc : MPI_Type_commit(t);
+}
+
+/* A committed block of blk bytes whose extent is every's (a strided view's filetype). */
+static inline int b_type_strided(int blk, int every, b_type_t *t)
+{
+    MPI_Datatype c;
+    int rc = MPI_Type_contiguous(blk, MPI_BYTE, &c);
+    if (rc)
+        return rc;
+    rc = MPI_Type_create_resized(c, 0, every, t);
+    MPI_Type_free(&c);
+    return rc ? rc : MPI_Type_commit(t);
+}
+
+static inline int b_type_free(b_type_t *t)
+{
+    return MPI_Type_free(t);
+}
+
 #endif

@@ -234,4 +234,73 @@ static inline int b_group_free(b_group_t *group)
     return rmp_group_free(group);
 }
 
+/* ---- MPI-IO: one file on the world communicator, views of bytes ---- */
+
+typedef rmp_file_t b_file_t;
+#define B_FILE_NULL RMP_FILE_NULL
+
+/* Created if absent, read and write. */
+static inline int b_file_open(const char *path, b_file_t *fh)
+{
+    return rmp_file_open(RMP_COMM_WORLD, path, RMP_FMODE_CREATE | RMP_FMODE_RDWR, RMP_INFO_NULL,
+                         fh);
+}
+
+static inline int b_file_close(b_file_t *fh)
+{
+    return rmp_file_close(fh);
+}
+
+static inline int b_file_delete(const char *path)
+{
+    return rmp_file_delete(path, RMP_INFO_NULL);
+}
+
+/* etype bytes; filetype any (committed) type of bytes. */
+static inline int b_file_set_view(b_file_t fh, int64_t disp, b_type_t filetype)
+{
+    return rmp_file_set_view(fh, disp, RMP_BYTE, filetype, "native", RMP_INFO_NULL);
+}
+
+/* count bytes at view offset off (bytes): independent, or collective (_all). */
+static inline int b_file_at(b_file_t fh, int64_t off, void *buf, int count, int is_write,
+                            int coll)
+{
+    return rmp_file_access(fh, RMP_IO_AT, off, buf, count, RMP_BYTE, is_write, coll,
+                           RMP_STATUS_IGNORE);
+}
+
+/* write_ordered from the start of the file (the shared pointer set back to 0 first). */
+static inline int b_file_write_ordered(b_file_t fh, void *buf, int count)
+{
+    int rc = rmp_file_seek_shared(fh, 0, RMP_SEEK_SET);
+    return rc ? rc : rmp_file_access(fh, RMP_IO_ORDERED, 0, buf, count, RMP_BYTE, 1, 1,
+                                     RMP_STATUS_IGNORE);
+}
+
+/* A committed row-major subarray of bytes. */
+static inline int b_type_subarray(int ndims, const int *sizes, const int *subsizes,
+                                  const int *starts, b_type_t *t)
+{
+    int rc = rmp_type_create_subarray(ndims, sizes, subsizes, starts, RMP_ORDER_C, RMP_BYTE, t);
+    return rc ? rc : rmp_type_commit(t);
+}
+
+/* A committed block of blk bytes whose extent is every's (a strided view's filetype). */
+static inline int b_type_strided(int blk, int every, b_type_t *t)
+{
+    rmp_datatype_t c;
+    int rc = rmp_type_contiguous(blk, RMP_BYTE, &c);
+    if (rc)
+        return rc;
+    rc = rmp_type_create_resized(c, 0, every, t);
+    rmp_type_free(&c);
+    return rc ? rc : rmp_type_commit(t);
+}
+
+static inline int b_type_free(b_type_t *t)
+{
+    return rmp_type_free(t);
+}
+
 #endif

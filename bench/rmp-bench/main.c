@@ -12,6 +12,8 @@ static const bench_kernel_t *const all_kernels[] = {
     &bench_allreduce_int, &bench_overlap_iallreduce, &bench_overlap_p2p,
     &bench_put,     &bench_get,    &bench_acc,       &bench_get_acc,   &bench_fop,
     &bench_cas,     &bench_put_bw, &bench_get_bw,    &bench_put_bibw,
+    &bench_io_contig_w, &bench_io_contig_r, &bench_io_strided_w, &bench_io_2d_w,
+    &bench_io_2d_r, &bench_io_3d_w, &bench_io_3d_r, &bench_io_ordered,
 };
 static const bench_kernel_t *const collectives[] = {
     &bench_barrier,   &bench_bcast,     &bench_reduce,
@@ -21,6 +23,10 @@ static const bench_kernel_t *const overlaps[] = {&bench_overlap_iallreduce, &ben
 static const bench_kernel_t *const rmas[] = {
     &bench_put, &bench_get,    &bench_acc,    &bench_get_acc,  &bench_fop,
     &bench_cas, &bench_put_bw, &bench_get_bw, &bench_put_bibw,
+};
+static const bench_kernel_t *const ios[] = {
+    &bench_io_contig_w, &bench_io_contig_r, &bench_io_strided_w, &bench_io_2d_w,
+    &bench_io_2d_r,     &bench_io_3d_w,     &bench_io_3d_r,      &bench_io_ordered,
 };
 #define COUNT(a) (int)(sizeof(a) / sizeof((a)[0]))
 
@@ -51,6 +57,8 @@ static int lookup(const char *name, const bench_kernel_t **out)
         return group(overlaps, COUNT(overlaps), out);
     if (strcmp(name, "rma") == 0)
         return group(rmas, COUNT(rmas), out);
+    if (strcmp(name, "io") == 0)
+        return group(ios, COUNT(ios), out);
     for (int i = 0; i < COUNT(all_kernels); i++)
         if (strcmp(name, all_kernels[i]->name) == 0) {
             out[0] = all_kernels[i];
@@ -98,7 +106,7 @@ int main(int argc, char **argv)
 {
     bench_opts_t opts;
     bench_ctx_t c = {.opts = &opts};
-    char err[256];
+    char err[512];
     int rc = b_init(&argc, &argv);
     if (rc != 0) {
         fprintf(stderr, "rmp-bench: cannot start %s: %s\n", B_BACKEND, b_strerror(rc));
@@ -122,7 +130,8 @@ int main(int argc, char **argv)
                  "unknown benchmark '%s' (latency, bw, bibw, msgrate, barrier, bcast, reduce, "
                  "allreduce, allgather, alltoall, collectives, allreduce-int, overlap, "
                  "overlap-iallreduce, overlap-p2p, put, get, acc, get-acc, fop, cas, put-bw, "
-                 "get-bw, put-bibw, rma)",
+                 "get-bw, put-bibw, rma, io-write, io-read, io-strided-write, io-2d-write-all, "
+                 "io-2d-read-all, io-3d-write-all, io-3d-read-all, io-write-ordered, io)",
                  opts.name);
         return usage_error(c.rank, err);
     }
@@ -134,7 +143,7 @@ int main(int argc, char **argv)
     bench_kernel_t named[COUNT(all_kernels)];
     char names[COUNT(all_kernels)][48];
     for (int i = 0; i < n; i++)
-        if (ks[i]->open) {
+        if (ks[i]->open && !io_kernel(ks[i])) {
             named[i] = *ks[i];
             snprintf(names[i], sizeof names[i], "%s-%s", ks[i]->name, rma_sync_name(opts.sync));
             named[i].name = names[i];

@@ -36,6 +36,17 @@ static void bench_one(const char *bench, const char *unit, size_t first)
     run_free(&r);
 }
 
+/* The MPI-IO kernels (one shared file in /tmp, removed at the end): one 4 KiB row each, its
+ * bytes read back through the view. */
+Test(bench, io_kernels_n2, .timeout = 300)
+{
+    static const char *const io[] = {"io-write", "io-read", "io-strided-write",
+                                      "io-2d-write-all", "io-2d-read-all", "io-3d-write-all",
+                                      "io-3d-read-all", "io-write-ordered"};
+    for (size_t i = 0; i < sizeof io / sizeof io[0]; i++)
+        bench_one(io[i], "MB/s", 4096);
+}
+
 Test(bench, latency_n2, .timeout = 90)
 {
     bench_one("latency", "us", 1);
