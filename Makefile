@@ -166,9 +166,17 @@ $(PMPI_GEN)-names: $(PMPI_H) tools/gen-pmpi
 	@mkdir -p $(dir $@)
 	tools/gen-pmpi names $< > $@.tmp && mv $@.tmp $@
 
+# RMP_PROFILE's timing of each call: MPI_X defined as a call of PMPI_X (gen-pmpi wrap), with
+# MPI's own names (no rename), exported like the layer's; alias skips the names it defines.
+$(PMPI_GEN)-wrap.c: $(PMPI_H) tools/gen-pmpi
+	@mkdir -p $(dir $@)
+	tools/gen-pmpi wrap $< > $@.tmp && mv $@.tmp $@
+$(PMPI_GEN)-wrap.o: $(PMPI_GEN)-wrap.c Makefile
+	$(CC) $(CFLAGS_ALL) -fvisibility=hidden -include mpi/visibility.h -c $< -o $@
+
 # One object for both libraries: the MPI_X aliases (weak), the helpers' hidden names local.
-$(OBJ)/librmp-mpi-all.o: $(MPI_OBJ) $(PMPI_H) tools/gen-pmpi
-	$(LD) -r -o $(OBJ)/librmp-mpi-pmpi.o $(MPI_OBJ)
+$(OBJ)/librmp-mpi-all.o: $(MPI_OBJ) $(PMPI_GEN)-wrap.o $(PMPI_H) tools/gen-pmpi
+	$(LD) -r -o $(OBJ)/librmp-mpi-pmpi.o $(MPI_OBJ) $(PMPI_GEN)-wrap.o
 	tools/gen-pmpi alias $(PMPI_H) $(OBJ)/librmp-mpi-pmpi.o > $(PMPI_GEN)-alias.ld
 	$(LD) -r -o $@ $(OBJ)/librmp-mpi-pmpi.o $(PMPI_GEN)-alias.ld
 $(OBJ)/librmp-mpi.o: $(OBJ)/librmp-mpi-all.o $(PMPI_GEN)-names
@@ -467,7 +475,7 @@ install: all
 	install -m 755 $(MRUN) $(BENCH) $(RMPINFO) $(DESTDIR)$(PREFIX)/bin/
 	$(call pc_text,$(PREFIX),$${prefix}/include) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp.pc
 	install -d $(DESTDIR)$(PREFIX)/include/rmp
-	install -m 644 include/rmp/mpi.h include/rmp/pmpi.h $(DESTDIR)$(PREFIX)/include/rmp/
+	install -m 644 include/rmp/mpi.h include/rmp/pmpi.h include/rmp/prof.h $(DESTDIR)$(PREFIX)/include/rmp/
 	install -m 644 $(MPI_STATIC) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(MPI_SHARED).0 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf librmp-mpi.so.0 $(DESTDIR)$(PREFIX)/lib/librmp-mpi.so

@@ -1357,6 +1357,9 @@ int rmp_comm_stats(rmp_comm_t comm, unsigned long long *msgs_sent,
 int rmp_stats_get(unsigned long long *values, int n);
 
 
+/* RMP_PROFILE's hooks for the layers above (rmp/prof.h). */
+#include "rmp/prof.h"
+
 #ifdef __cplusplus
 }
 #endif
