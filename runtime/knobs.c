@@ -47,6 +47,10 @@ static bool check_profile(const char *s)
 {
     if (!strcmp(s, "0") || !strcmp(s, "1"))
         return true;
+    static const char *const unclear[] = {"yes", "no", "true", "false", "on", "off", "y", "n"};
+    for (size_t i = 0; i < sizeof(unclear) / sizeof(unclear[0]); i++)
+        if (!strcasecmp(s, unclear[i]))
+            return false; /* a boolean misspelt, not a directory meant */
     if (!access(s, F_OK))
         return !access(s, W_OK | X_OK);
     char parent[KNOB_TEXT_MAX];

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "rmp.h"
+
 enum { PROF_EAGER, PROF_RNDV, PROF_RDMA, PROF_ONESIDED, PROF_NPROTO };
 #define PROF_NBUCKETS 48   /* log2 message-size buckets: 0, 1, 2-3, 4-7, ... */
 #define PROF_MAX_COMMS 64  /* communicators a rank's collectives are counted on (more: "other") */

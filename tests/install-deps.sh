@@ -18,6 +18,9 @@ PKGS="$PKGS openmpi-bin"
 PKGS="$PKGS slurm-wlm munge"
 # CMake: its FindMPI must find rmp through rmpcc/rmpicxx (tests/packaging/cmake-findmpi.sh).
 PKGS="$PKGS cmake"
+# RMP_PROFILE's report.html opened in a real headless browser (tests/integration/test_prof.c,
+# tests/prof/check-html.py), python3 for its checks, xmllint to validate the page.
+PKGS="$PKGS chromium python3 libxml2-utils"
 
 # One dpkg-query for all: it lists the packages it knows with their state (unknown ones only
 # on stderr), so anything not reported "installed" is missing.

@@ -3,9 +3,13 @@
  * rank), an all-to-all by point-to-point (r+1 bytes to every other rank), and a master-worker
  * with skew (worker w gets w tasks of 64 bytes, answers each with 8). "coll": barriers and
  * allreduces on a duplicate of the world, rank r late by r * 30 ms to each barrier.
+ * "crash": rank 1 exits with status 3 before MPI_Finalize (mrun's one line says why there is
+ * no report). "full", "notdir": the ring, then rank 0 makes the report's files land on
+ * /dev/full, or its directory a plain file: one line says why no report, the job succeeds.
  * After MPI_Finalize rank 0 reads the profile.json it wrote (RMP_PROFILE=DIR) and checks every
  * pair's messages and bytes by protocol, the calls' counts and the collectives' imbalance. */
 #include <stdbool.h>
+#include <sys/stat.h>
 
 #include "mpicheck.h"
 
@@ -214,15 +218,47 @@ static void check_report(const char *dir, bool coll)
         check_colls(js);
 }
 
+/* Rank 0 spoils the report's directory before finalize: "full" (profile.json goes to a
+ * file that takes nothing: ENOSPC at its first flush), "notdir" (the directory a plain file). */
+static void spoil(const char *how, const char *dir)
+{
+    char path[4200];
+    if (!strcmp(how, "full")) {
+        mkdir(dir, 0777);
+        snprintf(path, sizeof(path), "%s/profile.json.tmp", dir);
+        unlink(path);
+        if (symlink("/dev/full", path))
+            FAIL("symlink %s: cannot set up the test", path);
+    } else {
+        rmdir(dir);
+        FILE *f = fopen(dir, "w");
+        if (!f)
+            FAIL("cannot create the file %s", dir);
+        else
+            fclose(f);
+    }
+}
+
 int main(int argc, char **argv)
 {
     mc_init(&argc, &argv, 120);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
     me = mc_rank;
-    bool coll = argc > 1 && !strcmp(argv[1], "coll");
+    const char *mode = argc > 1 ? argv[1] : "p2p";
+    bool coll = !strcmp(mode, "coll");
+    const char *dir = getenv("RMP_PROFILE");
     if (n > 64) {
         FAIL("at most 64 ranks");
         MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (!strcmp(mode, "crash") && me == 1)
+        exit(3);
+    if (!strcmp(mode, "full") || !strcmp(mode, "notdir")) {
+        ring();
+        if (me == 0 && dir)
+            spoil(mode, dir);
+        MPI_Finalize();
+        return mc_done("mpi_prof");
     }
     if (coll)
         colls();
@@ -232,7 +268,6 @@ int main(int argc, char **argv)
         master_worker();
     }
     MPI_Finalize();
-    const char *dir = getenv("RMP_PROFILE");
     if (me == 0 && (!dir || !strcmp(dir, "1") || !strcmp(dir, "0")))
         FAIL("run with RMP_PROFILE=DIR");
     else if (me == 0)
