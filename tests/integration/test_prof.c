@@ -1,6 +1,6 @@
 /* test_prof.c — RMP_PROFILE under mrun: tests/mpi/mpi_prof checks its own profile.json after
  * MPI_Finalize (exact messages and bytes per pair and protocol for a ring, an all-to-all and a
- * master-worker with skew, n = 1..8; calls and collective imbalance, n = 2, 4); the page in
+ * master-worker with skew, n = 1..8 and 64; calls and collective imbalance, n = 2, 4); the page in
  * headless Chromium (tests/prof/check-html.py: well-formed, no console error, the heat map in
  * the DOM and in a screenshot's pixels); mrun --profile and rmp-prof; a refused value; a failed
  * job's one line; a report that cannot be written changes nothing but one line. */
@@ -44,7 +44,7 @@ static void prof_run(int n, const char *mode, const char *dir)
 
 ParameterizedTestParameters(prof, exact_p2p)
 {
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8, 64}; /* 64: 2 s here, oversubscribed 32x */
     return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
 }
 
@@ -73,7 +73,7 @@ ParameterizedTest(int *n, prof, collectives, .timeout = 160)
 /* The page as Chromium draws it (skipped, saying why, without chromium). */
 ParameterizedTestParameters(prof, html_in_chromium)
 {
-    static int ns[] = {2, 8};
+    static int ns[] = {2, 8, 100}; /* 100: rows and columns of 2 ranks each */
     return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
 }
 

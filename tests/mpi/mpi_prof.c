@@ -33,15 +33,20 @@ static void ring(void)
 
 static void alltoall(void)
 {
-    char buf[64] = {0}, in[64];
-    MPI_Request rq[2 * 64];
+    char buf[256] = {0}, in[256];
+    MPI_Request *rq = malloc(2 * (size_t)n * sizeof(*rq));
     int k = 0;
+    if (!rq) {
+        FAIL("no memory for %d requests", 2 * n);
+        return;
+    }
     for (int p = 0; p < n; p++)
         if (p != me) {
-            CHECK(MPI_Irecv(in + 0, 64, MPI_BYTE, p, 7, MPI_COMM_WORLD, &rq[k++]));
+            CHECK(MPI_Irecv(in, 256, MPI_BYTE, p, 7, MPI_COMM_WORLD, &rq[k++]));
             CHECK(MPI_Isend(buf, me + 1, MPI_BYTE, p, 7, MPI_COMM_WORLD, &rq[k++]));
         }
     CHECK(MPI_Waitall(k, rq, MPI_STATUSES_IGNORE));
+    free(rq);
 }
 
 static void master_worker(void)
@@ -108,7 +113,7 @@ static unsigned long long expect(int s, int d, int k, int what)
 
 static void check_traffic(const char *js)
 {
-    static unsigned long long got[64][64][4][2];
+    static unsigned long long got[256][256][4][2];
     memset(got, 0, sizeof(got));
     const char *p = strstr(js, "\"traffic\":[");
     if (!p) {
@@ -148,7 +153,7 @@ static int call_counts(const char *js, const char *name, long long *v)
 
 static void check_calls(const char *js, bool coll)
 {
-    long long v[64];
+    long long v[256];
     if (!coll) {
         if (call_counts(js, "MPI_Sendrecv", v))
             FAIL("no MPI_Sendrecv in profile.json");
@@ -247,8 +252,8 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "p2p";
     bool coll = !strcmp(mode, "coll");
     const char *dir = getenv("RMP_PROFILE");
-    if (n > 64) {
-        FAIL("at most 64 ranks");
+    if (n > 256) {
+        FAIL("at most 256 ranks");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     if (!strcmp(mode, "crash") && me == 1)

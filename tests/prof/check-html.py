@@ -5,7 +5,7 @@
    excepted), nothing after </html>; and xmllint --html --noout when libxml2-utils is there;
 2. Debian's Chromium (headless) runs its script: --dump-dom shows data-drawn="ok" on <body>,
    no data-errors (the page's window.onerror records every uncaught error there), and a heat
-   map of min(RANKS, 64)^2 cells per matrix;
+   map of G^2 cells per matrix (G groups of ceil(RANKS / 64) ranks: RANKS up to 64);
 3. a screenshot (--screenshot) decoded here (PNG through python's zlib, filters undone) is
    1200 x 1000 and holds coloured heat-map pixels (saturated, not grey) in the matrices' area.
 Prints one line per problem and "check-html: OK"; exit 0, 1 on a problem, 77 when chromium is
@@ -72,7 +72,8 @@ def check_dom(url, ranks):
     if 'data-errors="' in dom:
         start = dom.index('data-errors="')
         problems.append("console errors: " + dom[start:start + 200])
-    cells = min(ranks, 64) ** 2
+    per = -(-ranks // 64)  # ranks per row and column past 64 (the page's grouping)
+    cells = (-(-ranks // per)) ** 2
     for mid in ("mbytes", "mmsgs"):
         at = dom.find(f'id="{mid}"')
         heat = dom.find('class="heat"', at)
