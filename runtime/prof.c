@@ -16,14 +16,17 @@ int rmp_prof_on;
 
 /* A thread's own counters, made at its first profiled call, listed for the fold. */
 typedef struct prof_thr {
-    prof_call_t call[RMP_PROF_MAX_CALLS];
+    prof_call_t call[RMP_PROF_MAX_CALLS]; /* ns: ticks of the timed calls, until the fold */
+    uint64_t timed[RMP_PROF_MAX_CALLS];   /* how many of the calls were timed */
+    uint32_t rng, mask;     /* which calls are timed: those where rng & mask is 0 */
     prof_comm_t comm[PROF_MAX_COMMS + 1];
     uint64_t cur_bytes; /* sent since its current call began */
     char alg[PROF_ALG_LEN]; /* the algorithm setting its current collective ran under */
     struct prof_thr *next;
 } prof_thr_t;
 
-static _Thread_local prof_thr_t *prof_me;
+/* initial-exec: one load, not a __tls_get_addr call, on every profiled call. */
+static _Thread_local prof_thr_t *prof_me __attribute__((tls_model("initial-exec")));
 static prof_thr_t *prof_threads; /* (lock held to add one) */
 
 #define PROF_TAG 0x7ffffffe /* on the world's collective context: no collective is running */
@@ -55,33 +58,52 @@ static prof_thr_t *thr_get(void)
         return NULL; /* not counted: the call itself goes on */
     rmp_ctx_t *c = &rmp_ctx;
     ctx_lock(c);
+    t->mask = c->prof ? c->prof->sample - 1 : 0;
+    t->rng = 0x9e3779b9u ^ (uint32_t)(uintptr_t)t;
     t->next = prof_threads;
     prof_threads = t;
     ctx_unlock(c);
     return prof_me = t;
 }
 
-unsigned long long rmp_prof_enter(const char *const *names, int id)
+/* A call starts: 0 when it is not timed (a clock read costs more than a short call where the
+ * clock is slow: 1 in p->sample calls is timed then, at random, and the time estimated). */
+static unsigned long long enter(const char *const *names, bool always)
 {
     prof_t *p = rmp_ctx.prof;
     prof_thr_t *t = thr_get();
     if (p && !p->names)
         p->names = names; /* one static table, the same for every call */
-    if (t)
-        t->cur_bytes = 0, t->alg[0] = '\0';
+    if (!t)
+        return 0;
+    t->cur_bytes = 0;
+    t->alg[0] = '\0';
+    t->rng ^= t->rng << 13, t->rng ^= t->rng >> 17, t->rng ^= t->rng << 5; /* xorshift32 */
+    return always || !(t->rng & t->mask) ? ticks() | 1 : 0;
+}
+
+unsigned long long rmp_prof_enter(const char *const *names, int id)
+{
     (void)id;
-    return ticks();
+    return enter(names, false);
+}
+
+unsigned long long rmp_prof_enter_coll(const char *const *names, int id)
+{
+    (void)id;
+    return enter(names, true); /* collectives are always timed: their imbalance needs it */
 }
 
 static prof_thr_t *leave(int id, unsigned long long t0)
 {
-    uint64_t dt = ticks() - t0;
+    uint64_t dt = t0 ? ticks() - t0 : 0;
     prof_thr_t *t = prof_me;
     if (!t || id < 0 || id >= RMP_PROF_MAX_CALLS)
         return NULL;
     prof_call_t *k = &t->call[id];
     k->calls++;
     k->ns += dt; /* in ticks until the fold */
+    t->timed[id] += t0 != 0;
     k->bytes += t->cur_bytes;
     return t;
 }
@@ -126,7 +148,7 @@ void rmp_prof_leave_coll(int id, unsigned long long t0, rmp_comm_t comm)
         return;
     prof_comm_t *s = comm_slot(t->comm, cm->ctx_id, cm->lworld ? -cm->size : cm->size);
     s->calls++;
-    s->ns += ticks() - t0;
+    s->ns += t0 ? ticks() - t0 : 0;
     s->bytes += t->cur_bytes;
     alg_add(s->algs, t->alg);
 }
@@ -145,6 +167,19 @@ void prof_msg(prof_t *p, int peer, int proto, uint64_t len)
     p->me->hist[prof_bucket(len)]++;
     if (prof_me)
         prof_me->cur_bytes += len;
+}
+
+/* 1 where a clock read is cheap (a few ns: the TSC read directly), else 16: where a virtual
+ * machine traps RDTSC (11-55 ns measured here, clock_gettime 130), two reads per call would
+ * cost more than a short call itself. */
+static uint32_t sample_period(double *cost_ns)
+{
+    uint64_t t0 = now_ns();
+    volatile uint64_t sink = 0;
+    for (int i = 0; i < 1000; i++)
+        sink += ticks();
+    *cost_ns = (double)(now_ns() - t0) / 1000.0;
+    return *cost_ns <= 10.0 ? 1 : 16;
 }
 
 /* RMP_PROFILE=1: ./rmp-profile-<jobid>, the job id being the PMIx namespace made a name. */
@@ -181,6 +216,8 @@ int prof_init(rmp_ctx_t *c)
         snprintf(p->dir, sizeof(p->dir), "%s", v->text);
     p->ns0 = now_ns();
     p->tsc0 = ticks();
+    p->sample = sample_period(&p->clock_ns);
+    b->sample = p->sample;
     c->prof = p;
     rmp_prof_on = 1;
     return RMP_SUCCESS;
@@ -197,8 +234,9 @@ static void fold(prof_t *p)
         nx = t->next;
         b->nthreads++;
         for (int i = 0; i < RMP_PROF_MAX_CALLS; i++) {
+            double scale = t->timed[i] ? (double)t->call[i].calls / (double)t->timed[i] : 0;
             b->call[i].calls += t->call[i].calls;
-            b->call[i].ns += (uint64_t)((double)t->call[i].ns * per_tick);
+            b->call[i].ns += (uint64_t)((double)t->call[i].ns * per_tick * scale);
             b->call[i].bytes += t->call[i].bytes;
         }
         for (int i = 0; i <= PROF_MAX_COMMS && t->comm[i].calls; i++) {
@@ -272,7 +310,7 @@ void prof_finish(rmp_ctx_t *c)
             rmp_wait(&h, RMP_STATUS_IGNORE);
         }
     } else if (w) {
-        prof_job_t j = {.size = c->size, .names = p->names, .c = c};
+        prof_job_t j = {.size = c->size, .names = p->names, .c = c, .clock_ns = p->clock_ns};
         char *all = malloc((size_t)c->size * p->blob_len);
         j.blob = calloc((size_t)c->size, sizeof(*j.blob));
         if (all && j.blob) {

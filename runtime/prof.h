@@ -33,6 +33,7 @@ typedef struct prof_blob {
     uint64_t magic;
     int32_t rank, size, node, nthreads;
     uint64_t wall_ns;      /* rmp_init .. the gather */
+    uint32_t sample, pad;  /* the calls' times are estimated from 1 call in sample */
     uint64_t hist[PROF_NBUCKETS];
     prof_call_t call[RMP_PROF_MAX_CALLS];
     prof_comm_t comm[PROF_MAX_COMMS + 1]; /* the last: every communicator past the table */
@@ -47,6 +48,8 @@ typedef struct prof {
     char dir[4096];        /* where rank 0 writes */
     const char *const *names; /* the binding's call names (rmp_prof_enter) */
     uint64_t tsc0, ns0;    /* at start: ticks and ns, to turn ticks into ns */
+    uint32_t sample;       /* 1 call in sample is timed (but collectives: every one) */
+    double clock_ns;       /* what one clock read cost at start */
 } prof_t;
 
 struct rmp_ctx;
@@ -66,6 +69,7 @@ typedef struct prof_job {
     const char *const *names;
     const struct rmp_ctx *c;
     double write_s;
+    double clock_ns;       /* rank 0's cost of a clock read */
 } prof_job_t;
 /* prof_report.c: the three files into dir; 0, or -1 with the reason in why. */
 int prof_write(const prof_job_t *j, const char *dir, char *why, size_t len);

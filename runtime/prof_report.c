@@ -69,7 +69,9 @@ static void json_ranks(const prof_job_t *j, FILE *f)
     for (int r = 0; r < j->size; r++)
         fprintf(f, "%s%llu", r ? "," : "",
                 j->blob[r] ? (unsigned long long)j->blob[r]->wall_ns : 0ull);
-    fputs("],\n\"protocols\":[", f);
+    fprintf(f, "],\n\"time_sample\":%u,\"clock_ns\":%.1f", j->blob[0] ? j->blob[0]->sample : 1,
+            j->clock_ns);
+    fputs(",\n\"protocols\":[", f);
     for (int k = 0; k < PROF_NPROTO; k++)
         fprintf(f, "%s\"%s\"", k ? "," : "", proto_name[k]);
     fputs("]", f);

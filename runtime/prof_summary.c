@@ -31,7 +31,12 @@ static void sum_job(const prof_job_t *j, FILE *f)
         fputs(")", f);
     }
     uint64_t wall = j->blob[0] ? j->blob[0]->wall_ns : 0;
-    fprintf(f, "\n@ wall time (rank 0, init to finalize): %.6f s\n@ transports:", wall * 1e-9);
+    fprintf(f, "\n@ wall time (rank 0, init to finalize): %.6f s\n", wall * 1e-9);
+    uint32_t sample = j->blob[0] ? j->blob[0]->sample : 1;
+    if (sample > 1)
+        fprintf(f, "@ call times: estimated from 1 call in %u (a clock read costs %.0f ns "
+                   "here); collectives: every call\n", sample, j->clock_ns);
+    fputs("@ transports:", f);
     for (int i = 0; i < j->c->ntps; i++)
         fprintf(f, " %s", j->c->tps[i]->ops->name);
     fputs("\n@ settings:", f);

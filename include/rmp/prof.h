@@ -14,6 +14,9 @@ extern int rmp_prof_on;
  * calling thread until rmp_prof_leave are counted to the call. */
 #define RMP_PROF_MAX_CALLS 1024
 unsigned long long rmp_prof_enter(const char *const *names, int id);
+/* The same for a blocking collective: always timed (other calls, where reading the clock
+ * costs more than a few ns, only one in a few, and their time estimated from those). */
+unsigned long long rmp_prof_enter_coll(const char *const *names, int id);
 /* It ended: its time and bytes counted. */
 void rmp_prof_leave(int id, unsigned long long t0);
 /* A collective ended on communicator comm: counted to the call and to the communicator. */
