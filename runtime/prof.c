@@ -16,8 +16,9 @@ int rmp_prof_on;
 
 /* A thread's own counters, made at its first profiled call, listed for the fold. */
 typedef struct prof_thr {
-    prof_call_t call[RMP_PROF_MAX_CALLS]; /* ns: ticks of the timed calls, until the fold */
-    uint64_t timed[RMP_PROF_MAX_CALLS];   /* how many of the calls were timed */
+    prof_call_t call[RMP_PROF_MAX_CALLS]; /* ns: ticks of its first PROF_EXACT calls */
+    /* Past them, where the clock is slow: ticks of the calls timed, and how many there were */
+    uint64_t sampled[RMP_PROF_MAX_CALLS], timed[RMP_PROF_MAX_CALLS];
     uint32_t rng, mask;     /* which calls are timed: those where rng & mask is 0 */
     prof_comm_t comm[PROF_MAX_COMMS + 1];
     uint64_t cur_bytes; /* sent since its current call began */
@@ -29,7 +30,8 @@ typedef struct prof_thr {
 static _Thread_local prof_thr_t *prof_me __attribute__((tls_model("initial-exec")));
 static prof_thr_t *prof_threads; /* (lock held to add one) */
 
-#define PROF_TAG 0x7ffffffe /* on the world's collective context: no collective is running */
+#define PROF_TAG 0x7ffffffe
+#define PROF_EXACT 16 /* a call's first ones are all timed: a rare call's time is never a guess */ /* on the world's collective context: no collective is running */
 
 static uint64_t now_ns(void)
 {
@@ -68,7 +70,7 @@ static prof_thr_t *thr_get(void)
 
 /* A call starts: 0 when it is not timed (a clock read costs more than a short call where the
  * clock is slow: 1 in p->sample calls is timed then, at random, and the time estimated). */
-static unsigned long long enter(const char *const *names, bool always)
+static unsigned long long enter(const char *const *names, int id, bool always)
 {
     prof_t *p = rmp_ctx.prof;
     prof_thr_t *t = thr_get();
@@ -79,19 +81,20 @@ static unsigned long long enter(const char *const *names, bool always)
     t->cur_bytes = 0;
     t->alg[0] = '\0';
     t->rng ^= t->rng << 13, t->rng ^= t->rng >> 17, t->rng ^= t->rng << 5; /* xorshift32 */
-    return always || !(t->rng & t->mask) ? ticks() | 1 : 0;
+    if (always || !(t->rng & t->mask) ||
+        (id >= 0 && id < RMP_PROF_MAX_CALLS && t->call[id].calls < PROF_EXACT))
+        return ticks() | 1;
+    return 0;
 }
 
 unsigned long long rmp_prof_enter(const char *const *names, int id)
 {
-    (void)id;
-    return enter(names, false);
+    return enter(names, id, false);
 }
 
 unsigned long long rmp_prof_enter_coll(const char *const *names, int id)
 {
-    (void)id;
-    return enter(names, true); /* collectives are always timed: their imbalance needs it */
+    return enter(names, id, true); /* collectives are always timed: their imbalance needs it */
 }
 
 static prof_thr_t *leave(int id, unsigned long long t0)
@@ -101,9 +104,13 @@ static prof_thr_t *leave(int id, unsigned long long t0)
     if (!t || id < 0 || id >= RMP_PROF_MAX_CALLS)
         return NULL;
     prof_call_t *k = &t->call[id];
+    if (k->calls < PROF_EXACT)
+        k->ns += dt; /* in ticks until the fold */
+    else if (t0) {
+        t->sampled[id] += dt;
+        t->timed[id]++;
+    }
     k->calls++;
-    k->ns += dt; /* in ticks until the fold */
-    t->timed[id] += t0 != 0;
     k->bytes += t->cur_bytes;
     return t;
 }
@@ -234,9 +241,11 @@ static void fold(prof_t *p)
         nx = t->next;
         b->nthreads++;
         for (int i = 0; i < RMP_PROF_MAX_CALLS; i++) {
-            double scale = t->timed[i] ? (double)t->call[i].calls / (double)t->timed[i] : 0;
-            b->call[i].calls += t->call[i].calls;
-            b->call[i].ns += (uint64_t)((double)t->call[i].ns * per_tick * scale);
+            uint64_t n = t->call[i].calls, rest = n > PROF_EXACT ? n - PROF_EXACT : 0;
+            double est = t->timed[i] ? (double)t->sampled[i] * (double)rest / (double)t->timed[i]
+                                     : 0; /* every timed call stands for its share */
+            b->call[i].calls += n;
+            b->call[i].ns += (uint64_t)(((double)t->call[i].ns + est) * per_tick);
             b->call[i].bytes += t->call[i].bytes;
         }
         for (int i = 0; i <= PROF_MAX_COMMS && t->comm[i].calls; i++) {

@@ -68,7 +68,7 @@ static const char script[] =
     "txt(s,lx+18,T+10,fmt(max));txt(s,lx+18,T+150,'0');}\n"
     "function secs(v){return v>=1?v.toFixed(2)+' s':v>=1e-3?(v*1e3).toFixed(2)+' ms':"
     "(v*1e6).toFixed(1)+' us';}\n"
-    "function bars(id,rows,title,unit){const L=200,W=L+420,H=30+rows.length*18,"
+    "function bars(id,rows,title,unit){const L=200,W=L+480,H=30+rows.length*18,"
     "s=svg(id,W,H);txt(s,0,14,title,{'font-weight':'bold'});"
     "const max=Math.max(1e-12,...rows.map(r=>r[1]));rows.forEach((r,i)=>{"
     "txt(s,L-6,34+i*18,r[0],{'text-anchor':'end'});el('rect',{x:L,y:22+i*18,"
