@@ -74,8 +74,8 @@ static unsigned long long enter(const char *const *names, int id, bool always)
 {
     prof_t *p = rmp_ctx.prof;
     prof_thr_t *t = thr_get();
-    if (p && !p->names)
-        p->names = names; /* one static table, the same for every call */
+    if (p && !__atomic_load_n(&p->names, __ATOMIC_RELAXED)) /* threads store the same one */
+        __atomic_store_n(&p->names, names, __ATOMIC_RELAXED); /* one static table */
     if (!t)
         return 0;
     t->cur_bytes = 0;
