@@ -2,12 +2,14 @@
  * messages and bytes to each peer by protocol and the size histogram; per thread (its own
  * table, no lock, no shared line) each call's count, time and bytes, and the collectives per
  * communicator. rmp_finalize folds the threads' tables into the rank's blob and sends it to
- * rank 0, which writes the report (prof_report.c). */
+ * rank 0, which writes the report's three files (prof_report.c, prof_summary.c, prof_html.c
+ * fill them), each beside its name and renamed: a full disk leaves no half file. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core.h"
 #include "prof.h"
@@ -282,6 +284,47 @@ static void gather_in(rmp_ctx_t *c, comm_t *w, prof_t *p, prof_job_t *j, char *a
         j->missing += !ok;
     }
     free(rq);
+}
+
+/* One file, through a temporary name: complete or absent. */
+static int write_one(const prof_job_t *j, const char *dir, const char *name,
+                     void (*fill)(const prof_job_t *, FILE *), char *why, size_t len)
+{
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(why, len, "cannot create %s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    fill(j, f);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        snprintf(why, len, "cannot write %s: %s", tmp, strerror(errno ? errno : EIO));
+        unlink(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        snprintf(why, len, "cannot rename %s: %s", tmp, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int prof_write(const prof_job_t *j, const char *dir, char *why, size_t len)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        snprintf(why, len, "cannot create %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    errno = 0;
+    if (write_one(j, dir, "profile.json", prof_json, why, len) ||
+        write_one(j, dir, "summary.txt", prof_summary, why, len) ||
+        write_one(j, dir, "report.html", prof_html, why, len))
+        return -1;
+    return 0;
 }
 
 static void write_report(rmp_ctx_t *c, prof_t *p, prof_job_t *j)

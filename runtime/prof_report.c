@@ -1,12 +1,7 @@
-/* prof_report.c — what rank 0 writes from the gathered profile (prof.h): profile.json with
- * every number (sparse where a matrix would be mostly zeros, so that 1024 ranks stay a few
- * MB), summary.txt with mpiP's tables, and report.html (prof_html.c) around the same JSON.
- * Written beside their names and renamed, so that a full disk leaves no half file. */
-#include <errno.h>
-#include <stdlib.h>
+/* prof_report.c — profile.json, the gathered profile (prof.h) with every number, sparse
+ * where a matrix would be mostly zeros (so that 1024 ranks stay a few MB); report.html
+ * (prof_html.c) embeds the same text. prof.c writes the files. */
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core.h"
 #include "prof.h"
@@ -207,45 +202,4 @@ void prof_json(const prof_job_t *j, FILE *f)
     json_hist(j, f);
     json_comms(j, f);
     fputs("}\n", f);
-}
-
-/* One file, through a temporary name: complete or absent. */
-static int write_one(const prof_job_t *j, const char *dir, const char *name,
-                     void (*fill)(const prof_job_t *, FILE *), char *why, size_t len)
-{
-    char path[4200], tmp[4300];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(why, len, "cannot create %s: %s", tmp, strerror(errno));
-        return -1;
-    }
-    fill(j, f);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        snprintf(why, len, "cannot write %s: %s", tmp, strerror(errno ? errno : EIO));
-        unlink(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        snprintf(why, len, "cannot rename %s: %s", tmp, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
-
-int prof_write(const prof_job_t *j, const char *dir, char *why, size_t len)
-{
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        snprintf(why, len, "cannot create %s: %s", dir, strerror(errno));
-        return -1;
-    }
-    errno = 0;
-    if (write_one(j, dir, "profile.json", prof_json, why, len) ||
-        write_one(j, dir, "summary.txt", prof_summary, why, len) ||
-        write_one(j, dir, "report.html", prof_html, why, len))
-        return -1;
-    return 0;
 }
