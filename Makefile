@@ -115,11 +115,13 @@ RMPICXX := $(OUT)/bin/rmpicxx
 # rmpicxx's C++ compiler: CXX when given, else the C++ driver of CC's family.
 RMPICXX_CXX := $(if $(filter default,$(origin CXX)),$(if $(findstring clang,$(CC)),clang++,g++),$(CXX))
 RMPINFO := $(OUT)/bin/rmp-info
+RMPPROF := $(OUT)/bin/rmp-prof
 
 .PHONY: deps all lib mpi check check-unit check-integration check-asan check-tsan check-vm check-cluster check-soak demo \
         install uninstall clean tests format bench
 
-all: $(STATIC) $(SHARED) $(MRUN) $(OUT)/lib/pkgconfig/rmp.pc $(EX_BIN) $(BENCH) mpi $(RMPINFO)
+all: $(STATIC) $(SHARED) $(MRUN) $(OUT)/lib/pkgconfig/rmp.pc $(EX_BIN) $(BENCH) mpi $(RMPINFO) \
+     $(RMPPROF)
 lib: $(STATIC) $(SHARED)
 mpi: $(MPI_STATIC) $(MPI_SHARED) $(RMPCC) $(OUT)/bin/rmpicc $(RMPICXX) $(OUT)/bin/rmpic++ \
      $(OUT)/lib/pkgconfig/rmp-mpi.pc
@@ -182,9 +184,17 @@ $(PMPI_GEN)-names: $(PMPI_H) tools/gen-pmpi
 	@mkdir -p $(dir $@)
 	tools/gen-pmpi names $< > $@.tmp && mv $@.tmp $@
 
+# RMP_PROFILE's timing of each call: MPI_X defined as a call of PMPI_X (gen-pmpi wrap), with
+# MPI's own names (no rename), exported like the layer's; alias skips the names it defines.
+$(PMPI_GEN)-wrap.c: $(PMPI_H) tools/gen-pmpi
+	@mkdir -p $(dir $@)
+	tools/gen-pmpi wrap $< > $@.tmp && mv $@.tmp $@
+$(PMPI_GEN)-wrap.o: $(PMPI_GEN)-wrap.c Makefile
+	$(CC) $(CFLAGS_ALL) -fvisibility=hidden -include mpi/visibility.h -c $< -o $@
+
 # One object for both libraries: the MPI_X aliases (weak), the helpers' hidden names local.
-$(OBJ)/librmp-mpi-all.o: $(MPI_OBJ) $(PMPI_H) tools/gen-pmpi
-	$(LD) -r -o $(OBJ)/librmp-mpi-pmpi.o $(MPI_OBJ)
+$(OBJ)/librmp-mpi-all.o: $(MPI_OBJ) $(PMPI_GEN)-wrap.o $(PMPI_H) tools/gen-pmpi
+	$(LD) -r -o $(OBJ)/librmp-mpi-pmpi.o $(MPI_OBJ) $(PMPI_GEN)-wrap.o
 	tools/gen-pmpi alias $(PMPI_H) $(OBJ)/librmp-mpi-pmpi.o > $(PMPI_GEN)-alias.ld
 	$(LD) -r -o $@ $(OBJ)/librmp-mpi-pmpi.o $(PMPI_GEN)-alias.ld
 $(OBJ)/librmp-mpi.o: $(OBJ)/librmp-mpi-all.o $(PMPI_GEN)-names
@@ -228,6 +238,11 @@ $(RMPINFO): tools/rmp-info.c $(INTERNAL) Makefile
 	$(CC) $(CFLAGS_ALL) -DRMP_INFO_CC='"$(CC)"' -DRMP_INFO_VARIANT='"$(VARIANT)"' \
 	  -DRMP_INFO_CFLAGS='"$(strip $(OPT) $(SAN) $(CFLAGS))"' $(RMPINFO_FORTRAN) $(LDFLAGS_ALL) -o $@ $< \
 	  $(INTERNAL) $(LIBS)
+
+# rmp-prof reads a report's files: libc only.
+$(RMPPROF): tools/rmp-prof.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $<
 
 # rmp-mpi.pc: $(call mpipc_text,PREFIX,INCLUDEDIR); librmp's flags come from Requires: rmp.
 mpipc_text = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=%s\n\nName: rmp-mpi\nDescription: the MPI-3.1 subset of rmp (rmp/mpi.h)\nVersion: %s\nRequires: rmp\nCflags: -I$${includedir}/rmp\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lrmp-mpi\nLibs.private: -lpthread\n' '$(1)' '$(2)' '$(VERSION)'
@@ -493,7 +508,7 @@ install: all
 	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SHARED).0 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf librmp.so.0 $(DESTDIR)$(PREFIX)/lib/librmp.so
-	install -m 755 $(MRUN) $(BENCH) $(RMPINFO) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(MRUN) $(BENCH) $(RMPINFO) $(RMPPROF) $(DESTDIR)$(PREFIX)/bin/
 	$(call pc_text,$(PREFIX),$${prefix}/include) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rmp.pc
 	install -d $(DESTDIR)$(PREFIX)/include/rmp
 	install -m 644 $(RMP_HEADERS) $(DESTDIR)$(PREFIX)/include/rmp/
@@ -515,7 +530,7 @@ RMP_HEADERS := $(sort $(wildcard include/rmp/*.h) include/rmp/mpi_proto.h includ
 # nothing else: the directories stay, as they may hold other packages' files.
 # include/rmp/ is rmp's own directory: removed once empty.
 INSTALLED := include/rmp.h lib/librmp.a lib/librmp.so.0 lib/librmp.so lib/pkgconfig/rmp.pc \
-             bin/mrun bin/rmp-bench bin/rmp-info $(RMP_HEADERS) lib/librmp-mpi.a \
+             bin/mrun bin/rmp-bench bin/rmp-info bin/rmp-prof $(RMP_HEADERS) lib/librmp-mpi.a \
              lib/librmp-mpi.so.0 lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc \
              bin/rmpicxx bin/rmpic++
 uninstall:

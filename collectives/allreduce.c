@@ -262,6 +262,7 @@ static int allreduce_start(const void *sendbuf, void *recvbuf, int count, rmp_da
             alg = RD;
         else
             alg = allreduce_large_alg(cl.size, f.p);
+        coll_chose(&tune, alg);
     }
     /* Combine straight into the result. Recursive doubling and Rabenseifner read the send
      * buffer where they first need it (a 1 MiB copy saved: ~35 us at n=2 here); the ring

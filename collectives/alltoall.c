@@ -133,6 +133,7 @@ int rmp_ialltoall(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, v
             alg = LINEAR;
         else
             alg = PAIRWISE;
+        coll_chose(&tune, alg);
     }
     if (in && out && (sblk > 0 || rblk > 0)) {
         if (alg == BRUCK)

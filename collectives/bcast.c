@@ -195,7 +195,7 @@ static int bcast_start(void *buf, int count, rmp_datatype_t type, int root, rmp_
         char *p = am_root ? (char *)coll_in(s, buf, count, 1, dt)
                           : coll_out(s, buf, count, 1, dt, false);
         if (alg == AUTO)
-            alg = bcast_auto(&cl, bytes);
+            coll_chose(&tune, alg = bcast_auto(&cl, bytes));
         if (!p && bytes == 0) /* a NULL buffer of count 0: the messages still go */
             p = sched_tmp(s, 0);
         if (p && alg == SCATTER_ALLGATHER) /* !p: out of memory, reported by sched_post */

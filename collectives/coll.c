@@ -417,6 +417,8 @@ int coll_algorithm(coll_tune_t *t, int *alg)
     if (f < 0)
         return RMP_ERR_INTERNAL;
     *alg = f - 1;
+    if (__builtin_expect(rmp_prof_on, 0))
+        prof_alg(t->name, t->algs[*alg]);
     return RMP_SUCCESS;
 }
 

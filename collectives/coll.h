@@ -180,6 +180,13 @@ struct coll_tune {
  * validated at rmp_init (runtime/knobs.c); RMP_ERR_INTERNAL (reported once) if that table and
  * algs disagree. */
 int coll_algorithm(coll_tune_t *t, int *alg);
+/* The automatic choice made (alg, an index in t->algs): RMP_PROFILE's record of the call
+ * names it instead of "auto". */
+static inline void coll_chose(const coll_tune_t *t, int alg)
+{
+    if (__builtin_expect(rmp_prof_on, 0))
+        prof_alg(t->name, t->algs[alg]);
+}
 /* A size threshold from RMP_COLL_<NAME> (bytes; k/m/g suffixes, validated at rmp_init), read
  * once into *cache (a static of the caller's, initially -1); dflt when unset. */
 long coll_threshold(atomic_long *cache, const char *name, long dflt);

@@ -1449,6 +1449,9 @@ int rmp_comm_get_parent(rmp_comm_t *parent);
 #include "rmp/io.h"
 
 
+/* RMP_PROFILE's hooks for the layers above (rmp/prof.h). */
+#include "rmp/prof.h"
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,6 +28,9 @@ static const char usage_text[] =
     "  --tag-output    prefix every output line with [rank]\n"
     "  --bind-to core|none  pin rank i to the i-th CPU mrun may use (default: core when\n"
     "                  the ranks fit the CPUs, none when they outnumber them)\n"
+    "  --profile[=DIR] RMP_PROFILE=1 (or DIR) for every rank: rank 0 writes a report of the\n"
+    "                  job's calls and traffic to ./rmp-profile-<jobid>/ (or DIR) at\n"
+    "                  finalize; rmp-prof DIR prints its summary\n"
     "  --timeout SEC   end the job after SEC seconds (above 0, at most 100000000; fractions\n"
     "                  allowed); the time the job spends stopped (Ctrl-Z) does not count;\n"
     "                  MPIEXEC_TIMEOUT gives SEC when this option does not (empty: none)\n"
@@ -56,7 +59,7 @@ static const char usage_text[] =
 
 /* Values getopt_long returns for long options without a short form. */
 enum { OPT_NODES = 256, OPT_TAG, OPT_TIMEOUT, OPT_BIND, OPT_OVERSUB, OPT_MAPBY, OPT_REPORT,
-       OPT_OUTPUT, OPT_ROOT, OPT_REFUSED };
+       OPT_OUTPUT, OPT_ROOT, OPT_PROFILE, OPT_REFUSED };
 
 static const struct option args_longopts[] = {
     {"n", required_argument, NULL, 'n'},
@@ -64,6 +67,7 @@ static const struct option args_longopts[] = {
     {"nodes", required_argument, NULL, OPT_NODES},
     {"tag-output", no_argument, NULL, OPT_TAG},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"profile", optional_argument, NULL, OPT_PROFILE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {"bind-to", required_argument, NULL, OPT_BIND},
@@ -279,6 +283,12 @@ static int args_apply(int c, const char *arg, int idx, mrun_opts_t *o)
         return -1;
     case OPT_TIMEOUT:
         return args_timeout(arg, "--timeout", o);
+    case OPT_PROFILE: /* the ranks validate the value at rmp_init, as any RMP_PROFILE */
+        if (arg && arg[0] == '\0')
+            return usage_error("--profile=DIR needs a directory");
+        snprintf(o->profile_env, sizeof o->profile_env, "RMP_PROFILE=%s", arg ? arg : "1");
+        o->exports[o->nexports++] = o->profile_env;
+        return -1;
     case 'N':
         if (!parse_int(arg, 1, MRUN_MAX_PROCS, &o->npernode))
             return usage_error("--npernode needs a number of ranks per node from 1 to %d, not "

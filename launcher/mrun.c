@@ -1,13 +1,17 @@
 /* mrun.c: the command line and the order of things: parse options, take the ranks'
  * environment, find the program, set up signals, then PMIx server -> job -> cleanup, which
  * runs however the job ends (signals arrive through the job's loop, never as handlers). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "args.h"
@@ -21,7 +25,7 @@
 
 extern char **environ;
 
-static char *env_find(char **env, const char *name, size_t len)
+static char *env_find(char *const *env, const char *name, size_t len)
 {
     for (; *env; env++)
         if (strncmp(*env, name, len) == 0 && (*env)[len] == '=')
@@ -68,6 +72,39 @@ static char **build_base_env(const mrun_opts_t *o)
         slot++;
     *slot = room;
     return env;
+}
+
+/* Was a profile report (summary.txt, written last but report.html) written in dir since t0? */
+static bool prof_written(const char *dir, time_t t0)
+{
+    char path[4300];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/summary.txt", dir);
+    return stat(path, &st) == 0 && st.st_mtime >= t0;
+}
+
+/* RMP_PROFILE asked for a report and a failed job left none: one line says why (a job that
+ * ends before rank 0 gathers at rmp_finalize has nothing to report; one that got there wrote
+ * a partial report naming the missing ranks, or its own line). */
+static void prof_explain(char *const *env, int status, time_t t0)
+{
+    const char *v = env_find(env, "RMP_PROFILE", 11);
+    v = v ? v + 12 : "";
+    if (status == 0 || !*v || !strcmp(v, "0"))
+        return;
+    bool found = false;
+    if (!strcmp(v, "1")) {
+        DIR *d = opendir(".");
+        for (struct dirent *e; d && !found && (e = readdir(d));)
+            found = !strncmp(e->d_name, "rmp-profile-", 12) && prof_written(e->d_name, t0);
+        if (d)
+            closedir(d);
+    } else
+        found = prof_written(v, t0);
+    if (!found)
+        fprintf(stderr, "mrun: RMP_PROFILE: no report written: the job failed (status %d) "
+                        "before rank 0 reached rmp_finalize to gather the ranks' counters\n",
+                status);
 }
 
 /* Makes sure fds 0-2 are open, so that no pipe of ours can land on them. */
@@ -141,6 +178,7 @@ static int run(const mrun_opts_t *opts, int sig_fd, const sigset_t *ignored, con
         return 1;
     int status = 1;
     bool pmix_done = true;
+    time_t t0 = time(NULL);
     srv_t *srv = srv_start(nspace, tmpdir, opts->nprocs, opts->nnodes);
     if (srv) {
         job_t *job = job_start(opts, srv, sig_fd, ignored, path, base_env);
@@ -154,6 +192,7 @@ static int run(const mrun_opts_t *opts, int sig_fd, const sigset_t *ignored, con
     session_shm_sweep(nspace); /* segments of ranks that crashed before removing them */
     session_shm_sweep_dead();  /* and of killed jobs whose ranks were still dying at our start */
     free(tmpdir);
+    prof_explain(base_env, status, t0);
     if (!pmix_done) { /* PMIx's threads still run: leave without running its destructors */
         fflush(stdout);
         fflush(stderr);

@@ -434,6 +434,8 @@ static int rma_do(args_t *a)
     if (!err)
         err = win_range(w, a->target, a->tdisp, lo, hi, &off);
     rma_target_t *t = &w->t[a->target];
+    if (!err && __builtin_expect(c->prof != NULL, 0))
+        prof_msg(c->prof, t->world, t->data_path == RMA_TP ? PROF_RDMA : PROF_ONESIDED, tb);
     if (!err && a->kind <= K_GET && !a->req && t->data_path == RMA_DIRECT && td->contig &&
         od->contig) { /* the common small case (OSU's loops): one copy, nothing to track */
         char *there = direct_addr(w, a->target, off);

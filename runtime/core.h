@@ -15,6 +15,7 @@
 #include "knobs.h"
 #include "list.h"
 #include "log.h"
+#include "prof.h"
 #include "rmp.h"
 #include "stats.h"
 #include "transport/transport.h"
@@ -531,6 +532,7 @@ struct rmp_ctx {
     double t0;
     stats_t stats;           /* the counters tools read (stats.c) */
     tp_stats_t tp_closed;    /* the closed transports' counters (tps_close keeps them) */
+    struct prof *prof;       /* RMP_PROFILE's counters while recording (prof.h), else NULL */
 };
 
 extern rmp_ctx_t rmp_ctx; /* the one instance */

@@ -215,6 +215,7 @@ int rt_hold(int required, int *provided)
         *provided = required;
     c->holders = 1;
     atomic_store(&c->state, 1);
+    prof_init(c);
     return RMP_SUCCESS;
 }
 
@@ -305,6 +306,7 @@ int rt_release(void)
         return RMP_SUCCESS;
     int rc;
     const char *prev = hang_enter("rmp_finalize");
+    prof_finish(c); /* the one gather, while every peer is still there */
     /* Deliver what we still owe peers (queued packets, rendezvous they wait on), then agree
      * with everyone that nobody needs our buffers any more. */
     fin_wait_t f = {.c = c, .until = c->cfg.finalize_timeout_s > 0

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -38,6 +39,31 @@ static const char *const set_allgather[] = {"auto", "recursive_doubling", "bruck
                                             "direct", NULL};
 static const char *const set_alltoall[] = {"auto", "bruck", "linear", "pairwise", NULL};
 static const char *const set_reduce_scatter[] = {"auto", "recursive_halving", "ring", NULL};
+
+/* RMP_PROFILE: a boolean, or the directory the report goes to: one that exists and this
+ * process may write into, or a new one whose parent it may write into (checked at init, so
+ * that a typo fails the job at its start rather than losing the report at its end). */
+static bool check_profile(const char *s)
+{
+    if (!strcmp(s, "0") || !strcmp(s, "1"))
+        return true;
+    static const char *const unclear[] = {"yes", "no", "true", "false", "on", "off", "y", "n"};
+    for (size_t i = 0; i < sizeof(unclear) / sizeof(unclear[0]); i++)
+        if (!strcasecmp(s, unclear[i]))
+            return false; /* a boolean misspelt, not a directory meant */
+    if (!access(s, F_OK))
+        return !access(s, W_OK | X_OK);
+    char parent[KNOB_TEXT_MAX];
+    snprintf(parent, sizeof(parent), "%s", s);
+    size_t n = strlen(parent);
+    while (n > 1 && parent[n - 1] == '/')
+        parent[--n] = '\0';
+    char *slash = strrchr(parent, '/');
+    if (!slash)
+        return !access(".", W_OK | X_OK);
+    slash[slash == parent] = '\0';
+    return !access(parent, W_OK | X_OK);
+}
 
 /* A fraction from 0 to 1 in decimal: "0", "0.1", "1", ".5" (at most 6 decimals). */
 static bool check_fraction(const char *s)
@@ -160,6 +186,11 @@ const knob_t knob_table[KNOB_COUNT] = {
     I(PORT_TIMEOUT, 1, 86400, "60", "seconds rmp_comm_accept waits for a connect, and "
       "rmp_comm_connect for an accept, before failing with RMP_ERR_PORT (info key "
       "\"timeout\" overrides it per call)"),
+    [KNOB_PROFILE] = {"RMP_PROFILE", KNOB_STRING, 0, 0, NULL, check_profile,
+                      "0, 1 or a directory this process may write (or create)", "0",
+                      "1: at rmp_finalize rank 0 writes a profile of the job (calls, traffic "
+                      "matrix, sizes, collectives) to ./rmp-profile-<jobid>/; a path: to that "
+                      "directory (rmp-prof DIR reads it)"},
 };
 
 const knob_t *knob_find(const char *name)

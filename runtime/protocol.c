@@ -61,6 +61,9 @@ int proto_send(rmp_ctx_t *c, struct rmp_request *r)
     else
         rc = send_rts(c, r, &m);
     if (rc == RMP_SUCCESS) {
+        if (__builtin_expect(c->prof != NULL, 0))
+            prof_msg(c->prof, r->peer_world, r->state == RS_NONE ? PROF_EAGER : PROF_RNDV,
+                     r->bytes);
         p->send_seq++;
         p->msgs_sent++;
         p->bytes_sent += r->bytes;
@@ -81,6 +84,8 @@ int proto_send_now(rmp_ctx_t *c, comm_t *comm, uint32_t ctx_id, const void *buf,
                      .seq = p->send_seq, .len = bytes};
     int rc = outq_push_now(c, w, &m, sizeof(m), buf, bytes);
     if (rc == RMP_SUCCESS) {
+        if (__builtin_expect(c->prof != NULL, 0))
+            prof_msg(c->prof, w, PROF_EAGER, bytes);
         p->send_seq++;
         p->msgs_sent++;
         p->bytes_sent += bytes;

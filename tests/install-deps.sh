@@ -22,6 +22,9 @@ PKGS="$PKGS slurm-wlm munge"
 PKGS="$PKGS gfortran"
 # CMake: its FindMPI must find rmp through rmpcc/rmpicxx (tests/packaging/cmake-findmpi.sh).
 PKGS="$PKGS cmake"
+# RMP_PROFILE's report.html opened in a real headless browser (tests/integration/test_prof.c,
+# tests/prof/check-html.py), python3 for its checks, xmllint to validate the page.
+PKGS="$PKGS chromium python3 libxml2-utils"
 
 # One dpkg-query for all: it lists the packages it knows with their state (unknown ones only
 # on stderr), so anything not reported "installed" is missing.

@@ -7,7 +7,8 @@
 #  - librmp-mpi.a and librmp-mpi.so refer to no MPI_ name (the layer's calls to itself go to
 #    PMPI_, never to a tool's MPI_X: 14.2.2);
 #  - in librmp-mpi.a every MPI_X is weak and its PMPI_X a strong definition (a program's own
-#    MPI_X links with it without a duplicate symbol), both at one address.
+#    MPI_X links with it without a duplicate symbol); MPI_X is RMP_PROFILE's wrapper (gen-pmpi
+#    wrap), which calls PMPI_X, or for a call it cannot wrap (variadic) at PMPI_X's address.
 set -eu
 cc=$1
 src=$2
@@ -82,6 +83,10 @@ if git -C "$src" rev-parse --verify -q HEAD:include/rmp/pmpi.h >/dev/null 2>&1; 
 fi
 
 "$src/tools/gen-pmpi" names "$src/include/rmp/pmpi.h" | sort -u >"$tmp/names"
+"$src/tools/gen-pmpi" wrap "$src/include/rmp/pmpi.h" >"$tmp/wrap.c"
+# The wrapped calls: each MPI_X whose wrapper returns PMPI_X's result (with the profile off).
+grep -oE '^        return PMPI_[A-Za-z0-9_]+\(' "$tmp/wrap.c" | sed 's/.*return P//; s/($//' |
+    sort -u >"$tmp/wrapped"
 nm "$libdir/librmp-mpi.a" >"$tmp/a.nm"
 nm -D "$libdir/librmp-mpi.so" >"$tmp/so.nm"
 inner=$(awk '$1 == "U" && $2 ~ /^MPI_/ { print $2 }' "$tmp/a.nm" "$tmp/so.nm" | sort -u | tr '\n' ' ')
@@ -89,15 +94,19 @@ if [ -n "$inner" ]; then
     echo "pmpi-check: librmp-mpi calls MPI_ names (not PMPI_) inside: $inner" >&2
     status=1
 fi
-bad=$(awk 'NR == FNR { want[$1] = 1; next }
+bad=$(awk -v wf="$tmp/wrapped" 'BEGIN { while ((getline l < wf) > 0) wrapped[l] = 1 }
+           NR == FNR { want[$1] = 1; next }
            NF == 3 && ($3 in want) && $2 != "W" { print $3 "(" $2 ")" }
            NF == 3 && (substr($3, 2) in want) && substr($3, 1, 1) == "P" && $2 != "T" { print $3 "(" $2 ")" }
            NF == 3 { addr[$3] = $1 }
-           END { for (n in want) if (addr[n] != addr["P" n]) print n "@" addr[n] "!=P@" addr["P" n] }' \
+           END { for (n in want) if (!(n in wrapped) && addr[n] != addr["P" n])
+                     print n "@" addr[n] "!=P@" addr["P" n]
+                 for (n in want) if ((n in wrapped) && addr[n] == "") print n "(undefined)" }' \
     "$tmp/names" "$tmp/a.nm" | sort | tr '\n' ' ')
 if [ -n "$bad" ]; then
     echo "pmpi-check: in librmp-mpi.a MPI_X must be weak (W) aliases of strong PMPI_X (T): $bad" >&2
     status=1
 fi
 [ "$status" -eq 0 ] || exit 1
+[ "$(wc -l <"$tmp/wrapped")" -gt 400 ] || { echo "pmpi-check: gen-pmpi wrap wraps only $(wc -l <"$tmp/wrapped") calls" >&2; exit 1; }
 echo "pmpi-check: $(wc -l <"$tmp/names") calls, MPI_ weak over PMPI_; OK"
