@@ -480,6 +480,10 @@ struct rmp_ctx {
     peer_t *peers;           /* [size + RMP_MAX_DYN_PEERS]: the world, then dynamic peers */
     int npeers;              /* ids in use are below it (size, and up with dynamic peers) */
     struct dyn *dyn;         /* dynpeer.c's table of dynamic peers (NULL: none met yet) */
+    /* Set by dynpeer.c when it opens the late transport, read by transports.c's upcall: the
+     * world id of the peer at an address (lock held), without transports.c calling dynpeer.c
+     * back (the two would call each other). */
+    int (*dyn_peer_by_addr)(rmp_ctx_t *c, const char *addr);
     struct dyn_port *ports;  /* dynport.c: the ports this process opened */
     struct dyn_child *children; /* dynport.c: spawned jobs' launchers, reaped at teardown */
     struct dyn_name *names;  /* dynname.c: the services this process published */

@@ -23,6 +23,7 @@ static int dyn_open_locked(rmp_ctx_t *c)
         return RMP_SUCCESS;
     if (!c->dyn && !(c->dyn = calloc(1, sizeof(dyn_t))))
         return RMP_ERR_NO_MEM;
+    c->dyn_peer_by_addr = dyn_peer_locked;
     return tps_open_late(c, &tp_sock_ops, &c->dyn->tp);
 }
 

@@ -64,7 +64,8 @@ static int up_peer_error(void *core, int peer)
 
 static int up_peer_by_addr(void *core, const char *addr)
 {
-    return dyn_peer_locked(core, addr);
+    rmp_ctx_t *c = core;
+    return c->dyn_peer_by_addr ? c->dyn_peer_by_addr(c, addr) : -1;
 }
 
 static const tp_upcalls_t tp_upcalls = {
