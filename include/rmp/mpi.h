@@ -626,7 +626,8 @@ typedef void MPI_Session_errhandler_function(MPI_Session *session, int *error_co
 #define MPI_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
 /* mpif.h's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE are these COMMON blocks (mpi/fsentinel.c):
  * C code handed a Fortran status knows them by their addresses. */
-extern MPI_Fint rmpi_status_ignore_[], rmpi_statuses_ignore_[];
+extern MPI_Fint rmpi_status_ignore_[];
+extern MPI_Fint rmpi_statuses_ignore_[];
 #define MPI_F_STATUS_IGNORE (rmpi_status_ignore_)
 #define MPI_F_STATUSES_IGNORE (rmpi_statuses_ignore_)
 

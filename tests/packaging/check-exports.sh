@@ -17,7 +17,8 @@ uprefix=$(echo "$prefix" | tr '[:lower:]' '[:upper:]')
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Functions: "rmp_x(" outside static (inline) definitions and typedefs of function types;
-# data: "extern ... name;".
+# data: "extern ... name;" (also rmp's own sentinels that mpi.h declares so: rmpi_status_ignore_,
+# rmp_mpi_f08_status_ignore_..., the objects Fortran's MPI_STATUS_IGNORE are).
 # shellcheck disable=SC2086 # CC may carry flags
 $cc -E -P -x c "$header" >"$tmp/header.i"
 {
@@ -25,7 +26,7 @@ $cc -E -P -x c "$header" >"$tmp/header.i"
         sed 's/ *($//' || true
     tr '\n' ' ' <"$tmp/header.i" | grep -oE '\bextern [^;(){}]*;' |
         sed -E 's/ *(\[[^]]*\])? *;$//; s/.*[^A-Za-z0-9_]//' |
-        grep -E "^(${prefix}|${uprefix})" || true
+        grep -E "^(${prefix}|${uprefix}|rmpi_|rmp_mpi_)" || true
 } | sort -u >"$tmp/declared"
 if [ ! -s "$tmp/declared" ]; then
     echo "check-exports: found no declaration in $header" >&2

@@ -105,8 +105,8 @@ esac
 $cc $ldflags -o "$out/hello-pc" "$src/tests/packaging/mpi_hello.c" $(pkg-config --cflags rmp-mpi) $libs
 
 if "$rmpcc" -o "$out/outside" "$src/tests/packaging/mpi_outside.c" 2>"$out/outside.err"; then
-    fail "a program calling MPI_Comm_spawn linked"
+    fail "a program calling MPIX_Comm_revoke linked"
 fi
-grep -q "undefined reference to .MPI_Comm_spawn'" "$out/outside.err" ||
-    fail "linking MPI_Comm_spawn failed without naming it: $(cat "$out/outside.err")"
+grep -q "undefined reference to .MPIX_Comm_revoke'" "$out/outside.err" ||
+    fail "linking MPIX_Comm_revoke failed without naming it: $(cat "$out/outside.err")"
 echo "rmpcc: OK"
