@@ -49,7 +49,9 @@ static void ctx_mask_init(void)
 
 static bool ctx_before(const ctx_waiter_t *a, const ctx_waiter_t *b)
 {
-    return a->parent != b->parent ? a->parent < b->parent : a->sub < b->sub;
+    if (a->parent != b->parent)
+        return a->parent < b->parent;
+    return a->sub != b->sub ? a->sub < b->sub : a->who < b->who;
 }
 
 /* May w hold the mask now? Only the waiter with the lowest priority key, when nobody holds
@@ -221,6 +223,7 @@ int comm_agree_ctx_keyed(rmp_comm_t parent, const ctx_waiter_t *key, ctx_combine
     if (key) {
         w.parent = key->parent;
         w.sub = key->sub;
+        w.who = key->who;
     }
     int members = pc ? pc->size : 0;
     ctx_unlock(&rmp_ctx);

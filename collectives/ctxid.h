@@ -20,11 +20,16 @@
  * apart creations on one parent: the parent's collective sequence number at the call for
  * dup, split and idup (the same on every member), 2^32 + tag for create_group, and for an
  * intercommunicator's creation the lower of its two local parents' (parent, sequence
- * number) with CTX_SUB_INTER set. The rest is the agreement's (zero at the start). */
+ * number) with CTX_SUB_INTER set, and `who`, the lowest world rank of that parent's group:
+ * two disjoint communicators may have one context id and one sequence number, so without it
+ * two intercommunicator creations in one process could tie and each process break the tie
+ * its own way, forever (seen at n = 2 in tests/mpi/mpi_icreate_threads). Zero otherwise.
+ * The rest is the agreement's (zero at the start). */
 #define CTX_SUB_INTER (1ull << 63)
 typedef struct ctx_waiter {
     uint32_t parent;
     uint64_t sub;
+    uint32_t who;
     bool entered; /* past the first round: takes part in the choice of who holds the mask */
     int own;      /* what of the mask the current round holds */
     struct ctx_waiter *next;

@@ -93,6 +93,14 @@ static int leaders_combine(void *arg, uint32_t *buf, int n)
     return err ? err : e2;
 }
 
+static int world_min(const int *world, int n)
+{
+    int m = world[0];
+    for (int i = 1; i < n; i++)
+        m = world[i] < m ? world[i] : m;
+    return m;
+}
+
 /* At the leader: the checks only it can make, then the exchange of the groups' world ranks
  * and agreement keys. *rw gets the remote group (malloc'd), *rn its size. */
 static int leader_exchange(leaders_t *L, const comm_t *lc, int **rw, int *rn)
@@ -167,10 +175,16 @@ int rmp_intercomm_create(rmp_comm_t local_comm, int local_leader, rmp_comm_t pee
         err = RMP_ERR_NO_MEM; /* (the others then wait in the bcast: out of memory is fatal) */
     if (!err)
         err = rmp_bcast(rw, rn, RMP_INT32, local_leader, local_comm);
-    /* both groups rank the creation by the lower of their keys (ctxid.c says why) */
-    bool mine = L.key[0] != hdr[2] ? L.key[0] < hdr[2] : L.key[1] <= hdr[3];
+    /* both groups rank the creation by the lower of their keys (ctxid.c says why); equal
+     * keys (disjoint groups may share them) go to the group with the lower world rank */
+    int lmin = !err ? world_min(cl.comm->world, cl.size) : 0;
+    int rmin = !err ? world_min(rw, rn) : 0;
+    bool mine = L.key[0] != hdr[2]   ? L.key[0] < hdr[2]
+                : L.key[1] != hdr[3] ? L.key[1] < hdr[3]
+                                     : lmin < rmin;
     ctx_waiter_t key = {.parent = mine ? L.key[0] : hdr[2],
-                        .sub = CTX_SUB_INTER | (mine ? L.key[1] : hdr[3])};
+                        .sub = CTX_SUB_INTER | (mine ? L.key[1] : hdr[3]),
+                        .who = (uint32_t)(mine ? lmin : rmin)};
     uint32_t id;
     if (!err)
         err = comm_agree_ctx_keyed(local_comm, &key, leaders_combine, &L, &id);
