@@ -30,7 +30,7 @@ comma := ,
 space := $() $()
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -fPIC $(WARN) -Iinclude -Iruntime $(PMIX_CFLAGS)
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -fPIC $(WARN) -Iinclude -Iruntime -Icomm $(PMIX_CFLAGS)
 
 ifeq ($(VARIANT),release)
   OUT := .
@@ -58,7 +58,7 @@ LDFLAGS_ALL := $(SAN) $(LDFLAGS)
 OBJ := build/$(VARIANT)/obj
 LIBS := $(PMIX_LIBS) -libverbs -lrdmacm -lpthread -lm
 
-LIB_SRC := $(wildcard runtime/*.c runtime/transport/*.c runtime/transport/*/*.c collectives/*.c rma/*.c io/*.c)
+LIB_SRC := $(wildcard runtime/*.c runtime/transport/*.c runtime/transport/*/*.c comm/*.c collectives/*.c rma/*.c io/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(OBJ)/%.o)
 # Only the API leaves the library. Library objects are compiled with hidden visibility, and
 # mk/visibility.h includes include/rmp.h first under default visibility: whatever rmp.h declares

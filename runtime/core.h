@@ -171,14 +171,14 @@ typedef struct comm {
     uint32_t coll_seq;    /* collective call counter: tags for internal traffic */
     void *offload;        /* the offload backend's state for this communicator (offload.h) */
     uint32_t offload_said; /* bit k: the offload choice for collective k was reported */
-    void *topo;           /* its Cartesian or graph topology (collectives/topo.c), one block
+    void *topo;           /* its Cartesian or graph topology (comm/topo.c), one block
                            * freed with the communicator; NULL: none */
     int busy;             /* collectives in flight, posted receives and persistent requests
                            * on it (comm_hold) */
     /* Freed by the user while busy: its handle is gone (comm_get says so), and the last
      * holder to let go calls this (lock held) to release it for good. NULL: not freed. */
     void (*freed)(struct comm *c);
-    /* An intercommunicator (lworld != NULL; collectives/inter.c): size and world above are
+    /* An intercommunicator (lworld != NULL; comm/inter.c): size and world above are
      * then the REMOTE group, the ranks point-to-point names (so the p2p paths serve it
      * unchanged), rank is mine in the local group (what a message carries as its source),
      * lsize and lworld the local group. bridge: a hidden intracommunicator over both groups
@@ -637,7 +637,7 @@ void bsend_fini(rmp_ctx_t *c);
 void bsend_comm_release(rmp_ctx_t *ctx, comm_t *c);
 /* A session is finalized (lock held): its buffer likewise. */
 void bsend_session_release(rmp_ctx_t *ctx, int session);
-/* The session a group derives from (0: none; collectives/group.c; lock NOT held), and
+/* The session a group derives from (0: none; comm/group.c; lock NOT held), and
  * setting it (the groups of a session's psets). */
 int group_session(rmp_group_t group);
 void group_set_session(rmp_group_t group, int session);
@@ -741,7 +741,7 @@ int dyn_port_fd(rmp_ctx_t *c, const char *name);
 const char *dyn_port_path(const char *name);
 void dyn_port_fini(rmp_ctx_t *c);
 void dyn_name_fini(rmp_ctx_t *c); /* unpublishes what this process published */
-/* A spawned job's launcher (collectives/spawn.c), reaped at teardown (bounded). */
+/* A spawned job's launcher (comm/spawn.c), reaped at teardown (bounded). */
 void dyn_child_add(rmp_ctx_t *c, pid_t pid);
 void dyn_port_abandon(rmp_ctx_t *c); /* rmp_abort: their names go, nothing else */
 /* Close them all; orderly: every peer passed the rmp_finalize barrier (else abandon first). */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "../collectives/coll.h"
 #include "topo.h"
 
 /* The ints of data[]: ndims Cartesian entries thrice, the neighbour lists and weights. */

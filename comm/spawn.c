@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "coll.h"
+#include "../collectives/coll.h"
 #include "port.h"
 #include "spawn.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "../collectives/coll.h"
 #include "ctxid.h"
 #include "inter.h"
 #include "match.h"

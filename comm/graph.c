@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "../collectives/coll.h"
 #include "topo.h"
 
 /* One block: index[nnodes], edges[nedges], then my neighbour list. */
