@@ -148,8 +148,10 @@ $(STATIC): $(OBJ)/librmp-all.o
 	objcopy --localize-hidden $< $(OBJ)/librmp.o
 	rm -f $@ && ar rcs $@ $(OBJ)/librmp.o
 
-$(INTERNAL): $(LIB_OBJ)
-	rm -f $@ && ar rcs $@ $^
+# One member, as librmp.a: a program that uses comm/ alone still gets the collectives that
+# comm/ runs through the table collectives/coll.c fills at load (comm/comm_coll.h).
+$(INTERNAL): $(OBJ)/librmp-all.o
+	rm -f $@ && ar rcs $@ $<
 
 # librmp.so.0 is the file (its soname, what programs load), librmp.so the link-time name.
 $(SHARED).0: $(LIB_OBJ)
@@ -403,7 +405,7 @@ check-unit: tests
 	$(TESTS)/contract self && $(TESTS)/contract shm
 	@if grep -Hn '^#include "' runtime/transport/*.[ch] runtime/transport/*/*.[ch] | grep -v '"transport/\|"offload.h"\|"rma.h"\|"rmp.h"'; \
 	then echo "check-unit: runtime/transport/ includes the runtime above it (lines above)"; exit 1; fi
-	tests/check-layers.sh $(OBJ)
+	tests/check-layers.sh $(OBJ) "$(CC) $(LDFLAGS_ALL)" "$(LIBS)"
 
 INTEGRATION_FILTER ?=
 check-integration: tests

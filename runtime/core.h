@@ -18,13 +18,4 @@
 #include "progress.h"
 #include "request.h"
 
-/* (comm/ owns these; declared here until the session code moves there.) */
-/* The session a group derives from (0: none; comm/group.c; lock NOT held), and
- * setting it (the groups of a session's psets). */
-int group_session(rmp_group_t group);
-void group_set_session(rmp_group_t group, int session);
-/* A communicator made from parent (dup, split, create, create_group) derives from the same
- * session (lock NOT held). */
-void comm_inherit_session(rmp_comm_t parent, rmp_comm_t child);
-
 #endif

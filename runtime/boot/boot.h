@@ -14,6 +14,11 @@
 int rt_hold(int required, int *provided);
 /* One holder less; the last one finalizes (collective over the job, as rmp_finalize). */
 int rt_release(void);
+/* Sessions (session.c): RMP_SUCCESS when s is a live session; the index of a process set's
+ * name in "mpi://WORLD", "mpi://SELF", "rmp://node" (case does not matter: MPICH's
+ * session_self asks for "mpi://self"), or -1. */
+int session_check(rmp_session_t s);
+int session_pset_index(const char *name);
 
 /* ---- Bootstrap (bootstrap.c) ---- */
 int boot_init(rmp_ctx_t *c);

@@ -159,6 +159,10 @@ struct rmp_ctx {
                         size_t len);
     void (*rma_peer_failed)(rmp_ctx_t *c, int peer, int status);
     void (*rma_fini)(rmp_ctx_t *c); /* teardown: the layer's own state goes */
+    /* Whether a window handle is live (RMP_SUCCESS, else RMP_ERR_WIN): what objmeta.c needs
+     * of windows to name them, installed with the handlers above so the runtime never calls
+     * the one-sided layer (NULL before the first window: no handle is live). */
+    int (*rma_win_valid)(rmp_win_t win);
     struct rma_early *rma_early, **rma_early_tail;
     void *boot;              /* bootstrap.c private state */
     uint64_t part_ids[64];   /* part.c: ids of live partitioned requests (their tags) */

@@ -1,9 +1,9 @@
 /* session.c — MPI-4 sessions (MPI-4.0 ch. 11) in the runtime: a session holds the runtime
  * (init.c's rt_hold: the first holder starts it, with or without rmp_init), names the process
- * sets, gives their groups; rmp_comm_create_from_group makes a communicator of a group with no
- * parent, matched across the members by a string tag. The psets: "mpi://WORLD" (every rank of
- * the job), "mpi://SELF" (this process) and "rmp://node" (the ranks on this node, in local
- * rank order: mrun's virtual node with --nodes). */
+ * sets and tells their sizes (their groups, and the communicators made from them, are
+ * comm/session_comm.c's). The psets: "mpi://WORLD" (every rank of the job), "mpi://SELF"
+ * (this process) and "rmp://node" (the ranks on this node, in local rank order: mrun's
+ * virtual node with --nodes). */
 #include <string.h>
 #include <strings.h>
 
@@ -12,8 +12,7 @@
 static const char *const psets[] = {"mpi://WORLD", "mpi://SELF", "rmp://node"};
 #define NPSETS ((int)(sizeof(psets) / sizeof(psets[0])))
 
-/* RMP_SUCCESS when s is a live session. */
-static int session_check(rmp_session_t s)
+int session_check(rmp_session_t s)
 {
     int rc = ctx_check();
     if (rc)
@@ -88,9 +87,7 @@ int rmp_session_get_nth_pset(rmp_session_t s, int n, int *len, char *name)
     return RMP_SUCCESS;
 }
 
-/* Index of a pset name, or -1; case does not matter (MPICH's session_self asks for
- * "mpi://self"). */
-static int pset_index(const char *name)
+int session_pset_index(const char *name)
 {
     for (int i = 0; name && i < NPSETS; i++)
         if (strcasecmp(name, psets[i]) == 0)
@@ -98,117 +95,14 @@ static int pset_index(const char *name)
     return -1;
 }
 
-int rmp_group_from_session_pset(rmp_session_t s, const char *name, rmp_group_t *group)
-{
-    int rc = session_check(s);
-    if (rc)
-        return rc;
-    int i = pset_index(name);
-    if (i < 0 || !group)
-        return RMP_ERR_ARG;
-    if (i < 2) {
-        rc = rmp_comm_group(i == 0 ? RMP_COMM_WORLD : RMP_COMM_SELF, group);
-    } else {
-        rmp_group_t world;
-        if ((rc = rmp_comm_group(RMP_COMM_WORLD, &world)))
-            return rc;
-        rc = rmp_group_incl(world, rmp_ctx.local_size, rmp_ctx.local_ranks, group);
-        rmp_group_free(&world);
-    }
-    if (!rc)
-        group_set_session(*group, s);
-    return rc;
-}
-
 int rmp_session_pset_size(rmp_session_t s, const char *name, int *size)
 {
     int rc = session_check(s);
     if (rc)
         return rc;
-    int i = pset_index(name);
+    int i = session_pset_index(name);
     if (i < 0 || !size)
         return RMP_ERR_ARG;
     *size = i == 0 ? rmp_ctx.size : i == 1 ? 1 : rmp_ctx.local_size;
     return RMP_SUCCESS;
-}
-
-/* The tag of a string: FNV-1a folded into 0..RMP_TAG_UB, the same on every member. */
-static int tag_of(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 16777619u;
-    return (int)(h & RMP_TAG_UB);
-}
-
-int rmp_comm_create_from_group(rmp_group_t group, const char *stringtag, rmp_comm_t *newcomm)
-{
-    int rc = ctx_check();
-    if (rc)
-        return rc;
-    if (!stringtag || !newcomm)
-        return RMP_ERR_ARG;
-    int me = RMP_UNDEFINED;
-    if ((rc = rmp_group_rank(group, &me)))
-        return rc;
-    if (me == RMP_UNDEFINED) /* only the members call */
-        return RMP_ERR_GROUP;
-    /* every group is one of world ranks: the world communicator (hidden when only sessions
-     * hold the runtime) is the parent of the members' exchange */
-    if ((rc = rmp_comm_create_group(RMP_COMM_WORLD, group, tag_of(stringtag), newcomm)))
-        return rc;
-    comm_get(*newcomm)->session = group_session(group); /* its bsends use the session's buffer */
-    return RMP_SUCCESS;
-}
-
-/* The world rank of rank r of group g (RMP_UNDEFINED: r is not one of its ranks). */
-static int world_of(rmp_group_t g, int r, rmp_group_t world)
-{
-    int w = RMP_UNDEFINED;
-    return rmp_group_translate_ranks(g, 1, &r, world, &w) ? RMP_UNDEFINED : w;
-}
-
-/* Both groups make one communicator over their union (the group of the leader with the lower
- * world rank first, the same order on both sides), split it into the local group, and join
- * the halves through it: every message of the call is on communicators of its own. */
-int rmp_intercomm_create_from_groups(rmp_group_t local_group, int local_leader,
-                                     rmp_group_t remote_group, int remote_leader,
-                                     const char *stringtag, rmp_comm_t *newinter)
-{
-    rmp_group_t world, all = RMP_GROUP_NULL;
-    int me = RMP_UNDEFINED, rc = ctx_check();
-    if (!rc && (!stringtag || !newinter))
-        rc = RMP_ERR_ARG;
-    if (!rc)
-        rc = rmp_group_rank(local_group, &me);
-    if (!rc && me == RMP_UNDEFINED)
-        rc = RMP_ERR_GROUP;
-    if (rc || (rc = rmp_comm_group(RMP_COMM_WORLD, &world)))
-        return rc;
-    int lw = world_of(local_group, local_leader, world);
-    int rw = world_of(remote_group, remote_leader, world);
-    rmp_group_free(&world);
-    if (lw == RMP_UNDEFINED || rw == RMP_UNDEFINED || lw == rw)
-        return RMP_ERR_RANK;
-    rc = lw < rw ? rmp_group_union(local_group, remote_group, &all)
-                 : rmp_group_union(remote_group, local_group, &all);
-    rmp_comm_t uc = RMP_COMM_NULL, lc = RMP_COMM_NULL;
-    if (!rc)
-        rc = rmp_comm_create_from_group(all, stringtag, &uc);
-    int peer = RMP_UNDEFINED;
-    if (!rc && !(rc = rmp_comm_group(uc, &world))) {
-        peer = world_of(remote_group, remote_leader, world);
-        rmp_group_free(&world);
-    }
-    if (!rc)
-        rc = rmp_comm_split(uc, lw < rw, me, &lc);
-    if (!rc)
-        rc = rmp_intercomm_create(lc, local_leader, uc, peer, 0, newinter);
-    if (lc != RMP_COMM_NULL)
-        rmp_comm_free(&lc);
-    if (uc != RMP_COMM_NULL)
-        rmp_comm_free(&uc);
-    if (all != RMP_GROUP_NULL && all != RMP_GROUP_EMPTY)
-        rmp_group_free(&all);
-    return rc;
 }

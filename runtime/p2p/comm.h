@@ -66,4 +66,8 @@ void comm_fini(rmp_ctx_t *ctx);
 /* Comm rank of world rank w in c, or -1. */
 int comm_rank_of_world(const comm_t *c, int w);
 
+/* A communicator made from parent (dup, split, create, create_group) derives from the same
+ * session (lock NOT held). */
+void comm_inherit_session(rmp_comm_t parent, rmp_comm_t child);
+
 #endif
