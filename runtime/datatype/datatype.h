@@ -47,4 +47,7 @@ int dtype_blocks_fill(const dt_spec_t *sp, dtype_t *t);
 /* The rest of t from its blocks: size, bounds, base, contiguity. */
 int dtype_blocks_layout(dtype_t *t);
 
+/* The size of a pair type's value member (MINLOC/MAXLOC records), 0 for other bases. */
+size_t dtype_pair_value_size(dt_base_t b);
+
 #endif
