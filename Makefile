@@ -149,7 +149,7 @@ $(STATIC): $(OBJ)/librmp-all.o
 	rm -f $@ && ar rcs $@ $(OBJ)/librmp.o
 
 # One member, as librmp.a: a program that uses comm/ alone still gets the collectives that
-# comm/ runs through the table collectives/coll.c fills at load (comm/comm_coll.h).
+# comm/ runs through the table collectives/comm_serve.c fills at load (comm/comm_coll.h).
 $(INTERNAL): $(OBJ)/librmp-all.o
 	rm -f $@ && ar rcs $@ $<
 

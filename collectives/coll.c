@@ -7,18 +7,6 @@
 #include "coll.h"
 #include "hang.h"
 
-/* comm/ runs its creations' collectives through comm_coll (comm_coll.h: it sits below this
- * layer and never calls up), filled when the library is loaded, before any call can make a
- * communicator. */
-__attribute__((constructor)) static void coll_serve_comm(void)
-{
-    comm_coll = (comm_coll_ops_t){.barrier = rmp_barrier, .bcast = rmp_bcast,
-                                  .allreduce = rmp_allreduce, .gather = rmp_gather,
-                                  .allgather = rmp_allgather, .alltoall = rmp_alltoall,
-                                  .alltoallv = rmp_alltoallv,
-                                  .comm_free = coll_offload_comm_free};
-}
-
 int coll_comm(rmp_comm_t h, coll_t *cl)
 {
     intra_t in;

@@ -1,14 +1,16 @@
-/* comm_coll.h — what the communicator layer needs of the collectives above it, without calling
- * up: making a communicator is collective (an allgather of colours in split, allreduces of
- * context-id masks, broadcasts of an intercommunicator's groups), so comm/ runs them through
- * this table, which collectives/coll.c fills when the library is loaded (comm/ never names a
- * collectives/ symbol). And the intracommunicator check every creation starts with. */
+/* comm_coll.h — what the communicator layer needs of the collectives above it, without
+ * calling up: making a communicator is collective (an allgather of colours in split,
+ * allreduces of context-id masks, broadcasts of an intercommunicator's groups), so comm/ runs
+ * them through this table, which collectives/comm_serve.c fills when the library is loaded
+ * (comm/ never names a collectives/ symbol). And the intracommunicator check every creation
+ * starts with. */
 #ifndef RMP_COMM_COLL_H
 #define RMP_COMM_COLL_H
 
 #include "core.h"
 
-#define COLL_CTXOFF 1 /* a communicator's collective context (ctx_id + 1): p2p never matches it */
+/* A communicator's collective context (ctx_id + 1): user p2p traffic never matches it. */
+#define COLL_CTXOFF 1
 
 typedef struct comm_coll_ops {
     int (*barrier)(rmp_comm_t comm);
@@ -29,7 +31,7 @@ typedef struct comm_coll_ops {
     void (*comm_free)(comm_t *comm);
 } comm_coll_ops_t;
 
-extern comm_coll_ops_t comm_coll; /* comm_coll.c; filled by collectives/coll.c */
+extern comm_coll_ops_t comm_coll; /* comm_coll.c; filled by collectives/comm_serve.c */
 
 /* An intracommunicator a call runs on: the communicator, my rank, its size. */
 typedef struct intra {

@@ -353,19 +353,9 @@ static void am_fini(rmp_ctx_t *c)
     am_target_fini();
 }
 
-/* objmeta.c's question (names of windows), answered by the window table. */
-static int am_win_valid(rmp_win_t win)
-{
-    intptr_t base;
-    ptrdiff_t size;
-    int du;
-    return rmp_win_get_peer(win, 0, &base, &size, &du); /* rank 0 exists in every window */
-}
-
 void rma_am_init(rmp_ctx_t *c)
 {
     rma_hook_set(c, am_deliver, am_peer_failed, am_fini);
-    c->rma_win_valid = am_win_valid;
 }
 
 /* Operations still waiting for answers from a window that goes: their answers are accepted
