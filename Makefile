@@ -30,7 +30,10 @@ comma := ,
 space := $() $()
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -fPIC $(WARN) -Iinclude -Iruntime $(PMIX_CFLAGS)
+# runtime/ is grouped by concern in subfolders (p2p, datatype, request, boot, util, prof; the
+# transports apart): each is on the include path, so "core.h", "match.h", ... resolve anywhere.
+RUNTIME_DIRS := runtime $(filter-out runtime/transport,$(patsubst %/,%,$(wildcard runtime/*/)))
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -fPIC $(WARN) -Iinclude $(RUNTIME_DIRS:%=-I%) -Icomm $(PMIX_CFLAGS)
 
 ifeq ($(VARIANT),release)
   OUT := .
@@ -58,7 +61,7 @@ LDFLAGS_ALL := $(SAN) $(LDFLAGS)
 OBJ := build/$(VARIANT)/obj
 LIBS := $(PMIX_LIBS) -libverbs -lrdmacm -lpthread -lm
 
-LIB_SRC := $(wildcard runtime/*.c runtime/transport/*.c runtime/transport/*/*.c collectives/*.c rma/*.c io/*.c)
+LIB_SRC := $(wildcard runtime/*.c runtime/*/*.c runtime/transport/*/*.c comm/*.c collectives/*.c rma/*.c io/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(OBJ)/%.o)
 # Only the API leaves the library. Library objects are compiled with hidden visibility, and
 # mk/visibility.h includes include/rmp.h first under default visibility: whatever rmp.h declares
@@ -145,8 +148,10 @@ $(STATIC): $(OBJ)/librmp-all.o
 	objcopy --localize-hidden $< $(OBJ)/librmp.o
 	rm -f $@ && ar rcs $@ $(OBJ)/librmp.o
 
-$(INTERNAL): $(LIB_OBJ)
-	rm -f $@ && ar rcs $@ $^
+# One member, as librmp.a: a program that uses comm/ alone still gets the collectives that
+# comm/ runs through the table collectives/comm_serve.c fills at load (comm/comm_coll.h).
+$(INTERNAL): $(OBJ)/librmp-all.o
+	rm -f $@ && ar rcs $@ $<
 
 # librmp.so.0 is the file (its soname, what programs load), librmp.so the link-time name.
 $(SHARED).0: $(LIB_OBJ)
@@ -347,9 +352,9 @@ CLASH_BIN := $(TESTS)/progs/clash-static $(TESTS)/progs/clash-shared
 # the sanitizer, because Criterion's runner cannot start under TSan (Snaipe/Criterion#274). The
 # programs it drives (mrun and the ranks) are still TSan builds.
 INTEG_SAN := $(if $(filter tsan,$(VARIANT)),,$(SAN))
-# runtime/knobs.c (libc only) is linked in so that the rmp-info test knows every knob.
-$(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h) runtime/knobs.c \
-                      runtime/knobs.h | need-test-deps
+# runtime/util/knobs.c (libc only) is linked in so that the rmp-info test knows every knob.
+$(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h) runtime/util/knobs.c \
+                      runtime/util/knobs.h | need-test-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(OPT) $(INTEG_SAN) $(CFLAGS) -Itests/integration $(INTEG_SAN) $(LDFLAGS) \
 	  -DRMP_TEST_MRUN='"$(abspath $(MRUN))"' -DRMP_TEST_PROGS='"$(abspath $(TESTS)/progs)"' \
@@ -358,7 +363,7 @@ $(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h) runtime/kno
 	  -DRMP_TEST_SRCDIR='"$(abspath .)"' -DRMP_TEST_LIBDIR='"$(abspath $(OUT)/lib)"' \
 	  -DRMP_TEST_VARIANT='"$(VARIANT)"' -DRMP_TEST_CC='"$(CC)"' -DRMP_TEST_CXX='"$(RMPICXX_CXX)"' \
 	  -DRMP_TEST_LDFLAGS='"$(strip $(LDFLAGS_ALL))"' \
-	  -o $@ $(INTEG_SRC) runtime/knobs.c -lcriterion
+	  -o $@ $(INTEG_SRC) runtime/util/knobs.c -lcriterion
 
 # MPI-style test programs, built the way a user builds them: with rmpcc (shared librmp-mpi).
 $(TESTS)/mpi/%: tests/mpi/%.c $(wildcard tests/mpi/*.h) $(MPI_SHARED) $(MPI_STATIC) $(RMPCC)
@@ -400,7 +405,7 @@ check-unit: tests
 	$(TESTS)/contract self && $(TESTS)/contract shm
 	@if grep -Hn '^#include "' runtime/transport/*.[ch] runtime/transport/*/*.[ch] | grep -v '"transport/\|"offload.h"\|"rma.h"\|"rmp.h"'; \
 	then echo "check-unit: runtime/transport/ includes the runtime above it (lines above)"; exit 1; fi
-	tests/check-layers.sh $(OBJ)
+	tests/check-layers.sh $(OBJ) "$(CC) $(LDFLAGS_ALL)" "$(LIBS)"
 
 INTEGRATION_FILTER ?=
 check-integration: tests
@@ -538,7 +543,7 @@ uninstall:
 	if [ -d $(DESTDIR)$(PREFIX)/include/rmp ]; then rmdir $(DESTDIR)$(PREFIX)/include/rmp; fi
 
 format:
-	clang-format -i $(LIB_SRC) $(MRUN_SRC) $(MPI_SRC) tools/*.c include/rmp.h include/rmp/mpi.h runtime/*.h runtime/transport/*.h runtime/transport/*/*.h
+	clang-format -i $(LIB_SRC) $(MRUN_SRC) $(MPI_SRC) tools/*.c include/rmp.h include/rmp/mpi.h runtime/*.h runtime/*/*.h comm/*.h runtime/transport/*/*.h
 
 clean:
 	rm -rf build lib bin

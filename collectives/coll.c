@@ -9,17 +9,11 @@
 
 int coll_comm(rmp_comm_t h, coll_t *cl)
 {
-    int err = ctx_check();
-    if (err)
-        return err;
-    ctx_lock(&rmp_ctx);
-    comm_t *c = comm_get(h);
-    if (c && c->lworld) /* an intercommunicator: only the calls that dispatch to inter*.c */
-        c = NULL;
-    if (c)
-        *cl = (coll_t){.comm = c, .rank = c->rank, .size = c->size};
-    ctx_unlock(&rmp_ctx);
-    return c ? RMP_SUCCESS : RMP_ERR_COMM;
+    intra_t in;
+    int err = comm_intra(h, &in);
+    if (!err)
+        *cl = (coll_t){.comm = in.comm, .rank = in.rank, .size = in.size};
+    return err;
 }
 
 int coll_root(const coll_t *cl, int root)
@@ -100,8 +94,6 @@ int coll_reduction(int count, rmp_datatype_t type, rmp_op_t op, const dtype_t **
 
 /* The tag separates consecutive collectives on one communicator; all ranks call collectives
  * in the same order (as MPI requires, nonblocking ones included), so their counters agree. */
-_Thread_local pcoll_tls_t coll_pmode;
-
 /* This call's tag into cl->tag; false in a persistent init's dry run (nothing runs). */
 static bool coll_tag(coll_t *cl)
 {

@@ -8,10 +8,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "comm_coll.h" /* COLL_CTXOFF, comm_intra */
 #include "core.h"
 #include "sched.h"
 
-#define COLL_CTXOFF 1 /* collective context: user p2p traffic never matches ours */
 
 /* What every rank of a collective call must agree on (RMP_CHECK_COLLECTIVES, coll_check.c):
  * the collective, its root, the bytes each block carries (count x type size; -1 where ranks

@@ -11,6 +11,7 @@
  * RMP_IN_PLACE has no meaning on an intercommunicator: RMP_ERR_BUFFER. */
 #include <stdlib.h>
 
+#include "coll.h"
 #include "inter.h"
 
 /* p + off, NULL staying NULL (an empty buffer may be NULL; no arithmetic on it). */

@@ -9,6 +9,10 @@
 #include "hang.h"
 #include "sched.h"
 
+/* The persistent collectives' mode of this thread (coll.h): defined here, where sched_post
+ * reads it, so that the engine needs nothing of coll.c, which sets it (no knot). */
+_Thread_local pcoll_tls_t coll_pmode;
+
 typedef enum { ST_SEND, ST_RECV, ST_COPY, ST_REDUCE, ST_REDUCE3, ST_CALL } step_kind_t;
 
 typedef struct step {

@@ -34,14 +34,6 @@ enum {
     OWN_MS = 2000,
 };
 
-int64_t out_now_ms(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
-        return 0;
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 void out_init(out_stream_t *s, out_sink_t *sink, int rank, bool tag)
 {
     *s = (out_stream_t){.fd = -1, .rank = rank, .tag = tag, .sink = sink};

@@ -81,8 +81,9 @@ void out_finish(out_stream_t *s);
  * holding its sink after a longer one. Returns the next deadline (monotonic ms), 0: none. */
 int64_t out_tick(out_stream_t *s, int64_t now);
 
-/* Between output.c and outsink.c: a sink for fd (reopen: may get a non-blocking description
- * of its own; false for files), queueing bytes, writing what it takes, freeing it. */
+/* The sinks (outsink.c), which output.c writes lines to: a sink for fd (reopen: may get a
+ * non-blocking description of its own; false for files), queueing bytes, writing what it
+ * takes, freeing it. */
 void out_sink_init(out_sink_t *k, int fd, bool reopen);
 void out_sink_put(out_sink_t *k, const char *p, size_t n);
 void out_sink_flush(out_sink_t *k, bool writable);

@@ -1,4 +1,4 @@
-/* dynamic.c — MPI's ports, accept/connect and join over rmp's (collectives/port.c). A call
+/* dynamic.c — MPI's ports, accept/connect and join over rmp's (comm/port.c). A call
  * with no communicator raises on MPI_COMM_SELF (MPI-4.0 9.3: errors not tied to an object);
  * accept and connect on comm, whose handler the new intercommunicator inherits. */
 #include "rmpi.h"

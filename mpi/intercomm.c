@@ -1,4 +1,4 @@
-/* intercomm.c — MPI's intercommunicator calls over rmp's (collectives/inter.c). A new
+/* intercomm.c — MPI's intercommunicator calls over rmp's (comm/inter.c). A new
  * communicator inherits the error handler of the one it is made from (MPI-3.1 8.3): local_comm
  * for MPI_Intercomm_create, the intercommunicator for MPI_Intercomm_merge. */
 #include "rmpi.h"

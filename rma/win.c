@@ -386,6 +386,16 @@ static void win_say_paths(const win_t *w, bool force, bool share)
                  am);
 }
 
+/* objmeta.c's question (it names windows), answered by the window table, which it may not
+ * call: installed in the context at every creation (ctx.h's rma_win_valid). */
+static int win_valid(rmp_win_t win)
+{
+    intptr_t base;
+    ptrdiff_t size;
+    int du;
+    return rmp_win_get_peer(win, 0, &base, &size, &du); /* rank 0 exists in every window */
+}
+
 /* Collective: the window of flavor over size bytes at base (allocate flavors: memory made
  * here, *baseptr gets it). */
 static int win_make(int flavor, void *base, ptrdiff_t size, int disp_unit, rmp_comm_t comm,
@@ -482,6 +492,7 @@ static int win_make(int flavor, void *base, ptrdiff_t size, int disp_unit, rmp_c
         me->err = win_expose(w, me);
     if (!me->err) {
         rma_am_init(c);
+        c->rma_win_valid = win_valid;
         me->err = rma_am_register(w); /* before B: after it, every rank takes messages */
         registered = !me->err;
     }

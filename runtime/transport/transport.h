@@ -239,7 +239,7 @@ extern const tp_ops_t tp_shm_ops;
 extern const tp_ops_t tp_verbs_ops;
 extern const tp_ops_t tp_sock_ops; /* dynamic peers only: opened by the core on first need */
 
-/* The sock transport's meeting place, which ports (collectives/port.c) share: the user's
+/* The sock transport's meeting place, which ports (comm/port.c) share: the user's
  * private directory (mode 0700; why says what is wrong with it), a listening socket there
  * named <kind>-<pid>-..., a connection to one (-1 and why), an accepted one within timeout_ms
  * (-1: error, -2: nobody came); both ends check that the other is a process of this user. */

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "comm_coll.h"
 #include "ctxid.h"
 #include "inter.h"
 #include "objmeta.h"
@@ -343,7 +343,7 @@ static int idup_progress(struct rmp_request *r)
 /* The new communicator at the call, on an id that matches nothing until the agreement
  * completes: the parent's members (and topology) for an intracommunicator, its groups and a
  * bridge of its own for an intercommunicator; the hints of both. */
-static int idup_shell(rmp_comm_t comm, const coll_t *cl, const inter_t *it, rmp_comm_t *h)
+static int idup_shell(rmp_comm_t comm, const intra_t *cl, const inter_t *it, rmp_comm_t *h)
 {
     int err = it ? inter_build_copy(it, CTX_ID_NONE, h)
                  : comm_create(cl->comm->world, cl->size, cl->rank, CTX_ID_NONE, h);
@@ -364,8 +364,8 @@ int rmp_comm_idup(rmp_comm_t comm, rmp_comm_t *newcomm, rmp_request_t *req)
 {
     bool inter = comm_is_inter(comm);
     inter_t it = {0};
-    coll_t cl = {0};
-    int err = inter ? inter_get(comm, &it) : coll_comm(comm, &cl);
+    intra_t cl = {0};
+    int err = inter ? inter_get(comm, &it) : comm_intra(comm, &cl);
     if (!err && (!newcomm || !req))
         err = RMP_ERR_ARG;
     if (err)

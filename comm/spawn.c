@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "coll.h"
+#include "comm_coll.h"
 #include "port.h"
 #include "spawn.h"
 
@@ -244,12 +244,12 @@ static int start(spawn_req_t *q, char *port, pid_t *pid)
 static int spawn_apps(spawn_app_t *apps, int count, int root, rmp_comm_t comm,
                       rmp_comm_t *intercomm, int errcodes[], int nerr)
 {
-    coll_t cl;
-    int err = coll_comm(comm, &cl);
+    intra_t cl;
+    int err = comm_intra(comm, &cl);
     if (!err && !intercomm)
         err = RMP_ERR_ARG;
     if (!err)
-        err = coll_root(&cl, root);
+        err = intra_root(&cl, root);
     if (err)
         return err;
     *intercomm = RMP_COMM_NULL;
@@ -261,7 +261,7 @@ static int spawn_apps(spawn_app_t *apps, int count, int root, rmp_comm_t comm,
         hdr[0] = count < 1 || !apps ? RMP_ERR_SPAWN : start(&q, port, &pid);
         hdr[1] = q.total;
     }
-    err = rmp_bcast(hdr, 2, RMP_INT32, root, comm); /* the outcome so far, and the children */
+    err = comm_coll.bcast(hdr, 2, RMP_INT32, root, comm); /* the outcome so far, and the children */
     if (!err && !(err = hdr[0]))
         err = port_meet(port, cl.rank == root ? apps[0].info : RMP_INFO_NULL, root, comm, true,
                         pid, intercomm);

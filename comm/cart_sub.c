@@ -5,7 +5,7 @@
  * With no dimension kept only the grid's rank 0 gets one (size 1, 0-dimensional). */
 #include <stdlib.h>
 
-#include "coll.h"
+#include "comm_coll.h"
 
 int rmp_cart_sub(rmp_comm_t comm, const int remain_dims[], rmp_comm_t *newcomm)
 {

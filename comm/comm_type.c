@@ -2,7 +2,7 @@
  * RMP_COMM_TYPE_SHARED the color is the lowest world rank on my node (PMIX_LOCAL_PEERS, which
  * every launcher gives): the same for every rank of a node, different across nodes, known
  * without communication. */
-#include "coll.h"
+#include "comm_coll.h"
 
 /* My node's color: the lowest world rank of the ranks sharing my node (me included). */
 static int node_color(const rmp_ctx_t *c)

@@ -1,5 +1,6 @@
-/* topo.h — the topology a communicator carries (comm_t.topo, set by topo.c when it creates
- * the communicator), as the neighbourhood collectives (neighbor.c) read it. */
+/* topo.h — the topology a communicator carries (comm_t.topo, set by topo.c and graph.c when
+ * they create the communicator, in a block of topo_block.c's), as the neighbourhood
+ * collectives (neighbor.c) read it. */
 #ifndef RMP_TOPO_H
 #define RMP_TOPO_H
 
@@ -32,8 +33,10 @@ static inline const topo_t *topo_of(const comm_t *c)
 /* MPI_Comm_dup keeps the topology: a copy of from's (if any) for the duplicate `to`.
  * RMP_ERR_NO_MEM. */
 int topo_dup(const comm_t *from, comm_t *to);
-/* The copy of a graph topology (RMP_GRAPH, graph.c), which topo_dup hands over: NULL when out
- * of memory. */
-topo_t *graph_topo_copy(const topo_t *t);
+/* A block with room for ndims Cartesian entries and the neighbour lists (topo.c's kinds), and
+ * one for a graph: index[nnodes], edges[nedges], then my neighbour list (graph.c). NULL when
+ * out of memory. */
+topo_t *topo_alloc(int kind, int ndims, int indeg, int outdeg, bool weighted);
+topo_t *graph_alloc(int nnodes, int nedges, int deg);
 
 #endif

@@ -6,7 +6,8 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "coll.h"
+#include "comm_coll.h"
+#include "group.h"
 
 /* Expand n triplets into *out (*nout ranks): every triplet's first and last within [0, size)
  * (RMP_ERR_RANK), a non-zero stride that moves from first towards last (RMP_ERR_ARG: MPI

@@ -6,33 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "comm_coll.h"
 #include "topo.h"
-
-/* One block: index[nnodes], edges[nedges], then my neighbour list. */
-static topo_t *graph_alloc(int nnodes, int nedges, int deg)
-{
-    size_t n = (size_t)nnodes + (size_t)nedges + (size_t)deg;
-    topo_t *t = calloc(1, sizeof(*t) + sizeof(int) * (n ? n : 1));
-    if (!t)
-        return NULL;
-    *t = (topo_t){.kind = RMP_GRAPH, .nnodes = nnodes, .nedges = nedges, .indeg = deg,
-                  .outdeg = deg};
-    t->index = t->data;
-    t->edges = t->index + nnodes;
-    t->in = t->out = t->edges + nedges;
-    return t;
-}
-
-topo_t *graph_topo_copy(const topo_t *t)
-{
-    topo_t *c = graph_alloc(t->nnodes, t->nedges, t->indeg);
-    if (!c)
-        return NULL;
-    memcpy(c->data, t->data, sizeof(int) * ((size_t)t->nnodes + (size_t)t->nedges + t->indeg));
-    c->rank = t->rank;
-    return c;
-}
 
 /* The graph's checks (before anything is sent): RMP_ERR_ARG for nnodes < 0 or > size,
  * missing arrays, an index that is negative or decreasing; RMP_ERR_RANK for an edge that is no
@@ -56,8 +31,8 @@ static int graph_check(int size, int nnodes, const int index[], const int edges[
 int rmp_graph_create(rmp_comm_t comm, int nnodes, const int index[], const int edges[],
                      int reorder, rmp_comm_t *newcomm)
 {
-    coll_t cl;
-    int err = coll_comm(comm, &cl);
+    intra_t cl;
+    int err = comm_intra(comm, &cl);
     (void)reorder; /* ranks keep the parent's order, which MPI allows */
     if (!err && !newcomm)
         err = RMP_ERR_ARG;
@@ -181,8 +156,8 @@ int rmp_graph_neighbors(rmp_comm_t comm, int rank, int maxneighbors, int neighbo
 int rmp_graph_map(rmp_comm_t comm, int nnodes, const int index[], const int edges[],
                   int *newrank)
 {
-    coll_t cl;
-    int err = coll_comm(comm, &cl);
+    intra_t cl;
+    int err = comm_intra(comm, &cl);
     if (!err && !newrank)
         err = RMP_ERR_ARG;
     if (!err)
@@ -195,8 +170,8 @@ int rmp_graph_map(rmp_comm_t comm, int nnodes, const int index[], const int edge
 int rmp_cart_map(rmp_comm_t comm, int ndims, const int dims[], const int periods[],
                  int *newrank)
 {
-    coll_t cl;
-    int err = coll_comm(comm, &cl);
+    intra_t cl;
+    int err = comm_intra(comm, &cl);
     if (!err && (!newrank || (ndims > 0 && (!dims || !periods))))
         err = RMP_ERR_ARG;
     if (!err && ndims < 0)
@@ -220,8 +195,8 @@ int rmp_dist_graph_create(rmp_comm_t comm, int n, const int sources[], const int
                           const int destinations[], const int weights[], int reorder,
                           rmp_comm_t *newcomm)
 {
-    coll_t cl;
-    int err = coll_comm(comm, &cl);
+    intra_t cl;
+    int err = comm_intra(comm, &cl);
     bool unweighted = weights == RMP_UNWEIGHTED; /* what I said; the graph's is voted below */
     long long nedges = 0;
     if (!err && (!newcomm || n < 0 || (n > 0 && (!sources || !degrees))))
@@ -252,7 +227,7 @@ int rmp_dist_graph_create(rmp_comm_t comm, int n, const int sources[], const int
      * graph (erroneous) gives its edges weight 1. */
     int vote = unweighted ? 1 : 2;
     int all = 0;
-    err = rmp_allreduce(&vote, &all, 1, RMP_INT, RMP_MAX, comm);
+    err = comm_coll.allreduce(&vote, &all, 1, RMP_INT, RMP_MAX, comm);
     if (err)
         return err;
     bool weighted = all == 2;
@@ -285,7 +260,7 @@ int rmp_dist_graph_create(rmp_comm_t comm, int n, const int sources[], const int
             fill[d] += EDGE_INTS;
         }
     if (!err)
-        err = rmp_alltoall(scount, 1, RMP_INT, rcount, 1, RMP_INT, comm);
+        err = comm_coll.alltoall(scount, 1, RMP_INT, rcount, 1, RMP_INT, comm);
     long long total = 0;
     for (int r = 0; !err && r < p; r++) {
         rdispl[r] = (int)total;
@@ -296,7 +271,8 @@ int rmp_dist_graph_create(rmp_comm_t comm, int n, const int sources[], const int
     if (!err && !(rbuf = malloc(sizeof(int) * (size_t)(total + 1))))
         err = RMP_ERR_NO_MEM;
     if (!err)
-        err = rmp_alltoallv(sbuf, scount, sdispl, RMP_INT, rbuf, rcount, rdispl, RMP_INT, comm);
+        err = comm_coll.alltoallv(sbuf, scount, sdispl, RMP_INT, rbuf, rcount, rdispl, RMP_INT,
+                                  comm);
     int nin = 0, nout = 0;
     int *in = NULL, *inw = NULL, *out = NULL, *outw = NULL;
     if (!err) {

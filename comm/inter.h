@@ -7,7 +7,7 @@
 #ifndef RMP_INTER_H
 #define RMP_INTER_H
 
-#include "coll.h"
+#include "comm_coll.h"
 #include "ctxid.h"
 
 /* ---- context ids (ctxid.c) ---- */

@@ -1,109 +1,19 @@
-/* session.c — MPI-4 sessions (MPI-4.0 ch. 11) in the runtime: a session holds the runtime
- * (init.c's rt_hold: the first holder starts it, with or without rmp_init), names the process
- * sets, gives their groups; rmp_comm_create_from_group makes a communicator of a group with no
- * parent, matched across the members by a string tag. The psets: "mpi://WORLD" (every rank of
- * the job), "mpi://SELF" (this process) and "rmp://node" (the ranks on this node, in local
- * rank order: mrun's virtual node with --nodes). */
-#include <string.h>
-#include <strings.h>
+/* session_comm.c — what sessions make in the communicator layer (MPI-4.0 11.3): a process
+ * set's group (rmp_group_from_session_pset), a communicator of a group with no parent
+ * matched across the members by a string tag (rmp_comm_create_from_group), and an
+ * intercommunicator of two such groups. The sessions themselves are the runtime's
+ * (runtime/boot/session.c: holding the runtime, the psets' names and sizes). */
+#include <stdint.h>
 
 #include "core.h"
-
-static const char *const psets[] = {"mpi://WORLD", "mpi://SELF", "rmp://node"};
-#define NPSETS ((int)(sizeof(psets) / sizeof(psets[0])))
-
-/* RMP_SUCCESS when s is a live session. */
-static int session_check(rmp_session_t s)
-{
-    int rc = ctx_check();
-    if (rc)
-        return rc;
-    if (s < 1 || s > SESSION_MAX || !(rmp_ctx.session_live & (1ull << (s - 1))))
-        return RMP_ERR_ARG;
-    return RMP_SUCCESS;
-}
-
-int rmp_session_init(int required, int *provided, rmp_session_t *session)
-{
-    if (!session)
-        return RMP_ERR_ARG;
-    int rc = rt_hold(required, provided);
-    if (rc)
-        return rc;
-    rmp_ctx_t *c = &rmp_ctx;
-    ctx_lock(c);
-    int k = 0;
-    while (k < SESSION_MAX && (c->session_live & (1ull << k)))
-        k++;
-    if (k < SESSION_MAX)
-        c->session_live |= 1ull << k;
-    ctx_unlock(c);
-    if (k == SESSION_MAX) {
-        rt_release();
-        return RMP_ERR_NO_MEM;
-    }
-    *session = k + 1;
-    return RMP_SUCCESS;
-}
-
-int rmp_session_finalize(rmp_session_t *session)
-{
-    int rc = session ? session_check(*session) : RMP_ERR_ARG;
-    if (rc)
-        return rc;
-    rmp_ctx_t *c = &rmp_ctx;
-    ctx_lock(c);
-    c->session_live &= ~(1ull << (*session - 1));
-    bsend_session_release(c, *session); /* as freeing a communicator detaches its buffer */
-    ctx_unlock(c);
-    *session = RMP_SESSION_NULL;
-    return rt_release();
-}
-
-int rmp_session_get_num_psets(rmp_session_t s, int *n)
-{
-    int rc = session_check(s);
-    if (!rc && !n)
-        rc = RMP_ERR_ARG;
-    if (!rc)
-        *n = NPSETS;
-    return rc;
-}
-
-int rmp_session_get_nth_pset(rmp_session_t s, int n, int *len, char *name)
-{
-    int rc = session_check(s);
-    if (!rc && (n < 0 || n >= NPSETS || !len || *len < 0 || (*len > 0 && !name)))
-        rc = RMP_ERR_ARG;
-    if (rc)
-        return rc;
-    int need = (int)strlen(psets[n]) + 1;
-    if (*len == 0) { /* MPI-4.0 11.3.2: a length of 0 asks for the length */
-        *len = need;
-        return RMP_SUCCESS;
-    }
-    int k = *len < need ? *len - 1 : need - 1;
-    memcpy(name, psets[n], (size_t)k);
-    name[k] = '\0';
-    return RMP_SUCCESS;
-}
-
-/* Index of a pset name, or -1; case does not matter (MPICH's session_self asks for
- * "mpi://self"). */
-static int pset_index(const char *name)
-{
-    for (int i = 0; name && i < NPSETS; i++)
-        if (strcasecmp(name, psets[i]) == 0)
-            return i;
-    return -1;
-}
+#include "group.h"
 
 int rmp_group_from_session_pset(rmp_session_t s, const char *name, rmp_group_t *group)
 {
     int rc = session_check(s);
     if (rc)
         return rc;
-    int i = pset_index(name);
+    int i = session_pset_index(name);
     if (i < 0 || !group)
         return RMP_ERR_ARG;
     if (i < 2) {
@@ -118,18 +28,6 @@ int rmp_group_from_session_pset(rmp_session_t s, const char *name, rmp_group_t *
     if (!rc)
         group_set_session(*group, s);
     return rc;
-}
-
-int rmp_session_pset_size(rmp_session_t s, const char *name, int *size)
-{
-    int rc = session_check(s);
-    if (rc)
-        return rc;
-    int i = pset_index(name);
-    if (i < 0 || !size)
-        return RMP_ERR_ARG;
-    *size = i == 0 ? rmp_ctx.size : i == 1 ? 1 : rmp_ctx.local_size;
-    return RMP_SUCCESS;
 }
 
 /* The tag of a string: FNV-1a folded into 0..RMP_TAG_UB, the same on every member. */

@@ -97,12 +97,13 @@ static int comm_valid(rmp_comm_t comm)
     return err ? err : comm_get(comm) ? RMP_SUCCESS : RMP_ERR_COMM;
 }
 
+/* Windows are the one-sided layer's: it says which handles are live (ctx.h's rma_win_valid). */
 static int win_valid(rmp_win_t win)
 {
-    intptr_t base;
-    ptrdiff_t size;
-    int du;
-    return rmp_win_get_peer(win, 0, &base, &size, &du); /* rank 0 exists in every window */
+    int err = ctx_check();
+    if (err)
+        return err;
+    return rmp_ctx.rma_win_valid ? rmp_ctx.rma_win_valid(win) : RMP_ERR_WIN;
 }
 
 /* ---- names ---- */

@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "comm_coll.h"
 #include "ctxid.h"
 #include "inter.h"
 #include "match.h"
 #include "objmeta.h"
 #include "topo.h"
 
-static int agree_ctx_id(const coll_t *cl, rmp_comm_t parent, uint32_t *id)
+static int agree_ctx_id(const intra_t *cl, rmp_comm_t parent, uint32_t *id)
 {
     (void)cl;
     return comm_agree_ctx(parent, NULL, NULL, id);
@@ -20,11 +20,11 @@ static int agree_ctx_id(const coll_t *cl, rmp_comm_t parent, uint32_t *id)
 
 int rmp_comm_dup(rmp_comm_t comm, rmp_comm_t *newcomm)
 {
-    coll_t cl;
+    intra_t cl;
     uint32_t id;
     if (comm_is_inter(comm))
         return inter_comm_dup(comm, newcomm);
-    int err = coll_comm(comm, &cl);
+    int err = comm_intra(comm, &cl);
     if (!err && !newcomm)
         err = RMP_ERR_ARG;
     if (!err)
@@ -54,7 +54,7 @@ static int split_cmp(const void *pa, const void *pb)
 
 /* From everyone's (color, key) pairs: the members of my color in new-rank order, as world
  * ranks; *me_p gets my position. */
-static int split_members(const coll_t *cl, const int *ck, int color, int *world, int *n_p,
+static int split_members(const intra_t *cl, const int *ck, int color, int *world, int *n_p,
                          int *me_p)
 {
     split_member_t *m = malloc(sizeof(*m) * (size_t)cl->size);
@@ -77,11 +77,11 @@ static int split_members(const coll_t *cl, const int *ck, int color, int *world,
 
 int rmp_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm)
 {
-    coll_t cl;
+    intra_t cl;
     uint32_t id;
     if (comm_is_inter(comm))
         return inter_comm_split(comm, color, key, newcomm);
-    int err = coll_comm(comm, &cl);
+    int err = comm_intra(comm, &cl);
     if (!err && !newcomm)
         err = RMP_ERR_ARG;
     if (!err && color < 0 && color != RMP_UNDEFINED)
@@ -96,7 +96,7 @@ int rmp_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm)
     if (!err)
         have_id = !(err = agree_ctx_id(&cl, comm, &id)); /* RMP_UNDEFINED ranks take part too */
     if (!err)
-        err = rmp_allgather(mine, 2, RMP_INT32, ck, 2, RMP_INT32, comm);
+        err = comm_coll.allgather(mine, 2, RMP_INT32, ck, 2, RMP_INT32, comm);
     if (!err && color != RMP_UNDEFINED)
         err = split_members(&cl, ck, color, world, &n, &me);
     if (!err) {
@@ -128,7 +128,7 @@ static void comm_teardown(comm_t *c)
         core_verbose(&rmp_ctx, "a freed communicator had %zu message%s nobody received: dropped",
                      lost, lost == 1 ? "" : "s");
     if (!c->lworld) /* an intercommunicator never offloads; its pair's state is the bridge's */
-        coll_offload_comm_free(c);
+        comm_coll.comm_free(c);
     /* an intercommunicator's bridge owns the pair: it goes with it, when its last collective
      * ends */
     comm_t *bridge = c->lworld ? &rmp_ctx.comms[c->bridge] : NULL;
@@ -173,7 +173,7 @@ int rmp_comm_disconnect(rmp_comm_t *comm)
     int size;
     if (*comm == RMP_COMM_WORLD || *comm == RMP_COMM_SELF || rmp_comm_size(*comm, &size))
         return RMP_ERR_COMM;
-    if ((err = rmp_barrier(*comm)))
+    if ((err = comm_coll.barrier(*comm)))
         return err;
     return rmp_comm_free(comm);
 }

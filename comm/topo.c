@@ -8,62 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "comm_coll.h"
 #include "topo.h"
-
-/* The ints of data[]: ndims Cartesian entries thrice, the neighbour lists and weights. */
-static size_t topo_ints(int ndims, int indeg, int outdeg, bool weighted)
-{
-    return 3 * (size_t)ndims + (size_t)(indeg + outdeg) * (weighted ? 2 : 1);
-}
-
-/* A block with room for ndims Cartesian entries and the neighbour lists. */
-static topo_t *topo_alloc(int kind, int ndims, int indeg, int outdeg, bool weighted)
-{
-    size_t n = topo_ints(ndims, indeg, outdeg, weighted);
-    topo_t *t = calloc(1, sizeof(*t) + sizeof(int) * (n ? n : 1));
-    if (!t)
-        return NULL;
-    int *p = t->data;
-    *t = (topo_t){
-        .kind = kind, .ndims = ndims, .indeg = indeg, .outdeg = outdeg, .weighted = weighted};
-    t->dims = p, p += ndims;
-    t->periods = p, p += ndims;
-    t->coords = p, p += ndims;
-    t->in = p, p += indeg;
-    t->out = p, p += outdeg;
-    if (weighted) {
-        t->in_w = p, p += indeg;
-        t->out_w = p;
-    }
-    return t;
-}
-
-int topo_dup(const comm_t *from, comm_t *to)
-{
-    const topo_t *t = topo_of(from);
-    if (!t)
-        return RMP_SUCCESS;
-    if (t->kind == RMP_GRAPH) { /* its own layout (graph.c) */
-        topo_t *g = graph_topo_copy(t);
-        if (!g)
-            return RMP_ERR_NO_MEM;
-        ctx_lock(&rmp_ctx);
-        to->topo = g;
-        ctx_unlock(&rmp_ctx);
-        return RMP_SUCCESS;
-    }
-    topo_t *c = topo_alloc(t->kind, t->ndims, t->indeg, t->outdeg, t->weighted);
-    if (!c)
-        return RMP_ERR_NO_MEM;
-    /* the same shape: topo_alloc laid the arrays out alike, only their content is copied */
-    memcpy(c->data, t->data, sizeof(int) * topo_ints(t->ndims, t->indeg, t->outdeg, t->weighted));
-    c->rank = t->rank;
-    ctx_lock(&rmp_ctx);
-    to->topo = c;
-    ctx_unlock(&rmp_ctx);
-    return RMP_SUCCESS;
-}
 
 /* The topology of a valid communicator: RMP_ERR_COMM, or RMP_ERR_TOPOLOGY when it has none of
  * kind (0: any). */
@@ -163,8 +109,8 @@ static topo_t *cart_topo(int ndims, const int dims[], const int periods[], int r
 int rmp_cart_create(rmp_comm_t comm, int ndims, const int dims[], const int periods[], int reorder,
                     rmp_comm_t *newcomm)
 {
-    coll_t cl;
-    int prod = 1, err = coll_comm(comm, &cl);
+    intra_t cl;
+    int prod = 1, err = comm_intra(comm, &cl);
     (void)reorder; /* ranks keep the parent's order, which MPI allows */
     if (newcomm) /* what an error leaves there: no communicator */
         *newcomm = RMP_COMM_NULL;
@@ -458,8 +404,8 @@ int rmp_dist_graph_create_adjacent(rmp_comm_t comm, int indegree, const int sour
                                    const int destinations[], const int destweights[], int reorder,
                                    rmp_comm_t *newcomm)
 {
-    coll_t cl;
-    int err = coll_comm(comm, &cl);
+    intra_t cl;
+    int err = comm_intra(comm, &cl);
     (void)reorder;
     if (!err && !newcomm)
         err = RMP_ERR_ARG;
@@ -476,7 +422,7 @@ int rmp_dist_graph_create_adjacent(rmp_comm_t comm, int indegree, const int sour
      * on its edges. The creation is collective anyway (the dup below). */
     int vote = weights_vote(sourceweights), v2 = weights_vote(destweights), all = 0;
     vote = v2 > vote ? v2 : vote;
-    err = rmp_allreduce(&vote, &all, 1, RMP_INT, RMP_MAX, comm);
+    err = comm_coll.allreduce(&vote, &all, 1, RMP_INT, RMP_MAX, comm);
     if (err)
         return err;
     bool weighted = all == VOTE_WEIGHTED;

@@ -1,12 +1,12 @@
 /* datatype.h — lifetime of the datatype table (datatype.c); rmp_init calls dtype_init after
  * the context is set up, rmp_finalize calls dtype_fini. Lookups, pack and unpack are declared
- * in core.h. */
+ * in dtype.h. */
 #ifndef RMP_DATATYPE_H
 #define RMP_DATATYPE_H
 
 #include "core.h"
 
-/* The table's layout (DT_FIRST_DERIVED, DT_TABLE_CAP) and dtype_get are in core.h. */
+/* The table's layout (DT_FIRST_DERIVED, DT_TABLE_CAP) is in dtype.h, dtype_get in ctx.h. */
 
 /* Allocate the table and fill in the builtins. RMP_SUCCESS or RMP_ERR_NO_MEM. */
 int dtype_init(rmp_ctx_t *c);
@@ -46,5 +46,8 @@ typedef struct dt_spec {
 int dtype_blocks_fill(const dt_spec_t *sp, dtype_t *t);
 /* The rest of t from its blocks: size, bounds, base, contiguity. */
 int dtype_blocks_layout(dtype_t *t);
+
+/* The size of a pair type's value member (MINLOC/MAXLOC records), 0 for other bases. */
+size_t dtype_pair_value_size(dt_base_t b);
 
 #endif

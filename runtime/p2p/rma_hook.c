@@ -98,4 +98,5 @@ void rma_hook_fini(rmp_ctx_t *c)
     c->rma_deliver = NULL;
     c->rma_peer_failed = NULL;
     c->rma_fini = NULL;
+    c->rma_win_valid = NULL;
 }

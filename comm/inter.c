@@ -89,7 +89,7 @@ static int leaders_combine(void *arg, uint32_t *buf, int n)
             buf[i] &= theirs[i];
         free(theirs);
     }
-    int e2 = rmp_bcast(buf, n, RMP_UINT32, L->leader, L->local);
+    int e2 = comm_coll.bcast(buf, n, RMP_UINT32, L->leader, L->local);
     return err ? err : e2;
 }
 
@@ -142,8 +142,8 @@ static int leader_exchange(leaders_t *L, const comm_t *lc, int **rw, int *rn)
 int rmp_intercomm_create(rmp_comm_t local_comm, int local_leader, rmp_comm_t peer_comm,
                          int remote_leader, int tag, rmp_comm_t *newintercomm)
 {
-    coll_t cl;
-    int err = coll_comm(local_comm, &cl); /* an intracommunicator (RMP_ERR_COMM otherwise) */
+    intra_t cl;
+    int err = comm_intra(local_comm, &cl); /* an intracommunicator (RMP_ERR_COMM otherwise) */
     if (!err && !newintercomm)
         err = RMP_ERR_ARG;
     if (!err && (local_leader < 0 || local_leader >= cl.size))
@@ -169,12 +169,12 @@ int rmp_intercomm_create(rmp_comm_t local_comm, int local_leader, rmp_comm_t pee
         }
     }
     /* every member learns the outcome, the remote group and its key from its leader */
-    err = rmp_bcast(hdr, 4, RMP_UINT32, local_leader, local_comm);
+    err = comm_coll.bcast(hdr, 4, RMP_UINT32, local_leader, local_comm);
     int rn = (int)hdr[1];
     if (!err && !(err = (int)hdr[0]) && !L.am_leader && !(rw = malloc(sizeof(int) * (size_t)rn)))
         err = RMP_ERR_NO_MEM; /* (the others then wait in the bcast: out of memory is fatal) */
     if (!err)
-        err = rmp_bcast(rw, rn, RMP_INT32, local_leader, local_comm);
+        err = comm_coll.bcast(rw, rn, RMP_INT32, local_leader, local_comm);
     /* both groups rank the creation by the lower of their keys (ctxid.c says why); equal
      * keys (disjoint groups may share them) go to the group with the lower world rank */
     int lmin = !err ? world_min(cl.comm->world, cl.size) : 0;
@@ -266,7 +266,7 @@ int rmp_intercomm_merge(rmp_comm_t intercomm, int high, rmp_comm_t *newintracomm
         err = RMP_ERR_NO_MEM;
     /* both groups learn each other's `high` (the leaders' values decide) */
     if (!err)
-        err = rmp_allgather(&mine, 1, RMP_INT32, hi, 1, RMP_INT32, it.ic->bridge);
+        err = comm_coll.allgather(&mine, 1, RMP_INT32, hi, 1, RMP_INT32, it.ic->bridge);
     if (!err)
         err = comm_agree_ctx(it.ic->bridge, NULL, NULL, &id);
     if (!err) {
@@ -373,7 +373,7 @@ int inter_comm_split(rmp_comm_t comm, int color, int key, rmp_comm_t *newcomm)
     if (!err)
         have_id = !(err = comm_agree_ctx(it.ic->bridge, NULL, NULL, &id));
     if (!err)
-        err = rmp_allgather(mine, 2, RMP_INT32, ck, 2, RMP_INT32, it.ic->bridge);
+        err = comm_coll.allgather(mine, 2, RMP_INT32, ck, 2, RMP_INT32, it.ic->bridge);
     int ln = 0, rn = 0, me = 0;
     bool lfirst = false;
     if (!err && color != RMP_UNDEFINED) {

@@ -203,7 +203,7 @@ typedef struct agree_over {
 static int parent_allreduce(uint32_t *buf, int nwords, void *arg)
 {
     const agree_over_t *o = arg;
-    int err = rmp_allreduce(RMP_IN_PLACE, buf, nwords, RMP_UINT32, RMP_BAND, o->parent);
+    int err = comm_coll.allreduce(RMP_IN_PLACE, buf, nwords, RMP_UINT32, RMP_BAND, o->parent);
     if (!err && o->combine)
         err = o->combine(o->arg, buf, nwords);
     return err;

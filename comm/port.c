@@ -143,7 +143,7 @@ static int meet_combine(void *arg, uint32_t *buf, int n)
             two[i] &= theirs[i];
         two[n] = (uint32_t)-err;
     }
-    int err = rmp_bcast(two, n + 1, RMP_UINT32, m->root, m->comm);
+    int err = comm_coll.bcast(two, n + 1, RMP_UINT32, m->root, m->comm);
     if (!err)
         err = -(int)two[n];
     memcpy(buf, two, sizeof(uint32_t) * (size_t)n);
@@ -205,11 +205,11 @@ static int timeout_ms(rmp_info_t info)
 }
 
 /* The rest, once every rank has the other group's addresses: ids, the pair, the result. */
-static int meet_build(meet_t *m, const coll_t *cl, const char *addrs, int rn, rmp_comm_t *out)
+static int meet_build(meet_t *m, const intra_t *cl, const char *addrs, int rn, rmp_comm_t *out)
 {
     int *rw = malloc(sizeof(int) * (size_t)rn);
     int err = rw ? remote_ids(addrs, rn, rw) : RMP_ERR_NO_MEM, any = err ? 1 : 0;
-    int e2 = rmp_allreduce(RMP_IN_PLACE, &any, 1, RMP_INT32, RMP_MAX, m->comm);
+    int e2 = comm_coll.allreduce(RMP_IN_PLACE, &any, 1, RMP_INT32, RMP_MAX, m->comm);
     if (!err && (e2 || any))
         err = e2 ? e2 : RMP_ERR_NO_MEM;
     uint32_t id;
@@ -224,12 +224,12 @@ static int meet_build(meet_t *m, const coll_t *cl, const char *addrs, int rn, rm
 int port_meet(const char *port, rmp_info_t info, int root, rmp_comm_t comm, bool acceptor,
               pid_t child, rmp_comm_t *newcomm)
 {
-    coll_t cl;
-    int err = coll_comm(comm, &cl); /* an intracommunicator (RMP_ERR_COMM otherwise) */
+    intra_t cl;
+    int err = comm_intra(comm, &cl); /* an intracommunicator (RMP_ERR_COMM otherwise) */
     if (!err && !newcomm)
         err = RMP_ERR_ARG;
     if (!err)
-        err = coll_root(&cl, root);
+        err = intra_root(&cl, root);
     if (err)
         return err;
     *newcomm = RMP_COMM_NULL;
@@ -240,21 +240,21 @@ int port_meet(const char *port, rmp_info_t info, int root, rmp_comm_t comm, bool
     int32_t hdr[2] = {dyn_my_addr(&rmp_ctx, me, sizeof me), 0};
     if (m.am_root && !(mine = malloc((size_t)cl.size * RMP_DYN_ADDR_MAX)))
         hdr[0] = RMP_ERR_NO_MEM; /* (the gather below then fails alike: no root buffer) */
-    int gerr = rmp_gather(me, RMP_DYN_ADDR_MAX, RMP_BYTE, mine, RMP_DYN_ADDR_MAX, RMP_BYTE,
+    int gerr = comm_coll.gather(me, RMP_DYN_ADDR_MAX, RMP_BYTE, mine, RMP_DYN_ADDR_MAX, RMP_BYTE,
                           root, comm);
     int any = gerr || hdr[0];
-    err = rmp_allreduce(RMP_IN_PLACE, &any, 1, RMP_INT32, RMP_MAX, comm);
+    err = comm_coll.allreduce(RMP_IN_PLACE, &any, 1, RMP_INT32, RMP_MAX, comm);
     if (!err && any) /* a rank without an endpoint said why */
         err = gerr ? gerr : hdr[0] ? hdr[0] : RMP_ERR_TRANSPORT;
     if (!err && m.am_root)
         (void)root_exchange(&m, mine, cl.size, &theirs, hdr);
     if (!err)
-        err = rmp_bcast(hdr, 2, RMP_INT32, root, comm);
+        err = comm_coll.bcast(hdr, 2, RMP_INT32, root, comm);
     if (!err && !(err = hdr[0]) && !m.am_root && !(theirs = malloc((size_t)hdr[1] *
                                                                      RMP_DYN_ADDR_MAX)))
         err = RMP_ERR_NO_MEM; /* (fatal, as anywhere a collective's buffer is missing) */
     if (!err)
-        err = rmp_bcast(theirs, hdr[1] * RMP_DYN_ADDR_MAX, RMP_BYTE, root, comm);
+        err = comm_coll.bcast(theirs, hdr[1] * RMP_DYN_ADDR_MAX, RMP_BYTE, root, comm);
     if (!err)
         err = meet_build(&m, &cl, theirs, hdr[1], newcomm);
     if (m.fd >= 0)
