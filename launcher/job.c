@@ -1,6 +1,7 @@
 /* job.c: the life of a job: start the ranks, then one poll loop over signals, PMIx events and
- * the ranks' output (how each rank's end is judged: job_verdict.c). The first failure is reported in one line and ends the job (SIGTERM, then
- * SIGKILL after a grace period); deaths that follow are its consequence and go unreported. */
+ * the ranks' output. The first failure is reported in one line and ends the job (SIGTERM, then
+ * SIGKILL after a grace period); deaths that follow are its consequence and go unreported
+ * (how each rank's end is judged: job_verdict.c). */
 #include "job.h"
 
 #include <errno.h>
