@@ -210,7 +210,7 @@ static int shm_open_tp(const tp_env_t *env, tp_t **tp_p)
     s->base.max_send = qmax < rmax ? qmax : rmax;
     s->base.eager_limit = SHM_EAGER_DEFAULT < s->base.max_send / 2 ? SHM_EAGER_DEFAULT
                                                                    : s->base.max_send / 2;
-    s->base.caps = s->cma ? TP_CAP_GET : 0;
+    s->base.caps = (s->cma ? TP_CAP_GET : 0) | TP_CAP_SLEEP_ALONE | TP_CAP_ASLEEP;
     s->base.offload = shm_coll_ops(s->coll);
     tp_verbose(&s->base, "shm: segment %s (%zu bytes: a queue of %zu bytes, %d fast rings of "
                "%zu bytes, collective buffers of %zu bytes for allgather blocks up to %zu), "
