@@ -57,6 +57,38 @@ static int no_in_place(const void *buf)
     return buf == RMP_IN_PLACE ? RMP_ERR_BUFFER : RMP_SUCCESS;
 }
 
+/* The checks of a rooted collective: begin()'s, then this rank's role. */
+static int begin_rooted(rmp_comm_t comm, const rmp_request_t *req, int root, inter_t *it,
+                        role_t *role)
+{
+    int err = begin(comm, req, it);
+    return err ? err : root_role(it, root, role);
+}
+
+/* A leaf's buffer (a rank of the group without the root): one block, never in place. */
+static int leaf_buf(const void *buf, int count, rmp_datatype_t type, const dtype_t **dt,
+                    size_t *bytes)
+{
+    int err = no_in_place(buf);
+    return err ? err : coll_buf(buf, count, type, 1, dt, bytes);
+}
+
+/* A leaf's one block to or from peer (the root, or the group's rank 0). */
+static void leaf_send(sched_t *s, int peer, const void *buf, int count, const dtype_t *dt,
+                      size_t bytes)
+{
+    const char *p = coll_in(s, buf, count, 1, dt);
+    if (p || !bytes)
+        sched_send(s, peer, p, bytes);
+}
+
+static void leaf_recv(sched_t *s, int peer, void *buf, int count, const dtype_t *dt, size_t bytes)
+{
+    char *p = coll_out(s, buf, count, 1, dt, false);
+    if (p || !bytes)
+        sched_recv(s, peer, p, bytes);
+}
+
 int inter_ibarrier(rmp_comm_t comm, rmp_request_t *req)
 {
     inter_t it = {0};
@@ -90,9 +122,7 @@ int inter_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t
     role_t role;
     const dtype_t *dt = NULL;
     size_t bytes = 0;
-    int err = begin(comm, req, &it);
-    if (!err)
-        err = root_role(&it, root, &role);
+    int err = begin_rooted(comm, req, root, &it, &role);
     if (!err && role != R_NONE)
         err = coll_buf(buf, count, type, 1, &dt, &bytes);
     if (err || (err = start(&it, &s)))
@@ -102,9 +132,7 @@ int inter_ibcast(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t
         for (int j = 0; (p || !bytes) && j < it.rsize; j++)
             sched_send(s, it.ro + j, p, bytes);
     } else if (role == R_OTHER) {
-        char *p = coll_out(s, buf, count, 1, dt, false);
-        if (p || !bytes)
-            sched_recv(s, it.ro + root, p, bytes);
+        leaf_recv(s, it.ro + root, buf, count, dt, bytes);
     }
     return sched_post(s, req);
 }
@@ -118,13 +146,11 @@ int inter_igather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, v
     role_t role;
     const dtype_t *dt = NULL;
     size_t bytes = 0;
-    int err = begin(comm, req, &it);
-    if (!err)
-        err = root_role(&it, root, &role);
+    int err = begin_rooted(comm, req, root, &it, &role);
     if (!err && role == R_ROOT)
         err = coll_buf(recvbuf, recvcount, recvtype, it.rsize, &dt, &bytes);
-    if (!err && role == R_OTHER && !(err = no_in_place(sendbuf)))
-        err = coll_buf(sendbuf, sendcount, sendtype, 1, &dt, &bytes);
+    if (!err && role == R_OTHER)
+        err = leaf_buf(sendbuf, sendcount, sendtype, &dt, &bytes);
     if (err || (err = start(&it, &s)))
         return err;
     if (role == R_ROOT) {
@@ -132,9 +158,7 @@ int inter_igather(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, v
         for (int j = 0; (p || !bytes) && j < it.rsize; j++)
             sched_recv(s, it.ro + j, at(p, (size_t)j * bytes), bytes);
     } else if (role == R_OTHER) {
-        const char *p = coll_in(s, sendbuf, sendcount, 1, dt);
-        if (p || !bytes)
-            sched_send(s, it.ro + root, p, bytes);
+        leaf_send(s, it.ro + root, sendbuf, sendcount, dt, bytes);
     }
     return sched_post(s, req);
 }
@@ -148,13 +172,11 @@ int inter_igatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
     role_t role;
     const dtype_t *dt = NULL;
     size_t bytes = 0;
-    int err = begin(comm, req, &it);
-    if (!err)
-        err = root_role(&it, root, &role);
+    int err = begin_rooted(comm, req, root, &it, &role);
     if (!err && role == R_ROOT)
         err = coll_vbuf(recvbuf, recvcounts, displs, it.rsize, recvtype, &dt);
-    if (!err && role == R_OTHER && !(err = no_in_place(sendbuf)))
-        err = coll_buf(sendbuf, sendcount, sendtype, 1, &dt, &bytes);
+    if (!err && role == R_OTHER)
+        err = leaf_buf(sendbuf, sendcount, sendtype, &dt, &bytes);
     if (err || (err = start(&it, &s)))
         return err;
     if (role == R_ROOT) {
@@ -163,9 +185,7 @@ int inter_igatherv(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
             for (int j = 0; j < it.rsize; j++)
                 sched_recv(s, it.ro + j, v.at[j], v.bytes[j]);
     } else if (role == R_OTHER) {
-        const char *p = coll_in(s, sendbuf, sendcount, 1, dt);
-        if (p || !bytes)
-            sched_send(s, it.ro + root, p, bytes);
+        leaf_send(s, it.ro + root, sendbuf, sendcount, dt, bytes);
     }
     return sched_post(s, req);
 }
@@ -179,13 +199,11 @@ int inter_iscatter(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
     role_t role;
     const dtype_t *dt = NULL;
     size_t bytes = 0;
-    int err = begin(comm, req, &it);
-    if (!err)
-        err = root_role(&it, root, &role);
+    int err = begin_rooted(comm, req, root, &it, &role);
     if (!err && role == R_ROOT)
         err = coll_buf(sendbuf, sendcount, sendtype, it.rsize, &dt, &bytes);
-    if (!err && role == R_OTHER && !(err = no_in_place(recvbuf)))
-        err = coll_buf(recvbuf, recvcount, recvtype, 1, &dt, &bytes);
+    if (!err && role == R_OTHER)
+        err = leaf_buf(recvbuf, recvcount, recvtype, &dt, &bytes);
     if (err || (err = start(&it, &s)))
         return err;
     if (role == R_ROOT) {
@@ -193,9 +211,7 @@ int inter_iscatter(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, 
         for (int j = 0; (p || !bytes) && j < it.rsize; j++)
             sched_send(s, it.ro + j, at(p, (size_t)j * bytes), bytes);
     } else if (role == R_OTHER) {
-        char *p = coll_out(s, recvbuf, recvcount, 1, dt, false);
-        if (p || !bytes)
-            sched_recv(s, it.ro + root, p, bytes);
+        leaf_recv(s, it.ro + root, recvbuf, recvcount, dt, bytes);
     }
     return sched_post(s, req);
 }
@@ -209,13 +225,11 @@ int inter_iscatterv(const void *sendbuf, const int sendcounts[], const int displ
     role_t role;
     const dtype_t *dt = NULL;
     size_t bytes = 0;
-    int err = begin(comm, req, &it);
-    if (!err)
-        err = root_role(&it, root, &role);
+    int err = begin_rooted(comm, req, root, &it, &role);
     if (!err && role == R_ROOT)
         err = coll_vbuf(sendbuf, sendcounts, displs, it.rsize, sendtype, &dt);
-    if (!err && role == R_OTHER && !(err = no_in_place(recvbuf)))
-        err = coll_buf(recvbuf, recvcount, recvtype, 1, &dt, &bytes);
+    if (!err && role == R_OTHER)
+        err = leaf_buf(recvbuf, recvcount, recvtype, &dt, &bytes);
     if (err || (err = start(&it, &s)))
         return err;
     if (role == R_ROOT) {
@@ -224,9 +238,7 @@ int inter_iscatterv(const void *sendbuf, const int sendcounts[], const int displ
             for (int j = 0; j < it.rsize; j++)
                 sched_send(s, it.ro + j, v.at[j], v.bytes[j]);
     } else if (role == R_OTHER) {
-        char *p = coll_out(s, recvbuf, recvcount, 1, dt, false);
-        if (p || !bytes)
-            sched_recv(s, it.ro + root, p, bytes);
+        leaf_recv(s, it.ro + root, recvbuf, recvcount, dt, bytes);
     }
     return sched_post(s, req);
 }
@@ -270,21 +282,17 @@ int inter_ireduce(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t 
     role_t role;
     const dtype_t *dt = NULL;
     size_t bytes = 0;
-    int err = begin(comm, req, &it);
-    if (!err)
-        err = root_role(&it, root, &role);
+    int err = begin_rooted(comm, req, root, &it, &role);
     if (!err && role != R_NONE)
         err = coll_reduction(count, type, op, &dt);
     if (!err && role == R_ROOT)
         err = coll_buf(recvbuf, count, type, 1, &dt, &bytes);
-    if (!err && role == R_OTHER && !(err = no_in_place(sendbuf)))
-        err = coll_buf(sendbuf, count, type, 1, &dt, &bytes);
+    if (!err && role == R_OTHER)
+        err = leaf_buf(sendbuf, count, type, &dt, &bytes);
     if (err || (err = start(&it, &s)))
         return err;
     if (role == R_ROOT) { /* the other group's rank 0 sends the result */
-        char *p = coll_out(s, recvbuf, count, 1, dt, false);
-        if (p || !bytes)
-            sched_recv(s, it.ro, p, bytes);
+        leaf_recv(s, it.ro, recvbuf, count, dt, bytes);
     } else if (role == R_OTHER) {
         red_t rd = red_of(op, dt);
         const char *in = coll_in(s, sendbuf, count, 1, dt);

@@ -158,23 +158,72 @@ static int pc_start(struct rmp_request *r)
     return RMP_SUCCESS;
 }
 
-/* Bytes of the arrays of p that the start needs, copied into mem (rank-dependent lengths:
- * the communicator's size, or the topology's degrees for the neighbourhood forms; rooted
- * v-forms copy the root's arrays only). */
-typedef struct arr {
-    const void **dst; /* the pcoll_t field */
-    const void *src;
-    size_t bytes;
-} arr_t;
+/* The arrays a start needs, copied at init (rank-dependent lengths): how many entries each
+ * side's arrays (counts, displacements, types) have, by kind. Rooted v-forms copy the root's
+ * arrays only; the neighbourhood forms follow the topology's degrees. */
+typedef enum { PA_NONE, PA_SIZE, PA_ROOT_SIZE, PA_INDEG, PA_OUTDEG } pc_len_t;
+static const struct {
+    pc_len_t s, r;
+} pc_arrays[] = {
+    [PC_GATHERV] = {PA_NONE, PA_ROOT_SIZE},  [PC_SCATTERV] = {PA_ROOT_SIZE, PA_NONE},
+    [PC_ALLGATHERV] = {PA_NONE, PA_SIZE},    [PC_ALLTOALLV] = {PA_SIZE, PA_SIZE},
+    [PC_ALLTOALLW] = {PA_SIZE, PA_SIZE},     [PC_REDUCE_SCATTER] = {PA_NONE, PA_SIZE},
+    [PC_NB_ALLGATHERV] = {PA_NONE, PA_INDEG}, [PC_NB_ALLTOALLV] = {PA_OUTDEG, PA_INDEG},
+    [PC_NB_ALLTOALLW] = {PA_OUTDEG, PA_INDEG},
+};
+
+/* Entries of one side's arrays on this rank (0 for an invalid communicator or a missing
+ * topology: the dry run has reported it by then). */
+static size_t pc_len(const comm_t *c, pc_len_t how, int root)
+{
+    const topo_t *t = c && (how == PA_INDEG || how == PA_OUTDEG) ? topo_of(c) : NULL;
+    switch (how) {
+    case PA_SIZE:
+        return c ? (size_t)c->size : 0;
+    case PA_ROOT_SIZE:
+        return c && c->rank == root ? (size_t)c->size : 0;
+    case PA_INDEG:
+        return t ? (size_t)t->indeg : 0;
+    case PA_OUTDEG:
+        return t ? (size_t)t->outdeg : 0;
+    case PA_NONE:
+        break;
+    }
+    return 0;
+}
 
 static size_t al16(size_t n)
 {
     return (n + 15) & ~(size_t)15;
 }
 
+/* One array field of p: copied into mem at *at (n entries of `size` bytes) when set. */
+static void pc_copy(const void **field, size_t n, size_t size, char **at)
+{
+    if (!*field || !n)
+        return;
+    memcpy(*at, *field, n * size);
+    *field = *at;
+    *at += al16(n * size);
+}
+
+/* The arrays of p that are set, copied into its mem (ns entries a send-side array, nr a
+ * receive-side one): p then points at its own copies. */
+static void pc_arrays_copy(pcoll_t *p, size_t ns, size_t nr, char *at)
+{
+    pc_copy((const void **)&p->scounts, ns, sizeof(int), &at);
+    pc_copy((const void **)&p->sdispls, ns, sizeof(int), &at);
+    pc_copy((const void **)&p->sbdispls, ns, sizeof(ptrdiff_t), &at);
+    pc_copy((const void **)&p->stypes, ns, sizeof(rmp_datatype_t), &at);
+    pc_copy((const void **)&p->rcounts, nr, sizeof(int), &at);
+    pc_copy((const void **)&p->rdispls, nr, sizeof(int), &at);
+    pc_copy((const void **)&p->rbdispls, nr, sizeof(ptrdiff_t), &at);
+    pc_copy((const void **)&p->rtypes, nr, sizeof(rmp_datatype_t), &at);
+}
+
 /* Check the arguments (a dry run of the nonblocking call), then make the persistent request
- * holding p (a stack template) and copies of the arrays in arrs[0..narr-1]. */
-static int pc_init(const pcoll_t *tpl, arr_t *arrs, int narr, rmp_request_t *req)
+ * holding a copy of tpl and of the arrays the start needs (pc_arrays). */
+static int pc_init(const pcoll_t *tpl, rmp_request_t *req)
 {
     if (!req) /* (the dry run cannot see it: it gets a request of its own) */
         return RMP_ERR_ARG;
@@ -190,27 +239,18 @@ static int pc_init(const pcoll_t *tpl, arr_t *arrs, int narr, rmp_request_t *req
             return rc;
     }
     comm_t *c = comm_get(tpl->comm); /* valid: the checks passed */
-    size_t total = sizeof(pcoll_t);
-    for (int i = 0; i < narr; i++)
-        total += al16(arrs[i].bytes);
-    pcoll_t *p = malloc(total);
+    size_t ns = pc_len(c, pc_arrays[tpl->kind].s, tpl->root);
+    size_t nr = pc_len(c, pc_arrays[tpl->kind].r, tpl->root);
+    /* 8 arrays at most, each rounded up to 16 bytes */
+    size_t room = 4 * (al16(ns * sizeof(ptrdiff_t)) + al16(nr * sizeof(ptrdiff_t)));
+    pcoll_t *p = malloc(sizeof(pcoll_t) + room);
     struct rmp_request *r = p ? req_alloc(REQ_COLL) : NULL;
     if (!r) {
         free(p);
         return RMP_ERR_NO_MEM;
     }
     *p = *tpl;
-    char *at = p->mem;
-    for (int i = 0; i < narr; i++) {
-        /* the field's offset in the template, the same in the copy */
-        size_t off = (size_t)((const char *)arrs[i].dst - (const char *)tpl);
-        const void **field = (const void **)((char *)p + off);
-        if (arrs[i].src && arrs[i].bytes) {
-            memcpy(at, arrs[i].src, arrs[i].bytes);
-            *field = at;
-            at += al16(arrs[i].bytes);
-        }
-    }
+    pc_arrays_copy(p, ns, nr, p->mem);
     rmp_ctx_t *ctx = &rmp_ctx;
     ctx_lock(ctx);
     p->tag = (int)(c->coll_seq++ & RMP_TAG_UB); /* every rank's init takes the same */
@@ -226,180 +266,113 @@ static int pc_init(const pcoll_t *tpl, arr_t *arrs, int narr, rmp_request_t *req
     return RMP_SUCCESS;
 }
 
-/* The communicator's size (0 if invalid: the dry run reports it) and whether I am root. */
-static int comm_n(rmp_comm_t h)
+/* The shapes the inits share: one helper per argument list, one line per init. */
+static int pc_blocks(pc_kind_t kind, const void *sbuf, int scount, rmp_datatype_t stype,
+                     void *rbuf, int rcount, rmp_datatype_t rtype, int root, rmp_comm_t comm,
+                     rmp_request_t *req)
 {
-    comm_t *c = comm_get(h);
-    return c ? c->size : 0;
+    pcoll_t tpl = {.kind = kind, .comm = comm, .sbuf = sbuf, .scount = scount, .stype = stype,
+                   .rbuf = rbuf, .rcount = rcount, .rtype = rtype, .root = root};
+    return pc_init(&tpl, req);
 }
 
-static bool am_root(rmp_comm_t h, int root)
+static int pc_reduce(pc_kind_t kind, const void *sbuf, void *rbuf, int count,
+                     const int *rcounts, rmp_datatype_t type, rmp_op_t op, int root,
+                     rmp_comm_t comm, rmp_request_t *req)
 {
-    comm_t *c = comm_get(h);
-    return c && c->rank == root;
+    pcoll_t tpl = {.kind = kind, .comm = comm, .sbuf = sbuf, .rbuf = rbuf, .rcount = count,
+                   .rcounts = rcounts, .rtype = type, .op = op, .root = root};
+    return pc_init(&tpl, req);
 }
 
-#define ARR(field, ptr, n, T)                                                                      \
-    (arr_t)                                                                                        \
-    {                                                                                              \
-        .dst = (const void **)&tpl.field, .src = (ptr), .bytes = (size_t)(n) * sizeof(T)           \
-    }
+/* The v-forms: either side a count or counts and displacements. */
+static int pc_vec(pc_kind_t kind, const void *sbuf, int scount, const int *scounts,
+                  const int *sdispls, rmp_datatype_t stype, void *rbuf, int rcount,
+                  const int *rcounts, const int *rdispls, rmp_datatype_t rtype, int root,
+                  rmp_comm_t comm, rmp_request_t *req)
+{
+    pcoll_t tpl = {.kind = kind, .comm = comm, .sbuf = sbuf, .scount = scount,
+                   .scounts = scounts, .sdispls = sdispls, .stype = stype, .rbuf = rbuf,
+                   .rcount = rcount, .rcounts = rcounts, .rdispls = rdispls, .rtype = rtype,
+                   .root = root};
+    return pc_init(&tpl, req);
+}
 
 int rmp_barrier_init(rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_BARRIER, .comm = comm};
-    return pc_init(&tpl, NULL, 0, req);
+    return pc_init(&(pcoll_t){.kind = PC_BARRIER, .comm = comm}, req);
 }
 
 int rmp_bcast_init(void *buf, int count, rmp_datatype_t type, int root, rmp_comm_t comm,
                    rmp_request_t *req)
 {
-    pcoll_t tpl = {
-        .kind = PC_BCAST, .comm = comm, .rbuf = buf, .rcount = count, .rtype = type, .root = root};
-    return pc_init(&tpl, NULL, 0, req);
+    return pc_blocks(PC_BCAST, NULL, 0, 0, buf, count, type, root, comm, req);
 }
 
 int rmp_reduce_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
                     int root, rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_REDUCE,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .rbuf = recvbuf,
-                   .rcount = count,
-                   .rtype = type,
-                   .op = op,
-                   .root = root};
-    return pc_init(&tpl, NULL, 0, req);
+    return pc_reduce(PC_REDUCE, sendbuf, recvbuf, count, NULL, type, op, root, comm, req);
 }
 
 int rmp_allreduce_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type,
                        rmp_op_t op, rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_ALLREDUCE,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .rbuf = recvbuf,
-                   .rcount = count,
-                   .rtype = type,
-                   .op = op};
-    return pc_init(&tpl, NULL, 0, req);
+    return pc_reduce(PC_ALLREDUCE, sendbuf, recvbuf, count, NULL, type, op, 0, comm, req);
 }
 
 int rmp_gather_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                     int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm,
                     rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_GATHER,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .scount = sendcount,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcount = recvcount,
-                   .rtype = recvtype,
-                   .root = root};
-    return pc_init(&tpl, NULL, 0, req);
+    return pc_blocks(PC_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                     comm, req);
 }
 
 int rmp_gatherv_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                      const int recvcounts[], const int displs[], rmp_datatype_t recvtype, int root,
                      rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_GATHERV,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .scount = sendcount,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcounts = recvcounts,
-                   .rdispls = displs,
-                   .rtype = recvtype,
-                   .root = root};
-    int n = am_root(comm, root) ? comm_n(comm) : 0;
-    arr_t a[] = {ARR(rcounts, recvcounts, n, int), ARR(rdispls, displs, n, int)};
-    return pc_init(&tpl, a, 2, req);
+    return pc_vec(PC_GATHERV, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts,
+                  displs, recvtype, root, comm, req);
 }
 
 int rmp_scatter_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                      int recvcount, rmp_datatype_t recvtype, int root, rmp_comm_t comm,
                      rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_SCATTER,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .scount = sendcount,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcount = recvcount,
-                   .rtype = recvtype,
-                   .root = root};
-    return pc_init(&tpl, NULL, 0, req);
+    return pc_blocks(PC_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                     comm, req);
 }
 
 int rmp_scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
                       rmp_datatype_t sendtype, void *recvbuf, int recvcount,
                       rmp_datatype_t recvtype, int root, rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_SCATTERV,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .scounts = sendcounts,
-                   .sdispls = displs,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcount = recvcount,
-                   .rtype = recvtype,
-                   .root = root};
-    int n = am_root(comm, root) ? comm_n(comm) : 0;
-    arr_t a[] = {ARR(scounts, sendcounts, n, int), ARR(sdispls, displs, n, int)};
-    return pc_init(&tpl, a, 2, req);
+    return pc_vec(PC_SCATTERV, sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, NULL,
+                  NULL, recvtype, root, comm, req);
 }
 
 int rmp_allgather_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                        int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_ALLGATHER,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .scount = sendcount,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcount = recvcount,
-                   .rtype = recvtype};
-    return pc_init(&tpl, NULL, 0, req);
+    return pc_blocks(PC_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+                     comm, req);
 }
 
 int rmp_allgatherv_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                         const int recvcounts[], const int displs[], rmp_datatype_t recvtype,
                         rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_ALLGATHERV,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .scount = sendcount,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcounts = recvcounts,
-                   .rdispls = displs,
-                   .rtype = recvtype};
-    int n = comm_n(comm);
-    arr_t a[] = {ARR(rcounts, recvcounts, n, int), ARR(rdispls, displs, n, int)};
-    return pc_init(&tpl, a, 2, req);
+    return pc_vec(PC_ALLGATHERV, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts,
+                  displs, recvtype, 0, comm, req);
 }
 
 int rmp_alltoall_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype, void *recvbuf,
                       int recvcount, rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_ALLTOALL,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .scount = sendcount,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcount = recvcount,
-                   .rtype = recvtype};
-    return pc_init(&tpl, NULL, 0, req);
+    return pc_blocks(PC_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+                     comm, req);
 }
 
 int rmp_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -407,20 +380,8 @@ int rmp_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                        const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm,
                        rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_ALLTOALLV,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .scounts = sendcounts,
-                   .sdispls = sdispls,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcounts = recvcounts,
-                   .rdispls = rdispls,
-                   .rtype = recvtype};
-    int n = comm_n(comm);
-    arr_t a[] = {ARR(scounts, sendcounts, n, int), ARR(sdispls, sdispls, n, int),
-                 ARR(rcounts, recvcounts, n, int), ARR(rdispls, rdispls, n, int)};
-    return pc_init(&tpl, a, 4, req);
+    return pc_vec(PC_ALLTOALLV, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts,
+                  rdispls, recvtype, 0, comm, req);
 }
 
 int rmp_alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -428,137 +389,60 @@ int rmp_alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
                        const int rdispls[], const rmp_datatype_t recvtypes[], rmp_comm_t comm,
                        rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_ALLTOALLW,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .scounts = sendcounts,
-                   .sdispls = sdispls,
-                   .stypes = sendtypes,
-                   .rbuf = recvbuf,
-                   .rcounts = recvcounts,
-                   .rdispls = rdispls,
-                   .rtypes = recvtypes};
-    int n = comm_n(comm);
-    arr_t a[] = {ARR(scounts, sendcounts, n, int),
-                 ARR(sdispls, sdispls, n, int),
-                 ARR(stypes, sendtypes, n, rmp_datatype_t),
-                 ARR(rcounts, recvcounts, n, int),
-                 ARR(rdispls, rdispls, n, int),
-                 ARR(rtypes, recvtypes, n, rmp_datatype_t)};
-    return pc_init(&tpl, a, 6, req);
+    pcoll_t tpl = {.kind = PC_ALLTOALLW, .comm = comm, .sbuf = sendbuf, .scounts = sendcounts,
+                   .sdispls = sdispls, .stypes = sendtypes, .rbuf = recvbuf,
+                   .rcounts = recvcounts, .rdispls = rdispls, .rtypes = recvtypes};
+    return pc_init(&tpl, req);
 }
 
 int rmp_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
                             rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_REDUCE_SCATTER,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .rbuf = recvbuf,
-                   .rcounts = recvcounts,
-                   .rtype = type,
-                   .op = op};
-    int n = comm_n(comm);
-    arr_t a[] = {ARR(rcounts, recvcounts, n, int)};
-    return pc_init(&tpl, a, 1, req);
+    return pc_reduce(PC_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, type, op, 0, comm, req);
 }
 
 int rmp_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
                                   rmp_datatype_t type, rmp_op_t op, rmp_comm_t comm,
                                   rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_REDUCE_SCATTER_BLOCK,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .rbuf = recvbuf,
-                   .rcount = recvcount,
-                   .rtype = type,
-                   .op = op};
-    return pc_init(&tpl, NULL, 0, req);
+    return pc_reduce(PC_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, type, op, 0, comm,
+                     req);
 }
 
 int rmp_scan_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
                   rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_SCAN,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .rbuf = recvbuf,
-                   .rcount = count,
-                   .rtype = type,
-                   .op = op};
-    return pc_init(&tpl, NULL, 0, req);
+    return pc_reduce(PC_SCAN, sendbuf, recvbuf, count, NULL, type, op, 0, comm, req);
 }
 
 int rmp_exscan_init(const void *sendbuf, void *recvbuf, int count, rmp_datatype_t type, rmp_op_t op,
                     rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_EXSCAN,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .rbuf = recvbuf,
-                   .rcount = count,
-                   .rtype = type,
-                   .op = op};
-    return pc_init(&tpl, NULL, 0, req);
-}
-
-/* In- and out-degree of a communicator's topology (0 without one: the dry run reports it). */
-static void degrees(rmp_comm_t h, int *in, int *out)
-{
-    comm_t *c = comm_get(h);
-    const topo_t *t = c ? topo_of(c) : NULL;
-    *in = t ? t->indeg : 0;
-    *out = t ? t->outdeg : 0;
+    return pc_reduce(PC_EXSCAN, sendbuf, recvbuf, count, NULL, type, op, 0, comm, req);
 }
 
 int rmp_neighbor_allgather_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
                                 void *recvbuf, int recvcount, rmp_datatype_t recvtype,
                                 rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_NB_ALLGATHER,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .scount = sendcount,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcount = recvcount,
-                   .rtype = recvtype};
-    return pc_init(&tpl, NULL, 0, req);
+    return pc_blocks(PC_NB_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                     0, comm, req);
 }
 
 int rmp_neighbor_allgatherv_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
                                  void *recvbuf, const int recvcounts[], const int displs[],
                                  rmp_datatype_t recvtype, rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_NB_ALLGATHERV,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .scount = sendcount,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcounts = recvcounts,
-                   .rdispls = displs,
-                   .rtype = recvtype};
-    int in, out;
-    degrees(comm, &in, &out);
-    arr_t a[] = {ARR(rcounts, recvcounts, in, int), ARR(rdispls, displs, in, int)};
-    return pc_init(&tpl, a, 2, req);
+    return pc_vec(PC_NB_ALLGATHERV, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0,
+                  recvcounts, displs, recvtype, 0, comm, req);
 }
 
 int rmp_neighbor_alltoall_init(const void *sendbuf, int sendcount, rmp_datatype_t sendtype,
                                void *recvbuf, int recvcount, rmp_datatype_t recvtype,
                                rmp_comm_t comm, rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_NB_ALLTOALL,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .scount = sendcount,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcount = recvcount,
-                   .rtype = recvtype};
-    return pc_init(&tpl, NULL, 0, req);
+    return pc_blocks(PC_NB_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+                     comm, req);
 }
 
 int rmp_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -566,21 +450,8 @@ int rmp_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
                                 const int rdispls[], rmp_datatype_t recvtype, rmp_comm_t comm,
                                 rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_NB_ALLTOALLV,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .scounts = sendcounts,
-                   .sdispls = sdispls,
-                   .stype = sendtype,
-                   .rbuf = recvbuf,
-                   .rcounts = recvcounts,
-                   .rdispls = rdispls,
-                   .rtype = recvtype};
-    int in, out;
-    degrees(comm, &in, &out);
-    arr_t a[] = {ARR(scounts, sendcounts, out, int), ARR(sdispls, sdispls, out, int),
-                 ARR(rcounts, recvcounts, in, int), ARR(rdispls, rdispls, in, int)};
-    return pc_init(&tpl, a, 4, req);
+    return pc_vec(PC_NB_ALLTOALLV, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0,
+                  recvcounts, rdispls, recvtype, 0, comm, req);
 }
 
 int rmp_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
@@ -589,21 +460,8 @@ int rmp_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                 const rmp_datatype_t recvtypes[], rmp_comm_t comm,
                                 rmp_request_t *req)
 {
-    pcoll_t tpl = {.kind = PC_NB_ALLTOALLW,
-                   .comm = comm,
-                   .sbuf = sendbuf,
-                   .scounts = sendcounts,
-                   .sbdispls = sdispls,
-                   .stypes = sendtypes,
-                   .rbuf = recvbuf,
-                   .rcounts = recvcounts,
-                   .rbdispls = rdispls,
-                   .rtypes = recvtypes};
-    int in, out;
-    degrees(comm, &in, &out);
-    arr_t a[] = {
-        ARR(scounts, sendcounts, out, int),          ARR(sbdispls, sdispls, out, ptrdiff_t),
-        ARR(stypes, sendtypes, out, rmp_datatype_t), ARR(rcounts, recvcounts, in, int),
-        ARR(rbdispls, rdispls, in, ptrdiff_t),       ARR(rtypes, recvtypes, in, rmp_datatype_t)};
-    return pc_init(&tpl, a, 6, req);
+    pcoll_t tpl = {.kind = PC_NB_ALLTOALLW, .comm = comm, .sbuf = sendbuf, .scounts = sendcounts,
+                   .sbdispls = sdispls, .stypes = sendtypes, .rbuf = recvbuf,
+                   .rcounts = recvcounts, .rbdispls = rdispls, .rtypes = recvtypes};
+    return pc_init(&tpl, req);
 }

@@ -1,6 +1,7 @@
 /* job.c: the life of a job: start the ranks, then one poll loop over signals, PMIx events and
  * the ranks' output. The first failure is reported in one line and ends the job (SIGTERM, then
- * SIGKILL after a grace period); deaths that follow are its consequence and go unreported. */
+ * SIGKILL after a grace period); deaths that follow are its consequence and go unreported
+ * (how each rank's end is judged: job_verdict.c). */
 #include "job.h"
 
 #include <errno.h>
@@ -17,72 +18,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "job_int.h"
 #include "jobctl.h"
 #include "output.h"
 #include "procs.h"
 #include "rankstat.h"
 
-enum {
-    GRACE_MS = 1000, /* SIGTERM -> SIGKILL */
-    DRAIN_MS = 1000, /* after the last rank: how long its output and PMIx connection may lag */
-    BLAME_MS = 500,  /* how long a failure that followed a peer's waits for that peer's verdict */
-    LATE_MS = 300,   /* how long a plain PMIx client's late "finalized" upcall is waited for */
-    /* After a job that failed (a crash, --timeout, a signal), how long mrun still waits for a
-     * stalled reader to take the output it holds before dropping it and exiting: long enough
-     * for a pager or a slow pipe to catch up, short enough that mrun does not hang for ever.
-     * A second signal drops it at once. A job that ended well waits for its reader as long
-     * as it takes (as any program that writes to a pipe does), unless --timeout expires. */
-    FLUSH_MS = 10000,
-    REPORT_MS = 1000, /* --timeout: how long the ranks' hang reports are waited for; a waiting
-                       * thread answers within its sleep's bound (250 ms in the runtime) */
-};
-
-typedef struct rank {
-    pid_t pid; /* 0: never started */
-    bool own_group;
-    bool alive; /* started and not reaped yet */
-    bool connected, finalized; /* PMIx's upcalls said so */
-    bool released; /* PMIx reported its connection done (finalized or dropped) */
-    rankstat_t st; /* what the rank itself reported (rmp ranks only) */
-    int wstatus;     /* once reaped */
-    bool judged;     /* reaped, and its verdict reached (a clean end, or a failure, maybe held) */
-    int64_t late_at; /* reaped with status 0, waiting for PMIx's late finalize; 0: not */
-    /* A failure it reported as the consequence of a peer's (RMP_ERR_PEER: the P line of its
-     * status channel): held until that peer's own verdict is in, so that the first cause is
-     * blamed, not the first reaped; until held_at at most. */
-    int64_t held_at; /* 0: not held */
-    int held_status;
-    char held_msg[256];
-    out_stream_t out, err;
-} rank_t;
-
-typedef enum { RV_OK, RV_FAIL, RV_LATER } rank_verdict_t;
-
-struct job {
-    const mrun_opts_t *opts;
-    srv_t *srv;
-    int sig_fd;
-    rank_t *ranks;
-    int nprocs, nalive;
-    int nattached; /* connected ranks PMIx is not done with yet */
-    bool any_connected;
-    int clean_uninit; /* the first rank that exited 0 without connecting; -1: none */
-    bool failed;      /* a failure was reported: the job is being torn down */
-    int status;       /* mrun's exit status once failed */
-    int nheld;        /* ranks whose failure is held (rank_t.held_at); 0 again once failed */
-    int64_t kill_at, timeout_at, drain_until; /* monotonic ms; 0: not set */
-    int64_t flush_until; /* the failed job's output is dropped after it; 0: not set */
-    int64_t out_next;    /* the output's next timer (out_tick); 0: none */
-    int nblocked;        /* open output streams not read for back-pressure */
-    out_sinks_t sinks;   /* mrun's stdout and stderr */
-    bool sinks_open;
-    bool report_asked; /* --timeout passed: the ranks were asked where they are (SIGURG) */
-    struct pollfd *pfds;
-    out_stream_t **pstreams; /* the output stream behind pfds[i], or NULL */
-    int *pstat;              /* the rank whose status channel is pfds[i], or -1 */
-};
-
-static int64_t now_ms(void)
+int64_t job_now_ms(void)
 {
     struct timespec ts;
     if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
@@ -94,7 +36,7 @@ static int64_t now_ms(void)
 
 /* Signals every rank, and the process group of every rank that leads one (even after it
  * exited: its children may still be in there). */
-static void signal_all(job_t *job, int sig)
+void job_signal_all(job_t *job, int sig)
 {
     for (int r = 0; r < job->nprocs; r++) {
         rank_t *rk = &job->ranks[r];
@@ -103,8 +45,7 @@ static void signal_all(job_t *job, int sig)
     }
 }
 
-/* Reports the job's first failure and starts tearing it down; later calls do nothing. */
-__attribute__((format(printf, 3, 4))) static void job_fail(job_t *job, int status,
+__attribute__((format(printf, 3, 4))) void job_fail(job_t *job, int status,
                                                            const char *fmt, ...)
 {
     if (job->failed)
@@ -120,181 +61,8 @@ __attribute__((format(printf, 3, 4))) static void job_fail(job_t *job, int statu
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     fprintf(stderr, "mrun: %s\n", msg);
-    signal_all(job, SIGTERM);
-    job->kill_at = now_ms() + GRACE_MS;
-}
-
-static void fail_uninit(job_t *job, int r)
-{
-    job_fail(job, 1, "rank %d exited without calling rmp_init while other ranks did; "
-             "terminating the job", r);
-}
-
-/* An abort code becomes mrun's status as it does a rank's own exit status (rmp_abort in the
- * runtime): its low 8 bits, as mpirun reports it, except that an abort never reads as a
- * success: 0 (and any multiple of 256) gives 1. */
-static int abort_status(int code) { return (code & 255) ? (code & 255) : 1; }
-
-static bool rank_initialized(const rank_t *rk) { return rk->st.init || rk->connected; }
-
-/* What rank r's end (it has been reaped) says: RV_FAIL with status and msg, RV_OK, or RV_LATER
- * while a plain PMIx client's "finalized" may still come. late: stop waiting for it. */
-static rank_verdict_t rank_verdict(job_t *job, int r, bool late, int *status, char *msg,
-                                   size_t len)
-{
-    rank_t *rk = &job->ranks[r];
-    int ws = rk->wstatus;
-    if (rk->st.aborted) {
-        *status = abort_status(rk->st.abort_code);
-        snprintf(msg, len, "rank %d called rmp_abort with code %d; terminating the job", r,
-                 rk->st.abort_code);
-    } else if (WIFSIGNALED(ws)) {
-        int sig = WTERMSIG(ws);
-        *status = 128 + sig;
-        snprintf(msg, len, "rank %d (pid %d) killed by signal %d (%s); terminating the job", r,
-                 (int)rk->pid, sig, strsignal(sig));
-    } else if (WEXITSTATUS(ws) != 0) {
-        *status = WEXITSTATUS(ws);
-        snprintf(msg, len, "rank %d (pid %d) exited with status %d; terminating the job", r,
-                 (int)rk->pid, WEXITSTATUS(ws));
-    } else if (rank_initialized(rk) && !rk->st.fin && !rk->finalized) {
-        /* An rmp rank's own channel is the truth; a plain PMIx client has only the upcall. */
-        if (!rk->st.init && !late)
-            return RV_LATER;
-        *status = 1; /* its peers would wait for it in their next fence for ever */
-        snprintf(msg, len, "rank %d exited without calling rmp_finalize; terminating the job",
-                 r);
-    } else {
-        return RV_OK;
-    }
-    return RV_FAIL;
-}
-
-/* Holds rank r's failure (status, msg): a consequence of its peer's, whose verdict is not in. */
-static void hold(job_t *job, int r, int status, const char *msg)
-{
-    rank_t *rk = &job->ranks[r];
-    job->nheld++; /* judged once: never held twice */
-    snprintf(rk->held_msg, sizeof rk->held_msg, "%s", msg);
-    rk->held_status = status;
-    rk->held_at = now_ms() + BLAME_MS;
-}
-
-/* Rank r's held failure is blamed: the job fails with it. */
-static void fail_held(job_t *job, int r)
-{
-    job_fail(job, job->ranks[r].held_status, "%s", job->ranks[r].held_msg);
-}
-
-/* The held rank that blamed peer p first (the earliest hold), or -1. */
-static int first_holder(const job_t *job, int p)
-{
-    int first = -1;
-    for (int c = 0; job->nheld > 0 && c < job->nprocs; c++)
-        if (job->ranks[c].held_at && job->ranks[c].st.saw_peer == p &&
-            (first < 0 || job->ranks[c].held_at < job->ranks[first].held_at))
-            first = c;
-    return first;
-}
-
-/* The last held link of the chain of blame from held rank r (r blamed a peer that is itself
- * held, and so on): the one nearest the cause. r itself if the chain comes back to it. */
-static int chain_end(const job_t *job, int r)
-{
-    int end = r;
-    for (int steps = 0; steps < job->nprocs; steps++) {
-        int p = job->ranks[end].st.saw_peer;
-        if (p < 0 || p == end || !job->ranks[p].held_at)
-            return end;
-        end = p;
-    }
-    return r; /* a cycle: nobody nearer the cause than the first hold */
-}
-
-/* Judges a reaped rank (or one whose late wait ended). */
-static void judge(job_t *job, int r, bool late)
-{
-    rank_t *rk = &job->ranks[r];
-    if (job->failed)
-        return;
-    int status = 0;
-    char msg[256];
-    rank_verdict_t v = rank_verdict(job, r, late, &status, msg, sizeof msg);
-    if (v == RV_LATER) {
-        rk->late_at = now_ms() + LATE_MS;
-        return;
-    }
-    rk->late_at = 0;
-    rk->judged = true;
-    if (v == RV_OK) {
-        if (!rank_initialized(rk) && job->any_connected) {
-            fail_uninit(job, r); /* PMIx fences hang when a participant dies before PMIx_Init */
-        } else if (!rank_initialized(rk) && job->clean_uninit < 0) {
-            job->clean_uninit = r; /* fine for a plain program, a failure once any rank connects */
-        } else {
-            int h = first_holder(job, r); /* r ended cleanly: who blamed it failed alone */
-            if (h >= 0)
-                fail_held(job, h);
-        }
-        return;
-    }
-    /* Held while p's verdict is not in: p may be alive, reaped in the same batch (mrun was
-     * not scheduled between the exits) and judged after r, waiting for PMIx, or held itself. */
-    int p = rk->st.saw_peer;
-    if (p >= 0 && p != r && (!job->ranks[p].judged || job->ranks[p].held_at)) {
-        if (job->ranks[p].held_at && job->ranks[p].st.saw_peer == r)
-            fail_held(job, p); /* each blames the other: the one that ended first */
-        else
-            hold(job, r, status, msg);
-        return;
-    }
-    job_fail(job, status, "%s", msg);
-}
-
-/* Takes up to `max` exited ranks into reaped[] (after reading what each reported); returns
- * how many. */
-static int reap_some(job_t *job, int *reaped, int max)
-{
-    int n = 0;
-    while (n < max) {
-        int wstatus;
-        pid_t pid = waitpid(-1, &wstatus, WNOHANG);
-        if (pid < 0 && errno == EINTR)
-            continue;
-        if (pid < 0 && errno != ECHILD)
-            fprintf(stderr, "mrun: waitpid failed: %s\n", strerror(errno));
-        if (pid <= 0)
-            break;
-        for (int r = 0; r < job->nprocs; r++) {
-            rank_t *rk = &job->ranks[r];
-            if (rk->pid == pid && rk->alive) {
-                rk->alive = false;
-                rk->wstatus = wstatus;
-                job->nalive--;
-                rankstat_pump(&rk->st, job->nprocs); /* all it wrote is in the pipe now */
-                reaped[n++] = r;
-                break;
-            }
-        }
-    }
-    return n;
-}
-
-/* Takes every exited rank, reads what it reported, then judges them: the deaths by signal
- * first, since a rank that exited with an error in the same instant more likely reacted to
- * one of them than caused it. In batches, until none is left: SIGCHLDs coalesce, so no
- * later wake-up would come for a child left unreaped. */
-static void reap(job_t *job)
-{
-    enum { BATCH = 64 };
-    int reaped[BATCH], n;
-    do {
-        n = reap_some(job, reaped, BATCH);
-        for (int pass = 0; pass < 2; pass++)
-            for (int i = 0; i < n; i++)
-                if (WIFSIGNALED(job->ranks[reaped[i]].wstatus) == (pass == 0))
-                    judge(job, reaped[i], false);
-    } while (n == BATCH);
+    job_signal_all(job, SIGTERM);
+    job->kill_at = job_now_ms() + GRACE_MS;
 }
 
 /* A rank's PMIx_Init or rmp_init became known. */
@@ -303,9 +71,9 @@ static void on_initialized(job_t *job, int r)
     job->any_connected = true;
     if (job->clean_uninit == r) { /* reaped before we heard of its init */
         job->clean_uninit = -1;
-        judge(job, r, true);
+        job_judge(job, r, true);
     } else if (job->clean_uninit >= 0) {
-        fail_uninit(job, job->clean_uninit);
+        job_fail_uninit(job, job->clean_uninit);
     }
 }
 
@@ -327,7 +95,7 @@ static void on_events(job_t *job)
                 job->nattached--;
             rk->released = true;
             if (rk->late_at)
-                judge(job, ev.rank, false);
+                job_judge(job, ev.rank, false);
             break;
         case SRV_ABORTED: {
             /* An rmp rank wrote the code it was given before PMIx_Abort (which carries the
@@ -338,7 +106,7 @@ static void on_events(job_t *job)
             if (rk->st.aborted && rk->st.saw_peer >= 0 && rk->st.saw_peer != ev.rank)
                 break;
             int code = rk->st.aborted ? rk->st.abort_code : ev.status;
-            job_fail(job, abort_status(code),
+            job_fail(job, job_abort_status(code),
                      "rank %d called rmp_abort with code %d; terminating the job", ev.rank, code);
             break;
         }
@@ -346,7 +114,7 @@ static void on_events(job_t *job)
     }
 }
 
-static void signal_all_cb(void *job, int sig) { signal_all(job, sig); }
+static void signal_all_cb(void *job, int sig) { job_signal_all(job, sig); }
 
 /* The job was stopped for ms milliseconds: no deadline counts that time (the ranks did not
  * run either). */
@@ -380,7 +148,7 @@ static void on_signals(job_t *job)
             continue;
         }
         if (sig == SIGCONT) { /* mrun was stopped by SIGSTOP, which it cannot see coming */
-            signal_all(job, SIGCONT);
+            job_signal_all(job, SIGCONT);
             continue;
         }
         if (forwarded(sig)) {
@@ -390,9 +158,9 @@ static void on_signals(job_t *job)
             continue;
         }
         if (job->failed)
-            job->kill_at = now_ms(); /* asked again: skip the rest of the grace period */
+            job->kill_at = job_now_ms(); /* asked again: skip the rest of the grace period */
         if (job->failed && job->nalive == 0)
-            job->flush_until = now_ms(); /* and stop waiting for a stalled reader */
+            job->flush_until = job_now_ms(); /* and stop waiting for a stalled reader */
         job_fail(job, 128 + sig, "received signal %d (%s); terminating the job", sig,
                  strsignal(sig));
     }
@@ -474,7 +242,7 @@ static void on_time(job_t *job, int64_t now)
 {
     for (int r = 0; r < job->nprocs; r++) /* first: such a verdict may release a hold */
         if (job->ranks[r].late_at > 0 && now >= job->ranks[r].late_at)
-            judge(job, r, true);
+            job_judge(job, r, true);
     /* The first held failure whose peer's verdict did not come in time: blamed on the link
      * of its chain nearest the cause (the peer it blamed may be held on another, and so on). */
     int due = -1;
@@ -483,14 +251,14 @@ static void on_time(job_t *job, int64_t now)
             (due < 0 || job->ranks[r].held_at < job->ranks[due].held_at))
             due = r;
     if (due >= 0)
-        fail_held(job, chain_end(job, due));
+        job_fail_held(job, job_chain_end(job, due));
     if (job->timeout_at > 0 && now >= job->timeout_at && job->nalive > 0 && !job->failed &&
         !job->report_asked) {
         /* First each rank prints where it waits (the runtime's SIGURG handler, runtime/hang.c;
          * the signal is ignored by any other process): their lines name the call, the
          * communicator and the ranks awaited, which is what a hung job's user needs. */
         job->report_asked = true;
-        signal_all(job, SIGURG);
+        job_signal_all(job, SIGURG);
         job->timeout_at = now + REPORT_MS;
     }
     if (job->timeout_at > 0 && now >= job->timeout_at && job->nalive > 0)
@@ -502,7 +270,7 @@ static void on_time(job_t *job, int64_t now)
     if (job->timeout_at > 0 && now >= job->timeout_at)
         job->timeout_at = 0;
     if (job->kill_at > 0 && now >= job->kill_at) {
-        signal_all(job, SIGKILL);
+        job_signal_all(job, SIGKILL);
         job->kill_at = 0;
     }
     if (job->nalive == 0 && job->drain_until == 0) {
@@ -541,8 +309,8 @@ int job_wait(job_t *job)
          * arriving after the reap): verdicts rest on the ranks' own status channel, read at
          * reap time, and wait a bounded time for PMIx only for clients that lack it. */
         on_events(job);
-        reap(job);
-        int64_t now = now_ms();
+        job_reap(job);
+        int64_t now = job_now_ms();
         on_time(job, now);
         int nout, first_sink, nfds = build_pollset(job, &nout, &first_sink, now);
         /* Done when every verdict is in, the output is drained and, after a clean run, PMIx
@@ -566,7 +334,7 @@ int job_wait(job_t *job)
         if (rc < 0 && errno != EINTR) {
             fprintf(stderr, "mrun: poll failed: %s; killing the job\n", strerror(errno));
             job_fail(job, 1, "terminating the job after an internal error");
-            signal_all(job, SIGKILL);
+            job_signal_all(job, SIGKILL);
             while (job->nalive > 0 && waitpid(-1, NULL, 0) > 0)
                 job->nalive--;
             break;
@@ -632,7 +400,7 @@ static job_t *job_alloc(const mrun_opts_t *opts, srv_t *srv, int sig_fd)
         out_init_file(&job->ranks[r].err, fd, r, opts->tag_output);
     }
     if (opts->timeout_s > 0)
-        job->timeout_at = now_ms() + (int64_t)(opts->timeout_s * 1000 + 0.999);
+        job->timeout_at = job_now_ms() + (int64_t)(opts->timeout_s * 1000 + 0.999);
     return job;
 }
 

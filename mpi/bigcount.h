@@ -42,4 +42,12 @@ static inline int rmpi_int_count(MPI_Count count)
     return count >= -1 && count <= rmpi_bc_limit() ? (int)count : -1;
 }
 
+/* My rank in comm; -1 if comm is not valid (the call that follows reports it). */
+static inline int rmpi_rank_of(MPI_Comm comm)
+{
+    int r = -1;
+    rmp_comm_rank(comm, &r);
+    return r;
+}
+
 #endif

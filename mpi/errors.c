@@ -1,7 +1,7 @@
 /* errors.c — MPI's error model over rmp's codes: the error codes and classes, the strings,
  * and the error handler of each communicator and window (MPI_ERRORS_ARE_FATAL unless the
  * program chose MPI_ERRORS_RETURN or a handler of its own). User classes and codes are in
- * errclass.c. */
+ * errclass.c; the MPI calls on error handlers in errhandler.c. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -105,8 +105,8 @@ static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {
  * is reused once no reference is left. Per communicator and per window handle: the handle of
  * its handler, 0 for none set (the default: see errh_of). Everything under one lock,
  * never held while a user handler runs: communicators may be made by several threads. */
-enum { EH_FIRST_USER = 4, EH_COMM = 0, EH_WIN = 1, EH_SESSION = RMPI_EH_SESSION,
-       EH_FILE = RMPI_EH_FILE }; /* 3: MPI_ERRORS_ABORT */
+enum { EH_FIRST_USER = 4, EH_COMM = RMPI_EH_COMM, EH_WIN = RMPI_EH_WIN,
+       EH_SESSION = RMPI_EH_SESSION, EH_FILE = RMPI_EH_FILE }; /* 3: MPI_ERRORS_ABORT */
 
 typedef struct errh {
     int kind; /* EH_COMM, EH_WIN, EH_SESSION or EH_FILE */
@@ -347,7 +347,7 @@ int rmpi_raise_code(MPI_Comm comm, int code, const char *call)
 
 /* Has window win a handler set by the program? Until it has, its errors go to
  * MPI_COMM_WORLD's handler, as they always did here (and as in MPICH). */
-static bool win_has_own(MPI_Win win)
+bool rmpi_win_has_errh(MPI_Win win)
 {
     pthread_mutex_lock(&rmpi_errh.lock);
     bool own = win >= 0 && (size_t)win < rmpi_errh.n[EH_WIN] && rmpi_errh.of[EH_WIN][win];
@@ -359,7 +359,7 @@ int rmpi_raise_win_code(MPI_Win win, int code, const char *call)
 {
     if (code == MPI_SUCCESS)
         return code;
-    if (!rmpi_win_valid(win) || !win_has_own(win))
+    if (!rmpi_win_valid(win) || !rmpi_win_has_errh(win))
         return rmpi_raise_code(MPI_COMM_WORLD, code, call);
     return rmpi_raise_on(EH_WIN, win, code, call);
 }
@@ -462,111 +462,6 @@ int rmpi_errh_create(int kind, void (*fn)(void), MPI_Errhandler *errhandler)
     }
     pthread_mutex_unlock(&rmpi_errh.lock);
     return code;
-}
-
-/* MPI_Comm_set_errhandler and its MPI-1 name (no MPI call calls another: a profiling layer
- * sees each once). */
-static int comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler, const char *call)
-{
-    int size;
-    int rc = rmp_comm_size(comm, &size); /* is comm valid? */
-    if (rc != RMP_SUCCESS)
-        return rmpi_raise(comm, rc, call);
-    return rmpi_raise_code(comm, rmpi_errh_set(EH_COMM, comm, errhandler), call);
-}
-
-static int comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler, const char *call)
-{
-    int size;
-    int rc = rmp_comm_size(comm, &size);
-    if (rc == RMP_SUCCESS && !errhandler)
-        rc = RMP_ERR_ARG;
-    if (rc != RMP_SUCCESS)
-        return rmpi_raise(comm, rc, call);
-    *errhandler = rmpi_errh_get(EH_COMM, comm);
-    return MPI_SUCCESS;
-}
-
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-    return comm_set_errhandler(comm, errhandler, __func__);
-}
-
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
-{
-    return comm_get_errhandler(comm, errhandler, __func__);
-}
-
-int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
-                               MPI_Errhandler *errhandler)
-{
-    return rmpi_raise_code(MPI_COMM_WORLD,
-                           rmpi_errh_create(EH_COMM, (void (*)(void))comm_errhandler_fn, errhandler),
-                           __func__);
-}
-
-/* The handler runs as if an MPI call on comm had failed with errorcode; MPI_SUCCESS once it
- * returned (MPI_ERRORS_ARE_FATAL ends the job). */
-int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
-{
-    int size;
-    int rc = rmp_comm_size(comm, &size);
-    if (rc != RMP_SUCCESS)
-        return rmpi_raise(comm, rc, __func__);
-    if (errorcode != MPI_SUCCESS)
-        (void)rmpi_raise_on(EH_COMM, comm, errorcode, __func__);
-    return MPI_SUCCESS;
-}
-
-int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
-                              MPI_Errhandler *errhandler)
-{
-    return rmpi_raise_code(MPI_COMM_WORLD,
-                           rmpi_errh_create(EH_WIN, (void (*)(void))win_errhandler_fn, errhandler),
-                           __func__);
-}
-
-int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
-{
-    if (!rmpi_win_valid(win))
-        return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_WIN, __func__);
-    return rmpi_raise_win_code(win, rmpi_errh_set(EH_WIN, win, errhandler), __func__);
-}
-
-/* A window with no handler of its own reports MPI_COMM_WORLD's (which takes its errors). */
-int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
-{
-    if (!rmpi_win_valid(win))
-        return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_WIN, __func__);
-    if (!errhandler)
-        return rmpi_raise_win_code(win, MPI_ERR_ARG, __func__);
-    *errhandler = win_has_own(win) ? rmpi_errh_get(EH_WIN, win) : rmpi_errh_get(EH_COMM, MPI_COMM_WORLD);
-    return MPI_SUCCESS;
-}
-
-int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
-{
-    if (!rmpi_win_valid(win))
-        return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_WIN, __func__);
-    if (errorcode != MPI_SUCCESS)
-        (void)rmpi_raise_win_code(win, errorcode, __func__);
-    return MPI_SUCCESS;
-}
-
-int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
-{
-    return rmpi_raise_code(MPI_COMM_WORLD,
-                           rmpi_errh_create(EH_COMM, (void (*)(void))function, errhandler), __func__);
-}
-
-int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-    return comm_set_errhandler(comm, errhandler, __func__);
-}
-
-int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
-{
-    return comm_get_errhandler(comm, errhandler, __func__);
 }
 
 /* A builtin handle only becomes MPI_ERRHANDLER_NULL; a user handler loses the program's

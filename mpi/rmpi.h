@@ -48,10 +48,12 @@ int rmpi_info_check(MPI_Info info);
 /* Error handlers by kind of object (errors.c; RMPI_EH_SESSION: sessions, session.c): make
  * one, set or get (a reference taken) object h's, raise code on h's (its kind's default,
  * MPI_ERRORS_ARE_FATAL, for a handle never set). MPI codes. */
-enum { RMPI_EH_COMM = 0, RMPI_EH_SESSION = 2, RMPI_EH_FILE = 3 }; /* RMPI_EH_FILE: io.c */
+enum { RMPI_EH_COMM = 0, RMPI_EH_WIN = 1, RMPI_EH_SESSION = 2, RMPI_EH_FILE = 3 }; /* FILE: io.c */
 int rmpi_errh_create(int kind, void (*fn)(void), MPI_Errhandler *errhandler);
 int rmpi_errh_set(int kind, int h, MPI_Errhandler eh);
 MPI_Errhandler rmpi_errh_get(int kind, int h);
+/* Has window win a handler the program set (else its errors go to MPI_COMM_WORLD's)? */
+bool rmpi_win_has_errh(MPI_Win win);
 int rmpi_raise_on(int kind, int h, int code, const char *call);
 /* An rmp error of a session call on the session's handler (session.c); a handle that is not a
  * live session's goes to MPI_COMM_WORLD's. */

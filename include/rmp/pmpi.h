@@ -1,11 +1,10 @@
-/* pmpi.h — the profiling interface (MPI-3.1 14.2): every MPI_ call of rmp/mpi.h under its
- * PMPI_ name, with the same arguments. A tool (or a program) defines its own MPI_X, does its
- * work and calls PMPI_X; linked ahead of librmp-mpi (or preloaded), its MPI_X replaces rmp's,
- * with librmp-mpi.so as with librmp-mpi.a (there rmp's MPI_X are weak). Calls librmp-mpi makes
- * to itself go to the PMPI_ names, never to a tool's MPI_X.
- *
- * GENERATED from include/rmp/mpi.h by tools/gen-pmpi (make regenerates it when mpi.h
- * changes): do not edit. Included by mpi.h; not meant to be included on its own. */
+/* pmpi.h — GENERATED from include/rmp/mpi.h by tools/gen-pmpi header: do not edit (make
+ * regenerates it when mpi.h changes). The profiling interface (MPI-3.1 14.2): every MPI_ call
+ * of rmp/mpi.h under its PMPI_ name, with the same arguments. A tool (or a program) defines its
+ * own MPI_X, does its work and calls PMPI_X; linked ahead of librmp-mpi (or preloaded), its
+ * MPI_X replaces rmp's, with librmp-mpi.so as with librmp-mpi.a (there rmp's MPI_X are weak).
+ * Calls librmp-mpi makes to itself go to the PMPI_ names, never to a tool's MPI_X. Included by
+ * mpi.h; not meant to be included on its own. */
 #ifndef RMP_PMPI_H
 #define RMP_PMPI_H
 

@@ -77,7 +77,7 @@ static void dyn_let_go(rmp_ctx_t *c, int w)
     dyn_t *d = c->dyn;
     if (c->peers[w].outq_head)
         outq_fail_peer(c, w, RMP_ERR_PEER); /* (disconnect waited for its traffic) */
-    if (d->tp->ops->drop)
+    if (d->tp->caps & TP_CAP_DROP)
         d->tp->ops->drop(d->tp, w);
     d->used[w - c->size] = false;
     c->peers[w] = (peer_t){0};

@@ -162,8 +162,8 @@ int tps_open(rmp_ctx_t *c)
         }
         if (rc != RMP_SUCCESS)
             return rc;
-        c->tps[c->ntps++] = tp;
-        if ((rc = publish(c, tp)) != RMP_SUCCESS)
+        c->tps[c->ntps++] = tp; /* closed with the others, whatever follows */
+        if ((rc = tp_caps_check(tp)) != RMP_SUCCESS || (rc = publish(c, tp)) != RMP_SUCCESS)
             return rc;
     }
     return RMP_SUCCESS;
@@ -180,8 +180,10 @@ int tps_open_late(rmp_ctx_t *c, const tp_ops_t *ops, tp_t **tp_p)
     e->nroute = 0;
     e->no_route = "only for dynamic peers";
     int rc = ops->open(e, tp_p);
-    if (rc == RMP_SUCCESS)
+    if (rc == RMP_SUCCESS) {
         c->tps[c->ntps++] = *tp_p;
+        rc = tp_caps_check(*tp_p);
+    }
     return rc;
 }
 

@@ -83,7 +83,7 @@ static tp_t *sole_sleeper(rmp_ctx_t *c)
     tp_t *w = NULL;
     for (int i = 0; i < c->ntps; i++) {
         tp_t *tp = c->tps[i];
-        if (tp->ops->wait_alone && !w)
+        if ((tp->caps & TP_CAP_SLEEP_ALONE) && !w)
             w = tp;
         else if (tp->ops->wait_fd(tp) >= 0)
             return NULL;
@@ -278,7 +278,7 @@ static bool strangers_runnable(rmp_ctx_t *c)
         return true;
     int awake = c->local_size;
     for (int i = 0; i < c->ntps; i++)
-        if (c->tps[i]->ops->asleep)
+        if (c->tps[i]->caps & TP_CAP_ASLEEP)
             awake -= c->tps[i]->ops->asleep(c->tps[i]);
     if (c->progthr.on)
         awake *= 2; /* a rank's progress thread may run beside it */

@@ -78,3 +78,24 @@ void tp_no_disarm(tp_t *tp)
 void tp_no_abandon(tp_t *tp)
 {
 }
+
+/* A capability bit is a promise that its operations are there (transport.h): a transport that
+ * sets one without them is a bug caught at open, not a NULL call later. */
+int tp_caps_check(tp_t *tp)
+{
+    const tp_ops_t *o = tp->ops;
+    const char *missing = NULL;
+    if ((tp->caps & TP_CAP_GET) && (!o->mem_reg || !o->get))
+        missing = "TP_CAP_GET without mem_reg and get";
+    else if ((tp->caps & TP_CAP_SLEEP_ALONE) &&
+             (!o->arm_alone || !o->wait_alone || !o->wake_alone))
+        missing = "TP_CAP_SLEEP_ALONE without arm_alone, wait_alone and wake_alone";
+    else if ((tp->caps & TP_CAP_ASLEEP) && !o->asleep)
+        missing = "TP_CAP_ASLEEP without asleep";
+    else if ((tp->caps & TP_CAP_DROP) && !o->drop)
+        missing = "TP_CAP_DROP without drop";
+    if (!missing)
+        return RMP_SUCCESS;
+    tp_error(tp, "transport %s: %s (a bug in the transport)", o->name, missing);
+    return RMP_ERR_INTERNAL;
+}

@@ -28,12 +28,19 @@ typedef struct tp_rkey {
     uint64_t key[3];
 } tp_rkey_t;
 
-/* Capability flags (tp_t.caps). */
+/* Capability flags (tp_t.caps). The one way to say "this transport can do X": the transport
+ * sets the bit at open, and the core tests the bit, never whether an operation is NULL nor
+ * whether it fails at run time. The operations behind a bit are filled when the bit is set
+ * (tps_open checks: tp_caps_check). */
 enum {
-    TP_CAP_GET = 1u << 0,       /* single-copy rendezvous get (CMA, RDMA READ) */
-    TP_CAP_MCAST = 1u << 1,     /* hardware multicast */
-    TP_CAP_ATOMIC = 1u << 2,    /* remote atomics */
-    TP_CAP_XCHANNEL = 1u << 3,  /* cross-channel / CORE-Direct */
+    TP_CAP_GET = 1u << 0,         /* single-copy rendezvous get (CMA, RDMA READ): mem_reg, get */
+    TP_CAP_MCAST = 1u << 1,       /* hardware multicast */
+    TP_CAP_ATOMIC = 1u << 2,      /* remote atomics */
+    TP_CAP_XCHANNEL = 1u << 3,    /* cross-channel / CORE-Direct */
+    TP_CAP_SLEEP_ALONE = 1u << 4, /* sleeps without a descriptor: arm_alone, wait_alone,
+                                   * wake_alone */
+    TP_CAP_ASLEEP = 1u << 5,      /* tells how many local ranks sleep: asleep */
+    TP_CAP_DROP = 1u << 6,        /* lets a dynamic peer go: drop */
 };
 
 /* ---- What the core gives a transport at open ---- */
@@ -97,7 +104,7 @@ typedef struct tp_ops {
     const char *name; /* "self", "shm", "verbs": also the modex key suffix */
 
     /* Every operation is filled (tp.c has the shared defaults), but arm_alone, wait_alone,
-     * wake_alone, asleep and drop. */
+     * wake_alone, asleep and drop: those only with their TP_CAP_* bit. */
 
     /* Create the instance; env stays valid until close. RMP_ERR_NOT_SUPPORTED means "not usable
      * here" (the reason is printed under RMP_VERBOSE); other errors are fatal to rmp_init. */
@@ -137,7 +144,7 @@ typedef struct tp_ops {
      * called again while armed (the core re-checks after a short first sleep). */
     int (*arm)(tp_t *tp);
     void (*disarm)(tp_t *tp);
-    /* Optional, all or none (NULL: none; with asleep, the only operations that may be NULL): sleep
+    /* With TP_CAP_SLEEP_ALONE, all three (else NULL, as asleep and drop may be): sleep
      * without a file descriptor, woken by exactly the peer that makes this process runnable
      * (shm: a futex). The core uses them instead of arm() and poll() when no other transport
      * has a wait_fd: arm_alone() (lock held) answers like arm(), or RMP_ERR_NOT_SUPPORTED (not
@@ -151,7 +158,7 @@ typedef struct tp_ops {
      * held) by another thread of the process that posted work no peer will announce (a
      * message to itself, a request it completed: RMP_THREAD_MULTIPLE). */
     void (*wake_alone)(tp_t *tp);
-    /* Optional (NULL: cannot tell): how many other ranks of this node announce right now that
+    /* With TP_CAP_ASLEEP (else cannot tell): how many other ranks of this node announce right now that
      * they are blocked (shm: their futex word). Read only by the core's busy-machine test
      * (progress.c), after a slow yield; a moment's estimate, never a synchronization. */
     int (*asleep)(tp_t *tp);
@@ -163,7 +170,7 @@ typedef struct tp_ops {
      * what would outlive it (names in /dev/shm). No locks, no frees, a bounded wait at most;
      * after rmp_abort close() is not called. */
     void (*abandon)(tp_t *tp);
-    /* Optional (NULL: peers are never let go): the core let world rank peer go (a dynamic
+    /* With TP_CAP_DROP (else peers are never let go): the core let world rank peer go (a dynamic
      * peer no communicator names any more): flush what is queued to it (bounded), close its
      * connections; the id may name another process later. */
     void (*drop)(tp_t *tp, int peer);
@@ -232,7 +239,9 @@ int tp_no_wireup(tp_t *tp);                                   /* RMP_SUCCESS */
 int tp_no_connect(tp_t *tp, int peer);                        /* RMP_SUCCESS */
 int tp_no_wait_fd(tp_t *tp);                                  /* -1: nothing to poll */
 void tp_no_disarm(tp_t *tp);
-void tp_no_abandon(tp_t *tp);                                 /* nothing outlives it */
+void tp_no_abandon(tp_t *tp);
+/* RMP_SUCCESS if every operation tp's caps promise is filled, else RMP_ERR_INTERNAL (said). */
+int tp_caps_check(tp_t *tp);                                 /* nothing outlives it */
 
 extern const tp_ops_t tp_self_ops;
 extern const tp_ops_t tp_shm_ops;

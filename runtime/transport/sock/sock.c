@@ -22,7 +22,7 @@ static int sk_open(const tp_env_t *env, tp_t **tp_p)
     sk_t *s = calloc(1, sizeof(*s));
     if (!s)
         return RMP_ERR_NO_MEM;
-    s->base = (tp_t){.ops = &tp_sock_ops, .env = env, .caps = 0, .max_send = SK_MAX_SEND,
+    s->base = (tp_t){.ops = &tp_sock_ops, .env = env, .caps = TP_CAP_DROP, .max_send = SK_MAX_SEND,
                      .eager_limit = 16384};
     s->lfd = s->efd = -1;
     int rc = sk_listen(s);
