@@ -10,8 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static int mc_rank = -1;
-static int mc_failures;
+/* Weak, not static: a program built from several files (tests/mpi/<prog>/) counts its
+ * failures once; the linker keeps one definition. */
+__attribute__((weak)) int mc_rank = -1;
+__attribute__((weak)) int mc_failures;
 
 #define FAIL(...)                                                                              \
     do {                                                                                       \
@@ -39,7 +41,7 @@ static int mc_failures;
     } while (0)
 
 /* No test program may hang: SIGALRM's default action ends it (and mrun reports it). */
-static void mc_watchdog(unsigned seconds)
+static inline void mc_watchdog(unsigned seconds)
 {
     alarm(seconds);
 }
@@ -55,7 +57,7 @@ static inline void mc_init(int *argc, char ***argv, unsigned seconds)
 }
 
 /* "<prog>: rank R OK" when nothing failed; the status for main to return. */
-static int mc_done(const char *prog)
+static inline int mc_done(const char *prog)
 {
     if (mc_failures == 0)
         printf("%s: rank %d OK\n", prog, mc_rank);
