@@ -232,7 +232,6 @@ static void t_packed_msgs(int rank, int size)
     CHECK(MPI_Type_free(&col));
 }
 
-/* external32: big-endian bytes, by hand (MPI-3.1 13.5.2), and back. */
 int main(int argc, char **argv)
 {
     mc_watchdog(60);

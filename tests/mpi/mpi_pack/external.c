@@ -2,6 +2,7 @@
  * the standard's sizes for every named type, alone and in derived types, and back. */
 #include "mpi_pack.h"
 
+/* external32: big-endian bytes, by hand (MPI-3.1 13.5.2), and back. */
 void t_external(void)
 {
     const char *x32 = "external32";
