@@ -40,6 +40,19 @@ __attribute__((weak)) int mc_failures;
             FAIL("%s:%d: %s is %lld, expected %lld", __FILE__, __LINE__, #got, g_, w_);        \
     } while (0)
 
+/* A call in its blocking form B, or its nonblocking form I completed at once by MPI_Wait, as
+ * the program's nb says: MC_COLL(nb, MPI_Bcast, MPI_Ibcast, buf, n, MPI_INT, 0, comm). */
+#define MC_COLL(nb, B, I, ...)                                                                 \
+    do {                                                                                       \
+        if (nb) {                                                                              \
+            MPI_Request r_ = MPI_REQUEST_NULL;                                                 \
+            CHECK(I(__VA_ARGS__, &r_));                                                        \
+            CHECK(MPI_Wait(&r_, MPI_STATUS_IGNORE));                                           \
+        } else {                                                                               \
+            CHECK(B(__VA_ARGS__));                                                             \
+        }                                                                                      \
+    } while (0)
+
 /* No test program may hang: SIGALRM's default action ends it (and mrun reports it). */
 static inline void mc_watchdog(unsigned seconds)
 {

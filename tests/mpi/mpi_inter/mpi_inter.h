@@ -12,16 +12,7 @@
 
 extern int nb; /* the collectives' nonblocking forms */
 
-#define COLL(B, I, ...)                                                                        \
-    do {                                                                                       \
-        if (nb) {                                                                              \
-            MPI_Request rq_ = MPI_REQUEST_NULL;                                                \
-            CHECK(MPI_##I(__VA_ARGS__, &rq_));                                                 \
-            CHECK(MPI_Wait(&rq_, MPI_STATUS_IGNORE));                                          \
-        } else {                                                                               \
-            CHECK(MPI_##B(__VA_ARGS__));                                                       \
-        }                                                                                      \
-    } while (0)
+#define COLL(B, I, ...) MC_COLL(nb, MPI_##B, MPI_##I, __VA_ARGS__)
 
 /* One intercommunicator over world and what the test knows about it. */
 typedef struct ic {
