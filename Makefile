@@ -315,13 +315,16 @@ $(TESTS)/progs/io_coll: tests/progs/io_coll.c $(INTERNAL) $(wildcard tests/progs
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(INTERNAL) $(LIBS)
 
+# As with tests/mpi: a long program's other files are tests/progs/<prog>/*.c.
 $(TESTS)/progs/%: tests/progs/%.c $(STATIC) $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $< $(STATIC) $(LIBS)
+	$(CC) $(CFLAGS_ALL) -Itests/progs $(LDFLAGS_ALL) -o $@ $(filter %.c,$^) $(STATIC) $(LIBS)
+$(foreach p,$(PROG_SRC:tests/progs/%.c=%),$(if $(wildcard tests/progs/$(p)/*.c),\
+  $(eval $(TESTS)/progs/$(p): $(wildcard tests/progs/$(p)/*.c tests/progs/$(p)/*.h))))
 
 # The transport contract cases (tests/contract) run in the unit tests (self, shm) and, as the
 # program tests/contract, in the VM (verbs: tests/vm/run-verbs-suite contract).
-CONTRACT_SRC := tests/contract/contract.c tests/contract/contract_rma.c
+CONTRACT_SRC := tests/contract/contract.c tests/contract/ct_run.c tests/contract/contract_rma.c
 CONTRACT_DEPS := $(CONTRACT_SRC) tests/contract/contract.h tests/contract/ct_harness.h
 $(TESTS)/unit: $(UNIT_SRC) $(CONTRACT_DEPS) $(INTERNAL) | need-test-deps
 	@mkdir -p $(dir $@)
@@ -366,9 +369,14 @@ $(TESTS)/integration: $(INTEG_SRC) $(wildcard tests/integration/*.h) runtime/uti
 	  -o $@ $(INTEG_SRC) runtime/util/knobs.c -lcriterion
 
 # MPI-style test programs, built the way a user builds them: with rmpcc (shared librmp-mpi).
+# A program too long for one file keeps its main in tests/mpi/<prog>.c and its other concerns
+# in tests/mpi/<prog>/*.c (one program, one start per case in CI, files under 600 lines).
 $(TESTS)/mpi/%: tests/mpi/%.c $(wildcard tests/mpi/*.h) $(MPI_SHARED) $(MPI_STATIC) $(RMPCC)
 	@mkdir -p $(dir $@)
-	$(RMPCC) $(OPT) $(SAN) $(WARN) -std=c11 -D_GNU_SOURCE -g $(CFLAGS) $(LDFLAGS_ALL) -o $@ $<
+	$(RMPCC) $(OPT) $(SAN) $(WARN) -std=c11 -D_GNU_SOURCE -g $(CFLAGS) $(LDFLAGS_ALL) -o $@ \
+	  $(filter %.c,$^)
+$(foreach p,$(MPIPROG_SRC:tests/mpi/%.c=%),$(if $(wildcard tests/mpi/$(p)/*.c),\
+  $(eval $(TESTS)/mpi/$(p): $(wildcard tests/mpi/$(p)/*.c tests/mpi/$(p)/*.h))))
 
 # The profiling interface as tools use it (tests/integration/test_pmpi.c): pmpi_counter.c, a
 # tool defining some MPI_X over PMPI_X, as a library linked ahead of librmp-mpi.so (and

@@ -497,3 +497,14 @@ const char *tail(const char *text)
     size_t n = text ? strlen(text) : 0;
     return n > 3000 ? text + n - 3000 : (text ? text : "");
 }
+
+void run_mpi_ok(int n, const char *prog, const char *label, const char *arg,
+                const char *const *env, double limit)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, prog);
+    run_opts_t o = {.limit = limit > 0 ? limit : 90, .env = env};
+    run_result_t r = run_mrun(&o, n, path, arg, NULL);
+    expect_ranks_ok(r, label ? label : prog, n);
+    run_free(&r);
+}

@@ -133,4 +133,29 @@ const char *tail(const char *text);
  * them (the sanitizer passes narrow the sizes; the release pass runs every one). */
 void run_size_filter(int n, const char *var);
 
+/* The sizes (n) a ParameterizedTest(int *n, suite, name, ...) runs at, said once:
+ * RUN_SIZES(mpi, p2p, 1, 2, 4). */
+#define RUN_SIZES(suite, name, ...)                                                            \
+    ParameterizedTestParameters(suite, name)                                                   \
+    {                                                                                          \
+        static int ns_[] = {__VA_ARGS__};                                                      \
+        return cr_make_param_array(int, ns_, sizeof ns_ / sizeof ns_[0]);                      \
+    }
+
+/* The sizes a tests/mpi program runs at: a rank alone, a pair, odd primes (3; 5, the remainder
+ * steps of the tree and recursive-doubling algorithms, and ASan's size), and powers of two,
+ * square and not (4; 8, 4 x 2 process grids). 6 and 7 (once in every list) add no shape these
+ * lack: the programs check the MPI layer, the algorithms at every size are test_coll's. */
+#define MPI_SIZES 1, 2, 3, 4, 5, 8
+
+#ifdef RMP_TEST_MPIPROGS
+/* The path of tests/mpi program `name` (a string literal). */
+#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
+#endif
+/* Runs tests/mpi program prog (a name) at n with one argument (or NULL) and env (or NULL)
+ * within limit seconds (0: 90): success, and "<label>: rank R OK" from every rank (label NULL:
+ * prog). */
+void run_mpi_ok(int n, const char *prog, const char *label, const char *arg,
+                const char *const *env, double limit);
+
 #endif

@@ -11,11 +11,7 @@ static void coll(int n, const char *const env[])
     run_free(&r);
 }
 
-ParameterizedTestParameters(coll, n1_to_9)
-{
-    static int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
-    return cr_make_param_array(int, sizes, sizeof sizes / sizeof sizes[0]);
-}
+RUN_SIZES(coll, n1_to_9, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 
 ParameterizedTest(int *n, coll, n1_to_9, .timeout = 150)
 {

@@ -13,11 +13,7 @@ static void comm(int n)
     run_free(&r);
 }
 
-ParameterizedTestParameters(comm, dup_split_free)
-{
-    static int sizes[] = {1, 2, 3, 4, 5, 8};
-    return cr_make_param_array(int, sizes, sizeof sizes / sizeof sizes[0]);
-}
+RUN_SIZES(comm, dup_split_free, 1, 2, 3, 4, 5, 8)
 
 ParameterizedTest(int *n, comm, dup_split_free, .timeout = 60)
 {

@@ -22,11 +22,7 @@ static void comm_threads(int n, const char *threads, const char *iters)
     run_free(&r);
 }
 
-ParameterizedTestParameters(thread_comm, concurrent_create_n2_to_4)
-{
-    static int sizes[] = {2, 3, 4};
-    return cr_make_param_array(int, sizes, sizeof sizes / sizeof sizes[0]);
-}
+RUN_SIZES(thread_comm, concurrent_create_n2_to_4, 2, 3, 4)
 
 ParameterizedTest(int *n, thread_comm, concurrent_create_n2_to_4, .timeout = 300)
 {

@@ -2,11 +2,7 @@
  * own checks against the expected members, orders and error codes) at n = 1..8. */
 #include "run.h"
 
-ParameterizedTestParameters(groups, n1_to_8)
-{
-    static int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, sizes, sizeof sizes / sizeof sizes[0]);
-}
+RUN_SIZES(groups, n1_to_8, 1, 2, 3, 4, 5, 6, 7, 8)
 
 ParameterizedTest(int *n, groups, n1_to_8, .timeout = 120)
 {

@@ -22,22 +22,14 @@ static void io_coll(int n, const char *dir)
     run_free(&r);
 }
 
-ParameterizedTestParameters(io_coll, tmpfs)
-{
-    static int sizes[] = {1, 2, 4, 5};
-    return cr_make_param_array(int, sizes, sizeof sizes / sizeof sizes[0]);
-}
+RUN_SIZES(io_coll, tmpfs, 1, 2, 4, 5)
 
 ParameterizedTest(int *n, io_coll, tmpfs, .timeout = 300)
 {
     io_coll(*n, "/dev/shm");
 }
 
-ParameterizedTestParameters(io_coll, disk)
-{
-    static int sizes[] = {1, 2, 4, 5};
-    return cr_make_param_array(int, sizes, sizeof sizes / sizeof sizes[0]);
-}
+RUN_SIZES(io_coll, disk, 1, 2, 4, 5)
 
 ParameterizedTest(int *n, io_coll, disk, .timeout = 300)
 {

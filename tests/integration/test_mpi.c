@@ -1,19 +1,10 @@
-/* test_mpi.c — MPI programs through mpi.h (tests/mpi/, built with rmpcc) under mrun at
- * n = 1..8, each checking exact values itself (a "FAIL" line per problem, "<prog>: rank R OK"
- * at the end); the error model: MPI_ERRORS_RETURN codes, and MPI_ERRORS_ARE_FATAL ending the
- * job with a message that names the call and the exit status of the error class. */
+/* test_mpi.c — MPI programs through mpi.h (tests/mpi/, built with rmpcc) under mrun at MPI_SIZES
+ * (run.h), each checking exact values itself (a "FAIL" line per problem, "<prog>: rank R OK" at
+ * the end); the error model: MPI_ERRORS_RETURN codes, and MPI_ERRORS_ARE_FATAL ending the job with
+ * a message that names the call and the exit status of the error class. */
 #include "run.h"
 
-#ifndef RMP_TEST_MPIPROGS
-#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
-#endif
-#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
-
-ParameterizedTestParameters(mpi, env)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, env, MPI_SIZES)
 
 /* Every rank printed "<prog>: rank R OK" and nothing failed. */
 
@@ -33,22 +24,14 @@ ParameterizedTest(int *n, mpi, env, .timeout = 100)
     run_ok(*n, MPIPROG("mpi_env"), "mpi_env", level);
 }
 
-ParameterizedTestParameters(mpi, p2p)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, p2p, MPI_SIZES)
 
 ParameterizedTest(int *n, mpi, p2p, .timeout = 100)
 {
     run_ok(*n, MPIPROG("mpi_p2p"), "mpi_p2p", NULL);
 }
 
-ParameterizedTestParameters(mpi, poll)
-{
-    static int ns[] = {2, 3, 5, 16};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, poll, 2, 3, 5, 16)
 
 /* Waiting by polling MPI_Test*, MPI_Iprobe, MPI_Improbe, MPI_Request_get_status with more
  * ranks than cores (issue 34): every loop ends (before the fix, n = 3 took 9 s and n = 16
@@ -58,44 +41,28 @@ ParameterizedTest(int *n, mpi, poll, .timeout = 100)
     run_ok(*n, MPIPROG("mpi_poll"), "mpi_poll", NULL);
 }
 
-ParameterizedTestParameters(mpi, coll_blocking)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, coll_blocking, MPI_SIZES)
 
 ParameterizedTest(int *n, mpi, coll_blocking, .timeout = 100)
 {
     run_ok(*n, MPIPROG("mpi_coll"), "mpi_coll blocking", "blocking");
 }
 
-ParameterizedTestParameters(mpi, coll_nonblocking)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, coll_nonblocking, MPI_SIZES)
 
 ParameterizedTest(int *n, mpi, coll_nonblocking, .timeout = 100)
 {
     run_ok(*n, MPIPROG("mpi_coll"), "mpi_coll nonblocking", "nonblocking");
 }
 
-ParameterizedTestParameters(mpi, errors_return)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, errors_return, MPI_SIZES)
 
 ParameterizedTest(int *n, mpi, errors_return, .timeout = 100)
 {
     run_ok(*n, MPIPROG("mpi_errors"), "mpi_errors", "return");
 }
 
-ParameterizedTestParameters(mpi, vcoll_blocking)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, vcoll_blocking, MPI_SIZES)
 
 /* v-collectives, scans, MINLOC/MAXLOC ties, a non-commutative user op (mpi_vcoll.c). */
 ParameterizedTest(int *n, mpi, vcoll_blocking, .timeout = 100)
@@ -103,29 +70,17 @@ ParameterizedTest(int *n, mpi, vcoll_blocking, .timeout = 100)
     run_ok(*n, MPIPROG("mpi_vcoll"), "mpi_vcoll blocking", "blocking");
 }
 
-ParameterizedTestParameters(mpi, vcoll_nonblocking)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, vcoll_nonblocking, MPI_SIZES)
 
 ParameterizedTest(int *n, mpi, vcoll_nonblocking, .timeout = 100)
 {
     run_ok(*n, MPIPROG("mpi_vcoll"), "mpi_vcoll nonblocking", "nonblocking");
 }
 
-ParameterizedTestParameters(mpi, groups)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, groups, MPI_SIZES)
 
 /* The Fortran handle conversions (mpi_f2c.c). */
-ParameterizedTestParameters(mpi, f2c)
-{
-    static int ns[] = {1, 2, 3};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, f2c, 1, 2, 3)
 
 ParameterizedTest(int *n, mpi, f2c, .timeout = 100)
 {
@@ -133,11 +88,7 @@ ParameterizedTest(int *n, mpi, f2c, .timeout = 100)
 }
 
 /* MPI_Dims_create against a brute force and MPICH's table of balanced decompositions. */
-ParameterizedTestParameters(mpi, dims)
-{
-    static int ns[] = {1, 2, 4};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, dims, 1, 2, 4)
 
 ParameterizedTest(int *n, mpi, dims, .timeout = 100)
 {
@@ -145,11 +96,7 @@ ParameterizedTest(int *n, mpi, dims, .timeout = 100)
 }
 
 /* Every handle's bytes read as an unsigned integer equal its cast to uintptr_t (mpi4py). */
-ParameterizedTestParameters(mpi, handles)
-{
-    static int ns[] = {1, 2};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, handles, 1, 2)
 
 ParameterizedTest(int *n, mpi, handles, .timeout = 100)
 {
@@ -162,11 +109,7 @@ ParameterizedTest(int *n, mpi, groups, .timeout = 100)
     run_ok(*n, MPIPROG("mpi_groups"), "mpi_groups", NULL);
 }
 
-ParameterizedTestParameters(mpi, types)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, types, MPI_SIZES)
 
 /* Indexed, hindexed, struct and resized types, Get_count/Get_elements (mpi_types.c). */
 ParameterizedTest(int *n, mpi, types, .timeout = 100)
@@ -175,11 +118,7 @@ ParameterizedTest(int *n, mpi, types, .timeout = 100)
 }
 
 /* MPI_BOTTOM with types of absolute addresses in every call family (mpi_bottom.c). */
-ParameterizedTestParameters(mpi, bottom)
-{
-    static int ns[] = {1, 2, 4};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, bottom, 1, 2, 4)
 
 ParameterizedTest(int *n, mpi, bottom, .timeout = 100)
 {
@@ -189,11 +128,7 @@ ParameterizedTest(int *n, mpi, bottom, .timeout = 100)
 /* Invalid arguments under MPI_ERRORS_RETURN: aliased collective buffers, NULL outputs,
  * Cart_create too large, compare-and-swap types, Bsend too large, truncation's status
  * (mpi_errors_args.c); every rank still in step after each. */
-ParameterizedTestParameters(mpi, errors_args)
-{
-    static int ns[] = {1, 2, 4};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi, errors_args, 1, 2, 4)
 
 ParameterizedTest(int *n, mpi, errors_args, .timeout = 100)
 {

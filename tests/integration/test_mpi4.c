@@ -8,11 +8,7 @@
 #endif
 #define MPI4 RMP_TEST_MPIPROGS "/mpi_mpi4"
 
-ParameterizedTestParameters(mpi4, calls)
-{
-    static int ns[] = {1, 2, 4};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi4, calls, 1, 2, 4)
 
 ParameterizedTest(int *n, mpi4, calls, .timeout = 150)
 {
@@ -22,11 +18,7 @@ ParameterizedTest(int *n, mpi4, calls, .timeout = 150)
     run_free(&r);
 }
 
-ParameterizedTestParameters(mpi4, errors_abort)
-{
-    static int ns[] = {1, 3};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi4, errors_abort, 1, 3)
 
 /* The last rank sends to an invalid rank under MPI_ERRORS_ABORT: the job ends with status 6
  * (MPI_ERR_RANK), no rank gets past it. */

@@ -1,20 +1,11 @@
 /* test_mpi_attr.c — attribute caching and user error classes and handlers through mpi.h
- * (tests/mpi/mpi_attr.c, mpi_errcls.c, built with rmpcc) under mrun at n = 1..8, each program
- * checking exact values itself (a "FAIL" line per problem, "<prog>: rank R OK" at the end);
- * and a user error code under MPI_ERRORS_ARE_FATAL ending the job with its own string. */
+ * (tests/mpi/mpi_attr.c, mpi_errcls.c, built with rmpcc) under mrun at MPI_SIZES (run.h), each
+ * program checking exact values itself (a "FAIL" line per problem, "<prog>: rank R OK" at the
+ * end); and a user error code under MPI_ERRORS_ARE_FATAL ending the job with its own string. */
 #include "run.h"
 
-#ifndef RMP_TEST_MPIPROGS
-#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
-#endif
-#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
 
-
-ParameterizedTestParameters(mpi_attr, attributes)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_attr, attributes, MPI_SIZES)
 
 /* Every rank passed, and at MPI_Finalize MPI_COMM_SELF's attributes were deleted, last set
  * first (each rank's callback says so after its "OK"). */
@@ -32,11 +23,7 @@ ParameterizedTest(int *n, mpi_attr, attributes, .timeout = 100)
     run_free(&r);
 }
 
-ParameterizedTestParameters(mpi_attr, error_classes_and_handlers)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_attr, error_classes_and_handlers, MPI_SIZES)
 
 ParameterizedTest(int *n, mpi_attr, error_classes_and_handlers, .timeout = 100)
 {

@@ -1,21 +1,12 @@
 /* test_mpi_ccreate.c — the MPI programs of info objects, names and hints (tests/mpi/mpi_info.c)
  * and of the MPI-3 communicator creations (tests/mpi/mpi_ccreate.c: Comm_create_group,
- * Comm_idup, Comm_dup_with_info) under mrun at n = 1..8, and their threaded forms (with
+ * Comm_idup, Comm_dup_with_info) under mrun at MPI_SIZES (run.h), and their threaded forms (with
  * intercommunicators: tests/mpi/mpi_icreate_threads.c); each program checks exact values
  * itself and prints "<prog>: rank R OK" when nothing failed. */
 #include "run.h"
 
-#ifndef RMP_TEST_MPIPROGS
-#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
-#endif
-#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
 
-
-ParameterizedTestParameters(mpi_ccreate, info)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_ccreate, info, MPI_SIZES)
 
 /* The arguments are what MPI_INFO_ENV's "argv" must show. */
 ParameterizedTest(int *n, mpi_ccreate, info, .timeout = 100)
@@ -26,11 +17,7 @@ ParameterizedTest(int *n, mpi_ccreate, info, .timeout = 100)
     run_free(&r);
 }
 
-ParameterizedTestParameters(mpi_ccreate, create)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_ccreate, create, MPI_SIZES)
 
 ParameterizedTest(int *n, mpi_ccreate, create, .timeout = 100)
 {
@@ -40,11 +27,7 @@ ParameterizedTest(int *n, mpi_ccreate, create, .timeout = 100)
     run_free(&r);
 }
 
-ParameterizedTestParameters(mpi_ccreate, idup_inter)
-{
-    static int ns[] = {2, 3, 4, 5, 9};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_ccreate, idup_inter, 2, 3, 4, 5, 9)
 
 /* MPI_Comm_idup of intercommunicators, where a blocking one deadlocks (one group's next step
  * is matched by the other only before its idup), at even, odd and one-sided group sizes. */
@@ -56,11 +39,7 @@ ParameterizedTest(int *n, mpi_ccreate, idup_inter, .timeout = 100)
     run_free(&r);
 }
 
-ParameterizedTestParameters(mpi_ccreate, threads)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_ccreate, threads, MPI_SIZES)
 
 /* 4 threads per rank creating communicators at once (MPI_THREAD_MULTIPLE). */
 ParameterizedTest(int *n, mpi_ccreate, threads, .timeout = 160)

@@ -1,31 +1,18 @@
 /* test_mpi_grptopo.c — issue 20's groups, topologies and requests through mpi.h: the MPI
  * programs of tests/mpi (mpi_grp_ops, mpi_topo_graph, mpi_topo_cart, mpi_topo_dgraph,
- * mpi_req_greq, mpi_req_cancel) under mrun at n = 1..8, each checking exact values against
+ * mpi_req_greq, mpi_req_cancel) under mrun at MPI_SIZES (run.h), each checking exact values against
  * serial answers and the error classes of bad arguments itself ("FAIL" lines, "<prog>: rank R
  * OK" at the end). */
 #include "run.h"
 
-#ifndef RMP_TEST_MPIPROGS
-#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
-#endif
-
 /* Every rank printed "<prog>: rank R OK" and nothing failed. */
 static void grptopo_run_ok(int n, const char *prog, const char *const *env)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, prog);
-    run_opts_t o = {.limit = 90, .env = env};
-    run_result_t r = run_mrun(&o, n, path, NULL, NULL);
-    expect_ranks_ok(r, prog, n);
-    run_free(&r);
+    run_mpi_ok(n, prog, NULL, NULL, env, 0);
 }
 
 #define GRPTOPO_TEST(name)                                                                     \
-    ParameterizedTestParameters(mpi_grptopo, name)                                             \
-    {                                                                                          \
-        static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};                                            \
-        return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);                         \
-    }                                                                                          \
+    RUN_SIZES(mpi_grptopo, name, MPI_SIZES)                                                    \
     ParameterizedTest(int *n, mpi_grptopo, name, .timeout = 100)                               \
     {                                                                                          \
         grptopo_run_ok(*n, "mpi_" #name, NULL);                                                \

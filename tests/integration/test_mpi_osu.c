@@ -1,17 +1,12 @@
 /* test_mpi_osu.c — what the OSU micro-benchmarks need of the MPI layer (issue 12), through
  * programs of tests/mpi built with rmpcc: topologies and neighbourhood collectives
- * (mpi_neighbor.c) and the run-time behaviours OSU relies on (mpi_osu.c) at n = 1..8 against
- * serial references, exiting without MPI_Finalize (mpi_nofinalize.c), and the C++ driver
+ * (mpi_neighbor.c) and the run-time behaviours OSU relies on (mpi_osu.c) at MPI_SIZES (run.h)
+ * against serial references, exiting without MPI_Finalize (mpi_nofinalize.c), and the C++ driver
  * rmpicxx linking what rmpcc -c compiled. */
 #include <unistd.h>
 
 #include "rmp.h"
 #include "run.h"
-
-#ifndef RMP_TEST_MPIPROGS
-#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
-#endif
-#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
 
 /* Every rank printed "<prog>: rank R OK", nothing failed, nothing left behind. */
 static void run_ok(int n, const char *prog, const char *label, const char *arg)
@@ -22,11 +17,7 @@ static void run_ok(int n, const char *prog, const char *label, const char *arg)
     run_free(&r);
 }
 
-ParameterizedTestParameters(mpi_osu, neighbor)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_osu, neighbor, MPI_SIZES)
 
 /* A ring and an irregular graph, periodic and open 2-D grids: every neighbourhood collective,
  * the topology queries and their error codes. */
@@ -36,11 +27,7 @@ ParameterizedTest(int *n, mpi_osu, neighbor, .timeout = 200)
     run_ok(*n, MPIPROG("mpi_neighbor"), "mpi_neighbor nonblocking", "nonblocking");
 }
 
-ParameterizedTestParameters(mpi_osu, behaviours)
-{
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_osu, behaviours, MPI_SIZES)
 
 /* Type names (from threads too), windows, MPI_IN_PLACE and NULL buffers as OSU passes them,
  * zero reduce_scatter counts, MPI_Wait after MPI_Test, 400 live split communicators
@@ -50,11 +37,7 @@ ParameterizedTest(int *n, mpi_osu, behaviours, .timeout = 100)
     run_ok(*n, MPIPROG("mpi_osu"), "mpi_osu", NULL);
 }
 
-ParameterizedTestParameters(mpi_osu, exit_without_finalize)
-{
-    static int ns[] = {1, 2, 4};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_osu, exit_without_finalize, 1, 2, 4)
 
 /* Returning 0 from main without MPI_Finalize (after MPI_THREAD_MULTIPLE threads, or after a
  * forked helper exit(0)ed, too) is a success; exit(3) without it still ends the job with

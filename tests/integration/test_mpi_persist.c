@@ -1,34 +1,17 @@
 /* test_mpi_persist.c — MPI-4's persistent collectives and MPI_Isendrecv(_replace)
  * (tests/mpi/mpi_persist.c), and the large-count _c forms (tests/mpi/mpi_bigcount.c), under
- * mrun at n = 1..8: each program checks exact values itself (a "FAIL" line per problem,
+ * mrun at MPI_SIZES (run.h): each program checks exact values itself (a "FAIL" line per problem,
  * "<prog>: rank R OK" at the end). */
 #include "run.h"
-
-#ifndef RMP_TEST_MPIPROGS
-#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
-#endif
-#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
 
 /* Every rank printed "<prog>: rank R OK" and nothing failed. */
 
 static void run_ok(int n, const char *prog, const char *arg, const char *const *env)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, prog);
-    run_opts_t o = {.limit = 90, .env = env};
-    run_result_t r = run_mrun(&o, n, path, arg, NULL);
-    expect_ranks_ok(r, prog, n);
-    run_free(&r);
+    run_mpi_ok(n, prog, NULL, arg, env, 0);
 }
 
-#define NS                                                                                         \
-    static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};                                                    \
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0])
-
-ParameterizedTestParameters(mpi_persist, coll)
-{
-    NS;
-}
+RUN_SIZES(mpi_persist, coll, MPI_SIZES)
 /* Every persistent collective started 6 times with new data, Startall with point-to-point
  * requests, starts in different orders, error codes. */
 ParameterizedTest(int *n, mpi_persist, coll, .timeout = 100)
@@ -36,10 +19,7 @@ ParameterizedTest(int *n, mpi_persist, coll, .timeout = 100)
     run_ok(*n, "mpi_persist", "coll", NULL);
 }
 
-ParameterizedTestParameters(mpi_persist, coll_eager_off)
-{
-    NS;
-}
+RUN_SIZES(mpi_persist, coll_eager_off, MPI_SIZES)
 /* The same with every message through rendezvous (eager limit 0). */
 ParameterizedTest(int *n, mpi_persist, coll_eager_off, .timeout = 100)
 {
@@ -47,19 +27,13 @@ ParameterizedTest(int *n, mpi_persist, coll_eager_off, .timeout = 100)
     run_ok(*n, "mpi_persist", "coll", env);
 }
 
-ParameterizedTestParameters(mpi_persist, isendrecv)
-{
-    NS;
-}
+RUN_SIZES(mpi_persist, isendrecv, MPI_SIZES)
 ParameterizedTest(int *n, mpi_persist, isendrecv, .timeout = 100)
 {
     run_ok(*n, "mpi_persist", "isendrecv", NULL);
 }
 
-ParameterizedTestParameters(mpi_persist, threads)
-{
-    NS;
-}
+RUN_SIZES(mpi_persist, threads, MPI_SIZES)
 /* Two threads per rank, each on its own communicator, with persistent collectives and
  * isendrecv at the same time (MPI_THREAD_MULTIPLE). */
 ParameterizedTest(int *n, mpi_persist, threads, .timeout = 100)
@@ -67,10 +41,7 @@ ParameterizedTest(int *n, mpi_persist, threads, .timeout = 100)
     run_ok(*n, "mpi_persist", "threads", NULL);
 }
 
-ParameterizedTestParameters(mpi_persist, bigcount_small)
-{
-    NS;
-}
+RUN_SIZES(mpi_persist, bigcount_small, MPI_SIZES)
 /* Every _c call with counts past a limit lowered to 100 (RMPI_BIGCOUNT_LIMIT): the derived
  * types (factored and chunk struct), reductions in pieces, v-forms through alltoallw. */
 ParameterizedTest(int *n, mpi_persist, bigcount_small, .timeout = 100)
@@ -80,10 +51,7 @@ ParameterizedTest(int *n, mpi_persist, bigcount_small, .timeout = 100)
     run_ok(*n, "mpi_bigcount2", NULL, env); /* the families of issue 35's 94 twins */
 }
 
-ParameterizedTestParameters(mpi_persist, bigcount_int_path)
-{
-    NS;
-}
+RUN_SIZES(mpi_persist, bigcount_int_path, MPI_SIZES)
 /* The same calls and values with the real limit: every count takes the int path. */
 ParameterizedTest(int *n, mpi_persist, bigcount_int_path, .timeout = 100)
 {

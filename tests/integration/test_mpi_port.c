@@ -6,16 +6,7 @@
 
 #include "run.h"
 
-#ifndef RMP_TEST_MPIPROGS
-#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
-#endif
-#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
-
-ParameterizedTestParameters(mpi_port, halves)
-{
-    static int ns[] = {1, 2, 3, 4, 5};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_port, halves, 1, 2, 3, 4, 5)
 
 ParameterizedTest(int *n, mpi_port, halves, .timeout = 150)
 {

@@ -1,5 +1,5 @@
 /* test_mpi_rma.c — MPI's one-sided communication through mpi.h (tests/mpi/mpi_rma_*.c, built
- * with rmpcc) under mrun at n = 1..8: every operation under every synchronization on every
+ * with rmpcc) under mrun at MPI_SIZES (run.h): every operation under every synchronization on every
  * window flavor (mpi_rma_ops), derived datatypes on both sides, MPI_PROC_NULL and zero counts
  * (mpi_rma_dtype), the error classes on the window's handler (mpi_rma_errors), and programs
  * built on RMA (mpi_rma_apps: counter, CAS lock, linked list on a dynamic window, halo
@@ -7,30 +7,16 @@
  * for everything. Each program checks exact values itself ("FAIL" lines, "<prog>: rank R OK"). */
 #include "run.h"
 
-#ifndef RMP_TEST_MPIPROGS
-#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
-#endif
-#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
-
 static void run_ok(int n, const char *prog, const char *const *env)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, prog);
-    run_opts_t o = {.limit = 90, .env = env};
-    run_result_t r = run_mrun(&o, n, path, NULL);
-    expect_ranks_ok(r, prog, n);
-    run_free(&r);
+    run_mpi_ok(n, prog, NULL, NULL, env, 0);
 }
 
 static const char *const am_env[] = {"RMP_RMA_PATH=am", NULL};
 
-/* A test of prog (with env) at every n = 1..8. */
+/* A test of prog (with env) at MPI_SIZES (run.h). */
 #define RMA_TEST(name, prog, env)                                                              \
-    ParameterizedTestParameters(mpi_rma, name)                                                 \
-    {                                                                                          \
-        static int ns[] = {1, 2, 3, 4, 5, 6, 7, 8};                                            \
-        return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);                         \
-    }                                                                                          \
+    RUN_SIZES(mpi_rma, name, MPI_SIZES)                                                        \
     ParameterizedTest(int *n, mpi_rma, name, .timeout = 100)                                   \
     {                                                                                          \
         run_ok(*n, prog, env);                                                                 \

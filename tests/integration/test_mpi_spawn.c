@@ -4,11 +4,6 @@
  * program checks exact values itself; the harness checks that nothing is left behind. */
 #include "run.h"
 
-#ifndef RMP_TEST_MPIPROGS
-#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
-#endif
-#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
-
 static void expect_children(run_result_t r, int parents, int children)
 {
     expect_ranks_ok(r, "mpi_spawn", parents);
@@ -16,11 +11,7 @@ static void expect_children(run_result_t r, int parents, int children)
     expect_like(r, err, "rmp[0]: rmp_comm_spawn: command '/no/such/program' not found", "", 1);
 }
 
-ParameterizedTestParameters(mpi_spawn, spawn)
-{
-    static int ns[] = {1, 2, 3};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_spawn, spawn, 1, 2, 3)
 
 ParameterizedTest(int *n, mpi_spawn, spawn, .timeout = 150)
 {
@@ -49,11 +40,7 @@ Test(mpi_spawn, multiple, .timeout = 150)
 }
 
 /* under MPI_THREAD_MULTIPLE, with another thread's traffic meanwhile */
-ParameterizedTestParameters(mpi_spawn, thread_multiple)
-{
-    static int ns[] = {2, 3};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_spawn, thread_multiple, 2, 3)
 
 ParameterizedTest(int *n, mpi_spawn, thread_multiple, .timeout = 150)
 {

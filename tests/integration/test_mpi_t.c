@@ -7,16 +7,7 @@
  * "stats: OK"). */
 #include "run.h"
 
-#ifndef RMP_TEST_MPIPROGS
-#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
-#endif
-#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
-
-ParameterizedTestParameters(mpi_t, cvars)
-{
-    static int ns[] = {1, 2};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_t, cvars, 1, 2)
 
 ParameterizedTest(int *n, mpi_t, cvars, .timeout = 100)
 {
@@ -27,11 +18,7 @@ ParameterizedTest(int *n, mpi_t, cvars, .timeout = 100)
     run_free(&r);
 }
 
-ParameterizedTestParameters(mpi_t, pvars)
-{
-    static int ns[] = {1, 2, 3};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_t, pvars, 1, 2, 3)
 
 ParameterizedTest(int *n, mpi_t, pvars, .timeout = 100)
 {
@@ -50,11 +37,7 @@ Test(mpi_t, pvars_threads, .timeout = 100)
     run_free(&r);
 }
 
-ParameterizedTestParameters(mpi_t, native)
-{
-    static int ns[] = {1, 2, 3};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(mpi_t, native, 1, 2, 3)
 
 ParameterizedTest(int *n, mpi_t, native, .timeout = 100)
 {

@@ -18,11 +18,7 @@ static void p2p_modes(int n, const char *const env[])
     run_free(&r);
 }
 
-ParameterizedTestParameters(p2p_modes, n1_to_8)
-{
-    static int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, sizes, sizeof sizes / sizeof sizes[0]);
-}
+RUN_SIZES(p2p_modes, n1_to_8, 1, 2, 3, 4, 5, 6, 7, 8)
 
 ParameterizedTest(int *n, p2p_modes, n1_to_8, .timeout = 200)
 {
@@ -36,11 +32,7 @@ Test(p2p_modes, n3_eager_limit_16B, .timeout = 200)
     p2p_modes(3, env);
 }
 
-ParameterizedTestParameters(p2p_modes, mpi_n1_to_8)
-{
-    static int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, sizes, sizeof sizes / sizeof sizes[0]);
-}
+RUN_SIZES(p2p_modes, mpi_n1_to_8, 1, 2, 3, 4, 5, 6, 7, 8)
 
 ParameterizedTest(int *n, p2p_modes, mpi_n1_to_8, .timeout = 120)
 {

@@ -36,11 +36,7 @@ static void expect_counts(run_result_t *r, int n, int counted)
                  tail(r->out));
 }
 
-ParameterizedTestParameters(pmpi, counter)
-{
-    static int ns[] = {2, 3, 4};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(pmpi, counter, 2, 3, 4)
 
 /* -lpmpi_counter before -lrmp-mpi: the tool's MPI_X come first. */
 ParameterizedTest(int *n, pmpi, counter, .timeout = 100)
@@ -50,11 +46,7 @@ ParameterizedTest(int *n, pmpi, counter, .timeout = 100)
     run_free(&r);
 }
 
-ParameterizedTestParameters(pmpi, counter_static)
-{
-    static int ns[] = {2, 3, 4};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(pmpi, counter_static, 2, 3, 4)
 
 /* The tool as an object linked with librmp-mpi.a: its strong MPI_X over rmp's weak ones. */
 ParameterizedTest(int *n, pmpi, counter_static, .timeout = 100)
@@ -64,11 +56,7 @@ ParameterizedTest(int *n, pmpi, counter_static, .timeout = 100)
     run_free(&r);
 }
 
-ParameterizedTestParameters(pmpi, counter_preload)
-{
-    static int ns[] = {2, 3, 4};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(pmpi, counter_preload, 2, 3, 4)
 
 /* The program built plainly runs unprofiled, then with the tool preloaded into the ranks only
  * (through env, not into mrun). Under ASan the preloaded library comes before the sanitizer's

@@ -62,11 +62,7 @@ ParameterizedTest(int *n, prof, exact_p2p, .timeout = 160)
     self_checked(*n, "p2p");
 }
 
-ParameterizedTestParameters(prof, collectives)
-{
-    static int ns[] = {2, 4};
-    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
-}
+RUN_SIZES(prof, collectives, 2, 4)
 
 ParameterizedTest(int *n, prof, collectives, .timeout = 160)
 {

@@ -52,22 +52,14 @@ ParameterizedTest(int *n, rma, special, .timeout = 200)
 
 static const char *const am_env[] = {"RMP_RMA_PATH=am", NULL};
 
-ParameterizedTestParameters(rma, cases)
-{
-    static int csizes[] = {1, 2, 3, 4};
-    return cr_make_param_array(int, csizes, sizeof csizes / sizeof csizes[0]);
-}
+RUN_SIZES(rma, cases, 1, 2, 3, 4)
 
 ParameterizedTest(int *n, rma, cases, .timeout = 200)
 {
     run_prog(*n, PROG("rma_cases"), "rma_cases: OK", NULL);
 }
 
-ParameterizedTestParameters(rma_am, cases)
-{
-    static int csizes[] = {1, 2, 3, 4};
-    return cr_make_param_array(int, csizes, sizeof csizes / sizeof csizes[0]);
-}
+RUN_SIZES(rma_am, cases, 1, 2, 3, 4)
 
 ParameterizedTest(int *n, rma_am, cases, .timeout = 200)
 {
@@ -97,11 +89,7 @@ Test(rma_am, knob_refused, .timeout = 60)
 
 static const char *const thr_env[] = {"RMP_PROGRESS_THREAD=1", NULL};
 
-ParameterizedTestParameters(thread_rma, progress_thread)
-{
-    static int tsizes[] = {2, 4};
-    return cr_make_param_array(int, tsizes, sizeof tsizes / sizeof tsizes[0]);
-}
+RUN_SIZES(thread_rma, progress_thread, 2, 4)
 
 ParameterizedTest(int *n, thread_rma, progress_thread, .timeout = 200)
 {

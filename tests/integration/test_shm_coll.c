@@ -18,11 +18,7 @@ static void shm_coll(int n, const char *iters, const char *const env[])
     run_free(&r);
 }
 
-ParameterizedTestParameters(shm_coll, n1_to_8)
-{
-    static int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, sizes, sizeof sizes / sizeof sizes[0]);
-}
+RUN_SIZES(shm_coll, n1_to_8, 1, 2, 3, 4, 5, 6, 7, 8)
 
 ParameterizedTest(int *n, shm_coll, n1_to_8, .timeout = 300)
 {

@@ -3,11 +3,7 @@
  * handle rules) at n = 1..8. */
 #include "run.h"
 
-ParameterizedTestParameters(userop, n1_to_8)
-{
-    static int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, sizes, sizeof sizes / sizeof sizes[0]);
-}
+RUN_SIZES(userop, n1_to_8, 1, 2, 3, 4, 5, 6, 7, 8)
 
 ParameterizedTest(int *n, userop, n1_to_8, .timeout = 120)
 {

@@ -12,11 +12,7 @@ static void vcoll(int n, const char *const env[])
     run_free(&r);
 }
 
-ParameterizedTestParameters(vcoll, n1_to_8)
-{
-    static int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    return cr_make_param_array(int, sizes, sizeof sizes / sizeof sizes[0]);
-}
+RUN_SIZES(vcoll, n1_to_8, 1, 2, 3, 4, 5, 6, 7, 8)
 
 ParameterizedTest(int *n, vcoll, n1_to_8, .timeout = 150)
 {

@@ -16,16 +16,7 @@ static int v(int rank, int i)
 }
 
 /* Runs the blocking call, or its nonblocking form followed by MPI_Wait. */
-#define COLL(Name, name, ...)                                                                    \
-    do {                                                                                       \
-        if (nb) {                                                                              \
-            MPI_Request r_ = MPI_REQUEST_NULL;                                                 \
-            CHECK(MPI_I##name(__VA_ARGS__, &r_));                                          \
-            CHECK(MPI_Wait(&r_, MPI_STATUS_IGNORE));                                           \
-        } else {                                                                               \
-            CHECK(MPI_##Name(__VA_ARGS__));                                                \
-        }                                                                                      \
-    } while (0)
+#define COLL(Name, name, ...) MC_COLL(nb, MPI_##Name, MPI_I##name, __VA_ARGS__)
 
 static void check_ints(const char *what, const int *got, const int *want, int n)
 {

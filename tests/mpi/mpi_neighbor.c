@@ -13,16 +13,7 @@ enum { UNTOUCHED = -7, MAXN = 8, MAXDEG = 2 * MAXN, STRIDE = 4 };
 static int nb; /* 1: the MPI_Ineighbor_* forms, completed with MPI_Wait */
 static int size;
 
-#define COLL(Name, ...)                                                                        \
-    do {                                                                                       \
-        if (nb) {                                                                              \
-            MPI_Request r_ = MPI_REQUEST_NULL;                                                 \
-            CHECK(MPI_Ineighbor_##Name(__VA_ARGS__, &r_));                                     \
-            CHECK(MPI_Wait(&r_, MPI_STATUS_IGNORE));                                           \
-        } else {                                                                               \
-            CHECK(MPI_Neighbor_##Name(__VA_ARGS__));                                           \
-        }                                                                                      \
-    } while (0)
+#define COLL(Name, ...) MC_COLL(nb, MPI_Neighbor_##Name, MPI_Ineighbor_##Name, __VA_ARGS__)
 
 /* ---- the topologies, serially ---- */
 typedef enum { RING, IRREGULAR, CART_PERIODIC, CART_OPEN } kind_t;

@@ -9,16 +9,7 @@ enum { GAP = -7 }; /* what the gaps between blocks hold, before and after */
 static int nb; /* 1: the I* forms, completed with MPI_Wait */
 
 /* Runs the blocking call, or its nonblocking form followed by MPI_Wait. */
-#define COLL(Name, name, ...)                                                                      \
-    do {                                                                                           \
-        if (nb) {                                                                                  \
-            MPI_Request r_ = MPI_REQUEST_NULL;                                                     \
-            CHECK(MPI_I##name(__VA_ARGS__, &r_));                                                  \
-            CHECK(MPI_Wait(&r_, MPI_STATUS_IGNORE));                                               \
-        } else {                                                                                   \
-            CHECK(MPI_##Name(__VA_ARGS__));                                                        \
-        }                                                                                          \
-    } while (0)
+#define COLL(Name, name, ...) MC_COLL(nb, MPI_##Name, MPI_I##name, __VA_ARGS__)
 
 static const char *mode(void)
 {

@@ -10,8 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static int mc_rank = -1;
-static int mc_failures;
+/* Weak, not static: a program built from several files (tests/mpi/<prog>/) counts its
+ * failures once; the linker keeps one definition. */
+__attribute__((weak)) int mc_rank = -1;
+__attribute__((weak)) int mc_failures;
 
 #define FAIL(...)                                                                              \
     do {                                                                                       \
@@ -38,8 +40,21 @@ static int mc_failures;
             FAIL("%s:%d: %s is %lld, expected %lld", __FILE__, __LINE__, #got, g_, w_);        \
     } while (0)
 
+/* A call in its blocking form B, or its nonblocking form I completed at once by MPI_Wait, as
+ * the program's nb says: MC_COLL(nb, MPI_Bcast, MPI_Ibcast, buf, n, MPI_INT, 0, comm). */
+#define MC_COLL(nb, B, I, ...)                                                                 \
+    do {                                                                                       \
+        if (nb) {                                                                              \
+            MPI_Request r_ = MPI_REQUEST_NULL;                                                 \
+            CHECK(I(__VA_ARGS__, &r_));                                                        \
+            CHECK(MPI_Wait(&r_, MPI_STATUS_IGNORE));                                           \
+        } else {                                                                               \
+            CHECK(B(__VA_ARGS__));                                                             \
+        }                                                                                      \
+    } while (0)
+
 /* No test program may hang: SIGALRM's default action ends it (and mrun reports it). */
-static void mc_watchdog(unsigned seconds)
+static inline void mc_watchdog(unsigned seconds)
 {
     alarm(seconds);
 }
@@ -55,7 +70,7 @@ static inline void mc_init(int *argc, char ***argv, unsigned seconds)
 }
 
 /* "<prog>: rank R OK" when nothing failed; the status for main to return. */
-static int mc_done(const char *prog)
+static inline int mc_done(const char *prog)
 {
     if (mc_failures == 0)
         printf("%s: rank %d OK\n", prog, mc_rank);

@@ -7,29 +7,25 @@
  * 1 MiB around a ring, comm_split_type (argv[1]: the job's virtual nodes, `mrun --nodes K`),
  * and the error codes of bad arguments. Runs with RMP_THREAD_MULTIPLE (the two-thread mprobe
  * case needs it). Prints "p2p_modes: OK" from rank 0 when every rank passed. */
-#include <pthread.h>
-#include <sched.h>
+#include "p2p_modes/p2p_modes.h"
 
-#include "progs.h"
+int me, np, right, left;
+int nnodes = 1;
+rmp_datatype_t vec;
 
-static int me, np, right, left;
-static rmp_datatype_t vec; /* vector(2,1,2) of int32: 2 ints of data in 3 */
-
-enum { BIG = 1 << 20 }; /* bytes: past any eager limit */
-
-static int32_t val(int from, int iter, int i)
+int32_t val(int from, int iter, int i)
 {
     return from * 1000003 + iter * 7919 + i;
 }
 
-static void fill_ints(int32_t *buf, int n, int from, int iter)
+void fill_ints(int32_t *buf, int n, int from, int iter)
 {
     for (int i = 0; i < n; i++)
         buf[i] = val(from, iter, i);
 }
 
 /* The first index where buf differs from fill_ints(from, iter), or n. */
-static int bad_int(const int32_t *buf, int n, int from, int iter)
+int bad_int(const int32_t *buf, int n, int from, int iter)
 {
     for (int i = 0; i < n; i++)
         if (buf[i] != val(from, iter, i))
@@ -38,7 +34,7 @@ static int bad_int(const int32_t *buf, int n, int from, int iter)
 }
 
 /* Test req for `secs` seconds: it must stay incomplete all along. */
-static void stays_pending(rmp_request_t *req, double secs, const char *what)
+void stays_pending(rmp_request_t *req, double secs, const char *what)
 {
     double t0 = rmp_wtime();
     int flag = 0;
@@ -247,320 +243,6 @@ static void persist_modes(void)
     CHECK(rmp_request_free(&r));
 }
 
-/* ---- waitsome / testsome ---- */
-
-static void t_some(void)
-{
-    int32_t in[3] = {0, 0, 0}, v[3] = {40, 41, 42};
-    rmp_request_t rq[4];
-    int idx[4], out = -5;
-    rmp_status_t st[4];
-    for (int k = 0; k < 3; k++)
-        MUST(rmp_irecv(&in[k], 1, RMP_INT32, me, 40 + k, RMP_COMM_WORLD, &rq[k]));
-    rq[3] = RMP_REQUEST_NULL;
-    CHECK(rmp_testsome(4, rq, &out, idx, st));
-    EXPECT(out == 0, "testsome with nothing sent: outcount %d", out);
-    CHECK(rmp_send(&v[1], 1, RMP_INT32, me, 41, RMP_COMM_WORLD));
-    CHECK(rmp_waitsome(4, rq, &out, idx, st));
-    EXPECT(out == 1 && idx[0] == 1 && st[0].tag == 41 && st[0].source == me && in[1] == 41 &&
-               rq[1] == RMP_REQUEST_NULL, "waitsome after tag 41: outcount %d index %d tag %d",
-           out, idx[0], st[0].tag);
-    CHECK(rmp_send(&v[2], 1, RMP_INT32, me, 42, RMP_COMM_WORLD));
-    CHECK(rmp_send(&v[0], 1, RMP_INT32, me, 40, RMP_COMM_WORLD));
-    int seen = 0;
-    while (seen < 2 && prog_failures == 0) {
-        CHECK(rmp_testsome(4, rq, &out, idx, st));
-        for (int k = 0; k < out; k++) {
-            EXPECT(idx[k] == 0 || idx[k] == 2, "testsome: index %d", idx[k]);
-            EXPECT(st[k].tag == 40 + idx[k], "testsome: index %d has tag %d", idx[k],
-                   st[k].tag);
-            EXPECT(k == 0 || idx[k] > idx[k - 1], "testsome: indices out of order");
-        }
-        seen += out;
-    }
-    EXPECT(in[0] == 40 && in[2] == 42, "waitsome data: %d %d", in[0], in[2]);
-    CHECK(rmp_waitsome(4, rq, &out, idx, RMP_STATUSES_IGNORE));
-    EXPECT(out == RMP_UNDEFINED, "waitsome with none active: %d", out);
-    CHECK(rmp_testsome(4, rq, &out, idx, RMP_STATUSES_IGNORE));
-    EXPECT(out == RMP_UNDEFINED, "testsome with none active: %d", out);
-    /* an inactive persistent request does not count */
-    MUST(rmp_recv_init(in, 1, RMP_INT32, me, 43, RMP_COMM_WORLD, &rq[0]));
-    CHECK(rmp_waitsome(1, rq, &out, idx, st));
-    EXPECT(out == RMP_UNDEFINED && rq[0] != RMP_REQUEST_NULL, "waitsome on inactive: %d", out);
-    int index = 5;
-    CHECK(rmp_waitany(1, rq, &index, RMP_STATUS_IGNORE));
-    EXPECT(index == RMP_UNDEFINED, "waitany on inactive: %d", index);
-    EXPECT_RC(RMP_ERR_ARG, rmp_waitsome(1, rq, NULL, idx, st));
-    EXPECT_RC(RMP_ERR_ARG, rmp_testsome(1, rq, &out, NULL, st));
-    rq[1] = rq[0];
-    EXPECT_RC(RMP_ERR_REQUEST, rmp_waitsome(2, rq, &out, idx, st));
-    EXPECT_RC(RMP_ERR_COUNT, rmp_testsome(-1, rq, &out, idx, st));
-    CHECK(rmp_request_free(&rq[0]));
-}
-
-/* ---- request_free ---- */
-
-/* An active 1 MiB send (rendezvous: still waiting for its receiver) and an active receive are
- * freed; both still complete, and the receiver gets the data. */
-static void t_request_free(void)
-{
-    int32_t *out = malloc(BIG), *in = malloc(BIG), x = 0, y = 77;
-    fill_ints(out, BIG / 4, me, 50);
-    rmp_request_t rq, keep;
-    CHECK(rmp_isend(out, BIG / 4, RMP_INT32, right, 50, RMP_COMM_WORLD, &rq));
-    keep = rq;
-    CHECK(rmp_request_free(&rq));
-    EXPECT(rq == RMP_REQUEST_NULL, "request_free: not reset");
-    EXPECT_RC(RMP_ERR_REQUEST, rmp_wait(&keep, RMP_STATUS_IGNORE));
-    CHECK(rmp_recv(in, BIG / 4, RMP_INT32, left, 50, RMP_COMM_WORLD, RMP_STATUS_IGNORE));
-    EXPECT(bad_int(in, BIG / 4, left, 50) == BIG / 4, "freed send: data");
-    CHECK(rmp_barrier(RMP_COMM_WORLD)); /* my right neighbour has my data: out may go */
-    free(out);
-    /* a freed receive still takes its message */
-    CHECK(rmp_irecv(&x, 1, RMP_INT32, me, 51, RMP_COMM_WORLD, &rq));
-    CHECK(rmp_request_free(&rq));
-    CHECK(rmp_send(&y, 1, RMP_INT32, me, 51, RMP_COMM_WORLD));
-    int flag = 1;
-    for (double t0 = rmp_wtime(); *(volatile int32_t *)&x != 77 && rmp_wtime() - t0 < 10;)
-        CHECK(rmp_iprobe(me, 52, RMP_COMM_WORLD, &flag, RMP_STATUS_IGNORE));
-    EXPECT(x == 77, "freed receive: got %d", x);
-    CHECK(rmp_iprobe(me, 51, RMP_COMM_WORLD, &flag, RMP_STATUS_IGNORE));
-    EXPECT(flag == 0, "freed receive: its message is still there");
-    /* nonblocking collectives are not freed: complete them */
-    CHECK(rmp_ibarrier(RMP_COMM_WORLD, &rq));
-    EXPECT_RC(RMP_ERR_REQUEST, rmp_request_free(&rq));
-    CHECK(rmp_wait(&rq, RMP_STATUS_IGNORE));
-    EXPECT_RC(RMP_ERR_REQUEST, rmp_request_free(&rq)); /* RMP_REQUEST_NULL */
-    EXPECT_RC(RMP_ERR_REQUEST, rmp_request_free(NULL));
-    free(in);
-}
-
-/* ---- matched probes ---- */
-
-/* The message an mprobe took is not matched by a receive posted afterwards. */
-static void t_mprobe_order(void)
-{
-    int32_t a = 100 + me, b = 200 + me, ra = 0, rb = 0;
-    CHECK(rmp_send(&a, 1, RMP_INT32, right, 60, RMP_COMM_WORLD));
-    CHECK(rmp_send(&b, 1, RMP_INT32, right, 60, RMP_COMM_WORLD));
-    rmp_message_t m;
-    rmp_status_t st;
-    CHECK(rmp_mprobe(left, 60, RMP_COMM_WORLD, &m, &st));
-    EXPECT(st.source == left && st.tag == 60 && st.count == 4, "mprobe status %d %d %zu",
-           st.source, st.tag, st.count);
-    rmp_request_t rq;
-    CHECK(rmp_irecv(&rb, 1, RMP_INT32, RMP_ANY_SOURCE, RMP_ANY_TAG, RMP_COMM_WORLD, &rq));
-    CHECK(rmp_wait(&rq, RMP_STATUS_IGNORE));
-    EXPECT(rb == 200 + left, "a receive after mprobe took %d, expected %d", rb, 200 + left);
-    CHECK(rmp_mrecv(&ra, 1, RMP_INT32, &m, &st));
-    EXPECT(ra == 100 + left && m == RMP_MESSAGE_NULL && st.source == left,
-           "mrecv got %d, expected %d", ra, 100 + left);
-    /* improbe: nothing left; a large message by imrecv; PROC_NULL */
-    int flag = 1;
-    CHECK(rmp_improbe(left, 60, RMP_COMM_WORLD, &flag, &m, &st));
-    EXPECT(flag == 0 && m == RMP_MESSAGE_NULL, "improbe of nothing: flag %d", flag);
-    int32_t *out = malloc(BIG), *in = malloc(BIG);
-    fill_ints(out, BIG / 4, me, 61);
-    CHECK(rmp_isend(out, BIG / 4, RMP_INT32, right, 61, RMP_COMM_WORLD, &rq));
-    for (flag = 0; !flag;)
-        CHECK(rmp_improbe(RMP_ANY_SOURCE, 61, RMP_COMM_WORLD, &flag, &m, &st));
-    EXPECT(st.count == BIG, "improbe of 1 MiB: count %zu", st.count);
-    rmp_request_t mr;
-    CHECK(rmp_imrecv(in, BIG / 4, RMP_INT32, &m, &mr));
-    rmp_request_t both[2] = {rq, mr};
-    CHECK(rmp_waitall(2, both, RMP_STATUSES_IGNORE));
-    EXPECT(bad_int(in, BIG / 4, left, 61) == BIG / 4, "imrecv of 1 MiB: data");
-    free(out);
-    free(in);
-    CHECK(rmp_mprobe(RMP_PROC_NULL, 1, RMP_COMM_WORLD, &m, &st));
-    EXPECT(m == RMP_MESSAGE_NO_PROC && st.source == RMP_PROC_NULL, "mprobe of PROC_NULL");
-    CHECK(rmp_mrecv(&ra, 1, RMP_INT32, &m, &st));
-    EXPECT(m == RMP_MESSAGE_NULL && st.source == RMP_PROC_NULL && st.count == 0,
-           "mrecv of NO_PROC");
-}
-
-/* Two threads take messages from the left with improbe + mrecv at the same time: each of the
- * NMSG messages (of its own length) is received exactly once, with the probed length. */
-enum { NMSG = 400 };
-static _Atomic int taken;
-static unsigned char got_seq[NMSG];
-
-static void *mprobe_thread(void *arg)
-{
-    (void)arg;
-    int32_t buf[64];
-    while (taken < NMSG && prog_failures == 0) {
-        rmp_message_t m;
-        rmp_status_t st, rst;
-        int flag = 0;
-        CHECK(rmp_improbe(left, 62, RMP_COMM_WORLD, &flag, &m, &st));
-        if (!flag) {
-            sched_yield(); /* the sender may need this core */
-            continue;
-        }
-        CHECK(rmp_mrecv(buf, 64, RMP_INT32, &m, &rst));
-        int seq = buf[0];
-        if (seq < 0 || seq >= NMSG) {
-            FAIL("mprobe threads: sequence %d", seq);
-            break;
-        }
-        size_t want = (size_t)(1 + seq % 40) * 4;
-        EXPECT(st.count == want && rst.count == want, "message %d: probed %zu, received %zu, "
-               "sent %zu bytes", seq, st.count, rst.count, want);
-        EXPECT(got_seq[seq]++ == 0, "message %d received twice", seq);
-        taken++;
-    }
-    return NULL;
-}
-
-static void t_mprobe_threads(void)
-{
-    pthread_t th[2];
-    for (int k = 0; k < 2; k++)
-        if (pthread_create(&th[k], NULL, mprobe_thread, NULL) != 0)
-            FAIL("pthread_create failed");
-    int32_t buf[64];
-    for (int s = 0; s < NMSG; s++) {
-        buf[0] = s;
-        for (int i = 1; i < 64; i++)
-            buf[i] = s * 64 + i;
-        CHECK(rmp_send(buf, 1 + s % 40, RMP_INT32, right, 62, RMP_COMM_WORLD));
-    }
-    for (int k = 0; k < 2; k++)
-        pthread_join(th[k], NULL);
-    EXPECT(taken == NMSG, "mprobe threads took %d of %d messages", (int)taken, NMSG);
-}
-
-/* ---- sendrecv_replace ---- */
-
-static void t_replace(void)
-{
-    int32_t *buf = malloc(BIG);
-    fill_ints(buf, BIG / 4, me, 70);
-    rmp_status_t st;
-    CHECK(rmp_sendrecv_replace(buf, BIG / 4, RMP_INT32, right, 70, left, 70, RMP_COMM_WORLD,
-                               &st));
-    EXPECT(bad_int(buf, BIG / 4, left, 70) == BIG / 4 && st.source == left &&
-               st.count == BIG, "sendrecv_replace of 1 MiB: data or status (%d, %zu)",
-           st.source, st.count);
-    /* a strided type: the gaps stay as they were */
-    int32_t s[30];
-    for (int i = 0; i < 30; i++)
-        s[i] = i % 3 == 1 ? -9 : val(me, 71, i / 3 * 2 + (i % 3 == 2));
-    CHECK(rmp_sendrecv_replace(s, 10, vec, right, 71, left, 71, RMP_COMM_WORLD, &st));
-    for (int i = 0; i < 30; i++) {
-        int32_t want = i % 3 == 1 ? -9 : val(left, 71, i / 3 * 2 + (i % 3 == 2));
-        if (s[i] != want) {
-            FAIL("sendrecv_replace strided: int %d is %d, expected %d", i, s[i], want);
-            break;
-        }
-    }
-    fill_ints(buf, 4, me, 72);
-    CHECK(rmp_sendrecv_replace(buf, 4, RMP_INT32, RMP_PROC_NULL, 1, RMP_PROC_NULL, 1,
-                               RMP_COMM_WORLD, &st));
-    EXPECT(bad_int(buf, 4, me, 72) == 4 && st.source == RMP_PROC_NULL,
-           "sendrecv_replace with PROC_NULL changed the buffer");
-    free(buf);
-}
-
-/* ---- split_type ---- */
-
-static int nnodes = 1; /* argv[1]: the job's (virtual) nodes, as `mrun --nodes K` */
-
-/* The node of world rank w: mrun fills nodes in blocks, the first np % nnodes get one more. */
-static int node_of(int w)
-{
-    int q = np / nnodes, r = np % nnodes, big = r * (q + 1);
-    return w < big ? w / (q + 1) : r + (w - big) / q;
-}
-
-static void t_split_type(void)
-{
-    rmp_comm_t node;
-    MUST(rmp_comm_split_type(RMP_COMM_WORLD, RMP_COMM_TYPE_SHARED, -me, &node));
-    int want[64], nw = 0; /* my node's ranks, by key -rank: in reversed order */
-    for (int w = np - 1; w >= 0; w--)
-        if (node_of(w) == node_of(me))
-            want[nw++] = w;
-    int ns = -1, nr = -1, wr = -1;
-    CHECK(rmp_comm_size(node, &ns));
-    CHECK(rmp_comm_rank(node, &nr));
-    for (int i = 0; i < nw; i++)
-        if (want[i] == me)
-            wr = i;
-    EXPECT(ns == nw && nr == wr, "split_type shared (%d nodes): size %d rank %d, expected %d %d",
-           nnodes, ns, nr, nw, wr);
-    int32_t mine = me, all[64];
-    CHECK(rmp_allgather(&mine, 1, RMP_INT32, all, 1, RMP_INT32, node));
-    for (int i = 0; i < ns && i < nw; i++)
-        EXPECT(all[i] == want[i], "split_type shared: member %d is world %d, expected %d", i,
-               all[i], want[i]);
-    MUST(rmp_comm_free(&node));
-    MUST(rmp_comm_split_type(RMP_COMM_WORLD, RMP_UNDEFINED, 0, &node));
-    EXPECT(node == RMP_COMM_NULL, "split_type undefined: %d", node);
-}
-
-/* ---- bad arguments ---- */
-
-static void t_errors(void)
-{
-    int32_t x = 0;
-    rmp_request_t rq = RMP_REQUEST_NULL;
-    rmp_message_t m = RMP_MESSAGE_NULL;
-    int flag, out;
-    EXPECT_RC(RMP_ERR_RANK, rmp_issend(&x, 1, RMP_INT32, np, 0, RMP_COMM_WORLD, &rq));
-    EXPECT_RC(RMP_ERR_TAG, rmp_ssend(&x, 1, RMP_INT32, me, -5, RMP_COMM_WORLD));
-    EXPECT_RC(RMP_ERR_ARG, rmp_irsend(&x, 1, RMP_INT32, me, 0, RMP_COMM_WORLD, NULL));
-    EXPECT_RC(RMP_ERR_COMM, rmp_bsend(&x, 1, RMP_INT32, me, 0, 77));
-    EXPECT_RC(RMP_ERR_COUNT, rmp_send_init(&x, -1, RMP_INT32, me, 0, RMP_COMM_WORLD, &rq));
-    EXPECT_RC(RMP_ERR_TYPE, rmp_recv_init(&x, 1, 999, me, 0, RMP_COMM_WORLD, &rq));
-    EXPECT_RC(RMP_ERR_BUFFER, rmp_ssend_init(NULL, 1, RMP_INT32, me, 0, RMP_COMM_WORLD, &rq));
-    EXPECT_RC(RMP_ERR_ARG, rmp_bsend_init(&x, 1, RMP_INT32, me, 0, RMP_COMM_WORLD, NULL));
-    EXPECT_RC(RMP_ERR_REQUEST, rmp_start(&rq)); /* RMP_REQUEST_NULL */
-    EXPECT_RC(RMP_ERR_REQUEST, rmp_start(NULL));
-    CHECK(rmp_isend(&x, 1, RMP_INT32, me, 80, RMP_COMM_WORLD, &rq));
-    EXPECT_RC(RMP_ERR_REQUEST, rmp_start(&rq)); /* not persistent */
-    rmp_request_t two[2] = {rq, rq};
-    EXPECT_RC(RMP_ERR_REQUEST, rmp_startall(2, two));
-    CHECK(rmp_recv(&x, 1, RMP_INT32, me, 80, RMP_COMM_WORLD, RMP_STATUS_IGNORE));
-    CHECK(rmp_wait(&rq, RMP_STATUS_IGNORE));
-    MUST(rmp_send_init(&x, 1, RMP_INT32, me, 81, RMP_COMM_WORLD, &two[0]));
-    two[1] = two[0];
-    EXPECT_RC(RMP_ERR_REQUEST, rmp_startall(2, two)); /* listed twice: nothing started */
-    CHECK(rmp_iprobe(me, 81, RMP_COMM_WORLD, &flag, RMP_STATUS_IGNORE));
-    EXPECT(flag == 0, "startall with a duplicate started a send");
-    EXPECT_RC(RMP_ERR_COUNT, rmp_startall(-1, two));
-    CHECK(rmp_request_free(&two[0]));
-    EXPECT_RC(RMP_ERR_ARG, rmp_waitsome(1, &rq, &out, NULL, RMP_STATUSES_IGNORE));
-    EXPECT_RC(RMP_ERR_ARG, rmp_mprobe(me, 0, RMP_COMM_WORLD, NULL, RMP_STATUS_IGNORE));
-    EXPECT_RC(RMP_ERR_ARG, rmp_improbe(me, 0, RMP_COMM_WORLD, NULL, &m, RMP_STATUS_IGNORE));
-    EXPECT_RC(RMP_ERR_RANK, rmp_improbe(np, 0, RMP_COMM_WORLD, &flag, &m, RMP_STATUS_IGNORE));
-    EXPECT_RC(RMP_ERR_REQUEST, rmp_mrecv(&x, 1, RMP_INT32, &m, RMP_STATUS_IGNORE));
-    EXPECT_RC(RMP_ERR_ARG, rmp_mrecv(&x, 1, RMP_INT32, NULL, RMP_STATUS_IGNORE));
-    EXPECT_RC(RMP_ERR_ARG, rmp_imrecv(&x, 1, RMP_INT32, &m, NULL));
-    /* a message handle is not a request, and the reverse */
-    CHECK(rmp_send(&x, 1, RMP_INT32, me, 82, RMP_COMM_WORLD));
-    CHECK(rmp_mprobe(me, 82, RMP_COMM_WORLD, &m, RMP_STATUS_IGNORE));
-    rmp_request_t as_req = (rmp_request_t)m;
-    EXPECT_RC(RMP_ERR_REQUEST, rmp_wait(&as_req, RMP_STATUS_IGNORE));
-    EXPECT_RC(RMP_ERR_REQUEST, rmp_request_free(&as_req));
-    EXPECT_RC(RMP_ERR_TYPE, rmp_mrecv(&x, 1, 999, &m, RMP_STATUS_IGNORE)); /* m stays */
-    CHECK(rmp_mrecv(&x, 1, RMP_INT32, &m, RMP_STATUS_IGNORE));
-    EXPECT_RC(RMP_ERR_TYPE, rmp_sendrecv_replace(&x, 1, 999, me, 0, me, 0, RMP_COMM_WORLD,
-                                                 RMP_STATUS_IGNORE));
-    EXPECT_RC(RMP_ERR_RANK, rmp_sendrecv_replace(&x, 1, RMP_INT32, np, 0, me, 0,
-                                                 RMP_COMM_WORLD, RMP_STATUS_IGNORE));
-    EXPECT_RC(RMP_ERR_COUNT, rmp_buffer_attach(&x, -1));
-    EXPECT_RC(RMP_ERR_BUFFER, rmp_buffer_attach(NULL, 100));
-    EXPECT_RC(RMP_ERR_ARG, rmp_buffer_detach(NULL, &out));
-    EXPECT_RC(RMP_ERR_ARG, rmp_comm_split_type(RMP_COMM_WORLD, 7, 0, &out));
-    EXPECT_RC(RMP_ERR_COMM, rmp_comm_split_type(77, RMP_COMM_TYPE_SHARED, 0, &out));
-    EXPECT_RC(RMP_ERR_ARG, rmp_comm_split_type(RMP_COMM_WORLD, RMP_COMM_TYPE_SHARED, 0, NULL));
-}
-
-/* A buffer still attached at rmp_finalize, with a rendezvous-sized buffered send in flight:
- * the message is delivered (the right neighbour receives it before its own finalize) and
- * finalize releases the runtime's hold on the buffer (ASan: nothing leaked). */
 static void t_bsend_left_attached(void)
 {
     static char keep[(1 << 20) + RMP_BSEND_OVERHEAD]; /* the user's: outlives rmp_finalize */

@@ -18,9 +18,11 @@
 
 #include "rmp.h"
 
-static int prog_rank = -1;   /* world rank once known, for messages */
-static _Atomic int prog_failures; /* FAIL lines printed so far (by any thread) */
-static const char *volatile prog_phase = "start"; /* what the program is doing (watchdog) */
+/* Weak, not static: a program built from several files (tests/progs/<prog>/) has one rank,
+ * one failure count and one phase; the linker keeps one definition. */
+__attribute__((weak)) int prog_rank = -1;   /* world rank once known, for messages */
+__attribute__((weak)) _Atomic int prog_failures; /* FAIL lines printed so far (by any thread) */
+__attribute__((weak)) const char *volatile prog_phase = "start"; /* what the program is doing */
 
 #define FAIL(...)                                                                              \
     do {                                                                                       \
@@ -68,13 +70,13 @@ static const char *volatile prog_phase = "start"; /* what the program is doing (
 
 /* ---- the watchdog: a blocking phase that outlives its budget ends the program ---- */
 
-static void prog_put(const char *s)
+static inline void prog_put(const char *s)
 {
     ssize_t ignored = write(1, s, strlen(s));
     (void)ignored;
 }
 
-static void prog_alarm(int sig)
+static inline void prog_alarm(int sig)
 {
     (void)sig;
     char num[16];
