@@ -9,7 +9,7 @@
  * Accumulates go through rma_amo (amo.c) on the window's atomic domain whatever the data path,
  * so that every origin updates a location the same way.
  * Completion: transport operations count themselves (rma_issued / rma_completed) and flush
- * waits for the counts (sync.c). What must happen after data arrived later (unpacking a get
+ * waits for the counts (flush.c). What must happen after data arrived later (unpacking a get
  * into a noncontiguous buffer, completing a request) waits in w->defer until everything
  * issued to that target completed: a conservative rule (it may wait for later operations
  * too) that needs no per-operation identity from the active-message path. */
