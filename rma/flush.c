@@ -35,8 +35,7 @@ static bool flushed(void *arg)
 int rma_flush_target(win_t *w, int r, bool local)
 {
     rma_target_t *t = &w->t[r];
-    if (t->completed == t->issued && t->completed_local == t->issued_local && !t->error &&
-        !w->defer)
+    if (rma_idle(w, r))
         return RMP_SUCCESS; /* nothing in flight (lock, put to mapped memory, unlock) */
     flush_wait_t f = {w, r, local};
     if (!flushed(&f))

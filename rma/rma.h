@@ -186,6 +186,14 @@ int rma_epoch_check(win_t *w, int r, bool req);
 /* Everything issued to target r complete there (local: only the origin buffers free). Waits
  * (progress); returns the first error of those operations, and clears it. */
 int rma_flush_target(win_t *w, int r, bool local);
+/* Nothing in flight to r, nothing to report, nothing deferred: a flush has nothing to do
+ * (inline: every unlock asks). */
+static inline bool rma_idle(const win_t *w, int r)
+{
+    const rma_target_t *t = &w->t[r];
+    return t->completed == t->issued && t->completed_local == t->issued_local && !t->error &&
+           !w->defer;
+}
 /* rma_flush_target on every target: the first error. */
 int rma_flush_all(win_t *w, bool local);
 
@@ -208,6 +216,19 @@ int rma_ctrl_amo(win_t *w, int r, tp_amo_t op, uint64_t operand, uint64_t compar
  * window (its locks go through rma_am_lock). */
 int rma_ctrl_amo_at(win_t *w, int r, unsigned word, tp_amo_t op, uint64_t operand,
                     uint64_t compare, uint64_t *old);
+
+/* ---- fast.c: the short paths of put/get and the accumulates (predefined types, static
+ * windows, mapped memory or a DIRECT atomic domain, no request). true: done, *err its outcome;
+ * false: nothing happened, take the general path (ops.c), which checks and reports all. ---- */
+bool rma_fast_move(bool put, void *origin, int count, rmp_datatype_t type, int target,
+                   ptrdiff_t disp, int tcount, rmp_datatype_t ttype, rmp_win_t win, int *err);
+/* count elements of type on every side; result NULL: an accumulate (no result wanted);
+ * compare: a compare-and-swap (count 1). */
+bool rma_fast_acc(const void *origin, void *result, const void *compare, int count,
+                  rmp_datatype_t type, int target, ptrdiff_t disp, rmp_op_t op, rmp_win_t win,
+                  int *err);
+/* (ops.c) Whether compare_and_swap takes elements of b: integers, logical, byte. */
+bool rma_cas_type(dt_base_t b);
 
 /* ---- flat.c ---- */
 /* count elements of t as contiguous pieces, in order, offsets from the buffer's address

@@ -68,11 +68,11 @@ int win_insert(win_t *w)
 
 win_t *win_lookup(rmp_win_t h)
 {
-    if (h <= 0 || h > WIN_DIR * WIN_CHUNK)
+    unsigned i = (unsigned)h - 1; /* unsigned: a shift and a mask, and h <= 0 wraps high */
+    if (i >= WIN_DIR * WIN_CHUNK)
         return NULL;
-    _Atomic(win_t *) *c = atomic_load_explicit(&win_tab.dir[(h - 1) / WIN_CHUNK],
-                                               memory_order_acquire);
-    return c ? atomic_load_explicit(&c[(h - 1) % WIN_CHUNK], memory_order_acquire) : NULL;
+    _Atomic(win_t *) *c = atomic_load_explicit(&win_tab.dir[i / WIN_CHUNK], memory_order_acquire);
+    return c ? atomic_load_explicit(&c[i % WIN_CHUNK], memory_order_acquire) : NULL;
 }
 
 int win_enter(rmp_win_t h, win_t **w)
