@@ -12,6 +12,7 @@
  *   lock.c    passive target: lock/unlock(_all) on the target's lock word
  *   ops.c     put/get/accumulate/get_accumulate/fetch_and_op/compare_and_swap and the request
  *             forms: argument and range checks, then one path per target (below)
+ *   fast.c    the short path of small calls (predefined types, mapped memory / DIRECT atomics)
  *   flat.c    a datatype x count as a list of contiguous pieces (the target's layout)
  *   amo.c     element-wise atomic accumulates: transport atomics (TP windows, 8-byte
  *             elements), or the accumulate lock (the rest, in bulk)
