@@ -159,16 +159,13 @@ END {
                     headline(osu[o], n, osz[z] + 0)
             headline("fop-flush", n, 8)
             headline("cas-flush", n, 8)
-            headline("put-bw-flush", n, 8)
-            headline("put-bw-flush", n, 65536)
-            headline("put-bw-flush", n, 1048576)
-            headline("get-bw-flush", n, 8)
-            headline("get-bw-flush", n, 65536)
-            headline("get-bw-flush", n, 1048576)
-            headline("put-lock", n, 8)
-            headline("put-fence", n, 8)
-            headline("get-lock", n, 8)
-            headline("get-fence", n, 8)
+            split("put-bw-flush get-bw-flush", osubw, " ")
+            for (o = 1; o <= 2; o++) # OSU's put and get bandwidth
+                for (z = 1; z <= 4; z += (z == 1 ? 2 : 1))
+                    headline(osubw[o], n, osz[z] + 0)
+            split("put-lock put-fence get-lock get-fence", locks, " ")
+            for (o = 1; o <= 4; o++)
+                headline(locks[o], n, 8)
             for (o = 1; o <= nbench; o++) # the MPI-IO rows: 1 MiB and the largest per rank
                 if (benches[o] ~ /^io-/) {
                     headline(benches[o], n, 1048576)
