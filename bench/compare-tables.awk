@@ -117,7 +117,8 @@ END {
     nn = split(ns, nlist, " ")
     order = "latency bw bibw msgrate barrier bcast reduce allreduce allgather alltoall " \
             "overlap-iallreduce overlap-iallreduce-comm overlap-p2p overlap-p2p-comm " \
-            "put-lock put-fence get-lock get-fence put-bw-flush acc-flush fop-flush cas-flush " \
+            "put-flush get-flush acc-flush get-acc-flush fop-flush cas-flush put-bw-flush " \
+            "get-bw-flush put-lock put-fence get-lock get-fence " \
             "io-write io-read io-strided-write io-2d-write-all io-2d-read-all io-3d-write-all " \
             "io-3d-read-all io-write-ordered"
     nbench = split(order, benches, " ")
@@ -151,15 +152,20 @@ END {
             headline("allreduce", n, "last")
             headline("bcast", n, "last")
             headline("alltoall", n, "last")
-            headline("put-lock", n, 8)
-            headline("put-fence", n, 8)
-            headline("get-lock", n, 8)
-            headline("get-fence", n, 8)
-            headline("put-bw-flush", n, 8)
-            headline("put-bw-flush", n, 65536)
-            headline("acc-flush", n, 8)
+            split("put-flush get-flush acc-flush get-acc-flush", osu, " ")
+            split("8 1024 65536 1048576", osz, " ")
+            for (o = 1; o <= 4; o++) # OSU's one-sided latencies at 8 B, 1 KiB, 64 KiB, 1 MiB
+                for (z = 1; z <= 4; z++)
+                    headline(osu[o], n, osz[z] + 0)
             headline("fop-flush", n, 8)
             headline("cas-flush", n, 8)
+            split("put-bw-flush get-bw-flush", osubw, " ")
+            for (o = 1; o <= 2; o++) # OSU's put and get bandwidth
+                for (z = 1; z <= 4; z += (z == 1 ? 2 : 1))
+                    headline(osubw[o], n, osz[z] + 0)
+            split("put-lock put-fence get-lock get-fence", locks, " ")
+            for (o = 1; o <= 4; o++)
+                headline(locks[o], n, 8)
             for (o = 1; o <= nbench; o++) # the MPI-IO rows: 1 MiB and the largest per rank
                 if (benches[o] ~ /^io-/) {
                     headline(benches[o], n, 1048576)

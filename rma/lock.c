@@ -27,6 +27,23 @@ static void backoff(long *ns)
     ctx_lock(c);
 }
 
+/* One atomic on r's lock word: a CPU atomic right here when the word is mapped (the common
+ * case on a node: no call for a load, an add and a store), else the window's atomic path. */
+static int word_amo(win_t *w, int r, tp_amo_t op, uint64_t operand, uint64_t *old)
+{
+    _Atomic uint64_t *word = w->t[r].ctrl;
+    if (w->amo_path != RMA_DIRECT || !word)
+        return rma_ctrl_amo(w, r, op, operand, 0, old);
+    uint64_t zero = 0;
+    if (op == TP_AMO_FADD)
+        *old = atomic_fetch_add(word + RMA_CTRL_LOCK / 8, operand);
+    else if (atomic_compare_exchange_strong(word + RMA_CTRL_LOCK / 8, &zero, operand))
+        *old = 0;
+    else
+        *old = zero;
+    return RMP_SUCCESS;
+}
+
 static int lock_word(win_t *w, int r, rma_lock_t type)
 {
     if (w->amo_path == RMA_AM)
@@ -34,15 +51,14 @@ static int lock_word(win_t *w, int r, rma_lock_t type)
     long ns = 0;
     for (;;) {
         uint64_t old;
-        int err = type == RMA_LK_EXCL
-                      ? rma_ctrl_amo(w, r, TP_AMO_CSWAP, RMA_LOCK_EXCL, 0, &old)
-                      : rma_ctrl_amo(w, r, TP_AMO_FADD, 1, 0, &old);
+        int err = type == RMA_LK_EXCL ? word_amo(w, r, TP_AMO_CSWAP, RMA_LOCK_EXCL, &old)
+                                      : word_amo(w, r, TP_AMO_FADD, 1, &old);
         if (err)
             return err;
         if (type == RMA_LK_EXCL ? old == 0 : old < RMA_LOCK_EXCL)
             return RMP_SUCCESS;
         if (type == RMA_LK_SHARED) { /* an exclusive holder: take my share back */
-            err = rma_ctrl_amo(w, r, TP_AMO_FADD, (uint64_t)-1, 0, &old);
+            err = word_amo(w, r, TP_AMO_FADD, (uint64_t)-1, &old);
             if (err)
                 return err;
         }
@@ -55,7 +71,7 @@ static int unlock_word(win_t *w, int r, rma_lock_t type)
     if (w->amo_path == RMA_AM)
         return rma_am_unlock(w, r);
     uint64_t old, minus = type == RMA_LK_EXCL ? (uint64_t)0 - RMA_LOCK_EXCL : (uint64_t)-1;
-    return rma_ctrl_amo(w, r, TP_AMO_FADD, minus, 0, &old);
+    return word_amo(w, r, TP_AMO_FADD, minus, &old);
 }
 
 int rmp_win_lock(int lock_type, int rank, int assert_mode, rmp_win_t win)
@@ -97,7 +113,7 @@ int rmp_win_lock(int lock_type, int rank, int assert_mode, rmp_win_t win)
 static int release(win_t *w, int r)
 {
     rma_target_t *t = &w->t[r];
-    int err = rma_flush_target(w, r, false);
+    int err = rma_idle(w, r) ? RMP_SUCCESS : rma_flush_target(w, r, false);
     if (!t->lock_nocheck) {
         int e = unlock_word(w, r, t->lock);
         err = err ? err : e;

@@ -9,7 +9,7 @@
  * Accumulates go through rma_amo (amo.c) on the window's atomic domain whatever the data path,
  * so that every origin updates a location the same way.
  * Completion: transport operations count themselves (rma_issued / rma_completed) and flush
- * waits for the counts (sync.c). What must happen after data arrived later (unpacking a get
+ * waits for the counts (flush.c). What must happen after data arrived later (unpacking a get
  * into a noncontiguous buffer, completing a request) waits in w->defer until everything
  * issued to that target completed: a conservative rule (it may wait for later operations
  * too) that needs no per-operation identity from the active-message path. */
@@ -215,7 +215,7 @@ static int tp_pieces(win_t *w, int r, bool wr, uint64_t off, const rma_piece_t *
 }
 
 /* ---- checks ---- */
-static bool cas_type(dt_base_t b)
+bool rma_cas_type(dt_base_t b)
 {
     switch (b) {
     case DT_INT8: case DT_INT16: case DT_INT32: case DT_INT64: case DT_UINT8: case DT_UINT16:
@@ -274,7 +274,7 @@ static int args_check(const args_t *a, const dtype_t **od, const dtype_t **td,
         /* MPI-3.1 11.3.4: one predefined integer, logical or byte element, not a type
          * derived from one (as MPICH checks) */
         bool pre = (*td)->builtin && (*od)->builtin && (*rd)->builtin;
-        return pre && cas_type(b) ? RMP_SUCCESS : RMP_ERR_TYPE;
+        return pre && rma_cas_type(b) ? RMP_SUCCESS : RMP_ERR_TYPE;
     }
     if (op_is_user(a->op))
         return RMP_ERR_OP; /* MPI-3.1 11.3.4: predefined ops only */
@@ -482,6 +482,10 @@ static int rma_do(args_t *a)
 int rmp_put(const void *origin, int origin_count, rmp_datatype_t origin_type, int target,
             ptrdiff_t target_disp, int target_count, rmp_datatype_t target_type, rmp_win_t win)
 {
+    int err;
+    if (rma_fast_move(true, (void *)origin, origin_count, origin_type, target, target_disp,
+                      target_count, target_type, win, &err))
+        return err;
     args_t a = {K_PUT, origin, origin_count, origin_type, NULL, 0, 0, NULL, target, target_disp,
                 target_count, target_type, RMP_REPLACE, win, NULL};
     return rma_do(&a);
@@ -490,6 +494,10 @@ int rmp_put(const void *origin, int origin_count, rmp_datatype_t origin_type, in
 int rmp_get(void *origin, int origin_count, rmp_datatype_t origin_type, int target,
             ptrdiff_t target_disp, int target_count, rmp_datatype_t target_type, rmp_win_t win)
 {
+    int err;
+    if (rma_fast_move(false, origin, origin_count, origin_type, target, target_disp,
+                      target_count, target_type, win, &err))
+        return err;
     args_t a = {K_GET, origin, origin_count, origin_type, NULL, 0, 0, NULL, target, target_disp,
                 target_count, target_type, RMP_NO_OP, win, NULL};
     return rma_do(&a);
@@ -499,6 +507,11 @@ int rmp_accumulate(const void *origin, int origin_count, rmp_datatype_t origin_t
                    ptrdiff_t target_disp, int target_count, rmp_datatype_t target_type,
                    rmp_op_t op, rmp_win_t win)
 {
+    int err;
+    if (origin_type == target_type && origin_count == target_count &&
+        rma_fast_acc(origin, NULL, NULL, origin_count, origin_type, target, target_disp, op, win,
+                     &err))
+        return err;
     args_t a = {K_ACC, origin, origin_count, origin_type, NULL, 0, 0, NULL, target, target_disp,
                 target_count, target_type, op, win, NULL};
     return rma_do(&a);
@@ -509,6 +522,12 @@ int rmp_get_accumulate(const void *origin, int origin_count, rmp_datatype_t orig
                        ptrdiff_t target_disp, int target_count, rmp_datatype_t target_type,
                        rmp_op_t op, rmp_win_t win)
 {
+    int err; /* the origin's type and count do not matter with NO_OP */
+    bool same = result_type == target_type && result_count == target_count &&
+                (op == RMP_NO_OP || (origin_type == target_type && origin_count == target_count));
+    if (same && result && rma_fast_acc(origin, result, NULL, target_count, target_type, target,
+                                       target_disp, op, win, &err))
+        return err;
     args_t a = {K_GACC, origin, origin_count, origin_type, result, result_count, result_type,
                 NULL, target, target_disp, target_count, target_type, op, win, NULL};
     return rma_do(&a);
@@ -517,6 +536,9 @@ int rmp_get_accumulate(const void *origin, int origin_count, rmp_datatype_t orig
 int rmp_fetch_and_op(const void *origin, void *result, rmp_datatype_t type, int target,
                      ptrdiff_t target_disp, rmp_op_t op, rmp_win_t win)
 {
+    int err;
+    if (result && rma_fast_acc(origin, result, NULL, 1, type, target, target_disp, op, win, &err))
+        return err;
     args_t a = {K_GACC, origin, 1, type, result, 1, type, NULL, target, target_disp, 1, type,
                 op, win, NULL};
     return rma_do(&a);
@@ -525,6 +547,10 @@ int rmp_fetch_and_op(const void *origin, void *result, rmp_datatype_t type, int 
 int rmp_compare_and_swap(const void *origin, const void *compare, void *result,
                          rmp_datatype_t type, int target, ptrdiff_t target_disp, rmp_win_t win)
 {
+    int err;
+    if (result && compare &&
+        rma_fast_acc(origin, result, compare, 1, type, target, target_disp, RMP_REPLACE, win, &err))
+        return err;
     args_t a = {K_CAS, origin, 1, type, result, 1, type, compare, target, target_disp, 1, type,
                 RMP_REPLACE, win, NULL};
     return rma_do(&a);

@@ -2,12 +2,17 @@
  * them. It sits above the runtime (requests, progress, the packets of the core: the active
  * messages) and the collectives (creation and fence are collective), and drives the
  * transports' one-sided data movers (runtime/transport/rma.h) directly. Files:
- *   win.c     window table, creation of every flavor (exposure, keys, control blocks, shared
- *             segments), free, attach/detach, queries (flavor, model, group, shared_query)
- *   sync.c    epochs: fence, post/start/complete/wait/test, flush*, sync; the epoch checks
+ *   win.c     creation of every flavor (exposure, keys, control blocks, shared segments), free
+ *   win_table.c  handles (the window table), transports' key slots
+ *   win_dyn.c attach/detach, dynamic windows' region tables; range and key lookups
+ *   win_query.c  queries (peer, flavor, model, group, shared_query)
+ *   flush.c   the epoch checks, flush*, sync: completion per target
+ *   fence.c   fence epochs
+ *   pscw.c    general active target: post/start/complete/wait/test
  *   lock.c    passive target: lock/unlock(_all) on the target's lock word
  *   ops.c     put/get/accumulate/get_accumulate/fetch_and_op/compare_and_swap and the request
  *             forms: argument and range checks, then one path per target (below)
+ *   fast.c    the short path of small calls (predefined types, mapped memory / DIRECT atomics)
  *   flat.c    a datatype x count as a list of contiguous pieces (the target's layout)
  *   amo.c     element-wise atomic accumulates: transport atomics (TP windows, 8-byte
  *             elements), or the accumulate lock (the rest, in bulk)
@@ -43,7 +48,7 @@ typedef enum { RMA_DIRECT = 0, RMA_TP, RMA_AM } rma_path_t;
  *   RMA_CTRL_ACC    the accumulate lock: 0 free, 1 + the holder's window rank when held
  *                   (DIRECT windows, and non-8-byte elements on TP: read, combined and
  *                   written back under it)
- *   RMA_CTRL_POST   post/complete counters of general active target (sync.c's use) */
+ *   RMA_CTRL_POST   post/complete counters of general active target (pscw.c) */
 #define RMA_CTRL_BYTES 64u
 #define RMA_CTRL_LOCK 0u
 #define RMA_CTRL_ACC 8u
@@ -51,7 +56,7 @@ typedef enum { RMA_DIRECT = 0, RMA_TP, RMA_AM } rma_path_t;
 #define RMA_LOCK_EXCL (UINT64_C(1) << 32)
 
 /* An attached region of a dynamic window (its owner's view; origins learn regions by
- * asking: see am.c / win.c). */
+ * asking: see am.c / win_dyn.c). */
 typedef struct rma_region {
     char *base;
     size_t size;
@@ -59,7 +64,7 @@ typedef struct rma_region {
     tp_rkey_t key[RMP_MAX_TRANSPORTS];
 } rma_region_t;
 
-/* Epoch state of this rank toward one target (sync.c, lock.c). */
+/* Epoch state of this rank toward one target (flush.c, fence.c, pscw.c, lock.c). */
 typedef enum { RMA_LK_NONE = 0, RMA_LK_SHARED, RMA_LK_EXCL } rma_lock_t;
 
 /* One target rank of the window, as this rank sees it. */
@@ -112,7 +117,7 @@ typedef struct win {
     void *exph[RMP_MAX_TRANSPORTS], *ctrl_exph[RMP_MAX_TRANSPORTS];
     rma_region_t *regions;  /* dynamic: attached here */
     int nregions, cap;
-    /* epochs (sync.c, lock.c) */
+    /* epochs (flush.c, fence.c, pscw.c, lock.c) */
     rma_epoch_t access;     /* the access epoch open now */
     bool fence_open;        /* a fence opened an epoch (no NOSUCCEED) */
     bool exposing;          /* between post and wait/test */
@@ -121,7 +126,7 @@ typedef struct win {
     int *post_ranks, npost; /* post's group as window ranks, and whose "done" came */
     bool *post_done;
     int *start_ranks, nstart; /* start's group as window ranks */
-    /* dynamic windows (win.c): my exposed region table and the targets' tables as last read */
+    /* dynamic windows (win_dyn.c): my exposed region table and the targets' tables as last read */
     struct rma_dyn *dyn;
     /* operations whose data lands later (rget into a noncontiguous buffer, request forms on
      * asynchronous paths): finished by rma_defer_run (ops.c) */
@@ -130,13 +135,34 @@ typedef struct win {
     uint64_t am_applied;    /* operations applied here for others (statistics) */
 } win_t;
 
-/* ---- win.c ---- */
+/* ---- win_table.c ---- */
+/* Transports by name: a key travels in the slot of its transport's name (self, shm, verbs). */
+#define RMA_NSLOT 3
+extern const char *const rma_slot_name[RMA_NSLOT];
+/* tp's slot (-1: none, or tp NULL); the transport open here in slot s (NULL: none). */
+int rma_slot(const tp_t *tp);
+tp_t *rma_slot_tp(int s);
+/* A new window in the table: w->handle set (RMP_ERR_NO_MEM: table full). */
+int win_insert(win_t *w);
+/* Handle h out of the table (free: after which win_lookup(h) is NULL). */
+void win_remove(rmp_win_t h);
 /* The window of handle h (NULL: invalid); the pointer stays valid while the caller holds the
  * runtime lock or until rmp_win_free (freeing a window in use is erroneous). */
 win_t *win_lookup(rmp_win_t h);
 /* The entry of a call on window h: rmp initialized, h valid (RMP_ERR_WIN); on success *w is
  * set and the runtime lock taken (the caller unlocks). */
 int win_enter(rmp_win_t h, win_t **w);
+
+/* ---- win_dyn.c ---- */
+/* A dynamic window's tables for size ranks (w->dyn; RMP_ERR_NO_MEM, dyn_free still due). */
+int dyn_new(win_t *w, int size);
+/* My table's head exposed on the i-th transport tp: its key in *key. */
+int dyn_expose(win_t *w, tp_t *tp, int i, tp_rkey_t *key);
+/* Target r's head keys (by slot) and the slots it exposed them on (exchange B). */
+void dyn_target(win_t *w, int r, const tp_rkey_t *tbl, uint32_t exposed);
+/* Undo my tables' exposures on the i-th transport tp; then dyn_free frees them. */
+void dyn_unexpose(win_t *w, tp_t *tp, int i);
+void dyn_free(win_t *w);
 /* Target rank r's memory range check: [disp*disp_unit, + bytes) within what it exposed
  * (dynamic: within regions it attached, adjacent ones together, as far as this rank knows). RMP_SUCCESS or
  * RMP_ERR_RMA_RANGE. *off gets the offset from its base (dynamic: the absolute address). */
@@ -154,20 +180,30 @@ const tp_rkey_t *win_key_part(win_t *w, int r, tp_t *tp, uint64_t off, size_t *l
  * window w (adjacent regions together). */
 bool win_attached(const win_t *w, uint64_t lo, uint64_t hi);
 
-/* ---- sync.c (and lock.c) ---- */
+/* ---- flush.c (and fence.c, pscw.c, lock.c) ---- */
 /* May this rank issue an operation to target r now (an access epoch covers it)? RMP_SUCCESS
  * or RMP_ERR_RMA_SYNC. req: a request-based operation (passive target only). */
 int rma_epoch_check(win_t *w, int r, bool req);
 /* Everything issued to target r complete there (local: only the origin buffers free). Waits
  * (progress); returns the first error of those operations, and clears it. */
 int rma_flush_target(win_t *w, int r, bool local);
+/* Nothing in flight to r, nothing to report, nothing deferred: a flush has nothing to do
+ * (inline: every unlock asks). */
+static inline bool rma_idle(const win_t *w, int r)
+{
+    const rma_target_t *t = &w->t[r];
+    return t->completed == t->issued && t->completed_local == t->issued_local && !t->error &&
+           !w->defer;
+}
+/* rma_flush_target on every target: the first error. */
+int rma_flush_all(win_t *w, bool local);
 
 /* ---- ops.c ---- */
 /* Target r's operations all complete (completed == issued): finish the deferred ones to it
  * (unpack what arrived, complete their requests). Lock held. */
 void rma_defer_run(win_t *w, int r);
 
-/* ---- ops.c / amo.c / am.c: completion bookkeeping shared with sync.c ---- */
+/* ---- ops.c / amo.c / am.c: completion bookkeeping shared with flush.c ---- */
 /* Count one operation issued to r (remote and local completion pending). */
 void rma_issued(win_t *w, int r);
 /* It completed (err: its outcome); local: only its local completion. */
@@ -181,6 +217,19 @@ int rma_ctrl_amo(win_t *w, int r, tp_amo_t op, uint64_t operand, uint64_t compar
  * window (its locks go through rma_am_lock). */
 int rma_ctrl_amo_at(win_t *w, int r, unsigned word, tp_amo_t op, uint64_t operand,
                     uint64_t compare, uint64_t *old);
+
+/* ---- fast.c: the short paths of put/get and the accumulates (predefined types, static
+ * windows, mapped memory or a DIRECT atomic domain, no request). true: done, *err its outcome;
+ * false: nothing happened, take the general path (ops.c), which checks and reports all. ---- */
+bool rma_fast_move(bool put, void *origin, int count, rmp_datatype_t type, int target,
+                   ptrdiff_t disp, int tcount, rmp_datatype_t ttype, rmp_win_t win, int *err);
+/* count elements of type on every side; result NULL: an accumulate (no result wanted);
+ * compare: a compare-and-swap (count 1). */
+bool rma_fast_acc(const void *origin, void *result, const void *compare, int count,
+                  rmp_datatype_t type, int target, ptrdiff_t disp, rmp_op_t op, rmp_win_t win,
+                  int *err);
+/* (ops.c) Whether compare_and_swap takes elements of b: integers, logical, byte. */
+bool rma_cas_type(dt_base_t b);
 
 /* ---- flat.c ---- */
 /* count elements of t as contiguous pieces, in order, offsets from the buffer's address
