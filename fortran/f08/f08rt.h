@@ -8,6 +8,8 @@
 #include <ISO_Fortran_binding.h>
 #include <mpi.h>
 
+#include "../rmpif.h" /* argv arrays and MPI_ERRCODES_IGNORE: the same as mpif.h's */
+
 /* A choice buffer as the C call takes it: where, how many of which type. tmp is the type
  * made for a non-contiguous section (freed by f08_buf_done), MPI_DATATYPE_NULL otherwise. */
 typedef struct f08_buf {
@@ -43,7 +45,8 @@ char *f08_str_room(const CFI_cdesc_t *s);
 /* c copied into s, blank-padded or cut to s's length; c freed. */
 void f08_str_out(CFI_cdesc_t *s, char *c);
 
-/* An INTEGER array that may be mpi_f08's MPI_UNWEIGHTED or MPI_WEIGHTS_EMPTY: C's. */
+/* An INTEGER array that may be mpi_f08's MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY or
+ * MPI_ERRCODES_IGNORE: C's. */
 extern int rmp_f08_unweighted_;
 extern int rmp_f08_weights_empty_;
 int *f08_int_opt(const int *a);
@@ -56,5 +59,6 @@ MPI_Status *f08_statuses(MPI_Status *s);
  * the handler of the call's object (comm, win, or MPI_COMM_WORLD) as the call would. */
 int f08_fail_comm(MPI_Comm comm, int code);
 int f08_fail_win(MPI_Win win, int code);
+int f08_fail_file(MPI_File file, int code);
 
 #endif
