@@ -7,26 +7,14 @@
 program f_io
   use mpi
   implicit none
-  integer :: nfail = 0, myrank, nprocs, ierr, fh, i, nxt, req, ic, parent, etype, ftype
+  integer :: nfail = 0, myrank, nprocs, ierr, fh, i, nxt, req, ic, etype, ftype
   integer :: st(MPI_STATUS_SIZE), buf(4), got(4), codes(2)
   integer(kind=MPI_OFFSET_KIND) :: off, disp
   character(len=256) :: fname, prog, cmds(2)
   character(len=16) :: argvs(2, 3)
   character(len=MPI_MAX_DATAREP_STRING) :: rep
 
-  call MPI_Init(ierr)
-  call watchdog(90)
-  call MPI_Comm_get_parent(parent, ierr)
-  if (parent /= MPI_COMM_NULL) then
-    call child(parent)
-    stop
-  end if
-  call MPI_Comm_rank(MPI_COMM_WORLD, myrank, ierr)
-  call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
-  call shared_name('rmp-fio-', fname)
-  call MPI_File_open(MPI_COMM_WORLD, fname, MPI_MODE_CREATE + MPI_MODE_RDWR, MPI_INFO_NULL, &
-                     fh, ierr)
-  call check_ok('MPI_File_open', ierr)
+  call begin('rmp-fio-', fname, fh, nprocs)
   disp = 8
   call MPI_File_set_view(fh, disp, MPI_INTEGER, MPI_INTEGER, 'native  ', MPI_INFO_NULL, ierr)
   call check_ok('MPI_File_set_view', ierr)

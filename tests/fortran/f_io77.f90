@@ -6,25 +6,13 @@
 program f_io77
   implicit none
   include 'mpif.h'
-  integer :: nfail = 0, myrank, nprocs, ierr, fh, i, nxt, cnt, req, ic, parent
+  integer :: nfail = 0, myrank, nprocs, ierr, fh, i, nxt, cnt, req, ic
   integer :: st(MPI_STATUS_SIZE), buf(4), got(4), codes(2)
   integer(kind=MPI_OFFSET_KIND) :: off, fsize
   character(len=256) :: fname, prog
   character(len=16) :: cargv(3)
 
-  call MPI_Init(ierr)
-  call watchdog(90)
-  call MPI_Comm_get_parent(parent, ierr)
-  if (parent /= MPI_COMM_NULL) then
-    call child(parent)
-    stop
-  end if
-  call MPI_Comm_rank(MPI_COMM_WORLD, myrank, ierr)
-  call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
-  call shared_name('rmp-fio77-', fname)
-  call MPI_File_open(MPI_COMM_WORLD, fname, MPI_MODE_CREATE + MPI_MODE_RDWR, MPI_INFO_NULL, &
-                     fh, ierr)
-  call check_ok('MPI_File_open', ierr)
+  call begin('rmp-fio77-', fname, fh, nprocs)
   ! part 0 by explicit offsets, part 1 by the individual pointer, part 2 by the shared one
   buf = [(1000 * myrank + i, i = 1, 4)]
   off = 16 * myrank
