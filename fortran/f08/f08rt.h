@@ -28,6 +28,11 @@ extern int rmp_f08_in_place_;
  * when contiguous, else (1, a type describing the section's first count elements; with
  * multi, a type whose extent steps to the next block of count elements). */
 int f08_buf_get(CFI_cdesc_t *d, MPI_Aint count, MPI_Datatype type, int multi, f08_buf_t *b);
+/* A v-form's buffer (counts and displacements in elements of type): MPI_BOTTOM,
+ * MPI_IN_PLACE, the first element when contiguous, else a section whose elements are one
+ * stride apart (1-D, or dims that merge into one) as type resized to that stride; any other
+ * section is MPI_ERR_BUFFER. */
+int f08_buf_vget(CFI_cdesc_t *d, MPI_Datatype type, f08_buf_t *b);
 /* Buffers sharing a count and datatype agree on them (MPI_ERR_BUFFER when they cannot). */
 int f08_buf_share(f08_buf_t *a, f08_buf_t *b);
 /* A buffer with no count and datatype beside it (bytes: Pack's outbuf, Win_create's base):
