@@ -226,24 +226,36 @@ int rmpi_attr_free_keyval(int kind, int *keyval, const char *call)
     return rmpi_raise_code(MPI_COMM_WORLD, code, call);
 }
 
+/* Under the lock: whether k is a live keyval of the kind (its code), and h's attribute of k
+ * (*i its index, -1 when not set) with the keyval's delete callback and extra state, which
+ * the caller runs without the lock. */
+static int attr_lookup(int kind, int h, int k, int *i, rmpi_delete_fn **del, void **val,
+                       void **extra)
+{
+    *del = NULL;
+    *val = *extra = NULL;
+    pthread_mutex_lock(&at.lock);
+    int code = kv_check(kind, k);
+    obj_t *o = code ? NULL : obj_get(kind, h, false);
+    *i = attr_find(o, k);
+    if (*i >= 0) {
+        keyval_t *kv = kv_get(k);
+        *del = kv->del;
+        *extra = kv->extra;
+        *val = o->a[*i].val;
+    }
+    pthread_mutex_unlock(&at.lock);
+    return code;
+}
+
 int rmpi_attr_set(int kind, int h, int k, void *val, const char *call)
 {
     int rc = obj_check(kind, h);
     if (rc != RMP_SUCCESS)
         return raise_err(kind, h, rc, call);
-    pthread_mutex_lock(&at.lock);
-    int code = kv_check(kind, k);
-    obj_t *o = code ? NULL : obj_get(kind, h, false);
-    int i = attr_find(o, k);
-    rmpi_delete_fn *del = NULL;
-    void *old = NULL, *extra = NULL;
-    if (i >= 0) {
-        keyval_t *kv = kv_get(k);
-        del = kv->del;
-        extra = kv->extra;
-        old = o->a[i].val;
-    }
-    pthread_mutex_unlock(&at.lock);
+    rmpi_delete_fn *del;
+    void *old, *extra;
+    int i, code = attr_lookup(kind, h, k, &i, &del, &old, &extra);
     if (code)
         return raise_code(kind, h, code, call);
     if (del) { /* the old value goes first: its delete callback may refuse */
@@ -252,7 +264,7 @@ int rmpi_attr_set(int kind, int h, int k, void *val, const char *call)
             return raise_code(kind, h, code, call);
     }
     pthread_mutex_lock(&at.lock);
-    o = obj_get(kind, h, true);
+    obj_t *o = obj_get(kind, h, true);
     i = attr_find(o, k);
     if (!o)
         code = MPI_ERR_NO_MEM;
@@ -330,25 +342,15 @@ int rmpi_attr_delete(int kind, int h, int k, const char *call)
     int rc = obj_check(kind, h);
     if (rc != RMP_SUCCESS)
         return raise_err(kind, h, rc, call);
-    pthread_mutex_lock(&at.lock);
-    int code = kv_check(kind, k);
-    obj_t *o = code ? NULL : obj_get(kind, h, false);
-    int i = attr_find(o, k);
-    rmpi_delete_fn *del = NULL;
-    void *val = NULL, *extra = NULL;
-    if (i >= 0) {
-        keyval_t *kv = kv_get(k);
-        del = kv->del;
-        extra = kv->extra;
-        val = o->a[i].val;
-    }
-    pthread_mutex_unlock(&at.lock);
+    rmpi_delete_fn *del;
+    void *val, *extra;
+    int i, code = attr_lookup(kind, h, k, &i, &del, &val, &extra);
     if (code || i < 0) /* not set: nothing to delete (MPICH's answer too) */
         return raise_code(kind, h, code, call);
     if (del && (code = del(h, k, val, extra)) != MPI_SUCCESS)
         return raise_code(kind, h, code, call); /* refused: the attribute stays */
     pthread_mutex_lock(&at.lock);
-    o = obj_get(kind, h, false);
+    obj_t *o = obj_get(kind, h, false);
     if ((i = attr_find(o, k)) >= 0)
         attr_remove(o, i);
     pthread_mutex_unlock(&at.lock);
