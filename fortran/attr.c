@@ -2,10 +2,77 @@
  * procedures (called through C trampolines with Fortran's conventions: every argument by
  * reference, INTEGER(KIND=MPI_ADDRESS_KIND) values, or INTEGER ones for the MPI-1 calls), the
  * attribute values as Fortran integers, and the predefined callbacks as Fortran procedures.
- * Hand-written: the generator cannot know a C callback from a Fortran one. */
+ * Hand-written: the generator cannot know a C callback from a Fortran one.
+ *
+ * Values between the languages (MPI-4.0 19.3.7, as MPICH's f77/f90 attr tests check): a value
+ * Fortran sets (MPI_COMM_SET_ATTR's address-sized integer, MPI_ATTR_PUT's INTEGER) is stored
+ * in a cell of ours, and C reads the cell's address: a pointer to the integer. Fortran reads a
+ * cell as its integer and any other value (set from C) as the pointer's address. */
 #include <pthread.h>
+#include <stdint.h>
 
 #include "rmpif.h"
+
+/* ---- Cells: the values set from Fortran ------------------------------------------------ */
+/* A cell is found by its address in a hash of chains (the address C hands back is never
+ * dereferenced before it is known to be a cell: C may store any pointer, or none). */
+typedef struct cell {
+    MPI_Aint v; /* first: C's pointer to the value is the cell's address */
+    struct cell *next;
+} cell_t;
+
+#define NCHAIN 1024
+static struct {
+    pthread_mutex_t lock;
+    cell_t *chain[NCHAIN];
+} cells = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static cell_t **chain_of(const void *p)
+{
+    return &cells.chain[((uintptr_t)p >> 4) % NCHAIN];
+}
+
+static cell_t *cell_new(MPI_Aint v)
+{
+    cell_t *c = malloc(sizeof(*c));
+    if (!c)
+        return NULL;
+    c->v = v;
+    pthread_mutex_lock(&cells.lock);
+    cell_t **ch = chain_of(c);
+    c->next = *ch;
+    *ch = c;
+    pthread_mutex_unlock(&cells.lock);
+    return c;
+}
+
+/* The attribute value p as Fortran sees it: a cell's integer, else the pointer's address. */
+static MPI_Aint cell_value(const void *p)
+{
+    MPI_Aint v = (MPI_Aint)(intptr_t)p;
+    pthread_mutex_lock(&cells.lock);
+    for (cell_t *c = *chain_of(p); c; c = c->next)
+        if (c == p) {
+            v = c->v;
+            break;
+        }
+    pthread_mutex_unlock(&cells.lock);
+    return v;
+}
+
+/* p's cell freed, when p is one (its attribute is gone). */
+static void cell_free(void *p)
+{
+    pthread_mutex_lock(&cells.lock);
+    cell_t **pp = chain_of(p);
+    while (*pp && *pp != p)
+        pp = &(*pp)->next;
+    cell_t *c = *pp;
+    if (c)
+        *pp = c->next;
+    pthread_mutex_unlock(&cells.lock);
+    free(c);
+}
 
 typedef void rmpif_copy_fn(MPI_Fint *old, MPI_Fint *keyval, void *extra, void *in, void *out,
                            MPI_Fint *flag, MPI_Fint *ierr);
@@ -47,16 +114,19 @@ static int copy_tramp(int old, int keyval, void *extra, void *in, void *out, int
 {
     rmpif_keyval_t *k = extra;
     MPI_Fint fold = old, fkey = keyval, fflag = RMPIF_FALSE, ierr = MPI_SUCCESS;
+    MPI_Aint ain = cell_value(in), aout = 0;
     if (k->mpi1) {
-        MPI_Fint fextra = (MPI_Fint)k->extra, fin = (MPI_Fint)(intptr_t)in, fout = 0;
+        MPI_Fint fextra = (MPI_Fint)k->extra, fin = (MPI_Fint)ain, fout = 0;
         k->copy(&fold, &fkey, &fextra, &fin, &fout, &fflag, &ierr);
-        *(void **)out = (void *)(intptr_t)fout;
+        aout = fout;
     } else {
-        MPI_Aint ain = (MPI_Aint)(intptr_t)in, aout = 0;
         k->copy(&fold, &fkey, &k->extra, &ain, &aout, &fflag, &ierr);
-        *(void **)out = (void *)(intptr_t)aout;
     }
     *flag = fflag != RMPIF_FALSE;
+    cell_t *c = ierr == MPI_SUCCESS && *flag ? cell_new(aout) : NULL;
+    if (ierr == MPI_SUCCESS && *flag && !c)
+        ierr = MPI_ERR_NO_MEM;
+    *(void **)out = c;
     return ierr;
 }
 
@@ -64,13 +134,15 @@ static int delete_tramp(int obj, int keyval, void *val, void *extra)
 {
     rmpif_keyval_t *k = extra;
     MPI_Fint fobj = obj, fkey = keyval, ierr = MPI_SUCCESS;
+    MPI_Aint aval = cell_value(val);
     if (k->mpi1) {
-        MPI_Fint fextra = (MPI_Fint)k->extra, fval = (MPI_Fint)(intptr_t)val;
+        MPI_Fint fextra = (MPI_Fint)k->extra, fval = (MPI_Fint)aval;
         k->del(&fobj, &fkey, &fval, &fextra, &ierr);
     } else {
-        MPI_Aint aval = (MPI_Aint)(intptr_t)val;
         k->del(&fobj, &fkey, &aval, &k->extra, &ierr);
     }
+    if (ierr == MPI_SUCCESS) /* refused: the attribute, and its cell, stay */
+        cell_free(val);
     return ierr;
 }
 
@@ -109,7 +181,7 @@ RMPIF_API void pmpi_keyval_create_(void (*copy)(void), void (*del)(void), MPI_Fi
 static MPI_Aint attr_value(char obj, int k, void *v)
 {
     if (obj == 't') /* no predefined type attributes */
-        return (MPI_Aint)(intptr_t)v;
+        return cell_value(v);
     int win = obj == 'w';
     int int_ptr = win ? k == MPI_WIN_DISP_UNIT || k == MPI_WIN_CREATE_FLAVOR || k == MPI_WIN_MODEL
                       : k == MPI_TAG_UB || k == MPI_HOST || k == MPI_IO ||
@@ -119,7 +191,7 @@ static MPI_Aint attr_value(char obj, int k, void *v)
         return *(int *)v;
     if (win && k == MPI_WIN_SIZE)
         return *(MPI_Aint *)v;
-    return (MPI_Aint)(intptr_t)v;
+    return cell_value(v);
 }
 
 /* Comm, type and win getters share one shape (their handles are ints); obj ('c', 't', 'w')
@@ -166,9 +238,36 @@ RMPIF_API void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, M
         *val = (MPI_Fint)v;
 }
 
+/* Setting from Fortran: the value into a new cell (freed again when the call fails). */
+typedef int attr_set_fn(int obj, int keyval, void *val);
+
+static int attr_set(attr_set_fn *set, MPI_Fint obj, MPI_Fint keyval, MPI_Aint val)
+{
+    cell_t *c = cell_new(val);
+    int rc = c ? set(obj, keyval, c) : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS)
+        cell_free(c);
+    return rc;
+}
+
+RMPIF_API void pmpi_comm_set_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierr)
+{
+    *ierr = attr_set(MPI_Comm_set_attr, *comm, *keyval, *val);
+}
+
+RMPIF_API void pmpi_type_set_attr_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierr)
+{
+    *ierr = attr_set(MPI_Type_set_attr, *type, *keyval, *val);
+}
+
+RMPIF_API void pmpi_win_set_attr_(MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierr)
+{
+    *ierr = attr_set(MPI_Win_set_attr, *win, *keyval, *val);
+}
+
 RMPIF_API void pmpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *ierr)
 {
-    *ierr = MPI_Attr_put((MPI_Comm)*comm, *keyval, (void *)(intptr_t)*val);
+    *ierr = attr_set(MPI_Attr_put, *comm, *keyval, *val);
 }
 
 /* The predefined callbacks, as Fortran calls them (MPI-4.0 7.7.2). */
@@ -215,3 +314,6 @@ RMPIF_MPI_ALIAS(mpi_type_get_attr_);
 RMPIF_MPI_ALIAS(mpi_win_get_attr_);
 RMPIF_MPI_ALIAS(mpi_attr_get_);
 RMPIF_MPI_ALIAS(mpi_attr_put_);
+RMPIF_MPI_ALIAS(mpi_comm_set_attr_);
+RMPIF_MPI_ALIAS(mpi_type_set_attr_);
+RMPIF_MPI_ALIAS(mpi_win_set_attr_);

@@ -86,11 +86,11 @@ static char **argv_column(const char *f, size_t len, size_t max)
     return argv;
 }
 
-void *rmpif_argv_in(const char *f, size_t len)
+void *rmpif_strs_in(const char *f, int n, size_t len)
 {
     if (f == rmpi_argv_null_)
         return MPI_ARGV_NULL;
-    return argv_column(f, len, SIZE_MAX / (len ? len : 1));
+    return argv_column(f, len, n >= 0 ? (size_t)n : SIZE_MAX / (len ? len : 1));
 }
 
 /* MPI-4.0 10.3.3: array_of_argv(count, *) in Fortran; argument j of command i is (i, j). Each

@@ -56,10 +56,11 @@ int *rmpif_ints(MPI_Fint *a);
 char *rmpif_str_in(const char *f, size_t len);
 char *rmpif_str_in_info(const char *f, size_t len); /* leading blanks dropped too */
 void rmpif_str_out(const char *c, char *f, size_t len);
-/* argv: a Fortran array of strings ended by a blank one (or MPI_ARGV_NULL) as a C argv
- * (NULL-terminated; MPI_ARGV_NULL's C value for the sentinel); argvs: count of them, one
- * column each (MPI_ARGVS_NULL). Freed by rmpif_argv_free, rmpif_argvs_free. */
-void *rmpif_argv_in(const char *f, size_t len);
+/* argv: a Fortran array of strings ended by a blank one or after n (n < 0: no limit), or
+ * MPI_ARGV_NULL, as a C argv (NULL-terminated; MPI_ARGV_NULL's C value for the sentinel);
+ * argvs: count of them, one column each (MPI_ARGVS_NULL). Freed by rmpif_argv_free,
+ * rmpif_argvs_free. mpi_f08's wrappers use them too (its sentinels are the same objects). */
+void *rmpif_strs_in(const char *f, int n, size_t len);
 void *rmpif_argvs_in(const char *f, int count, size_t len);
 void rmpif_argv_free(void *argv);
 void rmpif_argvs_free(void *argvs, int count);

@@ -1,5 +1,6 @@
 /* attr.c — attribute caching (MPI-3.1 6.7) on communicators, datatypes and windows, and the
- * predefined attributes. This lives in the MPI layer, not in rmp: keyvals carry callbacks with
+ * predefined attributes: the store and its operations (attr.h), which the MPI calls
+ * (attr_calls.c) are made of. This lives in the MPI layer, not in rmp: keyvals carry callbacks with
  * MPI signatures that are called with MPI handles, and rmp's own objects need no attributes.
  *
  * State: a table of keyvals (never reused, so that a freed keyval is always recognized) and,
@@ -11,10 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rmpi.h"
+#include "attr.h"
 
-typedef int rmpi_copy_fn(int oldobj, int keyval, void *extra, void *in, void *out, int *flag);
-typedef int rmpi_delete_fn(int obj, int keyval, void *val, void *extra);
 
 /* User keyvals are numbered from here (the predefined ones are below). */
 enum { KV_FIRST = 32 };
@@ -55,44 +54,6 @@ static struct {
     obj_t *objs[3]; /* per kind, indexed by handle; NULL until the object holds something */
     int nobjs[3];
 } at = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-/* ---- Predefined callbacks ------------------------------------------------------------- */
-static int null_copy(void *out, int *flag)
-{
-    (void)out;
-    *flag = 0;
-    return MPI_SUCCESS;
-}
-
-static int dup_copy(void *in, void *out, int *flag)
-{
-    memcpy(out, &in, sizeof in);
-    *flag = 1;
-    return MPI_SUCCESS;
-}
-
-#define RMPI_PREDEF_CALLBACKS(H, NULL_COPY, DUP, NULL_DELETE)                                  \
-    int NULL_COPY(H old, int keyval, void *extra, void *in, void *out, int *flag)              \
-    {                                                                                          \
-        (void)old, (void)keyval, (void)extra, (void)in;                                        \
-        return null_copy(out, flag);                                                           \
-    }                                                                                          \
-    int DUP(H old, int keyval, void *extra, void *in, void *out, int *flag)                    \
-    {                                                                                          \
-        (void)old, (void)keyval, (void)extra;                                                  \
-        return dup_copy(in, out, flag);                                                        \
-    }                                                                                          \
-    int NULL_DELETE(H obj, int keyval, void *val, void *extra)                                 \
-    {                                                                                          \
-        (void)obj, (void)keyval, (void)val, (void)extra;                                       \
-        return MPI_SUCCESS;                                                                    \
-    }
-
-RMPI_PREDEF_CALLBACKS(MPI_Comm, MPI_NULL_COPY_FN, MPI_DUP_FN, MPI_NULL_DELETE_FN)
-RMPI_PREDEF_CALLBACKS(MPI_Comm, MPI_COMM_NULL_COPY_FN, MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN)
-RMPI_PREDEF_CALLBACKS(MPI_Datatype, MPI_TYPE_NULL_COPY_FN, MPI_TYPE_DUP_FN,
-                      MPI_TYPE_NULL_DELETE_FN)
-RMPI_PREDEF_CALLBACKS(MPI_Win, MPI_WIN_NULL_COPY_FN, MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN)
 
 /* ---- Tables (lock held) -------------------------------------------------------------- */
 /* The keyval of handle k, or NULL when k is not a live user keyval. */
@@ -217,8 +178,8 @@ static int kv_check(int kind, int k)
     return MPI_SUCCESS;
 }
 
-/* ---- The calls, for every kind -------------------------------------------------------- */
-static int create_keyval(int kind, rmpi_copy_fn *copy, rmpi_delete_fn *del, int *keyval,
+/* ---- The operations, for every kind (attr.h; the MPI calls are attr_calls.c's) -------- */
+int rmpi_attr_create_keyval(int kind, rmpi_copy_fn *copy, rmpi_delete_fn *del, int *keyval,
                          void *extra, const char *call)
 {
     if (!keyval)
@@ -245,7 +206,7 @@ static int create_keyval(int kind, rmpi_copy_fn *copy, rmpi_delete_fn *del, int 
     return rmpi_raise_code(MPI_COMM_WORLD, code, call);
 }
 
-static int free_keyval(int kind, int *keyval, const char *call)
+int rmpi_attr_free_keyval(int kind, int *keyval, const char *call)
 {
     int code = MPI_SUCCESS;
     if (!keyval)
@@ -265,24 +226,36 @@ static int free_keyval(int kind, int *keyval, const char *call)
     return rmpi_raise_code(MPI_COMM_WORLD, code, call);
 }
 
-static int set_attr(int kind, int h, int k, void *val, const char *call)
+/* Under the lock: whether k is a live keyval of the kind (its code), and h's attribute of k
+ * (*i its index, -1 when not set) with the keyval's delete callback and extra state, which
+ * the caller runs without the lock. */
+static int attr_lookup(int kind, int h, int k, int *i, rmpi_delete_fn **del, void **val,
+                       void **extra)
+{
+    *del = NULL;
+    *val = *extra = NULL;
+    pthread_mutex_lock(&at.lock);
+    int code = kv_check(kind, k);
+    obj_t *o = code ? NULL : obj_get(kind, h, false);
+    *i = attr_find(o, k);
+    if (*i >= 0) {
+        keyval_t *kv = kv_get(k);
+        *del = kv->del;
+        *extra = kv->extra;
+        *val = o->a[*i].val;
+    }
+    pthread_mutex_unlock(&at.lock);
+    return code;
+}
+
+int rmpi_attr_set(int kind, int h, int k, void *val, const char *call)
 {
     int rc = obj_check(kind, h);
     if (rc != RMP_SUCCESS)
         return raise_err(kind, h, rc, call);
-    pthread_mutex_lock(&at.lock);
-    int code = kv_check(kind, k);
-    obj_t *o = code ? NULL : obj_get(kind, h, false);
-    int i = attr_find(o, k);
-    rmpi_delete_fn *del = NULL;
-    void *old = NULL, *extra = NULL;
-    if (i >= 0) {
-        keyval_t *kv = kv_get(k);
-        del = kv->del;
-        extra = kv->extra;
-        old = o->a[i].val;
-    }
-    pthread_mutex_unlock(&at.lock);
+    rmpi_delete_fn *del;
+    void *old, *extra;
+    int i, code = attr_lookup(kind, h, k, &i, &del, &old, &extra);
     if (code)
         return raise_code(kind, h, code, call);
     if (del) { /* the old value goes first: its delete callback may refuse */
@@ -291,7 +264,7 @@ static int set_attr(int kind, int h, int k, void *val, const char *call)
             return raise_code(kind, h, code, call);
     }
     pthread_mutex_lock(&at.lock);
-    o = obj_get(kind, h, true);
+    obj_t *o = obj_get(kind, h, true);
     i = attr_find(o, k);
     if (!o)
         code = MPI_ERR_NO_MEM;
@@ -307,7 +280,7 @@ static int set_attr(int kind, int h, int k, void *val, const char *call)
 static int pre_tag_ub = RMP_TAG_UB, pre_host = MPI_PROC_NULL, pre_io = MPI_ANY_SOURCE,
            pre_wtime_global = 0, pre_universe, pre_appnum = 0, pre_lastused;
 
-static int get_attr(int kind, int h, int k, void *val, int *flag, const char *call)
+int rmpi_attr_get(int kind, int h, int k, void *val, int *flag, const char *call)
 {
     int rc = obj_check(kind, h);
     if (rc != RMP_SUCCESS)
@@ -364,30 +337,20 @@ static int get_attr(int kind, int h, int k, void *val, int *flag, const char *ca
     return MPI_SUCCESS;
 }
 
-static int delete_attr(int kind, int h, int k, const char *call)
+int rmpi_attr_delete(int kind, int h, int k, const char *call)
 {
     int rc = obj_check(kind, h);
     if (rc != RMP_SUCCESS)
         return raise_err(kind, h, rc, call);
-    pthread_mutex_lock(&at.lock);
-    int code = kv_check(kind, k);
-    obj_t *o = code ? NULL : obj_get(kind, h, false);
-    int i = attr_find(o, k);
-    rmpi_delete_fn *del = NULL;
-    void *val = NULL, *extra = NULL;
-    if (i >= 0) {
-        keyval_t *kv = kv_get(k);
-        del = kv->del;
-        extra = kv->extra;
-        val = o->a[i].val;
-    }
-    pthread_mutex_unlock(&at.lock);
+    rmpi_delete_fn *del;
+    void *val, *extra;
+    int i, code = attr_lookup(kind, h, k, &i, &del, &val, &extra);
     if (code || i < 0) /* not set: nothing to delete (MPICH's answer too) */
         return raise_code(kind, h, code, call);
     if (del && (code = del(h, k, val, extra)) != MPI_SUCCESS)
         return raise_code(kind, h, code, call); /* refused: the attribute stays */
     pthread_mutex_lock(&at.lock);
-    o = obj_get(kind, h, false);
+    obj_t *o = obj_get(kind, h, false);
     if ((i = attr_find(o, k)) >= 0)
         attr_remove(o, i);
     pthread_mutex_unlock(&at.lock);
@@ -491,115 +454,4 @@ int rmpi_attr_finalize(void)
     if (!code)
         code = rmpi_attr_delete_all(RMPI_KIND_COMM, MPI_COMM_WORLD);
     return code;
-}
-
-/* ---- The MPI calls -------------------------------------------------------------------- */
-int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
-                           MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
-                           void *extra_state)
-{
-    return create_keyval(RMPI_KIND_COMM, comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval,
-                         extra_state, __func__);
-}
-
-int MPI_Comm_free_keyval(int *comm_keyval)
-{
-    return free_keyval(RMPI_KIND_COMM, comm_keyval, __func__);
-}
-
-int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
-{
-    return set_attr(RMPI_KIND_COMM, comm, comm_keyval, attribute_val, __func__);
-}
-
-int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
-{
-    return get_attr(RMPI_KIND_COMM, comm, comm_keyval, attribute_val, flag, __func__);
-}
-
-int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
-{
-    return delete_attr(RMPI_KIND_COMM, comm, comm_keyval, __func__);
-}
-
-int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-                           MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
-                           void *extra_state)
-{
-    return create_keyval(RMPI_KIND_TYPE, type_copy_attr_fn, type_delete_attr_fn, type_keyval,
-                         extra_state, __func__);
-}
-
-int MPI_Type_free_keyval(int *type_keyval)
-{
-    return free_keyval(RMPI_KIND_TYPE, type_keyval, __func__);
-}
-
-int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
-{
-    return set_attr(RMPI_KIND_TYPE, datatype, type_keyval, attribute_val, __func__);
-}
-
-int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
-{
-    return get_attr(RMPI_KIND_TYPE, datatype, type_keyval, attribute_val, flag, __func__);
-}
-
-int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
-{
-    return delete_attr(RMPI_KIND_TYPE, datatype, type_keyval, __func__);
-}
-
-int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
-                          MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
-                          void *extra_state)
-{
-    return create_keyval(RMPI_KIND_WIN, win_copy_attr_fn, win_delete_attr_fn, win_keyval,
-                         extra_state, __func__);
-}
-
-int MPI_Win_free_keyval(int *win_keyval)
-{
-    return free_keyval(RMPI_KIND_WIN, win_keyval, __func__);
-}
-
-int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
-{
-    return set_attr(RMPI_KIND_WIN, win, win_keyval, attribute_val, __func__);
-}
-
-int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
-{
-    return get_attr(RMPI_KIND_WIN, win, win_keyval, attribute_val, flag, __func__);
-}
-
-int MPI_Win_delete_attr(MPI_Win win, int win_keyval)
-{
-    return delete_attr(RMPI_KIND_WIN, win, win_keyval, __func__);
-}
-
-int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
-                      void *extra_state)
-{
-    return create_keyval(RMPI_KIND_COMM, copy_fn, delete_fn, keyval, extra_state, __func__);
-}
-
-int MPI_Keyval_free(int *keyval)
-{
-    return free_keyval(RMPI_KIND_COMM, keyval, __func__);
-}
-
-int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
-{
-    return set_attr(RMPI_KIND_COMM, comm, keyval, attribute_val, __func__);
-}
-
-int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
-{
-    return get_attr(RMPI_KIND_COMM, comm, keyval, attribute_val, flag, __func__);
-}
-
-int MPI_Attr_delete(MPI_Comm comm, int keyval)
-{
-    return delete_attr(RMPI_KIND_COMM, comm, keyval, __func__);
 }

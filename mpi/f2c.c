@@ -4,6 +4,7 @@
  * pointers, are numbered in a table (index + 1: 0 is the null handle) that keeps every handle
  * converted once, so a handle converts to the same integer each time. */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,12 +25,53 @@ MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler) { return (MPI_Errhandler)
 MPI_Fint MPI_Win_c2f(MPI_Win win) { return (MPI_Fint)win; }
 MPI_Win MPI_Win_f2c(MPI_Fint win) { return (MPI_Win)win; }
 
-/* The pointers converted so far (requests and messages share it: both are opaque pointers). */
+/* The pointers converted so far (requests and messages share it: both are opaque pointers):
+ * p[i] has the integer i + 1; idx, an open-addressing hash of the pointers (a slot holds
+ * i + 1, 0 when empty; at most half full), finds a pointer's integer in O(1), so that a
+ * program converting many live requests (every Fortran MPI_Isend does) does not slow down
+ * with their number. */
 static struct {
     pthread_mutex_t lock;
     void **p;
     int n, cap;
+    int *idx;
+    size_t slots; /* a power of two, 2 * cap */
 } ptab = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static size_t ptr_slot(const void *p, size_t slots)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h >> 17) & (slots - 1);
+}
+
+/* The slot of p in idx: its own, or the empty one where it would go. */
+static size_t ptr_find(const void *p)
+{
+    size_t i = ptr_slot(p, ptab.slots);
+    while (ptab.idx[i] && ptab.p[ptab.idx[i] - 1] != p)
+        i = (i + 1) & (ptab.slots - 1);
+    return i;
+}
+
+/* Room for one more pointer: p and idx doubled, idx rebuilt. 0, or -1 when out of memory. */
+static int ptr_grow(void)
+{
+    int cap = ptab.cap ? 2 * ptab.cap : 64;
+    void **q = realloc(ptab.p, sizeof(void *) * (size_t)cap);
+    if (!q)
+        return -1;
+    ptab.p = q;
+    int *idx = calloc(2 * (size_t)cap, sizeof(int));
+    if (!idx)
+        return -1;
+    free(ptab.idx);
+    ptab.idx = idx;
+    ptab.cap = cap;
+    ptab.slots = 2 * (size_t)cap;
+    for (int k = 0; k < ptab.n; k++)
+        ptab.idx[ptr_find(ptab.p[k])] = k + 1;
+    return 0;
+}
 
 /* p's integer (0 for NULL; -1 when out of memory, which f2c gives back as NULL). */
 static MPI_Fint ptr_c2f(void *p)
@@ -38,19 +80,12 @@ static MPI_Fint ptr_c2f(void *p)
         return 0;
     MPI_Fint f = -1;
     pthread_mutex_lock(&ptab.lock);
-    for (int i = 0; i < ptab.n && f < 0; i++)
-        if (ptab.p[i] == p)
-            f = i + 1;
-    if (f < 0 && ptab.n == ptab.cap) {
-        int cap = ptab.cap ? 2 * ptab.cap : 64;
-        void **q = realloc(ptab.p, sizeof(void *) * (size_t)cap);
-        if (q) {
-            ptab.p = q;
-            ptab.cap = cap;
-        }
-    }
-    if (f < 0 && ptab.n < ptab.cap) {
+    size_t i = ptab.idx ? ptr_find(p) : 0;
+    if (ptab.idx && ptab.idx[i]) {
+        f = ptab.idx[i];
+    } else if (ptab.n < ptab.cap || ptr_grow() == 0) {
         ptab.p[ptab.n++] = p;
+        ptab.idx[ptr_find(p)] = ptab.n;
         f = ptab.n;
     }
     pthread_mutex_unlock(&ptab.lock);

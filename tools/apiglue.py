@@ -11,7 +11,7 @@ the generator stops on one that is neither, so no _c form is silently missing.
 """
 import apilib
 
-# The _c forms written by hand in mpi/bigcount*.c: they convert arrays, outputs or
+# The _c forms written by hand in mpi/bigcount*.c (and MPI-IO's in mpi/io*.c): they convert arrays, outputs or
 # arguments that are not a (count, datatype) pair, or split reductions into pieces.
 HAND_WRITTEN = {
     # bigcount.c (blocking point-to-point, collectives, the first datatype calls)
@@ -40,6 +40,14 @@ HAND_WRITTEN = {
     "MPI_Neighbor_alltoallv", "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoallv",
     "MPI_Neighbor_allgatherv_init", "MPI_Neighbor_alltoallv_init", "MPI_Reduce_scatter",
     "MPI_Ireduce_scatter", "MPI_Reduce_scatter_init",
+    # mpi/io.c, mpi/io_data.c (MPI-IO: the file's own count path, a Count extent, the
+    # conversion functions' MPI_Count form)
+    "MPI_File_get_type_extent", "MPI_Register_datarep",
+    *("MPI_File_" + x + y for x in ("read", "write") for y in (
+        "_at", "_at_all", "", "_all", "_shared", "_ordered", "_at_all_begin", "_all_begin",
+        "_ordered_begin")),
+    *("MPI_File_i" + x + y for x in ("read", "write") for y in (
+        "_at", "_at_all", "", "_all", "_shared")),
 }
 
 

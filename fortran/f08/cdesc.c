@@ -144,6 +144,42 @@ int f08_buf_get(CFI_cdesc_t *d, MPI_Aint count, MPI_Datatype type, int multi, f0
     return MPI_SUCCESS;
 }
 
+/* The one stride of a section whose dims merge into one run of equal steps, else 0. */
+static MPI_Aint one_stride(const CFI_cdesc_t *d)
+{
+    MPI_Aint sm = d->dim[0].sm, e = d->dim[0].extent;
+    for (int i = 1; i < d->rank; i++) {
+        if (d->dim[i].extent > 1 && d->dim[i].sm != e * sm)
+            return 0;
+        e *= d->dim[i].extent;
+    }
+    return sm;
+}
+
+int f08_buf_vget(CFI_cdesc_t *d, MPI_Datatype type, f08_buf_t *b)
+{
+    *b = (f08_buf_t){
+        .addr = f08_buf_addr(d), .count = 0, .type = type, .tmp = MPI_DATATYPE_NULL, .d = d};
+    if (b->addr != d->base_addr || d->rank == 0 || CFI_is_contiguous(d))
+        return MPI_SUCCESS;
+    MPI_Aint lb, extent, stride = one_stride(d);
+    int rc = element_fits(d, type);
+    if (rc == MPI_SUCCESS && MPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS)
+        rc = MPI_ERR_TYPE;
+    if (rc == MPI_SUCCESS && (stride <= 0 || stride < extent))
+        rc = MPI_ERR_BUFFER; /* reversed, or no one stride: no (count, displacement) fits */
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_create_resized(type, lb, stride, &b->tmp);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_commit(&b->tmp);
+    if (rc != MPI_SUCCESS) {
+        f08_buf_done(b);
+        return rc;
+    }
+    b->type = b->tmp;
+    return MPI_SUCCESS;
+}
+
 /* Two buffers of one call sharing its count and datatype (Reduce's sendbuf and recvbuf): one
  * (count, type) must describe both, so a section type is taken by the other buffer only when
  * that one is a sentinel or a section of the same shape. */

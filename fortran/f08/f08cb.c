@@ -15,6 +15,9 @@ void mpi_type_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *ke
                              MPI_Aint *extra, MPI_Fint *ierr);
 void mpi_win_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
                             MPI_Aint *extra, MPI_Fint *ierr);
+void mpi_comm_set_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierr);
+void mpi_type_set_attr_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierr);
+void mpi_win_set_attr_(MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierr);
 void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
                         MPI_Fint *ierr);
 void mpi_type_get_attr_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
@@ -50,6 +53,18 @@ F08_CREATE_KEYVAL(rmpf08_MPI_Win_create_keyval_f08, mpi_win_create_keyval_)
 F08_GET_ATTR(rmpf08_MPI_Comm_get_attr_f08, mpi_comm_get_attr_)
 F08_GET_ATTR(rmpf08_MPI_Type_get_attr_f08, mpi_type_get_attr_)
 F08_GET_ATTR(rmpf08_MPI_Win_get_attr_f08, mpi_win_get_attr_)
+
+/* Values set from Fortran go into fortran/attr.c's cells (C reads a pointer to them). */
+#define F08_SET_ATTR(name, f77)                                                                    \
+    void name(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierror)                    \
+    {                                                                                              \
+        MPI_Fint rc;                                                                               \
+        f77(obj, keyval, val, &rc);                                                                \
+        done(ierror, rc);                                                                          \
+    }
+F08_SET_ATTR(rmpf08_MPI_Comm_set_attr_f08, mpi_comm_set_attr_)
+F08_SET_ATTR(rmpf08_MPI_Type_set_attr_f08, mpi_type_set_attr_)
+F08_SET_ATTR(rmpf08_MPI_Win_set_attr_f08, mpi_win_set_attr_)
 
 /* Generalized requests: fortran/greq.c's trampolines (the callbacks get the program's own
  * extra_state variable, as MPICH's greqf08 checks). */

@@ -61,6 +61,8 @@ int *f08_int_opt(const int *a)
         return MPI_UNWEIGHTED;
     if (a == &rmp_f08_weights_empty_)
         return MPI_WEIGHTS_EMPTY;
+    if (a == rmpi_errcodes_ignore_)
+        return MPI_ERRCODES_IGNORE;
     return (int *)a;
 }
 
@@ -85,5 +87,12 @@ int f08_fail_win(MPI_Win win, int code)
     if (win == MPI_WIN_NULL)
         return f08_fail_comm(MPI_COMM_WORLD, code);
     MPI_Win_call_errhandler(win, code);
+    return code;
+}
+
+/* MPI_FILE_NULL's handler (MPI_ERRORS_RETURN unless set) takes a failure with no file. */
+int f08_fail_file(MPI_File file, int code)
+{
+    MPI_File_call_errhandler(file, code);
     return code;
 }

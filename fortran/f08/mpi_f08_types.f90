@@ -4,12 +4,12 @@
 ! kind, are generated: mpi_f08_callbacks), and the hand-written procedures (attributes, status
 ! conversions, MPI_F_sync_reg) in f08cb.c.
 MODULE mpi_f08_types
-  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_INT, C_SIZE_T, C_PTR
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_INT, C_SIZE_T, C_PTR, C_CHAR
   USE mpi_f08_handles
   USE mpi_f08_consts
   USE mpi_f08_callbacks
   IMPLICIT NONE
-  PRIVATE :: C_INT, C_SIZE_T, C_PTR
+  PRIVATE :: C_INT, C_SIZE_T, C_PTR, C_CHAR
 
   ! MPI_SOURCE, MPI_TAG, MPI_ERROR, then rmp_status_t's cancelled flag and byte count.
   TYPE, BIND(C) :: MPI_Status
@@ -30,6 +30,10 @@ MODULE mpi_f08_types
   INTEGER(C_INT), BIND(C, NAME="rmp_f08_in_place_"), TARGET :: MPI_IN_PLACE
   INTEGER(C_INT), BIND(C, NAME="rmp_f08_unweighted_"), TARGET :: MPI_UNWEIGHTED(1)
   INTEGER(C_INT), BIND(C, NAME="rmp_f08_weights_empty_"), TARGET :: MPI_WEIGHTS_EMPTY(1)
+  ! The same objects as mpif.h's (fortran/sentinels.c): one C side for both bindings.
+  INTEGER(C_INT), BIND(C, NAME="rmpi_errcodes_ignore_"), TARGET :: MPI_ERRCODES_IGNORE(1)
+  CHARACTER(KIND=C_CHAR), BIND(C, NAME="rmpi_argv_null_"), TARGET :: MPI_ARGV_NULL(1)
+  CHARACTER(KIND=C_CHAR), BIND(C, NAME="rmpi_argvs_null_"), TARGET :: MPI_ARGVS_NULL(1, 1)
 
   ABSTRACT INTERFACE
     SUBROUTINE MPI_User_function(invec, inoutvec, len, datatype) BIND(C)
@@ -46,6 +50,11 @@ MODULE mpi_f08_types
     SUBROUTINE MPI_Win_errhandler_function(win, error_code) BIND(C)
       IMPORT :: MPI_Win
       TYPE(MPI_Win) :: win
+      INTEGER :: error_code
+    END SUBROUTINE
+    SUBROUTINE MPI_File_errhandler_function(file, error_code) BIND(C)
+      IMPORT :: MPI_File
+      TYPE(MPI_File) :: file
       INTEGER :: error_code
     END SUBROUTINE
     SUBROUTINE MPI_Session_errhandler_function(session, error_code) BIND(C)

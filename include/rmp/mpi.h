@@ -614,7 +614,7 @@ typedef void MPI_Session_errhandler_function(MPI_Session *session, int *error_co
  * allocates each message's space as needed (size ignored; detach returns it and 0). Flush
  * waits until the messages buffered before the call were sent (the buffer stays attached);
  * iflush returns a request that completes then. Detach waits the same and detaches; freeing a
- * communicator detaches its buffer. A session's buffer: rmp/mpi_sbuf.h. */
+ * communicator detaches its buffer. A session's buffer: MPI_Session_attach_buffer (api/mpi.api). */
 #define MPI_BUFFER_AUTOMATIC RMP_BUFFER_AUTOMATIC
 
 /* ---- Handle conversion for Fortran (MPI-3.1 17.2.4) ----------------------------------------- */
@@ -698,18 +698,16 @@ enum {
  * int run as an alltoallw with a type per peer (after one small allreduce by which the ranks
  * agree to: the one extra cost of the v-forms). MPI_ERR_COUNT only for MPI_Alltoallv_c in place
  * with such counts. Test knob: RMPI_BIGCOUNT_LIMIT=<n> lowers INT_MAX to n in these calls. */
+#include "mpi_dynamic.h" /* issue 37: ports, accept/connect, join: constants */
+#include "mpi_fortran.h" /* MPI_F08_status and its IGNORE sentinels */
+#include "mpi_io.h"      /* MPI-IO: MPI_File, modes, datarep callbacks */
 #include "mpi_proto.h"
-
-#include "mpi_dynamic.h" /* issue 37: ports, accept/connect, join */
 
 /* ---- The profiling interface (PMPI_) ----------------------------------------------------- */
 /* MPI-3.1 14.2: every MPI_ call above is also declared, defined and exported as PMPI_ (same
  * arguments). pmpi.h is generated from this header (tools/gen-pmpi; make regenerates it), so
  * a call added anywhere above has its PMPI_ form with nothing else to write. Included last:
  * its prototypes may use any type declared above. */
-#include "mpi_fortran.h" /* Status c2f08/f082c/f082f/f2f08, MPI_F08_status, Session c2f/f2c */
-#include "mpi_sbuf.h"    /* MPI-4.1 session-attached buffers */
-#include "mpi_io.h"      /* MPI-IO: files, views, data access */
 #ifndef RMP_PMPI_GENERATING
 #include "pmpi.h"
 #endif

@@ -1,7 +1,7 @@
 /* mpi_fortran.h — the C side of MPI-4.0 19.3.5 for mpi_f08: the MPI_F08_status type (the C view
- * of Fortran's TYPE(MPI_Status)), its IGNORE sentinels and the status conversions between C,
- * mpif.h/`use mpi` (MPI_Fint[MPI_STATUS_SIZE]) and mpi_f08; and the session handle's c2f/f2c.
- * Included by mpi.h; not meant to be included on its own. */
+ * of Fortran's TYPE(MPI_Status)) and its IGNORE sentinels, which the status conversions
+ * (MPI_Status_c2f08 ..., prototypes generated from api/mpi.api) use. Included by mpi.h before
+ * the prototypes; not meant to be included on its own. */
 #ifndef RMP_MPI_FORTRAN_H
 #define RMP_MPI_FORTRAN_H
 
@@ -17,15 +17,5 @@ extern MPI_F08_status rmp_mpi_f08_status_ignore_[1];
 extern MPI_F08_status rmp_mpi_f08_statuses_ignore_[1];
 extern MPI_F08_status *MPI_F08_STATUS_IGNORE;
 extern MPI_F08_status *MPI_F08_STATUSES_IGNORE;
-
-/* MPI_ERR_ARG for a NULL or IGNORE argument (MPI-4.0 19.3.5: not allowed here). */
-int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
-int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
-int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
-int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
-
-/* A session is an int, as a communicator: the identity, as for the other integer handles. */
-MPI_Fint MPI_Session_c2f(MPI_Session session);
-MPI_Session MPI_Session_f2c(MPI_Fint session);
 
 #endif

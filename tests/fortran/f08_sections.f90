@@ -4,7 +4,8 @@
 ! Send/Recv/Isend/Irecv with exact elements and untouched holes; an Isend's array changed
 ! after the Wait (and an Irecv's section written only at its elements); a count below the
 ! section's size (its first elements) and above it (MPI_ERR_COUNT); a large strided Isend
-! (the rendezvous path); collectives: Allgather into a strided section, Allreduce of sections.
+! (the rendezvous path); collectives: Allgather into a strided section, Allreduce of sections,
+! v-forms (Allgatherv, Scatterv, Ialltoallv) between strided sections.
 PROGRAM f08_sections
   USE mpi_f08
   IMPLICIT NONE
@@ -142,7 +143,60 @@ PROGRAM f08_sections
   END DO
 
   DEALLOCATE (la, lb, g)
+  CALL vforms(size)
   CALL finish('f08_sections')
 CONTAINS
   INCLUDE 'fcheck.inc'
+
+  ! v-forms with strided sections: counts and displacements count the section's elements.
+  ! Rank r gives r + 1 elements (100 r + k, from every other element of its array); an
+  ! Allgatherv into every other element of g2, a Scatterv back from it, an Ialltoallv between
+  ! sections (its send array changed after the Wait: what arrived stays); holes stay -1; a
+  ! section with two strides is MPI_ERR_BUFFER.
+  SUBROUTINE vforms(np)
+    INTEGER, INTENT(IN) :: np
+    INTEGER :: cnts(np), dsp(np), ones(np), seq(np), tot, i, k, ierr, cls
+    INTEGER :: sv(2 * np), rv(np), sa(2 * np), ra(2 * np), t2(4, 4)
+    INTEGER, ALLOCATABLE :: g2(:)
+    TYPE(MPI_Request) :: q
+    cnts = [(i, i = 1, np)]
+    dsp = [(i * (i - 1) / 2, i = 1, np)]
+    tot = np * (np + 1) / 2
+    ALLOCATE (g2(2 * tot))
+    sv = -5
+    sv(1:2*(myrank+1):2) = [(100 * myrank + k, k = 1, myrank + 1)]
+    g2 = -1
+    CALL MPI_Allgatherv(sv(1:2*(myrank+1):2), myrank + 1, MPI_INTEGER, g2(1:2*tot:2), cnts, &
+                        dsp, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+    CALL check_ok('Allgatherv into a section', ierr)
+    DO i = 1, np
+      DO k = 1, i
+        CALL check_int('Allgatherv element', g2(2 * (dsp(i) + k) - 1), 100 * (i - 1) + k)
+        CALL check_int('Allgatherv hole', g2(2 * (dsp(i) + k)), -1)
+      END DO
+    END DO
+    rv = -1
+    CALL MPI_Scatterv(g2(1:2*tot:2), cnts, dsp, MPI_INTEGER, rv, myrank + 1, MPI_INTEGER, 0, &
+                      MPI_COMM_WORLD, ierr)
+    CALL check_ok('Scatterv from a section', ierr)
+    CALL check_true('Scatterv block', ALL(rv(1:myrank+1) == [(100 * myrank + k, k = 1, myrank + 1)]))
+    ones = 1
+    seq = [(i - 1, i = 1, np)]
+    sa = [(100 * myrank + (i + 1) / 2, i = 1, 2 * np)]
+    ra = -1
+    CALL MPI_Ialltoallv(sa(1:2*np:2), ones, seq, MPI_INTEGER, ra(2:2*np:2), ones, seq, &
+                        MPI_INTEGER, MPI_COMM_WORLD, q, ierr)
+    CALL MPI_Wait(q, MPI_STATUS_IGNORE)
+    sa = -7
+    CALL MPI_Barrier(MPI_COMM_WORLD)
+    DO i = 1, np
+      CALL check_int('Ialltoallv element', ra(2 * i), 100 * (i - 1) + myrank + 1)
+      CALL check_int('Ialltoallv hole', ra(2 * i - 1), -1)
+    END DO
+    CALL MPI_Allgatherv(1, 1, MPI_INTEGER, t2(1:2, 1:4:2), ones, seq, MPI_INTEGER, &
+                        MPI_COMM_WORLD, ierr)
+    CALL MPI_Error_class(ierr, cls)
+    CALL check_int('Allgatherv into a two-stride section: class', cls, MPI_ERR_BUFFER)
+    DEALLOCATE (g2)
+  END SUBROUTINE vforms
 END PROGRAM f08_sections

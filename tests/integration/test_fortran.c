@@ -24,7 +24,8 @@
 
 static const char *const fprogs[] = {"f_p2p", "f_coll", "f_fixed", "f_strings",
                                      "f_attr", "f_op", "f_errh", "f_types", "f_greq",
-                                     "f08_p2p", "f08_sections", "f08_cb"};
+                                     "f08_p2p", "f08_sections", "f08_cb", "f_io77",
+                                     "f_io", "f08_io"};
 #define NFPROGS (sizeof fprogs / sizeof fprogs[0])
 
 typedef struct fcase {

@@ -3,8 +3,36 @@
  * each time and still work after the round trip (the message is received, the request
  * waited), distinct requests get distinct integers, a status survives Status_c2f/f2c and the
  * mpi_f08 conversions (c2f08, f082f, f2f08, f082c; NULL and IGNORE refused), and a session
- * converts too. */
+ * converts too; 100000 live requests convert in O(1) each. */
 #include "mpicheck.h"
+
+/* NLIVE live requests (persistent, never started) converted to distinct integers, each the
+ * same the second time and back to its request, in well under NLIVE_SECONDS: a search through
+ * every request converted before (as c2f once did) takes NLIVE^2 / 2 steps, many seconds. */
+#define NLIVE 100000
+#define NLIVE_SECONDS 3.0
+static void many_live_requests(void)
+{
+    static MPI_Request r[NLIVE];
+    static MPI_Fint f[NLIVE];
+    static char buf[1];
+    for (int i = 0; i < NLIVE; i++)
+        CHECK(MPI_Recv_init(buf, 1, MPI_CHAR, 0, i % 1000, MPI_COMM_SELF, &r[i]));
+    double t = MPI_Wtime();
+    int bad = 0;
+    for (int i = 0; i < NLIVE; i++)
+        f[i] = MPI_Request_c2f(r[i]);
+    for (int i = 0; i < NLIVE; i++)
+        bad += MPI_Request_c2f(r[i]) != f[i] || MPI_Request_f2c(f[i]) != r[i] || f[i] <= 0 ||
+               (i > 0 && f[i] == f[i - 1]);
+    t = MPI_Wtime() - t;
+    EXPECT_INT(bad, 0);
+    if (t > NLIVE_SECONDS)
+        FAIL("%d live requests converted in %.1f s (more than %.0f s: not O(1) each)", NLIVE,
+             t, NLIVE_SECONDS);
+    for (int i = 0; i < NLIVE; i++)
+        CHECK(MPI_Request_free(&r[i]));
+}
 
 int main(int argc, char **argv)
 {
@@ -122,6 +150,9 @@ int main(int argc, char **argv)
     if (npsets < 2)
         FAIL("a converted session gives %d psets", npsets);
     CHECK(MPI_Session_finalize(&ses2));
+
+    if (mc_rank == 0)
+        many_live_requests();
 
     CHECK(MPI_Info_free(&info));
     CHECK(MPI_Group_free(&g));
