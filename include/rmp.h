@@ -1451,6 +1451,8 @@ int rmp_comm_get_parent(rmp_comm_t *parent);
 
 /* RMP_PROFILE's hooks for the layers above (rmp/prof.h). */
 #include "rmp/prof.h"
+/* Events as they happen, for tools (rmp/event.h). */
+#include "rmp/event.h"
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "event.h"
 #include "hpool.h"
 #include "knobs.h"
 #include "list.h"
@@ -558,6 +559,7 @@ static inline void ctx_unlock(rmp_ctx_t *c)
             progthr_unlock_hook(c);
         pthread_mutex_unlock(&c->lock);
     }
+    ev_after_unlock(); /* queued event listeners run here, the lock released */
 }
 /* The checks every call starts with are inline: they are on every send and receive, and a
  * call into another file for a load and a compare was a tenth of a small message's path.

@@ -26,10 +26,14 @@ static int send_rts(rmp_ctx_t *c, struct rmp_request *r, pkt_match_t *m)
         int rc = tp->ops->mem_reg(tp, r->peer_world, r->buf, r->bytes, &h.rkey, &r->memh);
         if (rc == RMP_SUCCESS)
             h.m.flags |= PKT_F_GET;
-        else
+        else {
             core_verbose(c, "registration of %zu bytes failed (%s): streaming instead", r->bytes,
                          rmp_strerror(rc));
+            EV_RAISE(RMP_EV_RNDV_FALLBACK, r->peer_world, (long long)r->bytes, rc);
+        }
     }
+    EV_RAISE(RMP_EV_RNDV_START, r->peer_world, r->tag, m->ctx, (long long)r->bytes,
+             !!(h.m.flags & PKT_F_GET));
     r->state = RS_RNDV_WAIT_FIN;
     rndv_track(c, r);
     int rc = outq_send(c, r->peer_world, &h, sizeof(h), NULL, 0, NULL);
@@ -187,6 +191,8 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
         return;
     }
     stats_unexp(&c->stats, match_unexp_count(c->mq));
+    EV_RAISE(RMP_EV_UNEXPECTED, src_world, m->tag, m->ctx, (long long)m->len,
+             (long long)match_unexp_count(c->mq));
     progress_kick_for(c, PROGRESS_ON_ANY); /* another thread may sleep in a probe for it */
 }
 
