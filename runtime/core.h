@@ -409,9 +409,11 @@ typedef struct peer {
     bool no_get;         /* get() was refused once: stream rendezvous data instead */
     int failed;          /* 0, or the error every new operation with this peer gets */
     bool garbled;        /* sent a malformed packet: what it sends is dropped */
-    /* Messages (eager or RTS) and their bytes, to and from it: on a line the message path
-     * touches anyway; stats.c sums them by transport. */
+    /* Messages (eager or RTS) and their bytes, to and from it, and how many of those sent
+     * went by rendezvous: on a line the message path touches anyway; stats.c sums them by
+     * transport, and RMP_PROFILE's matrix is made of them (prof.c: one set of counters). */
     uint64_t msgs_sent, bytes_sent, msgs_recvd, bytes_recvd;
+    uint64_t rndv_sent, rndv_bytes;
 } peer_t;
 
 /* ---- Configuration (init.c, from the RMP_* knobs validated by knobs.c) ---- */

@@ -37,7 +37,6 @@ static int send_rts(rmp_ctx_t *c, struct rmp_request *r, pkt_match_t *m)
     r->state = RS_RNDV_WAIT_FIN;
     rndv_track(c, r);
     int rc = outq_send(c, r->peer_world, &h, sizeof(h), NULL, 0, NULL);
-    c->stats.rndv_sent += rc == RMP_SUCCESS;
     if (rc != RMP_SUCCESS) {
         rndv_untrack(c, r);
         if (r->memh)
@@ -66,11 +65,14 @@ int proto_send(rmp_ctx_t *c, struct rmp_request *r)
         rc = send_rts(c, r, &m);
     if (rc == RMP_SUCCESS) {
         if (__builtin_expect(c->prof != NULL, 0))
-            prof_msg(c->prof, r->peer_world, r->state == RS_NONE ? PROF_EAGER : PROF_RNDV,
-                     r->bytes);
+            prof_size(c->prof, r->bytes);
         p->send_seq++;
         p->msgs_sent++;
         p->bytes_sent += r->bytes;
+        if (r->state != RS_NONE) {
+            p->rndv_sent++;
+            p->rndv_bytes += r->bytes;
+        }
         r->comm->msgs_sent++;
         r->comm->bytes_sent += r->bytes;
     }
@@ -89,7 +91,7 @@ int proto_send_now(rmp_ctx_t *c, comm_t *comm, uint32_t ctx_id, const void *buf,
     int rc = outq_push_now(c, w, &m, sizeof(m), buf, bytes);
     if (rc == RMP_SUCCESS) {
         if (__builtin_expect(c->prof != NULL, 0))
-            prof_msg(c->prof, w, PROF_EAGER, bytes);
+            prof_size(c->prof, bytes);
         p->send_seq++;
         p->msgs_sent++;
         p->bytes_sent += bytes;
