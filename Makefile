@@ -466,7 +466,7 @@ check-tsan:
 	# loops (clean under TSan, nothing suppressed)
 	TSAN_OPTIONS=suppressions=$(abspath tests/tsan.supp):halt_on_error=0:second_deadlock_stack=1 \
 	RMP_TEST_MPI_NS="2 4" build/tsan/tests/integration $(CRITERION_FLAGS) \
-	  --filter '@(mpi_part/threads|mpi_t/pvars_threads|mpi/poll)'
+	  --filter '@(mpi_part/threads|mpi_t/pvars_threads|mpi_t/events_threads|mpi/poll)'
 
 check-vm:
 	tests/vm/run-verbs-suite

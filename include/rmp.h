@@ -35,6 +35,8 @@ extern "C" {
 
 /* RMP_PROFILE's hooks for the layers above (rmp/prof.h). */
 #include "rmp/prof.h"
+/* Events as they happen, for tools (rmp/event.h). */
+#include "rmp/event.h"
 
 #ifdef __cplusplus
 }

@@ -93,6 +93,7 @@ int MPI_T_finalize(void)
     int rc = mpit.refs > 0 ? MPI_SUCCESS : MPI_T_ERR_NOT_INITIALIZED;
     if (mpit.refs > 0 && --mpit.refs == 0) {
         rmpi_t_pvar_fini();
+        rmpi_t_event_fini();
         rmpi_t_cvar_fini();
     }
     rmpi_t_unlock();

@@ -55,6 +55,16 @@ MPI_T_enum rmpi_t_cvar_enum(int i);
 /* At the last MPI_T_finalize: every session and its handles go (mpit_pvar.c), with the cvar
  * handles (mpit_cvar.c). Lock held. */
 void rmpi_t_pvar_fini(void);
+/* Every event registration goes, and rmp's event listeners with them (mpit_evreg.c). */
+void rmpi_t_event_fini(void);
+
+/* The event instance the calling thread's callback holds (id 0: none; mpit_evreg.c sets it
+ * around each callback, mpit_event.c reads it). */
+typedef struct rmpi_t_inst {
+    int id;
+    const rmp_event_t *ev;
+} rmpi_t_inst_t;
+extern _Thread_local rmpi_t_inst_t rmpi_t_inst;
 void rmpi_t_cvar_fini(void);
 
 #endif

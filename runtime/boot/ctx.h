@@ -12,6 +12,7 @@
 
 #include "comm.h"
 #include "dtype.h"
+#include "event.h"
 #include "hpool.h"
 #include "knobs.h"
 #include "list.h"
@@ -43,9 +44,11 @@ typedef struct peer {
     bool no_get;         /* get() was refused once: stream rendezvous data instead */
     int failed;          /* 0, or the error every new operation with this peer gets */
     bool garbled;        /* sent a malformed packet: what it sends is dropped */
-    /* Messages (eager or RTS) and their bytes, to and from it: on a line the message path
-     * touches anyway; stats.c sums them by transport. */
+    /* Messages (eager or RTS) and their bytes, to and from it, and how many of those sent
+     * went by rendezvous: on a line the message path touches anyway; stats.c sums them by
+     * transport, and RMP_PROFILE's matrix is made of them (prof.c: one set of counters). */
     uint64_t msgs_sent, bytes_sent, msgs_recvd, bytes_recvd;
+    uint64_t rndv_sent, rndv_bytes;
 } peer_t;
 
 /* ---- Configuration (init.c, from the RMP_* knobs validated by knobs.c) ---- */
@@ -197,6 +200,7 @@ static inline void ctx_unlock(rmp_ctx_t *c)
             progthr_unlock_hook(c);
         pthread_mutex_unlock(&c->lock);
     }
+    ev_after_unlock(); /* queued event listeners run here, the lock released */
 }
 /* The checks every call starts with are inline: they are on every send and receive, and a
  * call into another file for a load and a compare was a tenth of a small message's path.

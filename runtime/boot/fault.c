@@ -42,6 +42,7 @@ void core_peer_failed(rmp_ctx_t *c, int peer, int status, const char *why)
         c->failed_at_us = ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
     }
     c->peers[peer].failed = status;
+    EV_RAISE(RMP_EV_PEER_FAILED, peer, status);
     outq_fail_peer(c, peer, status);
     list_t *it, *nx;
     LIST_FOR_EACH_SAFE(&c->rndv_active, it, nx) {

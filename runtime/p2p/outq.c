@@ -21,6 +21,7 @@ static int peer_ready(rmp_ctx_t *c, int peer)
         if (rc != RMP_SUCCESS)
             return rc;
         p->connected = true;
+        EV_RAISE(RMP_EV_CONNECTED, peer, stats_tp(p->tp));
     }
     return RMP_SUCCESS;
 }

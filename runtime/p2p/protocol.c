@@ -26,14 +26,17 @@ static int send_rts(rmp_ctx_t *c, struct rmp_request *r, pkt_match_t *m)
         int rc = tp->ops->mem_reg(tp, r->peer_world, r->buf, r->bytes, &h.rkey, &r->memh);
         if (rc == RMP_SUCCESS)
             h.m.flags |= PKT_F_GET;
-        else
+        else {
             core_verbose(c, "registration of %zu bytes failed (%s): streaming instead", r->bytes,
                          rmp_strerror(rc));
+            EV_RAISE(RMP_EV_RNDV_FALLBACK, r->peer_world, (long long)r->bytes, rc);
+        }
     }
+    EV_RAISE(RMP_EV_RNDV_START, r->peer_world, r->tag, m->ctx, (long long)r->bytes,
+             !!(h.m.flags & PKT_F_GET));
     r->state = RS_RNDV_WAIT_FIN;
     rndv_track(c, r);
     int rc = outq_send(c, r->peer_world, &h, sizeof(h), NULL, 0, NULL);
-    c->stats.rndv_sent += rc == RMP_SUCCESS;
     if (rc != RMP_SUCCESS) {
         rndv_untrack(c, r);
         if (r->memh)
@@ -62,11 +65,14 @@ int proto_send(rmp_ctx_t *c, struct rmp_request *r)
         rc = send_rts(c, r, &m);
     if (rc == RMP_SUCCESS) {
         if (__builtin_expect(c->prof != NULL, 0))
-            prof_msg(c->prof, r->peer_world, r->state == RS_NONE ? PROF_EAGER : PROF_RNDV,
-                     r->bytes);
+            prof_size(c->prof, r->bytes);
         p->send_seq++;
         p->msgs_sent++;
         p->bytes_sent += r->bytes;
+        if (r->state != RS_NONE) {
+            p->rndv_sent++;
+            p->rndv_bytes += r->bytes;
+        }
         r->comm->msgs_sent++;
         r->comm->bytes_sent += r->bytes;
     }
@@ -85,7 +91,7 @@ int proto_send_now(rmp_ctx_t *c, comm_t *comm, uint32_t ctx_id, const void *buf,
     int rc = outq_push_now(c, w, &m, sizeof(m), buf, bytes);
     if (rc == RMP_SUCCESS) {
         if (__builtin_expect(c->prof != NULL, 0))
-            prof_msg(c->prof, w, PROF_EAGER, bytes);
+            prof_size(c->prof, bytes);
         p->send_seq++;
         p->msgs_sent++;
         p->bytes_sent += bytes;
@@ -187,6 +193,8 @@ static void on_match_pkt(rmp_ctx_t *c, int src_world, const wire_pkt_t *pk)
         return;
     }
     stats_unexp(&c->stats, match_unexp_count(c->mq));
+    EV_RAISE(RMP_EV_UNEXPECTED, src_world, m->tag, m->ctx, (long long)m->len,
+             (long long)match_unexp_count(c->mq));
     progress_kick_for(c, PROGRESS_ON_ANY); /* another thread may sleep in a probe for it */
 }
 

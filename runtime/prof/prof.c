@@ -1,5 +1,7 @@
-/* prof.c — RMP_PROFILE's counters and their one gather: per rank (lock held, like stats.h's)
- * messages and bytes to each peer by protocol and the size histogram; per thread (its own
+/* prof.c — RMP_PROFILE's counters and their one gather: per rank, the messages and bytes sent
+ * to each peer, eager and by rendezvous, are the runtime's own (peer_t's, which rmp_stats and
+ * MPI_T read: one set), taken at start and at the fold; one-sided transfers by protocol and
+ * the size histogram are counted here (lock held, like stats.h's); per thread (its own
  * table, no lock, no shared line) each call's count, time and bytes, and the collectives per
  * communicator. rmp_finalize folds the threads' tables into the rank's blob and sends it to
  * rank 0, which writes the report's three files (prof_report.c, prof_summary.c, prof_html.c
@@ -169,13 +171,50 @@ void prof_alg(const char *coll, const char *alg)
         snprintf(t->alg, sizeof(t->alg), "%s=%s", coll, alg);
 }
 
+void prof_size(prof_t *p, uint64_t len)
+{
+    p->me->hist[prof_bucket(len)]++;
+    if (prof_me)
+        prof_me->cur_bytes += len;
+}
+
 void prof_msg(prof_t *p, int peer, int proto, uint64_t len)
 {
     p->me->peer[peer][proto][0]++;
     p->me->peer[peer][proto][1] += len;
-    p->me->hist[prof_bucket(len)]++;
-    if (prof_me)
-        prof_me->cur_bytes += len;
+    prof_size(p, len);
+}
+
+/* Each peer's counters (peer_t: what stats and MPI_T read) now, into v[peer]. */
+static void peer_counts(const rmp_ctx_t *c, uint64_t (*v)[4])
+{
+    for (int i = 0; i < c->size && i < c->npeers; i++) {
+        const peer_t *q = &c->peers[i];
+        v[i][0] = q->msgs_sent;
+        v[i][1] = q->bytes_sent;
+        v[i][2] = q->rndv_sent;
+        v[i][3] = q->rndv_bytes;
+    }
+}
+
+/* The point-to-point matrix from the peers' counters since the start (lock held). */
+static void fold_peers(const rmp_ctx_t *c, prof_t *p)
+{
+    uint64_t (*now)[4] = calloc((size_t)c->size, sizeof(*now));
+    if (!now || !p->base) {
+        free(now);
+        return;
+    }
+    peer_counts(c, now);
+    for (int i = 0; i < c->size; i++) {
+        uint64_t *a = now[i], *b = p->base[i];
+        uint64_t rn = a[2] - b[2], rb = a[3] - b[3];
+        p->me->peer[i][PROF_RNDV][0] += rn;
+        p->me->peer[i][PROF_RNDV][1] += rb;
+        p->me->peer[i][PROF_EAGER][0] += a[0] - b[0] - rn;
+        p->me->peer[i][PROF_EAGER][1] += a[1] - b[1] - rb;
+    }
+    free(now);
 }
 
 /* 1 where a clock read is cheap (a few ns: the TSC read directly), else 16: where a virtual
@@ -209,7 +248,12 @@ int prof_init(rmp_ctx_t *c)
     prof_t *p = calloc(1, sizeof(*p));
     size_t len = sizeof(prof_blob_t) + (size_t)c->size * sizeof(p->me->peer[0]);
     prof_blob_t *b = p ? calloc(1, len) : NULL;
-    if (!b) {
+    if (p)
+        p->base = calloc((size_t)c->size, sizeof(*p->base));
+    if (!b || !p->base) {
+        free(b);
+        if (p)
+            free(p->base);
         free(p);
         core_error(c, "RMP_PROFILE: no memory for the counters (%zu bytes); not profiling", len);
         return RMP_SUCCESS; /* profiling never changes the job's result */
@@ -222,6 +266,7 @@ int prof_init(rmp_ctx_t *c)
         default_dir(c, p->dir, sizeof(p->dir));
     else
         snprintf(p->dir, sizeof(p->dir), "%s", v->text);
+    peer_counts(c, p->base); /* what wire-up sent is not the program's */
     p->ns0 = now_ns();
     p->tsc0 = ticks();
     p->sample = sample_period(&p->clock_ns);
@@ -352,6 +397,7 @@ void prof_finish(rmp_ctx_t *c)
     ctx_lock(c);
     c->prof = NULL; /* the gather's own messages are not counted */
     fold(p);
+    fold_peers(c, p);
     ctx_unlock(c);
     comm_t *w = comm_get(RMP_COMM_WORLD);
     if (c->rank != 0 && w) {
@@ -374,5 +420,6 @@ void prof_finish(rmp_ctx_t *c)
         free(all);
     }
     free(p->me);
+    free(p->base);
     free(p);
 }

@@ -48,6 +48,7 @@ typedef struct prof {
     char dir[4096];        /* where rank 0 writes */
     const char *const *names; /* the binding's call names (rmp_prof_enter) */
     uint64_t tsc0, ns0;    /* at start: ticks and ns, to turn ticks into ns */
+    uint64_t (*base)[4];   /* each peer's msgs, bytes, rndv msgs, rndv bytes sent at start */
     uint32_t sample;       /* 1 call in sample is timed (but collectives: every one) */
     double clock_ns;       /* what one clock read cost at start */
 } prof_t;
@@ -57,8 +58,11 @@ struct rmp_ctx;
 int prof_init(struct rmp_ctx *c);
 /* At rmp_finalize, first (every rank): stops, gathers to rank 0, which writes the report. */
 void prof_finish(struct rmp_ctx *c);
-/* A message (or one-sided transfer) of len bytes to world rank peer, lock held. */
+/* A one-sided transfer of len bytes to world rank peer, lock held. */
 void prof_msg(prof_t *p, int peer, int proto, uint64_t len);
+/* A message of len bytes sent, lock held: its size and its call's bytes (the messages and
+ * bytes per peer are the runtime's own counters, peer_t's, read at the fold). */
+void prof_size(prof_t *p, uint64_t len);
 /* A collective's algorithm setting (collectives/coll.c: "ALLREDUCE=auto"). */
 void prof_alg(const char *coll, const char *alg);
 

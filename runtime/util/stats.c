@@ -183,8 +183,10 @@ static void peers_add(rmp_ctx_t *c, stats_t *s, bool zero)
         s->bytes_sent[t] += p->bytes_sent;
         s->msgs_recvd[t] += p->msgs_recvd;
         s->bytes_recvd[t] += p->bytes_recvd;
+        s->rndv_sent += p->rndv_sent;
         if (zero)
-            p->msgs_sent = p->bytes_sent = p->msgs_recvd = p->bytes_recvd = 0;
+            p->msgs_sent = p->bytes_sent = p->msgs_recvd = p->bytes_recvd = p->rndv_sent =
+                p->rndv_bytes = 0;
     }
 }
 

@@ -19,7 +19,7 @@ typedef struct stats {
     uint64_t msgs_sent[STATS_NTP], bytes_sent[STATS_NTP];
     uint64_t msgs_recvd[STATS_NTP], bytes_recvd[STATS_NTP];
     uint64_t eager_sent;  /* (computed at a read: messages sent but by rendezvous) */
-    uint64_t rndv_sent;   /* RTS sent (protocol.c) */
+    uint64_t rndv_sent;   /* RTS sent (the peers' rndv_sent, folded) */
     uint64_t unexp_msgs;  /* arrivals that found no posted receive */
     uint64_t unexp_hwm;   /* the unexpected queue's longest */
     uint64_t wait_ns;     /* time in waits after their first idle poll (progress.c) */

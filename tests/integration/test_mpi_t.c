@@ -4,7 +4,8 @@
  * disturb them; at n = 2 also with a thread reading them all along) and tests/progs/stats
  * (the native calls under MPI_T, with a cvar written at run time; n = 1, 2 and 3). Each
  * program checks its values itself ("FAIL" per problem, then "<prog>: rank R OK" or
- * "stats: OK"). */
+ * "stats: OK"); tests/mpi/mpi_t_event (the events a known traffic raises; n = 1..3, and at
+ * n = 2 with threads, which make check-tsan runs). */
 #include "run.h"
 
 RUN_SIZES(mpi_t, cvars, 1, 2)
@@ -46,4 +47,18 @@ ParameterizedTest(int *n, mpi_t, native, .timeout = 100)
     expect_success(r);
     expect_line(r, out, "stats: OK", 1);
     run_free(&r);
+}
+
+/* MPI_T events: what the callbacks hear is exactly the known traffic (tests/mpi/mpi_t_event). */
+RUN_SIZES(mpi_t, events, 1, 2, 3)
+
+ParameterizedTest(int *n, mpi_t, events, .timeout = 100)
+{
+    run_mpi_ok(*n, "mpi_t_event", NULL, NULL, NULL, 90);
+}
+
+/* Rank 1's four threads receive messages each heard once by a thread-safe callback (TSan). */
+Test(mpi_t, events_threads, .timeout = 100)
+{
+    run_mpi_ok(2, "mpi_t_event", NULL, "threads", NULL, 90);
 }

@@ -3,7 +3,8 @@
  * master-worker with skew, n = 1..8 and 64; calls and collective imbalance, n = 2, 4); the page in
  * headless Chromium (tests/prof/check-html.py: well-formed, no console error, the heat map in
  * the DOM and in a screenshot's pixels); mrun --profile and rmp-prof; a refused value; a failed
- * job's one line; a report that cannot be written changes nothing but one line. */
+ * job's one line, or for a rank aborted or killed after traffic the partial report or that line;
+ * a report that cannot be written changes nothing but one line. */
 #include "run.h"
 
 #include <sys/stat.h>
@@ -148,6 +149,40 @@ Test(prof, failed_job_says_why_no_report, .timeout = 60)
     cr_assert_eq(r.code, 3, "exit status %d, expected the rank's 3\n%s", r.code, tail(r.err));
     expect_like(r, err, "mrun: RMP_PROFILE: no report written: the job failed (status 3)", "",
                 1);
+    run_free(&r);
+    remove_dir(dir);
+}
+
+/* A rank that calls MPI_Abort or is killed after traffic: the job fails, and either rank 0
+ * wrote a partial report naming the missing rank or one line says why there is none. */
+ParameterizedTestParameters(prof, aborted_or_killed_rank)
+{
+    static int modes[] = {0, 1}; /* abort, kill */
+    return cr_make_param_array(int, modes, sizeof modes / sizeof modes[0]);
+}
+
+ParameterizedTest(int *how, prof, aborted_or_killed_rank, .timeout = 100)
+{
+    const char *mode = *how ? "kill" : "abort";
+    char dir[256], env_dir[300], json[300];
+    report_dir(dir, sizeof dir, mode, 3);
+    snprintf(env_dir, sizeof env_dir, "RMP_PROFILE=%s", dir);
+    snprintf(json, sizeof json, "%s/profile.json", dir);
+    const char *env[] = {env_dir, NULL};
+    run_opts_t o = {.limit = 90, .env = env};
+    run_result_t r = run_mrun(&o, 3, MPIPROG("mpi_prof"), mode, NULL);
+    cr_assert_neq(r.code, 0, "%s: the job succeeded", mode);
+    bool none = strstr(r.err, "mrun: RMP_PROFILE: no report written: the job failed") != NULL;
+    bool partial = strstr(r.err, "RMP_PROFILE: partial report in") != NULL;
+    cr_assert(none != partial, "%s: %s", mode, tail(r.err));
+    if (partial) {
+        FILE *f = fopen(json, "r");
+        char head[200] = "";
+        cr_assert(f && fgets(head, sizeof head, f), "%s: no %s", mode, json);
+        fclose(f);
+        cr_assert(strstr(head, "\"missing\":[1]"), "%s: %s", mode, head);
+    } else
+        cr_assert(access(json, F_OK) != 0, "%s: a report and the line saying there is none", mode);
     run_free(&r);
     remove_dir(dir);
 }

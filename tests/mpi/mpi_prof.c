@@ -4,10 +4,12 @@
  * with skew (worker w gets w tasks of 64 bytes, answers each with 8). "coll": barriers and
  * allreduces on a duplicate of the world, rank r late by r * 30 ms to each barrier.
  * "crash": rank 1 exits with status 3 before MPI_Finalize (mrun's one line says why there is
- * no report). "full", "notdir": the ring, then rank 0 makes the report's files land on
+ * no report); "abort": rank 1 calls MPI_Abort(5) after the ring; "kill": rank 1 is killed
+ * (SIGKILL) after the ring. "full", "notdir": the ring, then rank 0 makes the report's files land on
  * /dev/full, or its directory a plain file: one line says why no report, the job succeeds.
  * After MPI_Finalize rank 0 reads the profile.json it wrote (RMP_PROFILE=DIR) and checks every
  * pair's messages and bytes by protocol, the calls' counts and the collectives' imbalance. */
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/stat.h>
 
@@ -258,6 +260,15 @@ int main(int argc, char **argv)
     }
     if (!strcmp(mode, "crash") && me == 1)
         exit(3);
+    if ((!strcmp(mode, "abort") || !strcmp(mode, "kill")) && n > 1) {
+        ring(); /* traffic the profile counted, then a rank that never reaches MPI_Finalize */
+        if (me == 1 && mode[0] == 'a')
+            MPI_Abort(MPI_COMM_WORLD, 5);
+        if (me == 1)
+            raise(SIGKILL);
+        MPI_Finalize();
+        return mc_done("mpi_prof");
+    }
     if (!strcmp(mode, "full") || !strcmp(mode, "notdir")) {
         ring();
         if (me == 0 && dir)

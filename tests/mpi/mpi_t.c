@@ -1,7 +1,7 @@
 /* mpi_t.c — the tools interface (MPI_T) apart from counting: MPI_T_init_thread and
  * MPI_T_finalize nest and work before, during and after MPI; every cvar (an RMP_* knob) has a
  * unique name that get_index finds again, reads as its type, and is writable exactly when its
- * scope says so; enumerations, categories (each variable in one), the one source, no events;
+ * scope says so; enumerations, categories (each variable in one), the one source, events;
  * every invalid index, name and handle gets its MPI_T_ERR_* class. Run with RMP_SHM_RING_KB=64
  * set (the test reads it back). */
 #include "mpicheck.h"
@@ -203,17 +203,23 @@ static void test_categories(void)
     EXPECT_INT(again, changed);
 }
 
-/* No events; one source, whose clock goes forward. */
+/* Five event types (tests/mpi/mpi_t_event checks what they carry), invalid indices, names and
+ * handles refused; one source, whose clock goes forward. */
 static void test_events_sources(void)
 {
-    int n, i;
-    CHECK(MPI_T_event_get_num(&n));
-    EXPECT_INT(n, 0);
-    EXPECT_RC(MPI_T_event_get_info(0, name, &n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    int n, i, nev;
+    CHECK(MPI_T_event_get_num(&nev));
+    EXPECT_INT(nev, 5);
+    n = sizeof name;
+    EXPECT_RC(MPI_T_event_get_info(nev, name, &n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                   NULL), MPI_T_ERR_INVALID_INDEX);
+    EXPECT_RC(MPI_T_event_get_info(-1, name, &n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                                    NULL), MPI_T_ERR_INVALID_INDEX);
     EXPECT_RC(MPI_T_event_get_index("rmp_none", &i), MPI_T_ERR_INVALID_NAME);
+    EXPECT_RC(MPI_T_event_get_index(NULL, &i), MPI_T_ERR_INVALID);
     MPI_T_event_registration reg;
-    EXPECT_RC(MPI_T_event_handle_alloc(0, NULL, MPI_INFO_NULL, &reg), MPI_T_ERR_INVALID_INDEX);
+    EXPECT_RC(MPI_T_event_handle_alloc(nev, NULL, MPI_INFO_NULL, &reg), MPI_T_ERR_INVALID_INDEX);
+    EXPECT_RC(MPI_T_event_handle_alloc(0, NULL, MPI_INFO_NULL, NULL), MPI_T_ERR_INVALID);
     EXPECT_RC(MPI_T_event_handle_set_info(1, MPI_INFO_NULL), MPI_T_ERR_INVALID_HANDLE);
     MPI_Info info;
     EXPECT_RC(MPI_T_event_handle_get_info(1, &info), MPI_T_ERR_INVALID_HANDLE);
