@@ -1445,6 +1445,7 @@ int rmp_comm_spawn_multiple(int count, char *const commands[], char *const *cons
 /* In a spawned job, the intercommunicator to the parents (its first call is collective over
  * RMP_COMM_WORLD: MPI_Init makes it); elsewhere RMP_COMM_NULL. */
 int rmp_comm_get_parent(rmp_comm_t *parent);
+#include "rmp/dynamic.h"
 /* ---- Parallel I/O (MPI-IO over POSIX files) --------------------------------------------- */
 #include "rmp/io.h"
 
