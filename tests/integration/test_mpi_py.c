@@ -1,0 +1,99 @@
+/* test_mpi_py.c — what mpi4py's test suite and mpi4py.futures ask of MPI, as our C programs
+ * tests/mpi/mpi_py_*.c check it: spawn as test_spawn.py and futures' pools do it (on
+ * MPI_COMM_SELF of every rank at once, arguments at the root only, a root that is not 0,
+ * a manager thread, two pools at once), MPI_UNIVERSE_SIZE under mrun (--universe-size, else
+ * the slots), ports, names and join as test_dynproc.py uses them, MPI_File's handle calls
+ * (test_file.py), the error classes of null and predefined handles (test_exceptions.py), and
+ * MPI_Info's key order (test_info.py). */
+#include <unistd.h>
+
+#include "run.h"
+
+#ifndef RMP_TEST_MPIPROGS
+#error "build with -DRMP_TEST_MPIPROGS=<dir of the tests/mpi programs> (the Makefile does)"
+#endif
+#ifndef RMP_TEST_BINDIR
+#error "build with -DRMP_TEST_BINDIR=<the variant's bin directory> (the Makefile does)"
+#endif
+#define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
+
+ParameterizedTestParameters(mpi_py, spawn)
+{
+    static int ns[] = {1, 2, 3};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* Every parent rank says OK (the children's failures are the parents' through the barrier
+ * and the exit status); nothing is left behind (run_mrun checks). */
+ParameterizedTest(int *n, mpi_py, spawn, .timeout = 240)
+{
+    run_result_t r = run_mrun(&(run_opts_t){.limit = 200}, *n, MPIPROG("mpi_py_spawn"), NULL);
+    expect_ranks_ok(r, "mpi_py_spawn", *n);
+    run_free(&r);
+}
+
+/* mrun -n 1 --universe-size 3: futures' pool has 2 workers */
+Test(mpi_py, universe_size_option, .timeout = 120)
+{
+    const char *argv[] = {RMP_TEST_BINDIR "/mrun", "-n", "1", "--universe-size", "3",
+                          MPIPROG("mpi_py_spawn"), "futures", "3", NULL};
+    run_result_t r = run_cmd(&(run_opts_t){.limit = 100}, argv);
+    expect_ranks_ok(r, "mpi_py_spawn", 1);
+    run_free(&r);
+}
+
+/* Without the option: the slots, as Open MPI's mpirun counts them (the CPUs), at least -n. */
+Test(mpi_py, universe_size_default, .timeout = 120)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    char want[16];
+    snprintf(want, sizeof want, "%ld", cpus > 2 ? cpus : 2);
+    run_result_t r = run_mrun(&(run_opts_t){.limit = 100}, 2, MPIPROG("mpi_py_spawn"),
+                              "futures", want, NULL);
+    expect_ranks_ok(r, "mpi_py_spawn", 2);
+    run_free(&r);
+}
+
+Test(mpi_py, universe_size_refused, .timeout = 30)
+{
+    const char *argv[] = {RMP_TEST_BINDIR "/mrun", "-n", "2", "--universe-size", "1",
+                          MPIPROG("mpi_py_spawn"), NULL};
+    run_result_t r = run_cmd(&(run_opts_t){.limit = 20}, argv);
+    expect_exit(r, 2);
+    expect_line(r, err, "mrun: --universe-size 1 is less than the 2 ranks; try mrun --help",
+                1);
+    run_free(&r);
+}
+
+ParameterizedTestParameters(mpi_py, dynproc)
+{
+    static int ns[] = {1, 2, 4};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+/* every rank opening, publishing and closing at once: each once raced another's tidy-up of
+ * the private directory (ENOENT) */
+ParameterizedTest(int *n, mpi_py, dynproc, .timeout = 120)
+{
+    run_result_t r = run_mrun(&(run_opts_t){.limit = 100}, *n, MPIPROG("mpi_py_dynproc"), NULL);
+    expect_ranks_ok(r, "mpi_py_dynproc", *n);
+    run_free(&r);
+}
+
+ParameterizedTestParameters(mpi_py, handles)
+{
+    static int ns[] = {1, 2};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi_py, handles, .timeout = 120)
+{
+    static const char *const progs[] = {"mpi_py_file", "mpi_py_errors", "mpi_py_info"};
+    for (int i = 0; i < 3; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, progs[i]);
+        run_result_t r = run_mrun(&(run_opts_t){.limit = 60}, *n, path, NULL);
+        expect_ranks_ok(r, progs[i], *n);
+        run_free(&r);
+    }
+}
