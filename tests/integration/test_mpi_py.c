@@ -4,7 +4,8 @@
  * a manager thread, two pools at once), MPI_UNIVERSE_SIZE under mrun (--universe-size, else
  * the slots), ports, names and join as test_dynproc.py uses them, MPI_File's handle calls
  * (test_file.py), the error classes of null and predefined handles (test_exceptions.py), and
- * MPI_Info's key order (test_info.py). */
+ * MPI_Info's key order (test_info.py), statuses and null requests (test_status.py,
+ * test_request.py). */
 #include <unistd.h>
 
 #include "run.h"
@@ -46,7 +47,7 @@ Test(mpi_py, universe_size_option, .timeout = 120)
 Test(mpi_py, universe_size_default, .timeout = 120)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    char want[16];
+    char want[24];
     snprintf(want, sizeof want, "%ld", cpus > 2 ? cpus : 2);
     run_result_t r = run_mrun(&(run_opts_t){.limit = 100}, 2, MPIPROG("mpi_py_spawn"),
                               "futures", want, NULL);
@@ -88,8 +89,9 @@ ParameterizedTestParameters(mpi_py, handles)
 
 ParameterizedTest(int *n, mpi_py, handles, .timeout = 120)
 {
-    static const char *const progs[] = {"mpi_py_file", "mpi_py_errors", "mpi_py_info"};
-    for (int i = 0; i < 3; i++) {
+    static const char *const progs[] = {"mpi_py_file", "mpi_py_errors", "mpi_py_info",
+                                        "mpi_py_status"};
+    for (int i = 0; i < 4; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, progs[i]);
         run_result_t r = run_mrun(&(run_opts_t){.limit = 60}, *n, path, NULL);
