@@ -1446,6 +1446,7 @@ int rmp_comm_spawn_multiple(int count, char *const commands[], char *const *cons
  * RMP_COMM_WORLD: MPI_Init makes it); elsewhere RMP_COMM_NULL. */
 int rmp_comm_get_parent(rmp_comm_t *parent);
 #include "rmp/dynamic.h"
+#include "rmp/comm_hw.h" /* split by hardware resource (needs rmp_info_t) */
 /* ---- Parallel I/O (MPI-IO over POSIX files) --------------------------------------------- */
 #include "rmp/io.h"
 

@@ -5,7 +5,7 @@
  * the slots), ports, names and join as test_dynproc.py uses them, MPI_File's handle calls
  * (test_file.py), the error classes of null and predefined handles (test_exceptions.py), and
  * MPI_Info's key order (test_info.py), statuses and null requests (test_status.py,
- * test_request.py). */
+ * test_request.py), communicators and split types (test_comm.py). */
 #include <unistd.h>
 
 #include "run.h"
@@ -90,8 +90,8 @@ ParameterizedTestParameters(mpi_py, handles)
 ParameterizedTest(int *n, mpi_py, handles, .timeout = 120)
 {
     static const char *const progs[] = {"mpi_py_file", "mpi_py_errors", "mpi_py_info",
-                                        "mpi_py_status"};
-    for (int i = 0; i < 4; i++) {
+                                        "mpi_py_status", "mpi_py_comm"};
+    for (size_t i = 0; i < sizeof progs / sizeof *progs; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, progs[i]);
         run_result_t r = run_mrun(&(run_opts_t){.limit = 60}, *n, path, NULL);
