@@ -5,7 +5,8 @@
  * the slots), ports, names and join as test_dynproc.py uses them, MPI_File's handle calls
  * (test_file.py), the error classes of null and predefined handles (test_exceptions.py), and
  * MPI_Info's key order (test_info.py), statuses and null requests (test_status.py,
- * test_request.py), communicators and split types (test_comm.py). */
+ * test_request.py), communicators and split types (test_comm.py), windows of every flavor
+ * (test_win.py). */
 #include <unistd.h>
 
 #include "run.h"
@@ -90,7 +91,7 @@ ParameterizedTestParameters(mpi_py, handles)
 ParameterizedTest(int *n, mpi_py, handles, .timeout = 120)
 {
     static const char *const progs[] = {"mpi_py_file", "mpi_py_errors", "mpi_py_info",
-                                        "mpi_py_status", "mpi_py_comm"};
+                                        "mpi_py_status", "mpi_py_comm", "mpi_py_win"};
     for (size_t i = 0; i < sizeof progs / sizeof *progs; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", RMP_TEST_MPIPROGS, progs[i]);
