@@ -281,9 +281,9 @@ static void fill_errcodes(const spawn_app_t *apps, int count, int total, int err
 {
     if (!errcodes)
         return;
-    if (!apps) {
-        for (int i = 0; i < total && i < nerr; i++)
-            errcodes[i] = err;
+    if (!apps) { /* not the root: the counts "soft" kept are not known here, only the total */
+        for (int i = 0; i < nerr; i++)
+            errcodes[i] = i < total ? err : RMP_ERR_SPAWN;
         return;
     }
     for (int a = 0, at = 0; a < count; at += apps[a++].requested)

@@ -65,8 +65,10 @@ static int child(MPI_Comm parent, int argc, char **argv)
 
 static char *barrier_args[] = {"barrier", NULL};
 
-/* test_spawn.py's testCommSpawn/testErrcodes/testArgsOnlyAtRoot on comm with root. */
-static void spawn_one(MPI_Comm comm, int root, int maxprocs, bool argv_null, const char *exe)
+/* test_spawn.py's testCommSpawn/testArgsOnlyAtRoot on comm with root; everywhere: every
+ * rank passes the arguments and errcodes (testErrcodes: each rank's are all MPI_SUCCESS). */
+static void spawn_one(MPI_Comm comm, int root, int maxprocs, bool argv_null, const char *exe,
+                      bool everywhere)
 {
     int r, size, codes[8];
     MPI_Comm_rank(comm, &r);
@@ -74,7 +76,7 @@ static void spawn_one(MPI_Comm comm, int root, int maxprocs, bool argv_null, con
     for (int i = 0; i < 8; i++)
         codes[i] = -1;
     MPI_Comm ic = MPI_COMM_NULL;
-    if (r == root)
+    if (r == root || everywhere)
         CHECK(MPI_Comm_spawn(exe, argv_null ? MPI_ARGV_NULL : barrier_args, maxprocs,
                              MPI_INFO_NULL, root, comm, &ic, codes));
     else
@@ -85,7 +87,7 @@ static void spawn_one(MPI_Comm comm, int root, int maxprocs, bool argv_null, con
     CHECK(MPI_Comm_remote_size(ic, &rs));
     EXPECT_INT(ls, size);
     EXPECT_INT(rs, maxprocs);
-    for (int i = 0; r == root && i < maxprocs; i++)
+    for (int i = 0; (r == root || everywhere) && i < maxprocs; i++)
         EXPECT_INT(codes[i], MPI_SUCCESS);
     CHECK(MPI_Barrier(ic));
     CHECK(MPI_Comm_disconnect(&ic));
@@ -268,12 +270,13 @@ int main(int argc, char **argv)
     bool all = !strcmp(what, "all");
     self_exe = argv[0];
     if (all || !strcmp(what, "self")) { /* TestSpawnSelf, TestSpawnSelfMany */
-        spawn_one(MPI_COMM_SELF, 0, 1, false, argv[0]);
-        spawn_one(MPI_COMM_SELF, 0, size, true, argv[0]);
+        spawn_one(MPI_COMM_SELF, 0, 1, false, argv[0], false);
+        spawn_one(MPI_COMM_SELF, 0, size, true, argv[0], false);
     }
     if (all || !strcmp(what, "world")) { /* TestSpawnWorld(Many), a root that is not 0 */
-        spawn_one(MPI_COMM_WORLD, 0, 1, false, argv[0]);
-        spawn_one(MPI_COMM_WORLD, size - 1, size, true, argv[0]);
+        spawn_one(MPI_COMM_WORLD, 0, 1, false, argv[0], false);
+        spawn_one(MPI_COMM_WORLD, size - 1, size, true, argv[0], false);
+        spawn_one(MPI_COMM_WORLD, size / 2, size, false, argv[0], true);
         spawn_multi(MPI_COMM_WORLD, size - 1, argv[0]);
     }
     if (all || !strcmp(what, "futures"))
