@@ -34,6 +34,16 @@ ParameterizedTest(int *n, mpi_py, spawn, .timeout = 240)
     run_free(&r);
 }
 
+/* MPIPoolExecutor from a program started without mrun: the universe is the singleton world,
+ * and its pool of one worker is started by a child mrun */
+Test(mpi_py, futures_singleton, .timeout = 120)
+{
+    const char *argv[] = {MPIPROG("mpi_py_spawn"), "futures", "1", NULL};
+    run_result_t r = run_cmd(&(run_opts_t){.limit = 100}, argv);
+    expect_ranks_ok(r, "mpi_py_spawn", 1);
+    run_free(&r);
+}
+
 /* mrun -n 1 --universe-size 3: futures' pool has 2 workers */
 Test(mpi_py, universe_size_option, .timeout = 120)
 {
