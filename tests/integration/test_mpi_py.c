@@ -6,7 +6,7 @@
  * (test_file.py), the error classes of null and predefined handles (test_exceptions.py), and
  * MPI_Info's key order (test_info.py), statuses and null requests (test_status.py,
  * test_request.py), communicators and split types (test_comm.py), windows of every flavor
- * (test_win.py). */
+ * (test_win.py), nonblocking collectives on intercommunicators (test_cco_nb_buf.py). */
 #include <unistd.h>
 
 #include "run.h"
@@ -89,6 +89,20 @@ ParameterizedTest(int *n, mpi_py, dynproc, .timeout = 120)
 {
     run_result_t r = run_mrun(&(run_opts_t){.limit = 100}, *n, MPIPROG("mpi_py_dynproc"), NULL);
     expect_ranks_ok(r, "mpi_py_dynproc", *n);
+    run_free(&r);
+}
+
+ParameterizedTestParameters(mpi_py, inter_nb)
+{
+    static int ns[] = {2, 3, 4};
+    return cr_make_param_array(int, ns, sizeof ns / sizeof ns[0]);
+}
+
+ParameterizedTest(int *n, mpi_py, inter_nb, .timeout = 120)
+{
+    run_result_t r = run_mrun(&(run_opts_t){.limit = 100}, *n, MPIPROG("mpi_py_inter_nb"),
+                              NULL);
+    expect_ranks_ok(r, "mpi_py_inter_nb", *n);
     run_free(&r);
 }
 
