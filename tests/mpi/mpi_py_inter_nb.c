@@ -102,8 +102,8 @@ static void everywhere(void)
     EXPECT_INT(sum, rsum);
     CHECK(MPI_Ibarrier(ic, &q));
     wait(&q);
-    if (lsize != rsize) /* groups of different sizes: Open MPI and rmp read the counts */
-        return;         /* differently (open in the report); the even split is unambiguous */
+    if (lsize != rsize) /* halves of different sizes: MPICH, Open MPI and rmp each read the */
+        return;         /* counts otherwise than this layout; the even split is unambiguous */
     /* reduce_scatter_block: each of my ranks gets one int of the remote group's sum,
      * indexed by my rank */
     int rs[MAXN];
