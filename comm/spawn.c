@@ -79,28 +79,62 @@ static bool find_mrun(char *out)
     return snprintf(out, PATH_MAX, "%s/../bin/mrun", dir) < PATH_MAX && access(out, X_OK) == 0;
 }
 
-/* Every info key is one rmp reads, with a value it can honour: else RMP_ERR_SPAWN, said. */
+/* The largest count soft allows (MPI's "a", "a:b", "a:b:c" triplets, comma-separated) that
+ * is at most maxprocs, in *pick; false when soft is not such a list. *pick 0: none fits. */
+static bool soft_pick(const char *soft, int maxprocs, int *pick)
+{
+    *pick = 0;
+    for (const char *p = soft; *p;) {
+        long v[3] = {0, 0, 1};
+        int n = 0;
+        for (char *end; n < 3; n++) {
+            errno = 0;
+            v[n] = strtol(p, &end, 10);
+            if (end == p || errno || v[n] < 0 || v[n] > INT_MAX)
+                return false;
+            p = end;
+            if (*p != ':')
+                break;
+            p++;
+        }
+        if (n == 0)
+            v[1] = v[0];
+        if (n == 3 || v[2] < 1 || v[1] < v[0] || (*p && *p++ != ','))
+            return false;
+        for (long c = v[0]; c <= v[1] && c <= maxprocs; c += v[2])
+            *pick = c > *pick ? (int)c : *pick;
+    }
+    return true;
+}
+
+/* The info keys rmp reads, with values it can honour: else RMP_ERR_SPAWN, said. Keys it
+ * does not know are ignored, as MPI asks of every call (MPI-4.0 10.1), but for "file" and
+ * "arch", reserved for spawn: rmp cannot do what they say. "soft" lowers maxprocs to the
+ * largest count it allows. */
 static int check_info(spawn_app_t *q)
 {
-    static const char *const known[] = {"wdir", "path", "host", "soft", "timeout", "rmp_env"};
-    int nkeys = 0;
-    if (q->info != RMP_INFO_NULL && rmp_info_get_nkeys(q->info, &nkeys) != 0)
-        return RMP_ERR_INFO;
-    for (int i = 0; i < nkeys; i++) {
-        char key[RMP_MAX_INFO_KEY + 1] = {0};
-        (void)rmp_info_get_nthkey(q->info, i, key);
-        bool ok = false;
-        for (size_t k = 0; k < sizeof known / sizeof *known; k++)
-            ok |= !strcmp(key, known[k]);
-        if (!ok) {
-            core_error(&rmp_ctx, "rmp_comm_spawn %s: info key '%s' is not one rmp honours "
-                       "(wdir, path, host, soft, timeout, rmp_env)", q->command, key);
+    char v[RMP_MAX_INFO_VAL + 1], me[256] = {0};
+    static const char *const refused[] = {"file", "arch"};
+    for (size_t k = 0; k < sizeof refused / sizeof *refused; k++)
+        if (info_str(q->info, refused[k], v, sizeof v)) {
+            core_error(&rmp_ctx, "rmp_comm_spawn %s: info key '%s' is not supported (rmp "
+                       "honours wdir, path, host, soft, timeout, rmp_env)", q->command,
+                       refused[k]);
             return RMP_ERR_SPAWN;
         }
+    int pick = q->maxprocs;
+    bool listed = true;
+    if (info_str(q->info, "soft", v, sizeof v) && (!(listed = soft_pick(v, q->maxprocs, &pick)) ||
+                                                   !pick)) {
+        core_error(&rmp_ctx, "rmp_comm_spawn %s: info soft '%s' %s", q->command, v,
+                   listed ? "allows no count from 1 to maxprocs" : "is not a list of counts "
+                   "a, a:b or a:b:c");
+        return RMP_ERR_SPAWN;
     }
-    char host[RMP_MAX_INFO_VAL + 1], me[256] = {0};
+    q->maxprocs = pick;
+    char *host = v;
     gethostname(me, sizeof me - 1);
-    if (info_str(q->info, "host", host, sizeof host) && strcmp(host, "localhost") &&
+    if (info_str(q->info, "host", host, sizeof v) && strcmp(host, "localhost") &&
         strcmp(host, me)) {
         core_error(&rmp_ctx, "rmp_comm_spawn %s: host '%s': children start on this machine "
                    "(%s) only", q->command, host, me);
@@ -240,6 +274,23 @@ static int start(spawn_req_t *q, char *port, pid_t *pid)
     return RMP_SUCCESS;
 }
 
+/* One code per child asked for, as far as the caller says there is room: err for those
+ * started (total in all), RMP_ERR_SPAWN for those "soft" left out (known at root only: apps). */
+static void fill_errcodes(const spawn_app_t *apps, int count, int total, int err,
+                          int errcodes[], int nerr)
+{
+    if (!errcodes)
+        return;
+    if (!apps) { /* not the root: the counts "soft" kept are not known here, only the total */
+        for (int i = 0; i < nerr; i++)
+            errcodes[i] = i < total ? err : RMP_ERR_SPAWN;
+        return;
+    }
+    for (int a = 0, at = 0; a < count; at += apps[a++].requested)
+        for (int i = 0; i < apps[a].requested && at + i < nerr; i++)
+            errcodes[at + i] = i < apps[a].maxprocs ? err : RMP_ERR_SPAWN;
+}
+
 /* Both entries: the apps (read at root), the rest as rmp_comm_spawn's. */
 static int spawn_apps(spawn_app_t *apps, int count, int root, rmp_comm_t comm,
                       rmp_comm_t *intercomm, int errcodes[], int nerr)
@@ -269,9 +320,7 @@ static int spawn_apps(spawn_app_t *apps, int count, int root, rmp_comm_t comm,
         err = RMP_ERR_SPAWN; /* the children came and went: not a port's fault */
     if (cl.rank == root && port[0])
         (void)rmp_close_port(port);
-    /* one per child, as far as the caller says there is room (the counts are the root's) */
-    for (int i = 0; errcodes && i < hdr[1] && i < nerr; i++)
-        errcodes[i] = err;
+    fill_errcodes(cl.rank == root ? apps : NULL, count, hdr[1], err, errcodes, nerr);
     return err;
 }
 
@@ -281,7 +330,8 @@ int rmp_comm_spawn(const char *command, char *const argv[], int maxprocs, rmp_in
     spawn_app_t *app = calloc(1, sizeof(*app));
     if (!app)
         return RMP_ERR_NO_MEM;
-    *app = (spawn_app_t){.command = command, .argv = argv, .maxprocs = maxprocs, .info = info};
+    *app = (spawn_app_t){.command = command, .argv = argv, .maxprocs = maxprocs, .info = info,
+                         .requested = maxprocs > 0 ? maxprocs : 0};
     int err = spawn_apps(app, 1, root, comm, intercomm, errcodes, maxprocs);
     free(app);
     return err;
@@ -296,6 +346,7 @@ int rmp_comm_spawn_multiple(int count, char *const commands[], char *const *cons
     for (int i = 0; apps && commands && maxprocs && i < count; i++) {
         apps[i] = (spawn_app_t){.command = commands[i], .argv = argvs ? argvs[i] : NULL,
                                 .maxprocs = maxprocs[i],
+                                .requested = maxprocs[i] > 0 ? maxprocs[i] : 0,
                                 .info = infos ? infos[i] : RMP_INFO_NULL};
         nerr += maxprocs[i] > 0 ? maxprocs[i] : 0;
     }
@@ -329,4 +380,18 @@ int rmp_comm_get_parent(rmp_comm_t *parent)
         spawn_parent = RMP_COMM_NULL; /* disconnected since */
     *parent = spawn_parent;
     return err;
+}
+
+int rmp_universe_size(int *size)
+{
+    int err = ctx_check(), world = 0;
+    if (!err && !size)
+        err = RMP_ERR_ARG;
+    if (!err)
+        err = rmp_comm_size(RMP_COMM_WORLD, &world);
+    if (err)
+        return err;
+    const knob_val_t *k = knob_lookup(rmp_ctx.cfg.knobs, "RMP_UNIVERSE_SIZE");
+    *size = k && k->num > world ? (int)k->num : world;
+    return RMP_SUCCESS;
 }

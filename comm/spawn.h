@@ -9,7 +9,8 @@
 typedef struct spawn_app {
     const char *command;
     char *const *argv;
-    int maxprocs;
+    int maxprocs;  /* at root: after info "soft" (spawn.c) */
+    int requested; /* the caller's maxprocs */
     rmp_info_t info;
     char exe[PATH_MAX], wdir[PATH_MAX];
     char env[RMP_MAX_INFO_VAL + 1]; /* rmp_env: VAR=VALUE lines */

@@ -31,6 +31,7 @@ extern "C" {
 #include "rmp/session.h"
 #include "rmp/tools.h"
 #include "rmp/dynamic.h"
+#include "rmp/comm_hw.h" /* split by hardware resource (needs rmp_info_t) */
 #include "rmp/io.h" /* parallel I/O (MPI-IO over POSIX files) */
 
 /* RMP_PROFILE's hooks for the layers above (rmp/prof.h). */

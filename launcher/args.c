@@ -34,6 +34,9 @@ static const char usage_text[] =
     "  --timeout SEC   end the job after SEC seconds (above 0, at most 100000000; fractions\n"
     "                  allowed); the time the job spends stopped (Ctrl-Z) does not count;\n"
     "                  MPIEXEC_TIMEOUT gives SEC when this option does not (empty: none)\n"
+    "  --universe-size N  MPI_UNIVERSE_SIZE, the processes the job may have with spawned\n"
+    "                  children (at least -n; default: -H's slots, else the CPUs, at least -n;\n"
+    "                  a spawned job's mrun keeps its parents')\n"
     "  -h, --help      show this help\n"
     "  -V, --version   show the version\n"
     "\n"
@@ -59,7 +62,7 @@ static const char usage_text[] =
 
 /* Values getopt_long returns for long options without a short form. */
 enum { OPT_NODES = 256, OPT_TAG, OPT_TIMEOUT, OPT_BIND, OPT_OVERSUB, OPT_MAPBY, OPT_REPORT,
-       OPT_OUTPUT, OPT_ROOT, OPT_PROFILE, OPT_REFUSED };
+       OPT_OUTPUT, OPT_ROOT, OPT_PROFILE, OPT_UNIVERSE, OPT_REFUSED };
 
 static const struct option args_longopts[] = {
     {"n", required_argument, NULL, 'n'},
@@ -79,6 +82,7 @@ static const struct option args_longopts[] = {
     {"npernode", required_argument, NULL, 'N'},
     {"ppn", required_argument, NULL, 'N'}, /* MPICH's name */
     {"allow-run-as-root", no_argument, NULL, OPT_ROOT},
+    {"universe-size", required_argument, NULL, OPT_UNIVERSE},
     /* refused: args_refused says what to use instead */
     {"hostfile", required_argument, NULL, OPT_REFUSED},
     {"machinefile", required_argument, NULL, OPT_REFUSED},
@@ -231,6 +235,24 @@ static int args_refuse(const char *name)
     return usage_error("--%s is not supported", name);
 }
 
+/* MPI_UNIVERSE_SIZE for the ranks (RMP_UNIVERSE_SIZE): --universe-size, else what an outer
+ * job set (a spawned job's mrun: the universe is the parents'), else the slots, as Open MPI's
+ * mpirun counts them: -H's, else this machine's CPUs; at least the ranks. */
+static void args_universe(mrun_opts_t *o)
+{
+    const char *outer = getenv("RMP_UNIVERSE_SIZE");
+    if (o->universe == 0 && outer && *outer)
+        return;
+    int n = o->universe;
+    if (n == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        n = o->host_slots > 0 ? o->host_slots : cpus > 0 && cpus < (1 << 20) ? (int)cpus : 1;
+        n = n > o->nprocs ? n : o->nprocs;
+    }
+    snprintf(o->universe_env, sizeof o->universe_env, "RMP_UNIVERSE_SIZE=%d", n);
+    o->exports[o->nexports++] = o->universe_env;
+}
+
 /* One option getopt_long found (c, its value arg, idx its long option or -1). Returns -1 to
  * go on, else the status to exit with. */
 static int args_apply(int c, const char *arg, int idx, mrun_opts_t *o)
@@ -296,6 +318,11 @@ static int args_apply(int c, const char *arg, int idx, mrun_opts_t *o)
         return -1;
     case OPT_ROOT: /* Open MPI refuses root without it; mrun has no such rule */
         return -1;
+    case OPT_UNIVERSE:
+        if (!parse_int(arg, 1, 1 << 20, &o->universe))
+            return usage_error("--universe-size needs a number of processes from 1 to %d, "
+                               "not '%s'", 1 << 20, arg);
+        return -1;
     case OPT_REFUSED:
         return args_refuse(args_longopts[idx].name);
     case 'h':
@@ -351,6 +378,10 @@ static int args_check(int argc, char **argv, mrun_opts_t *o)
     if (o->map_by == MAP_NODE && o->nnodes > 1)
         return usage_error("--map-by node with --nodes %d: mrun fills virtual nodes in blocks "
                            "(--map-by slot), not round-robin", o->nnodes);
+    if (o->universe > 0 && o->universe < o->nprocs)
+        return usage_error("--universe-size %d is less than the %d ranks", o->universe,
+                           o->nprocs);
+    args_universe(o);
     o->argv = argv + optind;
     snprintf(o->stat_env, sizeof o->stat_env, "RMP_MRUN_FD=%d:%d", RANKSTAT_FD, (int)getpid());
     return -1;
@@ -359,7 +390,7 @@ static int args_check(int argc, char **argv, mrun_opts_t *o)
 int args_parse(int argc, char **argv, mrun_opts_t *o)
 {
     *o = (mrun_opts_t){.nnodes = 1};
-    if (!(o->exports = calloc((size_t)argc, sizeof *o->exports)) ||
+    if (!(o->exports = calloc((size_t)argc + 1, sizeof *o->exports)) || /* +1: universe */
         !args_normalize(argc, argv, o)) {
         fprintf(stderr, "mrun: out of memory\n");
         return 1;

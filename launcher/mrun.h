@@ -28,6 +28,8 @@ typedef struct mrun_opts {
     char **argv_buf;         /* args.c's copy of mrun's argv (spellings normalized) */
     char **argv_new;         /* strings args.c allocated for it, NULL-terminated */
     char stat_env[48];       /* "RMP_MRUN_FD=<fd>:<mrun's pid>" for the ranks */
+    int universe;            /* --universe-size; 0: not given */
+    char universe_env[32];   /* "RMP_UNIVERSE_SIZE=<n>" for the ranks; "" when inherited */
     char profile_env[4200];  /* --profile[=DIR]: "RMP_PROFILE=1" or "RMP_PROFILE=DIR"; "" */
 } mrun_opts_t;
 

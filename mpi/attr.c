@@ -299,7 +299,7 @@ int rmpi_attr_get(int kind, int h, int k, void *val, int *flag, const char *call
                  : k == MPI_APPNUM           ? &pre_appnum
                                              : &pre_lastused;
         pthread_mutex_lock(&at.lock);
-        (void)rmp_comm_size(MPI_COMM_WORLD, &pre_universe);
+        (void)rmp_universe_size(&pre_universe);
         const char *app = getenv("RMP_APPNUM"); /* set for MPI_Comm_spawn_multiple's children */
         pre_appnum = app ? atoi(app) : 0;
         pre_lastused = rmpi_lastusedcode();

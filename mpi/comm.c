@@ -43,7 +43,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
 {
     if (rmpi_info_check(info) != MPI_SUCCESS)
         return rmpi_raise_code(comm, MPI_ERR_INFO, __func__);
-    int rc = rmp_comm_split_type(comm, split_type, key, newcomm);
+    int rc = rmp_comm_split_type_info(comm, split_type, key, info, newcomm);
     if (rc == RMP_SUCCESS && *newcomm != MPI_COMM_NULL)
         rmpi_errh_inherit(comm, *newcomm);
     return rmpi_raise(comm, rc, __func__);

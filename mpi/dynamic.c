@@ -40,14 +40,21 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm)
     return rmpi_raise(MPI_COMM_SELF, rmp_comm_join(fd, intercomm), __func__);
 }
 
+/* The n children's codes as MPI's: the call's code where it failed; where it succeeded, the
+ * native per-child outcome (MPI_ERR_SPAWN for a child info "soft" left out). */
+static void child_codes(int errcodes[], int n, int rc, int code)
+{
+    for (int i = 0; errcodes && i < n; i++)
+        errcodes[i] = rc ? code : rmpi_code(errcodes[i]);
+}
+
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
     int rc = rmp_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm,
                             array_of_errcodes);
     int code = made_inter(comm, rc, intercomm, __func__);
-    for (int i = 0; array_of_errcodes && rc && i < maxprocs; i++) /* (maxprocs: the root's) */
-        array_of_errcodes[i] = code;
+    child_codes(array_of_errcodes, maxprocs, rc, code); /* (maxprocs: the root's) */
     return code;
 }
 
@@ -61,10 +68,9 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
                                      array_of_info, root, comm, intercomm, array_of_errcodes);
     int code = made_inter(comm, rc, intercomm, __func__);
     int n = 0;
-    for (int i = 0; rc && array_of_maxprocs && i < count; i++)
+    for (int i = 0; array_of_maxprocs && i < count; i++)
         n += array_of_maxprocs[i] > 0 ? array_of_maxprocs[i] : 0;
-    for (int i = 0; array_of_errcodes && i < n; i++)
-        array_of_errcodes[i] = code;
+    child_codes(array_of_errcodes, n, rc, code);
     return code;
 }
 

@@ -31,11 +31,12 @@ int rmp_comm_join(int fd, rmp_comm_t *intercomm);
  * its children with it), and returns the intercommunicator to them. Collective over comm;
  * command, argv, maxprocs and info are read at root only. info keys: "wdir" (the children's
  * directory), "path" (':'-separated directories searched for command before $PATH), "host"
- * (only this machine: "localhost" or its name), "soft" (accepted: rmp starts maxprocs or fails),
+ * (only this machine: "localhost" or its name), "soft" (the counts allowed, as "1:4,8": rmp
+ * starts the largest one allowed, the children left out get RMP_ERR_SPAWN in errcodes),
  * "timeout" (seconds the children may take to connect, else RMP_PORT_TIMEOUT) and
  * "rmp_env" ("VAR=VALUE" entries separated by newlines, set in the children's environment);
- * any other key, or "file", gives RMP_ERR_SPAWN. errcodes (maxprocs entries, or NULL): each
- * child's outcome. RMP_ERR_SPAWN on every rank of comm when the children cannot be started,
+ * "file" and "arch" give RMP_ERR_SPAWN, any other key is ignored (MPI-4.0 10.3.4). errcodes
+ * (maxprocs entries, or NULL): each child's outcome, on every rank. RMP_ERR_SPAWN on every rank of comm when the children cannot be started,
  * with one line naming the command. The launcher is $RMP_MRUN, else the mrun that started
  * this job, else mrun on $PATH, else the one installed beside librmp. */
 int rmp_comm_spawn(const char *command, char *const argv[], int maxprocs, rmp_info_t info,
@@ -57,5 +58,10 @@ int rmp_comm_spawn_multiple(int count, char *const commands[], char *const *cons
 /* In a spawned job, the intercommunicator to the parents (its first call is collective over
  * RMP_COMM_WORLD: MPI_Init makes it); elsewhere RMP_COMM_NULL. */
 int rmp_comm_get_parent(rmp_comm_t *parent);
+/* The processes this job may have in all, spawned children included (MPI_UNIVERSE_SIZE):
+ * RMP_UNIVERSE_SIZE, which mrun sets for its ranks (--universe-size N, else the slots it knows
+ * of: -H's, else the CPUs, and at least -n), and which spawned jobs inherit; never less than the
+ * size of RMP_COMM_WORLD (a singleton or a launcher that does not say: the world). */
+int rmp_universe_size(int *size);
 
 #endif

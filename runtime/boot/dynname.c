@@ -71,6 +71,11 @@ int rmp_publish_name(const char *service, rmp_info_t info, const char *port_name
     if (rc == RMP_SUCCESS) {
         snprintf(tmp, sizeof tmp, "%s.%d.tmp", n->path, (int)getpid());
         FILE *f = fopen(tmp, "w");
+        /* another process's name_tidy removed names/ while it was empty: make it again (once
+         * our file is in it, it stays) */
+        for (int t = 0; !f && errno == ENOENT && t < TP_SOCK_DIR_TRIES &&
+                        name_path(service, n->path, sizeof n->path, true) == RMP_SUCCESS; t++)
+            f = fopen(tmp, "w");
         if (!f || fprintf(f, "%s", port_name) < 0 || fclose(f) != 0 || rename(tmp, n->path)) {
             core_error(&rmp_ctx, "rmp_publish_name %s: %s", service, strerror(errno));
             unlink(tmp);

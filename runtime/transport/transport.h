@@ -253,6 +253,9 @@ extern const tp_ops_t tp_sock_ops; /* dynamic peers only: opened by the core on 
  * named <kind>-<pid>-..., a connection to one (-1 and why), an accepted one within timeout_ms
  * (-1: error, -2: nobody came); both ends check that the other is a process of this user. */
 int tp_sock_dir(char *buf, size_t len, char *why, size_t wlen);
+/* How often a file made in the private directory is retried when another process's tidy-up
+ * removed the directory, empty, under it (ENOENT). */
+#define TP_SOCK_DIR_TRIES 64
 int tp_sock_listen(const char *kind, char *path, size_t len, int *fd_p, char *why, size_t wlen);
 int tp_sock_dial(const char *path, char *why, size_t wlen);
 int tp_sock_accept(int lfd, int timeout_ms, char *why, size_t wlen);

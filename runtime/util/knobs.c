@@ -186,6 +186,11 @@ const knob_t knob_table[KNOB_COUNT] = {
     I(PORT_TIMEOUT, 1, 86400, "60", "seconds rmp_comm_accept waits for a connect, and "
       "rmp_comm_connect for an accept, before failing with RMP_ERR_PORT (info key "
       "\"timeout\" overrides it per call)"),
+    /* mrun sets it for its ranks (--universe-size, else its slots); a spawned job inherits
+     * the parents' value, as MPI's universe is the whole of the resources. */
+    I(UNIVERSE_SIZE, 0, 1 << 20, "0", "the processes this job may have in all, spawned "
+      "children included (MPI_UNIVERSE_SIZE; mrun sets it: --universe-size, else the slots it "
+      "knows of); 0 or less than the world: the size of the world"),
     [KNOB_PROFILE] = {"RMP_PROFILE", KNOB_STRING, 0, 0, NULL, check_profile,
                       "0, 1 or a directory this process may write (or create)", "0",
                       "1: at rmp_finalize rank 0 writes a profile of the job (calls, traffic "

@@ -2,7 +2,8 @@
  * with argv and errcodes; the children see their parent (and its size), get argv, talk with
  * exact values both ways, run intercommunicator collectives, merge, and disconnect; a child
  * spawns a grandchild (nested); the error cases end on every parent rank with MPI_ERR_SPAWN:
- * a command that does not exist, an unknown info key, a host elsewhere, a child that dies
+ * a command that does not exist, info "file", a "soft" that is no list of counts or allows
+ * none up to maxprocs, a host elsewhere, a child that dies
  * before it connects. */
 #include <pthread.h>
 #include <stdbool.h>
@@ -164,9 +165,14 @@ int main(int argc, char **argv)
         expect_spawn_error("/no/such/program", MPI_INFO_NULL, "missing command");
         MPI_Info info;
         MPI_Info_create(&info);
-        MPI_Info_set(info, "no_such_key", "1");
-        expect_spawn_error(argv[0], info, "unknown info key");
-        MPI_Info_delete(info, "no_such_key");
+        MPI_Info_set(info, "file", "appfile");
+        expect_spawn_error(argv[0], info, "reserved info key rmp cannot honour");
+        MPI_Info_delete(info, "file");
+        MPI_Info_set(info, "soft", "1:x");
+        expect_spawn_error(argv[0], info, "soft that is not a list of counts");
+        MPI_Info_set(info, "soft", "5:9");
+        expect_spawn_error(argv[0], info, "soft that allows no count up to maxprocs");
+        MPI_Info_delete(info, "soft");
         MPI_Info_set(info, "host", "elsewhere.example");
         expect_spawn_error(argv[0], info, "another host");
         MPI_Info_delete(info, "host");

@@ -78,8 +78,12 @@ int tp_sock_listen(const char *kind, char *path, size_t len, int *fd_p, char *wh
     }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     int b = fd < 0 ? -1 : bind(fd, (struct sockaddr *)&a, sizeof a);
-    if (b != 0 && errno == ENOENT && tp_sock_dir(dir, sizeof dir, why, wlen) == RMP_SUCCESS)
-        b = bind(fd, (struct sockaddr *)&a, sizeof a); /* another process's tidy-up raced */
+    /* Another process's tidy-up removed the directory while it was empty, between our mkdir
+     * and bind: make it again. Once our socket is in it, it stays; ranks opening and closing
+     * ports at once can remove it several times in a row, hence more than one try. */
+    for (int t = 0; b != 0 && errno == ENOENT && t < TP_SOCK_DIR_TRIES &&
+                    tp_sock_dir(dir, sizeof dir, why, wlen) == RMP_SUCCESS; t++)
+        b = bind(fd, (struct sockaddr *)&a, sizeof a);
     if (b != 0 || listen(fd, 128) != 0) {
         snprintf(why, wlen, "cannot listen on %s: %s", a.sun_path, strerror(errno));
         if (fd >= 0)
