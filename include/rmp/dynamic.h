@@ -31,7 +31,7 @@ int rmp_comm_join(int fd, rmp_comm_t *intercomm);
  * its children with it), and returns the intercommunicator to them. Collective over comm;
  * command, argv, maxprocs and info are read at root only. info keys: "wdir" (the children's
  * directory), "path" (':'-separated directories searched for command before $PATH), "host"
- * (only this machine: "localhost" or its name), "soft" (the counts allowed, as "1:4,8": rmp
+ * (only this machine: "localhost" or its name), "soft" (the counts allowed, MPI triplets as "1:8:2,16": rmp
  * starts the largest one allowed, the children left out get RMP_ERR_SPAWN in errcodes),
  * "timeout" (seconds the children may take to connect, else RMP_PORT_TIMEOUT) and
  * "rmp_env" ("VAR=VALUE" entries separated by newlines, set in the children's environment);
