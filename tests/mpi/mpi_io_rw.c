@@ -222,6 +222,36 @@ static void t_shared(void)
 }
 
 /* Noncontiguous memory (every other int) and MPI_BOTTOM with absolute addresses. */
+/* Every rank opens one file on MPI_COMM_SELF at once, over and over (as HDF5's t_chunk_alloc
+ * reads a file's size): each open has its own shared pointer, so one rank's write_shared does
+ * not move another's, and no open fails because another rank's close removed a side file
+ * (they shared one name before: "no such file" at n = 4). */
+static void t_self_opens(void)
+{
+    MPI_File fh;
+    if (mc_rank == 0) {
+        CHECK(MPI_File_open(MPI_COMM_SELF, io_path("selfopen"), MPI_MODE_RDWR | MPI_MODE_CREATE,
+                            MPI_INFO_NULL, &fh));
+        CHECK(MPI_File_close(&fh));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int it = 0; it < 20; it++) {
+        MPI_Offset pos = -1;
+        int mode = it % 2 ? MPI_MODE_RDONLY : MPI_MODE_RDWR;
+        CHECK(MPI_File_open(MPI_COMM_SELF, io_path("selfopen"), mode, MPI_INFO_NULL, &fh));
+        CHECK(MPI_File_get_position_shared(fh, &pos));
+        EXPECT_INT((int)pos, 0);
+        if (mode == MPI_MODE_RDWR) { /* my own pointer moves by my own writes only */
+            int v[3] = {mc_rank, it, 7};
+            CHECK(MPI_File_write_shared(fh, v, 3, MPI_INT, MPI_STATUS_IGNORE));
+            CHECK(MPI_File_get_position_shared(fh, &pos));
+            EXPECT_INT((int)pos, 12);
+        }
+        CHECK(MPI_File_close(&fh));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 static void t_memtypes(void)
 {
     MPI_File fh = open_rw("mem");
@@ -266,6 +296,7 @@ int main(int argc, char **argv)
     t_individual();
     t_shared();
     t_memtypes();
+    t_self_opens();
     io_dir_remove();
     int r = mc_done("mpi_io_rw");
     MPI_Finalize();
