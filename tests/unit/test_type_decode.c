@@ -5,6 +5,7 @@
  * singleton (no launcher). */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
@@ -126,4 +127,22 @@ Test(type_decode, before_init, .timeout = 30)
                  RMP_ERR_NOT_INITIALIZED);
     cr_assert_eq(rmp_pack_external_size("external32", 1, RMP_INT32, &s),
                  RMP_ERR_NOT_INITIALIZED);
+}
+
+/* Many derived types alive at once, as HDF5's link-chunk collective I/O holds one per chunk
+ * (160,000 in its parallel tests): each is made, then all are freed. */
+Test(type_decode, many_alive_at_once, TD)
+{
+    enum { N = 200000 };
+    rmp_datatype_t *t = malloc(sizeof(*t) * N);
+    cr_assert(t);
+    for (int i = 0; i < N; i++)
+        cr_assert_eq(rmp_type_contiguous(1 + i % 7, RMP_INT8, &t[i]), RMP_SUCCESS, "type %d", i);
+    for (int i = 0; i < N; i++) {
+        size_t size = 0;
+        cr_assert_eq(rmp_type_size(t[i], &size), RMP_SUCCESS);
+        cr_assert_eq(size, (size_t)(1 + i % 7));
+        cr_assert_eq(rmp_type_free(&t[i]), RMP_SUCCESS);
+    }
+    free(t);
 }
