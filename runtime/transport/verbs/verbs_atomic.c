@@ -317,6 +317,18 @@ static int atom_next_state(atom_req_t *r)
     }
 }
 
+/* Nothing can still reach my slot (every remote access of the last call preceded my release):
+ * clean it for the next communicator that gets this context id. */
+void atom_comm_drop(verbs_tp_t *v, atom_comm_t *ac)
+{
+    if (ac->slot < ATOM_NSLOTS && v->ctrl) /* out[] may still feed a background write */
+        memset(atom_my_slot(v, ac->slot), 0, offsetof(atom_slot_t, fetched));
+    free(ac->world);
+    free(ac->raddr);
+    free(ac->rkey);
+    free(ac);
+}
+
 /* The call ends: let the next call of the communicator start. */
 static void atom_dequeue(atom_req_t *r)
 {

@@ -112,7 +112,8 @@ uint64_t atom_combine(ofl_op_t op, uint64_t old, uint64_t mine);
 int atomic_progress(ofl_req_t *req);
 void atomic_finish(ofl_req_t *req);
 void atom_bg_done(verbs_tp_t *v, verbs_cb_t *cb, const struct ibv_wc *wc);
-/* verbs_atomic_comm.c: a freed communicator whose last call ended. */
+/* A freed communicator whose last call ended (here, not in verbs_atomic_comm.c, which calls
+ * this file and is never called back). */
 void atom_comm_drop(verbs_tp_t *v, atom_comm_t *ac);
 
 #endif

@@ -137,18 +137,6 @@ static int atomic_start(verbs_tp_t *v, const ofl_comm_t *comm, const ofl_args_t 
 
 /* ---- life cycle ---------------------------------------------------------------------------- */
 
-/* Nothing can still reach my slot (every remote access of the last call preceded my release):
- * clean it for the next communicator that gets this context id. */
-void atom_comm_drop(verbs_tp_t *v, atom_comm_t *ac)
-{
-    if (ac->slot < ATOM_NSLOTS && v->ctrl) /* out[] may still feed a background write */
-        memset(atom_my_slot(v, ac->slot), 0, offsetof(atom_slot_t, fetched));
-    free(ac->world);
-    free(ac->raddr);
-    free(ac->rkey);
-    free(ac);
-}
-
 static void atomic_comm_free(verbs_tp_t *v, const ofl_comm_t *comm)
 {
     atom_comm_t *ac = *comm->state;
