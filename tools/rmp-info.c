@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "transport/verbs/verbs_caps.h"
 #include "knobs.h"
 #include "rmp.h"
 
@@ -106,6 +107,9 @@ static void info_device(struct ibv_device *dev)
                a.max_mcast_grp > 0 ? "yes" : "no", a.max_mcast_grp);
         /* CORE-Direct (cross-channel) has no capability bit in upstream libibverbs. */
         printf("    cross-channel: not reported (upstream libibverbs has no query for it)\n");
+        verbs_caps_t caps;
+        verbs_caps_probe(ctx, &a, &caps);
+        printf("    %s\n    %s\n    %s\n", caps.apm_line, caps.dc_line, caps.umr_line);
         for (uint8_t p = 1; p <= a.phys_port_cnt; p++)
             info_port(ctx, p);
     }

@@ -78,6 +78,26 @@ static bool check_fraction(const char *s)
     return whole == 0 || s[0] == '0' || (s[0] == '1' && strspn(p, "0") == frac);
 }
 
+/* RMP_VERBS_FAULT: kind[:N][@rank], kind one of verbs_fault.c's (the transport parses it again). */
+static bool check_fault(const char *s)
+{
+    static const char *const kinds[] = {"qp-err", "revoke", "cq", "cm-unroutable", NULL};
+    size_t k = strcspn(s, ":@");
+    bool known = false;
+    for (int i = 0; kinds[i]; i++)
+        known |= strlen(kinds[i]) == k && !strncmp(s, kinds[i], k);
+    const char *p = s + k;
+    for (const char *sep = ":@"; known && *sep; sep++) {
+        if (*p != *sep)
+            continue;
+        size_t d = strspn(++p, "0123456789");
+        if (d == 0 || d > 7)
+            return false;
+        p += d;
+    }
+    return known && !*p;
+}
+
 /* A verbs device name with an optional port: "mlx5_0", "rxe0:1". */
 static bool check_device(const char *s)
 {
@@ -137,6 +157,10 @@ const knob_t knob_table[KNOB_COUNT] = {
     /* 0 .. 3600 s; verbs_keepalive.c */
     I(VERBS_KEEPALIVE, 0, 3600, "10", "seconds after which a connected peer not heard from gets "
       "a zero-length RDMA WRITE, so that a lost link is found while ranks only wait (0: never)"),
+    [KNOB_VERBS_FAULT] = {"RMP_VERBS_FAULT", KNOB_STRING, 0, 0, NULL, check_fault,
+                          "qp-err, revoke, cq or cm-unroutable, then :N and @rank optionally",
+                          NULL, "for testing: inject one failure into the verbs transport "
+                          "(runtime/transport/verbs/verbs_fault.c)"},
     B(REG_CACHE, "0", "1: keep rendezvous buffers registered (runtime/transport/verbs/verbs_rdma.c)"),
     E(MCAST, set_auto_on_off, "auto", "broadcast over UD multicast: auto (where it wins, see "
       "bench/README.md), on (whenever the device and communicator allow), off"),

@@ -261,3 +261,16 @@ Test(knobs, typo_warnings_from_environment)
     cr_assert_str_eq(said[0], "warning: RMP_EAGERLIMIT is not an rmp variable (ignored); did "
                               "you mean RMP_EAGER_LIMIT?");
 }
+
+/* RMP_VERBS_FAULT: kind[:N][@rank]; verbs_fault.c parses again what passes here. */
+Test(knobs, verbs_fault)
+{
+    const char *yes[] = {"qp-err", "qp-err:300", "qp-err:300@0", "revoke:1@1", "cq:130",
+                         "cm-unroutable", "cm-unroutable@0", "cq@3"};
+    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+        ok(K(KNOB_VERBS_FAULT), yes[i]);
+    const char *no[] = {"bogus", "qp-err:", "qp-err:x", "qp-err@", "qp-err:1:2", "qp-err@1:2",
+                        "qp-errx", "cq:12345678", "revoke:1@1@2", ":3"};
+    for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+        bad(K(KNOB_VERBS_FAULT), no[i]);
+}

@@ -48,7 +48,8 @@ check() {
 
 build_vm_progs() {
     mkdir -p "$VMB"
-    local cflags="-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Iinclude"
+    # CFLAGS/LDFLAGS from the environment come last (verbs-coverage builds with --coverage).
+    local cflags="-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Iinclude ${CFLAGS:-} ${LDFLAGS:-}"
     local libs="$(pkg-config --libs pmix 2>/dev/null || echo -lpmix) -libverbs -lrdmacm -lpthread -lm"
     local f b
     for f in tests/vm/verbs_*.c; do

@@ -51,10 +51,17 @@ static int peer_of_qp(verbs_tp_t *v, struct ibv_qp *qp)
 
 /* ---- events ------------------------------------------------------------------------------ */
 
+static void fail_all(verbs_tp_t *v, const char *why)
+{
+    for (int peer = 0; peer < v->base.env->size; peer++)
+        if (v->conns[peer].state != VC_NONE)
+            verbs_peer_failed(v, peer, why);
+}
+
 static void on_async(verbs_tp_t *v, struct ibv_async_event *e)
 {
     int peer;
-    char why[160];
+    char why[320];
     switch (e->event_type) {
     case IBV_EVENT_SRQ_LIMIT_REACHED:
         verbs_srq_limit_event(v);
@@ -71,8 +78,14 @@ static void on_async(verbs_tp_t *v, struct ibv_async_event *e)
             tp_error(&v->base, "verbs: %s", why);
         break;
     case IBV_EVENT_CQ_ERR:
-        tp_error(&v->base, "verbs: completion queue overrun on %s (an rmp bug: please report)",
-                 v->devname);
+        /* Completions are lost and the driver moves the QPs that overran it to error: every
+         * peer is failed, so that nothing waits for a completion that will never come. */
+        snprintf(why, sizeof(why), "the completion queue on %s (%d entries) overran: "
+                 "completions were lost%s", v->devname, v->cq_size,
+                 v->fault == VF_CQ ? " (RMP_VERBS_FAULT=cq)" : "; fix: none by the user: rmp "
+                 "sizes it for every outstanding request (an rmp bug: please report)");
+        tp_error(&v->base, "verbs: %s", why);
+        fail_all(v, why);
         break;
     case IBV_EVENT_PORT_ERR:
         tp_error(&v->base, "verbs: port %u of %s went down: traffic stops until it is ACTIVE again "
@@ -83,10 +96,15 @@ static void on_async(verbs_tp_t *v, struct ibv_async_event *e)
                  v->devname);
         /* They are: fail them, so that what waits for them ends (the device may be going away,
          * e.g. `rdma link delete`, which waits for this process to close it). */
-        snprintf(why, sizeof(why), "device %s failed (IBV_EVENT_DEVICE_FATAL)", v->devname);
-        for (peer = 0; peer < v->base.env->size; peer++)
-            if (v->conns[peer].state != VC_NONE)
-                verbs_peer_failed(v, peer, why);
+        snprintf(why, sizeof(why), "device %s failed (IBV_EVENT_DEVICE_FATAL); fix: "
+                 "`rdma link` / `ibv_devinfo` show whether it is back, then restart the job",
+                 v->devname);
+        fail_all(v, why);
+        break;
+    case IBV_EVENT_PATH_MIG: /* never on the devices tested (rmp loads no alternate path) */
+    case IBV_EVENT_PATH_MIG_ERR:
+        tp_verbose(&v->base, "verbs: %s on the QP to rank %d (%s)",
+                   ibv_event_type_str(e->event_type), peer_of_qp(v, e->element.qp), v->devname);
         break;
     case IBV_EVENT_SRQ_ERR:
         tp_error(&v->base, "verbs: the shared receive queue on %s failed", v->devname);
@@ -293,7 +311,7 @@ static int size_queues(verbs_tp_t *v)
         v->sq_depth = (uint32_t)(room / nqp);
         want = (uint64_t)srq_max + (uint64_t)nqp * v->sq_depth + 64;
     }
-    v->cq_size = (int)want;
+    v->cq_size = verbs_fault_cq_size(v, (int)want);
     uint32_t rd = (uint32_t)(a->max_qp_rd_atom < a->max_qp_init_rd_atom ? a->max_qp_rd_atom
                                                                          : a->max_qp_init_rd_atom);
     v->rd_atomic = rd < VERBS_RD_ATOMIC ? rd : VERBS_RD_ATOMIC;
@@ -355,6 +373,8 @@ static int open_all(verbs_tp_t *v)
     int rc;
     if ((rc = read_settings(v)) || (rc = verbs_dev_open(v)))
         return rc;
+    verbs_fault_open(v);
+    verbs_probe_paths(v);
     if (v->wiring == WIRE_RDMACM) {
         /* librdmacm opens devices itself; the PD, CQ and SRQ must live on its context. */
         struct ibv_context *cm = verbs_cm_context(v, v->devname);

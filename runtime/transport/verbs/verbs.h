@@ -5,11 +5,14 @@
  * failed peer's gets), verbs_sq.c (send-queue slots), verbs_keepalive.c (probes of silent
  * peers), verbs_peer.c (lookups by QP number, the fds waited on, peers' control regions), verbs_rma.c (one-sided: RDMA WRITE, READ and
  * atomics on exposed memory), verbs_offload.c and the offload backends
- * (verbs_mcast*.c, verbs_atomic.c, verbs_probe.c).
+ * (verbs_mcast*.c, verbs_atomic*.c over verbs_atomic.h, verbs_probe.c, verbs_caps.c: APM, DC
+ * and UMR probes, also used by rmp-info); verbs_fault.c (RMP_VERBS_FAULT's injected
+ * failures, the fix each completion error names).
  *
  * Environment: RMP_DEVICE=name[:port], RMP_GID_INDEX=n, RMP_CONNECT=lazy|eager,
  * RMP_CM=ibv|rdmacm, RMP_REG_CACHE=0|1, RMP_VERBS_SRQ=n (initial receive buffers),
- * RMP_VERBS_TIMEOUT=n (RC ack timeout), RMP_VERBS_KEEPALIVE=s (probe silent peers). */
+ * RMP_VERBS_TIMEOUT=n (RC ack timeout), RMP_VERBS_KEEPALIVE=s (probe silent peers),
+ * RMP_VERBS_FAULT=kind[:N][@rank] (tests: one injected failure). */
 #ifndef RMP_VERBS_H
 #define RMP_VERBS_H
 
@@ -175,6 +178,8 @@ typedef struct verbs_tp {
     uint8_t ack_timeout; /* RC ack timeout (IB encoding): RMP_VERBS_TIMEOUT, VERBS_TIMEOUT */
     uint64_t ka_ms, ka_next;    /* keepalive: RMP_VERBS_KEEPALIVE in ms (0: off), next look */
     uint64_t st_probes;         /* keepalive probes posted */
+    uint8_t fault;              /* RMP_VERBS_FAULT (verbs_fault.c): VF_*, VF_NONE off */
+    uint32_t fault_n, fault_count;
     uint32_t psn;
     /* peers */
     verbs_conn_t *conns;        /* [size] */
@@ -224,6 +229,18 @@ typedef struct verbs_tp {
 /* A knob's integer value, or dflt when unset or outside min..max (knobs.c has refused a bad
  * value at init already). */
 long verbs_env_count(verbs_tp_t *v, const char *name, long dflt, long min, long max);
+
+/* verbs_fault.c: RMP_VERBS_FAULT's injections (each a no-op unless it is the one asked for),
+ * and the fix a failed work request's status points to. */
+enum { VF_NONE = 0, VF_QP_ERR, VF_REVOKE, VF_CQ, VF_CM_UNROUTABLE };
+struct verbs_mr;
+void verbs_fault_open(verbs_tp_t *v);
+void verbs_fault_after_send(verbs_tp_t *v, verbs_conn_t *c);
+void verbs_fault_revoke(verbs_tp_t *v, struct verbs_mr *m);
+int verbs_fault_cq_size(verbs_tp_t *v, int want);
+struct sockaddr_storage;
+void verbs_fault_cm_dst(verbs_tp_t *v, int peer, struct sockaddr_storage *dst);
+const char *verbs_wc_fix(enum ibv_wc_status s); /* "; fix: ..." or "" */
 
 /* verbs_keepalive.c: a zero-length RDMA WRITE to each connected peer not heard from for
  * RMP_VERBS_KEEPALIVE seconds, so that a lost link is found while nobody sends. */
@@ -346,6 +363,8 @@ typedef struct verbs_probe {
 } verbs_probe_t;
 /* Probe the device and print one RMP_VERBOSE line per capability. */
 void verbs_probe_offload(verbs_tp_t *v, verbs_probe_t *p);
+/* One RMP_VERBOSE line each for APM, DC and UMR (verbs_caps.c): what the device offers. */
+void verbs_probe_paths(verbs_tp_t *v);
 #define VERBS_OFL_ATOMIC 1u     /* verbs_blob_t.ofl_caps: this rank runs the atomics backend */
 /* What this rank publishes in ofl_caps (after verbs_atomic_backend.open). */
 uint8_t verbs_atomic_caps(verbs_tp_t *v);

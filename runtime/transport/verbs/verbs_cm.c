@@ -198,12 +198,15 @@ static void recount_pending(verbs_tp_t *v)
 
 static void cm_fail(verbs_tp_t *v, verbs_conn_t *c, const char *what, int status)
 {
-    char why[200], addr[64] = "?";
+    char addr[64] = "?";
     const verbs_blob_t *b = verbs_peer_blob(v, c->peer);
     if (b)
         addr_str(b->cm_addr, b->cm_port, addr, sizeof(addr));
-    snprintf(why, sizeof(why), "rdmacm connection to rank %d (%s) on %s: %s (status %d)",
-             c->peer, addr, v->devname, what, status);
+    char why[400];
+    snprintf(why, sizeof(why), "rdmacm connection to rank %d (%s) on %s: %s (status %d); fix: "
+             "that address must be reachable from here over the RDMA device's netdev (`ping`, "
+             "`ip route`), or wire through the modex (RMP_CM=ibv)", c->peer, addr, v->devname,
+             what, status);
     verbs_peer_failed(v, c->peer, why);
 }
 
@@ -220,6 +223,7 @@ int verbs_cm_connect(verbs_tp_t *v, int peer)
     struct sockaddr_storage src, dst;
     to_sockaddr(v->blob->cm_addr, 0, &src);
     to_sockaddr(b->cm_addr, b->cm_port, &dst);
+    verbs_fault_cm_dst(v, peer, &dst);
     struct rdma_cm_id *id;
     if (rdma_create_id(v->cm_chan, &id, c, RDMA_PS_TCP)) {
         tp_error(&v->base, "verbs: rdma_create_id (to rank %d): %s", peer, strerror(errno));

@@ -78,8 +78,10 @@ int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *p
         wr.send_flags = IBV_SEND_INLINE;
         wr.wr_id = verbs_send_wrid(peer, 0);
         int rc = verbs_post(v, c, &wr, false);
-        if (rc == RMP_SUCCESS)
+        if (rc == RMP_SUCCESS) {
             v->st_sends++, v->st_inline++;
+            verbs_fault_after_send(v, c);
+        }
         return rc;
     }
     if (v->tx_nfree == 0)
@@ -96,8 +98,10 @@ int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *p
     int rc = verbs_post(v, c, &wr, true); /* signaled: the buffer comes back with it */
     if (rc != RMP_SUCCESS)
         v->tx_free[v->tx_nfree++] = idx;
-    else
+    else {
         v->st_sends++;
+        verbs_fault_after_send(v, c);
+    }
     return rc;
 }
 
@@ -111,9 +115,9 @@ verbs_conn_t *verbs_on_send(verbs_tp_t *v, const struct ibv_wc *wc)
         return NULL;
     verbs_conn_t *c = &v->conns[peer];
     if (wc->status != IBV_WC_SUCCESS) {
-        char why[160];
-        snprintf(why, sizeof(why), "send to rank %d on %s: %s", peer, v->devname,
-                 ibv_wc_status_str(wc->status));
+        char why[320];
+        snprintf(why, sizeof(why), "send to rank %d on %s: %s%s", peer, v->devname,
+                 ibv_wc_status_str(wc->status), verbs_wc_fix(wc->status));
         verbs_peer_failed(v, peer, why);
         return NULL;
     }
@@ -155,7 +159,7 @@ void verbs_rx_flush(verbs_tp_t *v)
 static void on_impostor(verbs_tp_t *v, int claimed, uint32_t qpn)
 {
     int real = verbs_peer_of_qpn(v, qpn);
-    char why[160];
+    char why[320];
     snprintf(why, sizeof(why), "a packet on its QP 0x%x claims to come from rank %d (%s)", qpn,
              claimed, v->devname);
     if (real >= 0)
@@ -188,9 +192,9 @@ void verbs_on_recv(verbs_tp_t *v, const struct ibv_wc *wc)
         v->st_recvs++;
     } else if (wc->status != IBV_WC_WR_FLUSH_ERR) {
         int peer = verbs_peer_of_qpn(v, wc->qp_num);
-        char why[160];
-        snprintf(why, sizeof(why), "receive from rank %d on %s: %s", peer, v->devname,
-                 ibv_wc_status_str(wc->status));
+        char why[320];
+        snprintf(why, sizeof(why), "receive from rank %d on %s: %s%s", peer, v->devname,
+                 ibv_wc_status_str(wc->status), verbs_wc_fix(wc->status));
         if (peer >= 0)
             verbs_peer_failed(v, peer, why);
         else

@@ -2,12 +2,12 @@
  * reported honestly in one RMP_VERBOSE line per capability: HCA atomics (used: verbs_atomic.c),
  * cross-channel / CORE-Direct and masked (extended) atomics (never used: upstream rdma-core has
  * no portable verbs for either; on mlx5 they live behind DevX and raw WQEs, which nothing here
- * can run). The offload table (offload.h) is where a backend for them would plug in. */
-#include <dlfcn.h>
+ * can run); APM, DC and UMR (verbs_caps.c: reported, not used). The offload table (offload.h) is where a backend for them would plug in. */
 #include <stdio.h>
 #include <string.h>
 
 #include "transport/verbs/verbs.h"
+#include "transport/verbs/verbs_caps.h"
 
 /* Build time: the mlx5 direct-verbs header is the only upstream door to mlx5 specifics. */
 #if defined(__has_include)
@@ -18,25 +18,6 @@
 #ifndef PROBE_HAVE_MLX5DV
 #define PROBE_HAVE_MLX5DV 0
 #endif
-
-/* Whether the device is driven by mlx5. rmp does not link libmlx5 (nothing here runs on it):
- * ask it through dlopen when it is installed, else "unknown" (-1). */
-static int probe_is_mlx5(struct ibv_device *d)
-{
-    void *lib = dlopen("libmlx5.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-        return -1;
-    bool (*is_supported)(struct ibv_device *);
-    *(void **)&is_supported = dlsym(lib, "mlx5dv_is_supported");
-    int r = is_supported ? is_supported(d) : -1;
-    dlclose(lib);
-    return r;
-}
-
-static struct ibv_device *probe_device(verbs_tp_t *v)
-{
-    return v->dev ? v->dev->device : NULL;
-}
 
 static void probe_atomics(verbs_tp_t *v, verbs_probe_t *p)
 {
@@ -76,9 +57,21 @@ void verbs_probe_offload(verbs_tp_t *v, verbs_probe_t *p)
 {
     memset(p, 0, sizeof(*p));
     probe_atomics(v, p);
-    struct ibv_device *d = probe_device(v);
-    int mlx5 = d ? probe_is_mlx5(d) : -1;
+    verbs_caps_t caps;
+    verbs_caps_probe(v->dev, &v->dattr, &caps);
+    int mlx5 = caps.mlx5;
     p->mlx5 = mlx5 > 0;
     probe_mlx5_only(v, mlx5, "cross-channel");
     probe_mlx5_only(v, mlx5, "masked atomics");
+}
+
+void verbs_probe_paths(verbs_tp_t *v)
+{
+    if (!v->base.env->verbose)
+        return;
+    verbs_caps_t caps;
+    verbs_caps_probe(v->dev, &v->dattr, &caps);
+    tp_verbose(&v->base, "verbs: %s", caps.apm_line);
+    tp_verbose(&v->base, "verbs: %s", caps.dc_line);
+    tp_verbose(&v->base, "verbs: %s", caps.umr_line);
 }

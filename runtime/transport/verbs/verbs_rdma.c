@@ -165,6 +165,7 @@ int verbs_mem_reg(tp_t *tp, int peer, void *buf, size_t len, tp_rkey_t *rkey, vo
     rkey->addr = (uint64_t)(uintptr_t)buf;
     rkey->key[0] = m->mr->rkey;
     rkey->key[1] = len;
+    verbs_fault_revoke(v, m); /* RMP_VERBS_FAULT=revoke: the key just published dies */
     *memh_p = m;
     return RMP_SUCCESS;
 }
@@ -294,9 +295,9 @@ void verbs_on_read(verbs_tp_t *v, const struct ibv_wc *wc)
     c->reads_out--;
     if (wc->status != IBV_WC_SUCCESS) {
         if (!g->orphan) {
-            char why[160];
-            snprintf(why, sizeof(why), "RDMA READ from rank %d on %s: %s", g->peer, v->devname,
-                     ibv_wc_status_str(wc->status));
+            char why[320];
+            snprintf(why, sizeof(why), "RDMA READ from rank %d on %s: %s%s", g->peer,
+                     v->devname, ibv_wc_status_str(wc->status), verbs_wc_fix(wc->status));
             /* verbs_gets_fail frees the gets with nothing in flight: g, if this was its last
              * segment, and it is still used below. Held as one more segment meanwhile. */
             g->segs_out++;

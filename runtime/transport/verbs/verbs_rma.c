@@ -232,11 +232,11 @@ static void rma_done_wr(verbs_tp_t *v, verbs_cb_t *cb, const struct ibv_wc *wc)
         verbs_sq_retire(v, c);
     } else {
         if (wc->status != IBV_WC_WR_FLUSH_ERR) {
-            char why[160];
-            snprintf(why, sizeof(why), "one-sided %s with rank %d on %s: %s",
+            char why[320];
+            snprintf(why, sizeof(why), "one-sided %s with rank %d on %s: %s%s",
                      o->opc == IBV_WR_RDMA_WRITE ? "RDMA WRITE"
                      : o->opc == IBV_WR_RDMA_READ ? "RDMA READ" : "atomic", o->peer,
-                     v->devname, ibv_wc_status_str(wc->status));
+                     v->devname, ibv_wc_status_str(wc->status), verbs_wc_fix(wc->status));
             verbs_peer_failed(v, o->peer, why); /* flushes the rest of the QP */
         }
         if (o->status == RMP_SUCCESS)
