@@ -24,47 +24,6 @@
 #include "procs.h"
 #include "rankstat.h"
 
-int64_t job_now_ms(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
-        fprintf(stderr, "mrun: clock_gettime failed: %s\n", strerror(errno));
-        return 0;
-    }
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Signals every rank, and the process group of every rank that leads one (even after it
- * exited: its children may still be in there). */
-void job_signal_all(job_t *job, int sig)
-{
-    for (int r = 0; r < job->nprocs; r++) {
-        rank_t *rk = &job->ranks[r];
-        if (rk->pid > 0 && (rk->alive || rk->own_group))
-            procs_kill(rk->pid, rk->own_group, sig);
-    }
-}
-
-__attribute__((format(printf, 3, 4))) void job_fail(job_t *job, int status,
-                                                           const char *fmt, ...)
-{
-    if (job->failed)
-        return;
-    job->failed = true;
-    job->status = status;
-    for (int r = 0; r < job->nprocs; r++) /* nothing more is blamed: no verdict is waited for */
-        job->ranks[r].late_at = job->ranks[r].held_at = 0;
-    job->nheld = 0;
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "mrun: %s\n", msg);
-    job_signal_all(job, SIGTERM);
-    job->kill_at = job_now_ms() + GRACE_MS;
-}
-
 /* A rank's PMIx_Init or rmp_init became known. */
 static void on_initialized(job_t *job, int r)
 {
