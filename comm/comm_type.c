@@ -1,7 +1,7 @@
 /* comm_type.c — rmp_comm_split_type: a split whose color is a property of the rank. For
  * RMP_COMM_TYPE_SHARED the color is the lowest world rank on my node (PMIX_LOCAL_PEERS, which
  * every launcher gives): the same for every rank of a node, different across nodes, known
- * without communication. The hardware types (rmp/comm_hw.h) split by the node too. */
+ * without communication. The hardware types (rmp/rmp_comm_hw.h) split by the node too. */
 #include <string.h>
 
 #include "comm_coll.h"

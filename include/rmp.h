@@ -17,27 +17,27 @@ extern "C" {
 #define RMP_VERSION_PATCH 0
 #define RMP_VERSION_STRING "0.1.0"
 
-#include "rmp/errors.h"
-#include "rmp/handles.h"
-#include "rmp/init.h"
-#include "rmp/group.h"
-#include "rmp/info.h"
-#include "rmp/datatype.h"
-#include "rmp/p2p.h"
-#include "rmp/coll.h"
-#include "rmp/topo.h"
-#include "rmp/rma.h"
-#include "rmp/comm.h"
-#include "rmp/session.h"
-#include "rmp/tools.h"
-#include "rmp/dynamic.h"
-#include "rmp/comm_hw.h" /* split by hardware resource (needs rmp_info_t) */
-#include "rmp/io.h" /* parallel I/O (MPI-IO over POSIX files) */
+#include "rmp/rmp_errors.h"
+#include "rmp/rmp_handles.h"
+#include "rmp/rmp_init.h"
+#include "rmp/rmp_group.h"
+#include "rmp/rmp_info.h"
+#include "rmp/rmp_datatype.h"
+#include "rmp/rmp_p2p.h"
+#include "rmp/rmp_coll.h"
+#include "rmp/rmp_topo.h"
+#include "rmp/rmp_rma.h"
+#include "rmp/rmp_comm.h"
+#include "rmp/rmp_session.h"
+#include "rmp/rmp_tools.h"
+#include "rmp/rmp_dynamic.h"
+#include "rmp/rmp_comm_hw.h" /* split by hardware resource (needs rmp_info_t) */
+#include "rmp/rmp_io.h" /* parallel I/O (MPI-IO over POSIX files) */
 
-/* RMP_PROFILE's hooks for the layers above (rmp/prof.h). */
-#include "rmp/prof.h"
-/* Events as they happen, for tools (rmp/event.h). */
-#include "rmp/event.h"
+/* RMP_PROFILE's hooks for the layers above (rmp/rmp_prof.h). */
+#include "rmp/rmp_prof.h"
+/* Events as they happen, for tools (rmp/rmp_event.h). */
+#include "rmp/rmp_event.h"
 
 #ifdef __cplusplus
 }

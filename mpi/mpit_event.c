@@ -1,5 +1,5 @@
 /* mpit_event.c — event types and their source (MPI-4.0 15.3.8): event type i is rmp's native
- * event i (rmp/event.h), named "rmp_" + its name, its elements MPI_LONG_LONGs side by side; one
+ * event i (rmp/rmp_event.h), named "rmp_" + its name, its elements MPI_LONG_LONGs side by side; one
  * source, the process's monotonic clock in ns, which stamps every event. An event instance is
  * valid in its callback only (mpit_evreg.c sets it for the calling thread): read, copy,
  * timestamp and source are answered from it, with no lock, so that a restricted callback may

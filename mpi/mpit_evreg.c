@@ -1,5 +1,5 @@
 /* mpit_evreg.c — event registrations (MPI_T_event_handle_alloc ...) and their callbacks. Each
- * event type a registration exists for has two rmp listeners (rmp/event.h): one called where
+ * event type a registration exists for has two rmp listeners (rmp/rmp_event.h): one called where
  * the event happens, the runtime's lock held, for registrations with a callback of safety
  * MPI_RESTRICTED or above (the weakest such is called, told that level: it may only read the
  * instance); one called when the raising thread leaves the runtime, for those whose only

@@ -150,7 +150,7 @@ typedef union MPI_Status {
 #define MPI_MESSAGE_NO_PROC ((MPI_Message)RMP_MESSAGE_NO_PROC)
 #define MPI_BSEND_OVERHEAD RMP_BSEND_OVERHEAD
 #define MPI_COMM_TYPE_SHARED RMP_COMM_TYPE_SHARED
-#define MPI_COMM_TYPE_HW_GUIDED RMP_COMM_TYPE_HW_GUIDED /* MPI-4.0: rmp/comm_hw.h */
+#define MPI_COMM_TYPE_HW_GUIDED RMP_COMM_TYPE_HW_GUIDED /* MPI-4.0: rmp/rmp_comm_hw.h */
 #define MPI_COMM_TYPE_HW_UNGUIDED RMP_COMM_TYPE_HW_UNGUIDED
 
 /* Results of MPI_Comm_compare and MPI_Group_compare. */

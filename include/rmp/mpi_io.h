@@ -1,5 +1,5 @@
 /* rmp/mpi_io.h — MPI-IO's types and constants (MPI-3.1 chapter 13; over rmp's io/ layer,
- * include/rmp/io.h): included by mpi.h before the calls' prototypes (api/mpi.api). Files' errors go to the file's handler, MPI_ERRORS_RETURN by default (the
+ * include/rmp/rmp_io.h): included by mpi.h before the calls' prototypes (api/mpi.api). Files' errors go to the file's handler, MPI_ERRORS_RETURN by default (the
  * handler of MPI_FILE_NULL, which MPI_File_open's own errors use too). */
 #ifndef RMP_MPI_IO_H
 #define RMP_MPI_IO_H

@@ -44,7 +44,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 
 /* split_type MPI_COMM_TYPE_SHARED (or MPI_UNDEFINED: MPI_COMM_NULL), or MPI-4.0's
  * MPI_COMM_TYPE_HW_GUIDED / _HW_UNGUIDED (the node, "mpi_hw_resource_type" in info:
- * rmp/comm_hw.h); info otherwise hints, unused. */
+ * rmp/rmp_comm_hw.h); info otherwise hints, unused. */
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 int MPI_Group_size(MPI_Group group, int *size);

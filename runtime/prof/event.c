@@ -1,4 +1,4 @@
-/* event.c — rmp/event.h's listeners: a fixed table under one mutex. A listener called now runs
+/* event.c — rmp/rmp_event.h's listeners: a fixed table under one mutex. A listener called now runs
  * under that mutex (one at a time, so it needs no locking of its own); a queued one gets a ring
  * of RMP_EVENT_QUEUE events, drained outside the runtime's lock, and counts what did not fit.
  * Tools listen rarely and events are rare, so the mutex is never on a hot path: a source with

@@ -1,4 +1,4 @@
-/* event.h — raising rmp/event.h's events inside the runtime (event.c): with no listener a
+/* event.h — raising rmp/rmp_event.h's events inside the runtime (event.c): with no listener a
  * source costs one load and a predicted branch; queued listeners' events are delivered by
  * event_drain when a thread leaves the runtime's lock (ctx_unlock). */
 #ifndef RMP_RT_EVENT_H

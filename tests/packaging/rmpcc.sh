@@ -109,4 +109,17 @@ if "$rmpcc" -o "$out/outside" "$src/tests/packaging/mpi_outside.c" 2>"$out/outsi
 fi
 grep -q "undefined reference to .MPIX_Comm_revoke'" "$out/outside.err" ||
     fail "linking MPIX_Comm_revoke failed without naming it: $(cat "$out/outside.err")"
+# rmpcc puts include/rmp on the path before the user's own -I: only MPI's names (mpi*.h,
+# pmpi.h) and rmp_-prefixed ones may live there, or a user's info.h or io.h (HDF5 checks for
+# <io.h>) in a later -I directory would be shadowed by rmp's.
+for h in "$inc"/rmp/*.h; do
+    case ${h##*/} in mpi*.h | pmpi.h | rmp_*.h) ;; *) fail "include/rmp/${h##*/} would shadow a user's header of that name" ;; esac
+done
+mkdir -p "$out/userinc"
+for n in info io errors comm prof event; do
+    printf '#define USER_%s_H 1\n' "$n" >"$out/userinc/$n.h"
+done
+printf '#include <mpi.h>\n#include "info.h"\n#include "io.h"\n#include "errors.h"\n#include "comm.h"\n#include "prof.h"\n#include "event.h"\n#if !USER_info_H || !USER_io_H || !USER_errors_H || !USER_comm_H || !USER_prof_H || !USER_event_H\n#error a header of the user was shadowed\n#endif\nint main(void) { return 0; }\n' >"$out/userinc.c"
+"$rmpcc" -I"$out/userinc" -c -o "$out/userinc.o" "$out/userinc.c" ||
+    fail "a program with its own info.h, io.h, errors.h ... in an -I directory did not get them"
 echo "rmpcc: OK"

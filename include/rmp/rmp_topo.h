@@ -1,4 +1,4 @@
-/* rmp/topo.h — process topologies: Cartesian, graph and distributed graph communicators.
+/* rmp/rmp_topo.h — process topologies: Cartesian, graph and distributed graph communicators.
  * Part of the native API: programs include <rmp.h>, which includes this. */
 #ifndef RMP_API_TOPO_H
 #define RMP_API_TOPO_H

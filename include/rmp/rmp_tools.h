@@ -1,4 +1,4 @@
-/* rmp/tools.h — tools: control variables and performance counters (runtime/cvar.c, runtime/stats.c).
+/* rmp/rmp_tools.h — tools: control variables and performance counters (runtime/cvar.c, runtime/stats.c).
  * Part of the native API: programs include <rmp.h>, which includes this. */
 #ifndef RMP_API_TOOLS_H
 #define RMP_API_TOOLS_H

@@ -1,4 +1,4 @@
-/* rmp/event.h — events a tool can hear as they happen (MPI_T events sit on these): a message
+/* rmp/rmp_event.h — events a tool can hear as they happen (MPI_T events sit on these): a message
  * that arrived before its receive, a rendezvous begun, a zero-copy rendezvous that fell back to
  * streaming, a connection made, a peer found failed. Included by rmp.h; not on its own. */
 #ifndef RMP_EVENT_H

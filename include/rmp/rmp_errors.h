@@ -1,4 +1,4 @@
-/* rmp/errors.h — error codes: RMP_SUCCESS and the negative RMP_ERR_* every call returns.
+/* rmp/rmp_errors.h — error codes: RMP_SUCCESS and the negative RMP_ERR_* every call returns.
  * Part of the native API: programs include <rmp.h>, which includes this. */
 #ifndef RMP_API_ERRORS_H
 #define RMP_API_ERRORS_H
@@ -56,7 +56,7 @@ enum {
                                    * connected): one line on stderr says which */
     RMP_ERR_NAME = -39,           /* rmp_lookup_name: no port published under that service */
     RMP_ERR_SERVICE = -40,        /* rmp_unpublish_name: the service is not published */
-    /* I/O (include/rmp/io.h): the file system's failures, each with its MPI class */
+    /* I/O (include/rmp/rmp_io.h): the file system's failures, each with its MPI class */
     RMP_ERR_FILE = -41,           /* invalid or closed file handle */
     RMP_ERR_NO_SUCH_FILE = -42,   /* the file does not exist (open without create, delete) */
     RMP_ERR_FILE_EXISTS = -43,    /* open with RMP_FMODE_EXCL of an existing file */

@@ -1,4 +1,4 @@
-/* rmp/coll.h — collectives: blocking, nonblocking and persistent (every rank of comm calls with
+/* rmp/rmp_coll.h — collectives: blocking, nonblocking and persistent (every rank of comm calls with
  * matching arguments).
  * Part of the native API: programs include <rmp.h>, which includes this. */
 #ifndef RMP_API_COLL_H

@@ -1,4 +1,4 @@
-/* rmp/handles.h — the handle types every area shares (communicators, datatypes, ops, requests) and the
+/* rmp/rmp_handles.h — the handle types every area shares (communicators, datatypes, ops, requests) and the
  * status of a completed operation.
  * Part of the native API: programs include <rmp.h>, which includes this. */
 #ifndef RMP_API_HANDLES_H

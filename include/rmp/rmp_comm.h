@@ -1,4 +1,4 @@
-/* rmp/comm.h — communicators: rank, size, dup, split, compare, intercommunicators, creation from groups,
+/* rmp/rmp_comm.h — communicators: rank, size, dup, split, compare, intercommunicators, creation from groups,
  * names and hints, attributes, error classes.
  * Part of the native API: programs include <rmp.h>, which includes this. */
 #ifndef RMP_API_COMM_H

@@ -1,4 +1,4 @@
-/* rmp/group.h — groups: ordered sets of processes, local objects (no communication).
+/* rmp/rmp_group.h — groups: ordered sets of processes, local objects (no communication).
  * Part of the native API: programs include <rmp.h>, which includes this. */
 #ifndef RMP_API_GROUP_H
 #define RMP_API_GROUP_H

@@ -1,4 +1,4 @@
-/* rmp/comm_hw.h — splits by hardware resource (MPI-4.0's MPI_COMM_TYPE_HW_GUIDED and
+/* rmp/rmp_comm_hw.h — splits by hardware resource (MPI-4.0's MPI_COMM_TYPE_HW_GUIDED and
  * _HW_UNGUIDED) beside rmp_comm_split_type. Included by rmp.h. */
 #ifndef RMP_COMM_HW_H
 #define RMP_COMM_HW_H

@@ -1,4 +1,4 @@
-/* rmp/info.h — info objects: (key, value) hints, usable before rmp_init.
+/* rmp/rmp_info.h — info objects: (key, value) hints, usable before rmp_init.
  * Part of the native API: programs include <rmp.h>, which includes this. */
 #ifndef RMP_API_INFO_H
 #define RMP_API_INFO_H

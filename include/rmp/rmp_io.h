@@ -1,4 +1,4 @@
-/* rmp/io.h — parallel I/O (io/): a file is a communicator's POSIX file seen through a view
+/* rmp/rmp_io.h — parallel I/O (io/): a file is a communicator's POSIX file seen through a view
  * (displacement, etype, filetype, data representation). Included by rmp.h; every call returns
  * RMP_SUCCESS or an RMP_ERR_* code, and the file system's failures come back with their own
  * codes (RMP_ERR_NO_SUCH_FILE, RMP_ERR_NO_SPACE...), the path and errno in

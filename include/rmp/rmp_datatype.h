@@ -1,4 +1,4 @@
-/* rmp/datatype.h — datatypes and reduction ops: sizes, constructors, decoding, packing, the predefined
+/* rmp/rmp_datatype.h — datatypes and reduction ops: sizes, constructors, decoding, packing, the predefined
  * types and ops, user-defined reductions.
  * Part of the native API: programs include <rmp.h>, which includes this. */
 #ifndef RMP_API_DATATYPE_H

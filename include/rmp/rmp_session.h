@@ -1,4 +1,4 @@
-/* rmp/session.h — MPI-4 sessions (MPI-4.0 ch. 11).
+/* rmp/rmp_session.h — MPI-4 sessions (MPI-4.0 ch. 11).
  * Part of the native API: programs include <rmp.h>, which includes this. */
 #ifndef RMP_API_SESSION_H
 #define RMP_API_SESSION_H

@@ -1,4 +1,4 @@
-/* rmp/rma.h — windows and one-sided communication (MPI-3.1 ch. 11).
+/* rmp/rmp_rma.h — windows and one-sided communication (MPI-3.1 ch. 11).
  * Part of the native API: programs include <rmp.h>, which includes this. */
 #ifndef RMP_API_RMA_H
 #define RMP_API_RMA_H

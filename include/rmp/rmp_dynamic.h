@@ -1,4 +1,4 @@
-/* rmp/dynamic.h — dynamic processes: ports, connect/accept, join, spawn.
+/* rmp/rmp_dynamic.h — dynamic processes: ports, connect/accept, join, spawn.
  * Part of the native API: programs include <rmp.h>, which includes this. */
 #ifndef RMP_API_DYNAMIC_H
 #define RMP_API_DYNAMIC_H

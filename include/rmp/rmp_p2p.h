@@ -1,4 +1,4 @@
-/* rmp/p2p.h — point-to-point: blocking and nonblocking sends and receives, probes, requests, statuses,
+/* rmp/rmp_p2p.h — point-to-point: blocking and nonblocking sends and receives, probes, requests, statuses,
  * generalized requests, Isendrecv, partitioned communication.
  * Part of the native API: programs include <rmp.h>, which includes this. */
 #ifndef RMP_API_P2P_H

@@ -1,4 +1,4 @@
-/* rmp/init.h — starting and ending the runtime, thread levels, versions, error strings.
+/* rmp/rmp_init.h — starting and ending the runtime, thread levels, versions, error strings.
  * Part of the native API: programs include <rmp.h>, which includes this. */
 #ifndef RMP_API_INIT_H
 #define RMP_API_INIT_H
