@@ -215,16 +215,6 @@ static int tp_pieces(win_t *w, int r, bool wr, uint64_t off, const rma_piece_t *
 }
 
 /* ---- checks ---- */
-bool rma_cas_type(dt_base_t b)
-{
-    switch (b) {
-    case DT_INT8: case DT_INT16: case DT_INT32: case DT_INT64: case DT_UINT8: case DT_UINT16:
-    case DT_UINT32: case DT_UINT64: case DT_BYTE: case DT_C_BOOL: case DT_WCHAR: case DT_LOGICAL:
-        return true;
-    default:
-        return false;
-    }
-}
 
 /* A buffer of count elements of type h: its type (committed) and packed size. */
 static int buf_check(const void *buf, int count, rmp_datatype_t h, const dtype_t **dt,

@@ -228,7 +228,7 @@ bool rma_fast_move(bool put, void *origin, int count, rmp_datatype_t type, int t
 bool rma_fast_acc(const void *origin, void *result, const void *compare, int count,
                   rmp_datatype_t type, int target, ptrdiff_t disp, rmp_op_t op, rmp_win_t win,
                   int *err);
-/* (ops.c) Whether compare_and_swap takes elements of b: integers, logical, byte. */
+/* Whether compare_and_swap takes elements of b: integers, logical, byte. */
 bool rma_cas_type(dt_base_t b);
 
 /* ---- flat.c ---- */
