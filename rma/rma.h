@@ -129,7 +129,7 @@ typedef struct win {
     /* dynamic windows (win_dyn.c): my exposed region table and the targets' tables as last read */
     struct rma_dyn *dyn;
     /* operations whose data lands later (rget into a noncontiguous buffer, request forms on
-     * asynchronous paths): finished by rma_defer_run (ops.c) */
+     * asynchronous paths): finished by rma_defer_run (flush.c) */
     struct rma_defer *defer;
     /* active messages (am.c) */
     uint64_t am_applied;    /* operations applied here for others (statistics) */
@@ -198,10 +198,17 @@ static inline bool rma_idle(const win_t *w, int r)
 /* rma_flush_target on every target: the first error. */
 int rma_flush_all(win_t *w, bool local);
 
-/* ---- ops.c ---- */
+/* ---- flush.c: deferred completion ---- */
 /* Target r's operations all complete (completed == issued): finish the deferred ones to it
  * (unpack what arrived, complete their requests). Lock held. */
 void rma_defer_run(win_t *w, int r);
+/* Finish later, once r's operations complete, what cannot be finished now: unpack tmp (bytes)
+ * into user as count elements of dt (dt NULL: nothing), free tmp (owned from here on),
+ * complete *rq if wanted (rq NULL: none). */
+int rma_defer(win_t *w, int r, void *tmp, const dtype_t *dt, int count, void *user,
+              size_t bytes, rmp_request_t *rq);
+/* A request already complete with err (rq NULL: none wanted; err: no request, err back). */
+int rma_req_done_now(rmp_request_t *rq, int err);
 
 /* ---- ops.c / amo.c / am.c: completion bookkeeping shared with flush.c ---- */
 /* Count one operation issued to r (remote and local completion pending). */
