@@ -1,8 +1,7 @@
 /* errors.c — MPI's error model over rmp's codes: the error codes and classes, the strings,
  * and the error handler of each communicator and window (MPI_ERRORS_ARE_FATAL unless the
  * program chose MPI_ERRORS_RETURN or a handler of its own). User classes and codes are in
- * errclass.c; the MPI calls on error handlers in errhandler.c; MPI_Error_class and
- * MPI_Error_string, which read both, in errstring.c. */
+ * errclass.c; the MPI calls on error handlers in errhandler.c. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -77,7 +76,7 @@ static const int rmpi_class_of[-RMP_ERR_LAST] = {
     [-RMP_ERR_IO] = MPI_ERR_IO,
 };
 
-const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {
+static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {
     "MPI_SUCCESS", "MPI_ERR_BUFFER", "MPI_ERR_COUNT", "MPI_ERR_TYPE", "MPI_ERR_TAG",
     "MPI_ERR_COMM", "MPI_ERR_RANK", "MPI_ERR_REQUEST", "MPI_ERR_ROOT", "MPI_ERR_GROUP",
     "MPI_ERR_OP", "MPI_ERR_TOPOLOGY", "MPI_ERR_DIMS", "MPI_ERR_ARG", "MPI_ERR_UNKNOWN",
@@ -223,7 +222,7 @@ int rmpi_code(int rmp_err)
 }
 
 /* The rmp error an extra code stands for, or 0 when code is not one. */
-int rmpi_extra_err(int code)
+static int rmpi_extra_err(int code)
 {
     int e = RMPI_CODE_BASE - code;
     if (code <= RMPI_CODE_BASE || e <= RMP_ERR_LAST || rmpi_class_of[-e] != MPI_ERR_OTHER)
@@ -232,7 +231,7 @@ int rmpi_extra_err(int code)
 }
 
 /* The rmp error a class is raised for, or 0 when rmp never raises it. */
-int rmpi_err_of_class(int cls)
+static int rmpi_err_of_class(int cls)
 {
     if (cls == MPI_ERR_OTHER)
         return 0; /* rmp errors of that class have codes of their own */
@@ -483,4 +482,45 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
         code = MPI_ERR_ARG;
     pthread_mutex_unlock(&rmpi_errh.lock);
     return rmpi_raise_code(MPI_COMM_WORLD, code, __func__);
+}
+
+int MPI_Error_class(int errorcode, int *errorclass)
+{
+    if (!errorclass)
+        return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_ARG, __func__);
+    if (errorcode >= MPI_SUCCESS && errorcode <= MPI_ERR_LASTCLASS)
+        *errorclass = errorcode;
+    else if (rmpi_extra_err(errorcode))
+        *errorclass = MPI_ERR_OTHER;
+    else if (!rmpi_user_code(errorcode, errorclass, NULL))
+        return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_ARG, __func__);
+    return MPI_SUCCESS;
+}
+
+/* "MPI_ERR_RANK: invalid rank": the class name, then rmp's description of the error. */
+int MPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    int cls, e = rmpi_extra_err(errorcode);
+    if (!string || !resultlen)
+        return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_ARG, __func__);
+    if (!e && rmpi_user_code(errorcode, &cls, string)) { /* the string added, else "" */
+        *resultlen = (int)strlen(string);
+        return MPI_SUCCESS;
+    }
+    if (e)
+        cls = MPI_ERR_OTHER;
+    else if (errorcode >= MPI_SUCCESS && errorcode <= MPI_ERR_LASTCLASS)
+        cls = errorcode, e = rmpi_err_of_class(cls);
+    else
+        return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_ARG, __func__);
+    const char *text = cls == MPI_SUCCESS     ? "no error"
+                       : e                    ? rmp_strerror(e)
+                       : cls == MPI_ERR_OTHER ? "other error"
+                                              : "an error class rmp never raises";
+    /* a file system's failure: the path and errno of this thread's last one (io/) */
+    const char *io = e <= RMP_ERR_NO_SUCH_FILE && e >= RMP_ERR_IO ? rmp_file_error_detail() : "";
+    int n = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s%s%s%s", rmpi_class_name[cls], text,
+                     *io ? " (" : "", io, *io ? ")" : "");
+    *resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
+    return MPI_SUCCESS;
 }

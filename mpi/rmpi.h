@@ -36,11 +36,6 @@ static inline int rmpi_foreign(int code)
 int rmpi_raise(MPI_Comm comm, int rmp_err, const char *call);
 /* The same for an error detected by the layer itself, already an MPI code. */
 int rmpi_raise_code(MPI_Comm comm, int code, const char *call);
-/* (errors.c, for errstring.c) The rmp error an extra code (an rmp error with no MPI class of
- * its own) stands for, or 0; the rmp error a class is raised for, or 0; the classes' names. */
-int rmpi_extra_err(int code);
-int rmpi_err_of_class(int cls);
-extern const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1];
 
 /* Error handlers follow communicators: a new one inherits its parent's, a freed one forgets. */
 void rmpi_errh_inherit(MPI_Comm parent, MPI_Comm child);
