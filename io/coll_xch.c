@@ -1,12 +1,89 @@
-/* io/coll_xch.c — the exchange's set-up and data movement: my runs cut per file domain, the
- * pieces announced to their aggregators (alltoall of counts, alltoallv of offset/length
- * pairs), buffers sized by a dry walk of every round (so no rank can fail mid-round), and
- * the messages of one round: a window's bytes that are one piece go without packing. */
+/* io/coll_xch.c — the exchange's set-up and data movement: my runs cut per file domain and
+ * announced to their aggregators, buffers sized by a dry walk of every round, the walk of a
+ * round's pieces, and the messages of one round (one-piece windows go without packing). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll_xch.h"
+
+/* Pieces of w meeting [lo, hi): [*a, *b); the cursor stays on a piece crossing hi. */
+static void walk(walk_t *w, int64_t lo, int64_t hi, size_t *a, size_t *b)
+{
+    while (w->cur < w->n && w->p[w->cur].off + w->p[w->cur].len <= lo)
+        w->cur++;
+    size_t i = w->cur;
+    while (i < w->n && w->p[i].off < hi)
+        i++;
+    *a = w->cur, *b = i;
+    if (i > w->cur && w->p[i - 1].off + w->p[i - 1].len <= hi)
+        w->cur = i;
+    else if (i > w->cur)
+        w->cur = i - 1;
+}
+
+/* Where byte o of piece r lives: in win (the aggregator's buffer, from file offset lo) or in
+ * the piece's own memory. */
+static char *place(const io_run_t *r, int64_t o, int64_t lo, char *win)
+{
+    return win ? win + (o - lo) : r->mem + (o - r->off);
+}
+
+int64_t xch_move(const io_run_t *p, size_t a, size_t b, int64_t lo, int64_t hi, char *win,
+                 char *flat, int flat_win, int to_flat)
+{
+    int64_t pos = 0;
+    for (size_t i = a; i < b; i++) {
+        int64_t o = p[i].off > lo ? p[i].off : lo;
+        int64_t e = p[i].off + p[i].len < hi ? p[i].off + p[i].len : hi;
+        if (e <= o)
+            continue;
+        if (flat) {
+            char *f = flat_win ? flat + (o - lo) : flat + pos;
+            char *q = place(&p[i], o, lo, win);
+            memcpy(to_flat ? f : q, to_flat ? q : f, (size_t)(e - o));
+        }
+        pos += e - o;
+    }
+    return pos;
+}
+
+char *xch_direct(const io_run_t *p, size_t a, size_t b, int64_t lo, char *win)
+{
+    if (b - a != 1)
+        return NULL;
+    return place(&p[a], p[a].off > lo ? p[a].off : lo, lo, win);
+}
+
+/* The window of domain d in round r: [*lo, *hi), empty past the domain's end. */
+static void window(const coll_plan_t *p, int d, int64_t r, int64_t *lo, int64_t *hi)
+{
+    int64_t end = p->dom[d + 1];
+    *lo = p->dom[d] + r * p->cb;
+    *lo = *lo < end ? *lo : end;
+    *hi = end - *lo < p->cb ? end : *lo + p->cb;
+}
+
+/* This round's pieces: per source in my window (aggregator), per domain of mine. */
+void xch_round_walk(xch_t *x, int64_t r)
+{
+    const coll_plan_t *p = x->pl;
+    if (p->me_agg >= 0) {
+        window(p, p->me_agg, r, &x->wlo, &x->whi);
+        for (int s = 0; s < p->size; s++) {
+            walk(&x->theirs[s], x->wlo, x->whi, &x->from[s].a, &x->from[s].b);
+            x->from[s].bytes = xch_move(x->theirs[s].p, x->from[s].a, x->from[s].b, x->wlo,
+                                        x->whi, NULL, NULL, 0, 0);
+        }
+    }
+    for (int d = 0; d < p->naggs; d++) {
+        int64_t lo, hi;
+        window(p, d, r, &lo, &hi);
+        x->to[d].lo = lo, x->to[d].hi = hi;
+        walk(&x->mine[d], lo, hi, &x->to[d].a, &x->to[d].b);
+        x->to[d].bytes = xch_move(x->mine[d].p, x->to[d].a, x->to[d].b, lo, hi, NULL, NULL, 0, 0);
+    }
+}
 
 int xch_split(xch_t *x, io_run_t *runs, size_t n)
 {

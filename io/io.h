@@ -55,12 +55,17 @@ typedef struct io_file {
     int busy;         /* nonblocking operations in flight (io_async.c) */
 } io_file_t;
 
-/* The file of a handle (NULL: invalid or closed). */
+/* The table of open files (table.c): the file of a handle (NULL: invalid or closed); a new
+ * file's handle; a closed file's handle given back. */
 io_file_t *io_file_get(rmp_file_t fh);
+int io_file_put(io_file_t *f, rmp_file_t *fh);
+void io_file_drop(rmp_file_t fh);
 
 /* errno -> rmp code, and the detail ("what path: strerror (errno N)") kept for
  * rmp_file_error_detail. */
 int io_errno(int err, const char *what, const char *path);
+/* The errno the calling thread's last io_errno mapped. */
+int io_errno_last(void);
 /* The same code on every rank of comm: the most severe (lowest) of the ranks' rc. */
 int io_agree(rmp_comm_t comm, int rc);
 

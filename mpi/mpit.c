@@ -1,6 +1,6 @@
-/* mpit.c — the tools interface's entry and exit (MPI_T_init_thread, MPI_T_finalize, nested
- * and independent of MPI_Init), its enumerations (the choices of the RMP_* knobs that take
- * one of a set of words), and the helpers mpit.h declares. */
+/* mpit.c — the tools interface's state (initialized or not, its one lock), its enumerations
+ * (the choices of the RMP_* knobs that take one of a set of words), and the helpers mpit.h
+ * declares; entry and exit (MPI_T_init_thread, MPI_T_finalize) are mpit_init.c's. */
 #include <pthread.h>
 #include <string.h>
 
@@ -30,6 +30,12 @@ int rmpi_t_enter(const void *arg)
         return MPI_T_ERR_INVALID;
     rmpi_t_lock();
     return MPI_SUCCESS;
+}
+
+int rmpi_t_refs(int delta)
+{
+    mpit.refs += delta;
+    return mpit.refs;
 }
 
 int rmpi_t_ready(void)
@@ -72,32 +78,6 @@ int rmpi_t_find(const char *name, int n, const char *(*name_of)(int))
         if (!strcmp(name, name_of(i)))
             return i;
     return -1;
-}
-
-/* Every thread level is provided: the tables are under one lock, the runtime's counters and
- * knobs under its own. */
-int MPI_T_init_thread(int required, int *provided)
-{
-    if (!provided || required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
-        return MPI_T_ERR_INVALID;
-    rmpi_t_lock();
-    mpit.refs++;
-    rmpi_t_unlock();
-    *provided = required;
-    return MPI_SUCCESS;
-}
-
-int MPI_T_finalize(void)
-{
-    rmpi_t_lock();
-    int rc = mpit.refs > 0 ? MPI_SUCCESS : MPI_T_ERR_NOT_INITIALIZED;
-    if (mpit.refs > 0 && --mpit.refs == 0) {
-        rmpi_t_pvar_fini();
-        rmpi_t_event_fini();
-        rmpi_t_cvar_fini();
-    }
-    rmpi_t_unlock();
-    return rc;
 }
 
 /* ---- enumerations: MPI_T_enum k + 1 is the choices of cvar k (an RMP_* knob of type enum) */

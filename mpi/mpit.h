@@ -10,6 +10,9 @@
 /* MPI_SUCCESS between MPI_T_init_thread and the matching MPI_T_finalize, else
  * MPI_T_ERR_NOT_INITIALIZED. */
 int rmpi_t_ready(void);
+/* Under rmpi_t_lock: the MPI_T_init_thread calls not yet finalized, changed by delta; the
+ * count after (mpit_init.c). */
+int rmpi_t_refs(int delta);
 /* The start of a call that changes MPI_T's tables: MPI_SUCCESS with the lock taken, or why
  * not (MPI_T not initialized, or arg, the call's required pointer, NULL). */
 int rmpi_t_enter(const void *arg);

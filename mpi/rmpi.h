@@ -105,6 +105,13 @@ int rmpi_attr_finalize(void);
 int rmpi_lastusedcode(void);
 /* For a user code or class: true, with its class and (string may be NULL) its string. */
 bool rmpi_user_code(int code, int *cls, char *string);
+/* (errcode.c) The table of user codes: a new code of class cls (cls < 0: a new class); a
+ * code's string (copy owned from then on); the removal of a class (want_class) or a code.
+ * MPI codes back, nothing raised. */
+int rmpi_ec_add(int cls, int *code);
+int rmpi_ec_set_string(int errorcode, char *copy);
+int rmpi_ec_remove(int code, bool want_class);
+int rmpi_ec_drop_string(int errorcode);
 
 /* Errors on a window: its handler (errors.c), MPI_COMM_WORLD's for an invalid window. */
 int rmpi_raise_win(MPI_Win win, int rmp_err, const char *call);

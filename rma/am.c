@@ -101,14 +101,6 @@ static void op_fail(am_op_t *op, int err)
         op->err = err;
 }
 
-size_t am_max_payload(rmp_ctx_t *c, int peer)
-{
-    tp_t *tp = c->peers[peer].tp;
-    if (!tp || tp->max_send <= sizeof(pkt_rma_t))
-        return 0;
-    return tp->max_send - sizeof(pkt_rma_t);
-}
-
 /* Send one request packet of op; counted among its pending answers once sent. */
 static int send_req(am_op_t *op, uint64_t id, pkt_rma_t h, const void *payload, size_t len)
 {
@@ -360,9 +352,16 @@ void rma_am_init(rmp_ctx_t *c)
 
 /* Operations still waiting for answers from a window that goes: their answers are accepted
  * (and dropped), no longer counted on it. */
-void am_forget_window(win_t *w)
+static void am_forget_window(win_t *w)
 {
     for (uint32_t i = 0; i < op_cap; i++)
         if (op_tab[i] && op_tab[i]->w == w)
             op_tab[i]->w = NULL;
+}
+
+/* A window goes: the origin's half forgets it, then the target's registry drops it. */
+void rma_am_unregister(win_t *w)
+{
+    am_forget_window(w);
+    am_target_unregister(w);
 }

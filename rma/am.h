@@ -14,6 +14,8 @@ bool am_target_deliver(rmp_ctx_t *c, int src, const pkt_rma_t *h, const void *pa
 void am_target_peer_failed(rmp_ctx_t *c, int peer);
 /* Teardown: the registry freed. */
 void am_target_fini(void);
+/* Window w leaves the registry (rma_am_unregister, am.c, after the origin's half forgot it). */
+void am_target_unregister(win_t *w);
 
 /* An answer to world rank dst about request h: ACK with status, or DATA of len bytes at
  * position pos of the origin's buffer (split to what one packet carries). Failures are not
@@ -21,9 +23,8 @@ void am_target_fini(void);
 void am_send_ack(rmp_ctx_t *c, int dst, const pkt_rma_t *h, int status);
 void am_send_data(rmp_ctx_t *c, int dst, const pkt_rma_t *h, uint64_t pos, const void *data,
                   size_t len);
-/* am.c: operations of window w still waiting for answers stop counting on it (it goes). */
-void am_forget_window(win_t *w);
-/* Payload bytes one packet to world rank peer can carry (0: no transport reaches it). */
+/* (am_target.c) Payload bytes one packet to world rank peer can carry (0: no transport
+ * reaches it). */
 size_t am_max_payload(rmp_ctx_t *c, int peer);
 
 #endif

@@ -266,9 +266,16 @@ static void win_free(am_win_t *aw)
     free(aw);
 }
 
-void rma_am_unregister(win_t *w)
+size_t am_max_payload(rmp_ctx_t *c, int peer)
 {
-    am_forget_window(w);
+    tp_t *tp = c->peers[peer].tp;
+    if (!tp || tp->max_send <= sizeof(pkt_rma_t))
+        return 0;
+    return tp->max_send - sizeof(pkt_rma_t);
+}
+
+void am_target_unregister(win_t *w)
+{
     for (int i = 0; i < nwins; i++) {
         if (wins[i]->w == w) {
             win_free(wins[i]);

@@ -53,6 +53,19 @@ static bool fast_may(win_t *w, int r)
     return epoch && !t->error && !c->peers[t->world].failed && !c->prof;
 }
 
+/* The types compare-and-swap takes (MPI-3.1 11.3.4: C integer, Fortran integer, logical,
+ * byte): the same set on the fast path and the checked one (ops.c). */
+bool rma_cas_type(dt_base_t b)
+{
+    switch (b) {
+    case DT_INT8: case DT_INT16: case DT_INT32: case DT_INT64: case DT_UINT8: case DT_UINT16:
+    case DT_UINT32: case DT_UINT64: case DT_BYTE: case DT_C_BOOL: case DT_WCHAR: case DT_LOGICAL:
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool rma_fast_move(bool put, void *origin, int count, rmp_datatype_t type, int target,
                    ptrdiff_t disp, int tcount, rmp_datatype_t ttype, rmp_win_t win, int *err)
 {

@@ -2,8 +2,113 @@
  * a target now (rma_epoch_check, on every operation), and flush, flush_local, their _all forms
  * and win_sync. Completion is counted per target (rma_issued / rma_completed): to flush a
  * target is to progress until its counts meet. Every synchronization mode ends its epochs
- * through rma_flush_target (fence.c, pscw.c, lock.c). */
+ * through rma_flush_target (fence.c, pscw.c, lock.c), which also finishes what ops.c deferred
+ * until a target's operations complete (unpacking a get, completing a request). */
+#include <stdlib.h>
+
 #include "rma.h"
+
+/* ---- deferred completion ---- */
+typedef struct rma_defer {
+    struct rma_defer *next;
+    win_t *w;
+    int r;
+    void *tmp;             /* freed when done */
+    const dtype_t *dt;     /* non-NULL: unpack tmp (bytes) into user as count elements */
+    int count;
+    void *user;
+    size_t bytes;
+    struct rmp_request *req; /* non-NULL: completed then (on coll_active meanwhile) */
+} rma_defer_t;
+
+static bool defer_ready(const win_t *w, int r)
+{
+    return w->t[r].completed == w->t[r].issued;
+}
+
+static void defer_finish(rma_defer_t *d)
+{
+    win_t *w = d->w;
+    for (rma_defer_t **p = &w->defer; *p; p = &(*p)->next)
+        if (*p == d) {
+            *p = d->next;
+            break;
+        }
+    if (d->dt)
+        dtype_unpack(d->dt, d->count, d->tmp, d->bytes, d->user);
+    free(d->tmp);
+    if (d->req) {
+        progress_coll_remove(&rmp_ctx, d->req);
+        d->req->coll = NULL;
+        req_complete(d->req, w->t[d->r].error);
+    }
+    free(d);
+}
+
+void rma_defer_run(win_t *w, int r)
+{
+    rma_defer_t *d = w->defer, *nx;
+    for (; d; d = nx) {
+        nx = d->next;
+        if (d->r == r)
+            defer_finish(d);
+    }
+}
+
+/* A request's share of progress: done once its target's operations all completed. Only its
+ * own record is finished here (progress_poll walks the list it sits on). */
+static int defer_poll(struct rmp_request *rq)
+{
+    rma_defer_t *d = rq->coll;
+    if (!defer_ready(d->w, d->r))
+        return 0;
+    defer_finish(d);
+    return 1;
+}
+
+/* A request already complete (rq NULL: none wanted). */
+int rma_req_done_now(rmp_request_t *rq, int err)
+{
+    if (!rq)
+        return err;
+    if (err)
+        return err;
+    struct rmp_request *r = req_alloc(REQ_COLL);
+    if (!r)
+        return RMP_ERR_NO_MEM;
+    r->freeable = true;
+    req_complete(r, RMP_SUCCESS);
+    *rq = req_handle(r);
+    return RMP_SUCCESS;
+}
+
+/* Finish later what cannot be finished now; tmp is owned from here on. */
+int rma_defer(win_t *w, int r, void *tmp, const dtype_t *dt, int count, void *user,
+              size_t bytes, rmp_request_t *rq)
+{
+    rma_defer_t *d = calloc(1, sizeof(*d));
+    struct rmp_request *q = d && rq ? req_alloc(REQ_COLL) : NULL;
+    if (!d || (rq && !q)) {
+        free(d);
+        /* cannot wait in the background: wait here (correct, only slower) */
+        int err = rma_flush_target(w, r, false);
+        if (dt)
+            dtype_unpack(dt, count, tmp, bytes, user);
+        free(tmp);
+        return rma_req_done_now(rq, err);
+    }
+    *d = (rma_defer_t){.w = w, .r = r, .tmp = tmp, .dt = dt, .count = count, .user = user,
+                       .bytes = bytes, .req = q, .next = w->defer};
+    w->defer = d;
+    if (q) {
+        q->freeable = true;
+        q->coll = d;
+        q->coll_progress = defer_poll;
+        progress_coll_add(&rmp_ctx, q);
+        *rq = req_handle(q);
+    }
+    return RMP_SUCCESS;
+}
 
 int rma_epoch_check(win_t *w, int r, bool req)
 {

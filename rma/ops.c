@@ -38,108 +38,6 @@ typedef struct args {
     rmp_request_t *req;
 } args_t;
 
-/* ---- deferred completion ---- */
-typedef struct rma_defer {
-    struct rma_defer *next;
-    win_t *w;
-    int r;
-    void *tmp;             /* freed when done */
-    const dtype_t *dt;     /* non-NULL: unpack tmp (bytes) into user as count elements */
-    int count;
-    void *user;
-    size_t bytes;
-    struct rmp_request *req; /* non-NULL: completed then (on coll_active meanwhile) */
-} rma_defer_t;
-
-static bool defer_ready(const win_t *w, int r)
-{
-    return w->t[r].completed == w->t[r].issued;
-}
-
-static void defer_finish(rma_defer_t *d)
-{
-    win_t *w = d->w;
-    for (rma_defer_t **p = &w->defer; *p; p = &(*p)->next)
-        if (*p == d) {
-            *p = d->next;
-            break;
-        }
-    if (d->dt)
-        dtype_unpack(d->dt, d->count, d->tmp, d->bytes, d->user);
-    free(d->tmp);
-    if (d->req) {
-        progress_coll_remove(&rmp_ctx, d->req);
-        d->req->coll = NULL;
-        req_complete(d->req, w->t[d->r].error);
-    }
-    free(d);
-}
-
-void rma_defer_run(win_t *w, int r)
-{
-    rma_defer_t *d = w->defer, *nx;
-    for (; d; d = nx) {
-        nx = d->next;
-        if (d->r == r)
-            defer_finish(d);
-    }
-}
-
-/* A request's share of progress: done once its target's operations all completed. Only its
- * own record is finished here (progress_poll walks the list it sits on). */
-static int defer_poll(struct rmp_request *rq)
-{
-    rma_defer_t *d = rq->coll;
-    if (!defer_ready(d->w, d->r))
-        return 0;
-    defer_finish(d);
-    return 1;
-}
-
-/* A request already complete (rq NULL: none wanted). */
-static int req_done_now(rmp_request_t *rq, int err)
-{
-    if (!rq)
-        return err;
-    if (err)
-        return err;
-    struct rmp_request *r = req_alloc(REQ_COLL);
-    if (!r)
-        return RMP_ERR_NO_MEM;
-    r->freeable = true;
-    req_complete(r, RMP_SUCCESS);
-    *rq = req_handle(r);
-    return RMP_SUCCESS;
-}
-
-/* Finish later what cannot be finished now; tmp is owned from here on. */
-static int defer(win_t *w, int r, void *tmp, const dtype_t *dt, int count, void *user,
-                 size_t bytes, rmp_request_t *rq)
-{
-    rma_defer_t *d = calloc(1, sizeof(*d));
-    struct rmp_request *q = d && rq ? req_alloc(REQ_COLL) : NULL;
-    if (!d || (rq && !q)) {
-        free(d);
-        /* cannot wait in the background: wait here (correct, only slower) */
-        int err = rma_flush_target(w, r, false);
-        if (dt)
-            dtype_unpack(dt, count, tmp, bytes, user);
-        free(tmp);
-        return req_done_now(rq, err);
-    }
-    *d = (rma_defer_t){.w = w, .r = r, .tmp = tmp, .dt = dt, .count = count, .user = user,
-                       .bytes = bytes, .req = q, .next = w->defer};
-    w->defer = d;
-    if (q) {
-        q->freeable = true;
-        q->coll = d;
-        q->coll_progress = defer_poll;
-        progress_coll_add(&rmp_ctx, q);
-        *rq = req_handle(q);
-    }
-    return RMP_SUCCESS;
-}
-
 /* ---- the transport path ---- */
 typedef struct tp_piece {
     tp_rma_cb_t cb;
@@ -215,16 +113,6 @@ static int tp_pieces(win_t *w, int r, bool wr, uint64_t off, const rma_piece_t *
 }
 
 /* ---- checks ---- */
-bool rma_cas_type(dt_base_t b)
-{
-    switch (b) {
-    case DT_INT8: case DT_INT16: case DT_INT32: case DT_INT64: case DT_UINT8: case DT_UINT16:
-    case DT_UINT32: case DT_UINT64: case DT_BYTE: case DT_C_BOOL: case DT_WCHAR: case DT_LOGICAL:
-        return true;
-    default:
-        return false;
-    }
-}
 
 /* A buffer of count elements of type h: its type (committed) and packed size. */
 static int buf_check(const void *buf, int count, rmp_datatype_t h, const dtype_t **dt,
@@ -418,7 +306,7 @@ static int rma_do(args_t *a)
     if (err)
         return err;
     if (a->target == RMP_PROC_NULL)
-        return req_done_now(a->req, RMP_SUCCESS); /* MPI-3.1 11.3: nothing happens */
+        return rma_req_done_now(a->req, RMP_SUCCESS); /* MPI-3.1 11.3: nothing happens */
     if (a->target < 0 || a->target >= w->size)
         return RMP_ERR_RANK;
     rmp_ctx_t *c = &rmp_ctx;
@@ -471,9 +359,9 @@ static int rma_do(args_t *a)
         const dtype_t *dt = !later ? NULL : a->kind == K_GET ? od : rd;
         void *user = a->kind == K_GET ? (void *)a->origin : a->result;
         int count = a->kind == K_GET ? a->ocount : a->rcount;
-        err = defer(w, a->target, later, dt, count, user, tb, a->req);
+        err = rma_defer(w, a->target, later, dt, count, user, tb, a->req);
     } else if (!err) {
-        err = req_done_now(a->req, RMP_SUCCESS);
+        err = rma_req_done_now(a->req, RMP_SUCCESS);
     }
     ctx_unlock(c);
     return err;

@@ -17,6 +17,7 @@
  *   amo.c     element-wise atomic accumulates: transport atomics (TP windows, 8-byte
  *             elements), or the accumulate lock (the rest, in bulk)
  *   am.c      active messages: what goes through the target's progress (PKT_RMA)
+ *   tpwait.c  completion counters per target; one blocking transport write/read/atomic
  *
  * Paths. Every target t of a window is reached one way for data (put/get) and one way for
  * atomics (accumulates, locks), fixed at creation, the same on every rank of the window:
@@ -129,7 +130,7 @@ typedef struct win {
     /* dynamic windows (win_dyn.c): my exposed region table and the targets' tables as last read */
     struct rma_dyn *dyn;
     /* operations whose data lands later (rget into a noncontiguous buffer, request forms on
-     * asynchronous paths): finished by rma_defer_run (ops.c) */
+     * asynchronous paths): finished by rma_defer_run (flush.c) */
     struct rma_defer *defer;
     /* active messages (am.c) */
     uint64_t am_applied;    /* operations applied here for others (statistics) */
@@ -198,12 +199,19 @@ static inline bool rma_idle(const win_t *w, int r)
 /* rma_flush_target on every target: the first error. */
 int rma_flush_all(win_t *w, bool local);
 
-/* ---- ops.c ---- */
+/* ---- flush.c: deferred completion ---- */
 /* Target r's operations all complete (completed == issued): finish the deferred ones to it
  * (unpack what arrived, complete their requests). Lock held. */
 void rma_defer_run(win_t *w, int r);
+/* Finish later, once r's operations complete, what cannot be finished now: unpack tmp (bytes)
+ * into user as count elements of dt (dt NULL: nothing), free tmp (owned from here on),
+ * complete *rq if wanted (rq NULL: none). */
+int rma_defer(win_t *w, int r, void *tmp, const dtype_t *dt, int count, void *user,
+              size_t bytes, rmp_request_t *rq);
+/* A request already complete with err (rq NULL: none wanted; err: no request, err back). */
+int rma_req_done_now(rmp_request_t *rq, int err);
 
-/* ---- ops.c / amo.c / am.c: completion bookkeeping shared with flush.c ---- */
+/* ---- tpwait.c: completion bookkeeping (ops.c / amo.c / am.c count, flush.c waits) ---- */
 /* Count one operation issued to r (remote and local completion pending). */
 void rma_issued(win_t *w, int r);
 /* It completed (err: its outcome); local: only its local completion. */
@@ -228,7 +236,7 @@ bool rma_fast_move(bool put, void *origin, int count, rmp_datatype_t type, int t
 bool rma_fast_acc(const void *origin, void *result, const void *compare, int count,
                   rmp_datatype_t type, int target, ptrdiff_t disp, rmp_op_t op, rmp_win_t win,
                   int *err);
-/* (ops.c) Whether compare_and_swap takes elements of b: integers, logical, byte. */
+/* Whether compare_and_swap takes elements of b: integers, logical, byte. */
 bool rma_cas_type(dt_base_t b);
 
 /* ---- flat.c ---- */
@@ -261,6 +269,9 @@ int rma_amo(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, dt_
  * (progress; RMP_AGAIN retried): its outcome. For whoever needs one blocking transfer. */
 int rma_tp_io(tp_t *tp, int world, const tp_rkey_t *key, uint64_t off, void *buf, size_t len,
               bool write);
+/* The same for one 8-byte atomic (op, operand, compare) at key + off; *old the value before. */
+int rma_tp_amo(tp_t *tp, int world, const tp_rkey_t *key, uint64_t off, tp_amo_t op,
+               uint64_t operand, uint64_t compare, uint64_t *old);
 /* Whether rma_amo on w goes as active messages (completing later, like rma_am_acc: result
  * filled when the answer comes) rather than blocking: the AM domain, and dynamic windows of
  * the DIRECT domain (attached user memory is mapped by no other rank). */
