@@ -1,5 +1,5 @@
-/* fuzz-sources: runtime/knobs.c */
-/* fuzz_knobs.c — libFuzzer target for the RMP_* knob parser (runtime/knobs.c). Input: one
+/* fuzz-sources: runtime/util/knobs.c */
+/* fuzz_knobs.c — libFuzzer target for the RMP_* knob parser (runtime/util/knobs.c). Input: one
  * byte choosing the knob (or, above KNOB_COUNT, a made-up knob with extreme bounds), then the
  * value text; or "=NAME=VALUE" to look NAME up (and for typos) before parsing VALUE. Checks
  * the parser's promises: a value is accepted only within the knob's range or set, a refusal

@@ -1,4 +1,4 @@
-/* fuzz-sources: runtime/wire.c */
+/* fuzz-sources: runtime/p2p/wire.c */
 /* fuzz_proto.c — libFuzzer target for the protocol packets a rank receives from a peer (over
  * shm rings, verbs SRQ buffers or self): wire_parse (PKT_RMA's shapes too), the sequence check, the rendezvous
  * cookie lookup and the DATA bounds check, i.e. what core_deliver and rendezvous.c run before
