@@ -1,10 +1,12 @@
 /* test_shm_coll.c — the shared-memory collective backend (runtime/transport/shm/shm_coll.c):
  * tests/progs/shm_coll checks bcast, allreduce (a non-commutative user op included),
- * allgather (in place, from a vector) and barrier against serial results through rotating roots, sizes up to and past a channel,
- * calls in flight on two communicators, channels reused and exhausted, and a communicator
- * freed with its call in flight. At n = 1 .. 8 on this machine's cores (ranks outnumber them
- * from 3), with waiting ranks that sleep at once (RMP_SPIN_US=0: every hand-off is a futex
- * wake), and with the backend off (the same program on messages). */
+ * allgather (in place, from a vector) and barrier against serial results through rotating
+ * roots, sizes up to and past a channel, calls in flight on two communicators, channels reused
+ * and exhausted, a communicator freed with its call in flight, and broadcasts on communicators
+ * made again over the same ranks (the same context pair and sequence numbers: a freed one's
+ * tag comes back). At n = 1 .. 8 on this machine's cores (ranks outnumber them from 3), with
+ * waiting ranks that sleep at once (RMP_SPIN_US=0: every hand-off is a futex wake), and with
+ * the backend off (the same program on messages). */
 #include "run.h"
 
 static void shm_coll(int n, const char *iters, const char *const env[])

@@ -18,11 +18,17 @@ int sc_pub_free(const sc_chan_t *root)
     return -1;
 }
 
+/* The count first, then the tag: a communicator freed and made again over the same members
+ * gets the same context id and counts its calls from 1 again, so the new call's tag can equal
+ * an old, fully read publication's. Were the tag read first, a reader could see the old tag,
+ * then the count the root has just reset for the new call, and copy the old bytes (or half of
+ * the new ones): the root resets the count after clearing the tag, with release, so a reader
+ * that sees the reset count sees the cleared tag, or the new one with its data complete. */
 int sc_pub_find(const sc_call_t *k, const sc_chan_t *root)
 {
     for (int p = 0; p < 2; p++)
-        if (atomic_load_explicit(&root->pub[p].tag, memory_order_acquire) == k->tag &&
-            atomic_load_explicit(&root->read[p], memory_order_relaxed) < root->need[p])
+        if (atomic_load_explicit(&root->read[p], memory_order_acquire) < root->need[p] &&
+            atomic_load_explicit(&root->pub[p].tag, memory_order_acquire) == k->tag)
             return p;
     return -1;
 }
@@ -31,7 +37,8 @@ int sc_pub_find(const sc_call_t *k, const sc_chan_t *root)
  * The members make it part of a publication's name because a context id comes back: a
  * communicator freed and made again over other ranks may reach the same sequence number while
  * a reader of the old one has not read yet (a reader holds its context pair until then, so
- * the same members cannot have it again). Never 0. */
+ * the same members cannot have it again). The same members do get the same tag again once the
+ * old one is read: sc_pub_find tells them apart by the count. Never 0. */
 uint64_t sc_bcast_tag(const ofl_comm_t *comm, uint32_t seq)
 {
     uint64_t h = 0xcbf29ce484222325ull ^ ((uint64_t)comm->ctx_id << 32 | seq);
@@ -53,7 +60,8 @@ int sc_bcast_step(sc_call_t *k)
             return RMP_INPROGRESS;
         atomic_store_explicit(&root->pub[p].tag, 0, memory_order_relaxed);
         root->need[p] = (uint32_t)n - 1;
-        atomic_store_explicit(&root->read[p], 0, memory_order_relaxed);
+        /* release: whoever sees the reset count sees the tag cleared (sc_pub_find) */
+        atomic_store_explicit(&root->read[p], 0, memory_order_release);
         if (k->bytes)
             memcpy(root->pub[p].data, k->buf, k->bytes);
         root->pub[p].bytes = k->bytes;
