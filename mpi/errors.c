@@ -35,7 +35,7 @@ static const int rmpi_class_of[-RMP_ERR_LAST] = {
     [-RMP_ERR_INITIALIZED] = MPI_ERR_OTHER,
     [-RMP_ERR_NO_MEM] = MPI_ERR_NO_MEM,
     [-RMP_ERR_TRANSPORT] = MPI_ERR_OTHER,
-    [-RMP_ERR_PEER] = MPI_ERR_OTHER,
+    [-RMP_ERR_PEER] = MPI_ERR_PROC_ABORTED,
     [-RMP_ERR_IN_STATUS] = MPI_ERR_IN_STATUS,
     [-RMP_ERR_THREAD] = MPI_ERR_OTHER,
     [-RMP_ERR_BOOTSTRAP] = MPI_ERR_OTHER,
@@ -74,6 +74,8 @@ static const int rmpi_class_of[-RMP_ERR_LAST] = {
     [-RMP_ERR_UNSUPPORTED_DATAREP] = MPI_ERR_UNSUPPORTED_DATAREP,
     [-RMP_ERR_CONVERSION] = MPI_ERR_CONVERSION,
     [-RMP_ERR_IO] = MPI_ERR_IO,
+    [-RMP_ERR_SESSION] = MPI_ERR_SESSION,
+    [-RMP_ERR_VALUE_TOO_LARGE] = MPI_ERR_VALUE_TOO_LARGE,
 };
 
 static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {
@@ -96,7 +98,8 @@ static const char *const rmpi_class_name[MPI_ERR_LASTCLASS + 1] = {
     "MPI_T_ERR_OUT_OF_SESSIONS", "MPI_T_ERR_INVALID_SESSION", "MPI_T_ERR_CVAR_SET_NOT_NOW",
     "MPI_T_ERR_CVAR_SET_NEVER", "MPI_T_ERR_PVAR_NO_STARTSTOP", "MPI_T_ERR_PVAR_NO_WRITE",
     "MPI_T_ERR_PVAR_NO_ATOMIC", "MPI_T_ERR_INVALID_NAME", "MPI_T_ERR_INVALID",
-    "MPI_T_ERR_NOT_ACCESSIBLE", "MPI_T_ERR_NOT_SUPPORTED",
+    "MPI_T_ERR_NOT_ACCESSIBLE", "MPI_T_ERR_NOT_SUPPORTED", "MPI_ERR_SESSION",
+    "MPI_ERR_PROC_ABORTED", "MPI_ERR_VALUE_TOO_LARGE", "MPI_ERR_ERRHANDLER",
 };
 
 /* Error handlers: MPI_ERRHANDLER_NULL (0), MPI_ERRORS_ARE_FATAL (1) and MPI_ERRORS_RETURN (2)
@@ -406,22 +409,25 @@ void rmpi_status_fix(rmpi_stsave_t *sv, MPI_Status *s, int n, int rc)
         free(sv->saved);
 }
 
-/* Is eh a handler that objects of the kind may use (a builtin or a live one of the kind)? */
-static bool errh_fits(int kind, MPI_Errhandler eh)
+/* Why objects of the kind may not use eh (MPI_SUCCESS: they may: a builtin or a live one of
+ * the kind): MPI_ERR_ERRHANDLER for a value that is no handler (never made, or freed);
+ * MPI_ERR_ARG for MPI_ERRHANDLER_NULL (what MPICH and Open MPI say, and mpi4py 3.1 expects)
+ * and for a live handler of another kind of object (lock held). */
+static int errh_unfit(int kind, MPI_Errhandler eh)
 {
     if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRORS_ABORT)
-        return true;
+        return MPI_SUCCESS;
+    if (eh == MPI_ERRHANDLER_NULL)
+        return MPI_ERR_ARG;
     errh_t *e = errh_user(eh);
-    return e && e->kind == kind;
+    return !e ? MPI_ERR_ERRHANDLER : e->kind != kind ? MPI_ERR_ARG : MPI_SUCCESS;
 }
 
 int rmpi_errh_set(int kind, int h, MPI_Errhandler eh)
 {
-    int code = MPI_SUCCESS;
     pthread_mutex_lock(&rmpi_errh.lock);
-    if (!errh_fits(kind, eh))
-        code = MPI_ERR_ARG;
-    else if (!errh_put(kind, h, eh))
+    int code = errh_unfit(kind, eh);
+    if (!code && !errh_put(kind, h, eh))
         code = MPI_ERR_NO_MEM;
     pthread_mutex_unlock(&rmpi_errh.lock);
     return code;
@@ -479,7 +485,7 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
         errh_ref(*errhandler, -1);
         *errhandler = MPI_ERRHANDLER_NULL;
     } else
-        code = MPI_ERR_ARG;
+        code = *errhandler == MPI_ERRHANDLER_NULL ? MPI_ERR_ARG : MPI_ERR_ERRHANDLER;
     pthread_mutex_unlock(&rmpi_errh.lock);
     return rmpi_raise_code(MPI_COMM_WORLD, code, __func__);
 }
@@ -513,10 +519,11 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
         cls = errorcode, e = rmpi_err_of_class(cls);
     else
         return rmpi_raise_code(MPI_COMM_WORLD, MPI_ERR_ARG, __func__);
-    const char *text = cls == MPI_SUCCESS     ? "no error"
-                       : e                    ? rmp_strerror(e)
-                       : cls == MPI_ERR_OTHER ? "other error"
-                                              : "an error class rmp never raises";
+    const char *text = cls == MPI_SUCCESS          ? "no error"
+                       : e                         ? rmp_strerror(e)
+                       : cls == MPI_ERR_OTHER      ? "other error"
+                       : cls == MPI_ERR_ERRHANDLER ? "invalid error handler (never made, or freed)"
+                                                   : "an error class rmp never raises";
     /* a file system's failure: the path and errno of this thread's last one (io/) */
     const char *io = e <= RMP_ERR_NO_SUCH_FILE && e >= RMP_ERR_IO ? rmp_file_error_detail() : "";
     int n = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s%s%s%s", rmpi_class_name[cls], text,

@@ -67,7 +67,7 @@ int MPI_Session_finalize(MPI_Session *session)
 {
     MPI_Session s = session ? *session : MPI_SESSION_NULL;
     int n;
-    int rc = rmp_session_get_num_psets(s, &n);
+    int rc = session ? rmp_session_get_num_psets(s, &n) : RMP_ERR_ARG;
     if (rc)
         return rmpi_raise_session(s, rc, __func__);
     (void)rmpi_errh_set(RMPI_EH_SESSION, s, MPI_ERRORS_ARE_FATAL); /* its handler let go */

@@ -245,7 +245,7 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
     if (!rc)
         rc = rmp_pack_size(incount, datatype, size ? &sz : NULL);
     if (!rc && sz > INT_MAX)
-        rc = RMP_ERR_COUNT; /* an int cannot say it */
+        rc = RMP_ERR_VALUE_TOO_LARGE; /* an int cannot say it (MPI_Pack_size_c can) */
     if (rc != RMP_SUCCESS)
         return rmpi_raise(comm, rc, __func__);
     *size = (int)sz;

@@ -313,7 +313,16 @@ typedef union MPI_Status {
 #define MPI_T_ERR_INVALID 73
 #define MPI_T_ERR_NOT_ACCESSIBLE 74
 #define MPI_T_ERR_NOT_SUPPORTED 75
-#define MPI_ERR_LASTCLASS 75
+/* MPI-4.0 and 4.1's: an invalid or finalized session handle; a peer process gone (it ended,
+ * was killed or aborted: rmp's RMP_ERR_PEER); an output value an int cannot hold
+ * (MPI_Pack_size of more than INT_MAX bytes); an error handler that is not one (never made, or
+ * freed: MPI_ERRHANDLER_NULL stays MPI_ERR_ARG, as MPICH and Open MPI say, and a live handler
+ * of another kind of object too). */
+#define MPI_ERR_SESSION 76
+#define MPI_ERR_PROC_ABORTED 77
+#define MPI_ERR_VALUE_TOO_LARGE 78
+#define MPI_ERR_ERRHANDLER 79
+#define MPI_ERR_LASTCLASS 79
 
 #include "mpi_comm.h"  /* reductions, windows, communicators, info, attributes */
 #include "mpi_types.h" /* datatypes, groups, topologies, requests, MPI-4 */

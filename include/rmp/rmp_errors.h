@@ -71,7 +71,10 @@ enum {
     RMP_ERR_UNSUPPORTED_DATAREP = -52, /* an unknown data representation */
     RMP_ERR_CONVERSION = -53,     /* a user conversion function failed */
     RMP_ERR_IO = -54,             /* any other I/O failure (details: rmp_file_error_detail) */
-    RMP_ERR_LAST = -55
+    RMP_ERR_SESSION = -55,        /* invalid or finalized session handle (rmp_session.h) */
+    RMP_ERR_VALUE_TOO_LARGE = -56,/* a result does not fit the argument that would hold it (an
+                                     int-sized output of a value past INT_MAX) */
+    RMP_ERR_LAST = -57
 };
 
 #endif

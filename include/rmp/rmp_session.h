@@ -9,7 +9,7 @@
  * as rmp_finalize); sessions and the world model may overlap in any order, and rmp_initialized
  * reports the world model only. A runtime started already keeps its thread level (*provided).
  * Once it has ended, a new session gets RMP_ERR_NOT_INITIALIZED. At most 64 live sessions.
- * An invalid or finalized session handle gives RMP_ERR_ARG. */
+ * An invalid or finalized session handle gives RMP_ERR_SESSION. */
 typedef int rmp_session_t;
 #define RMP_SESSION_NULL ((rmp_session_t)0)
 int rmp_session_init(int required, int *provided, rmp_session_t *session);

@@ -18,7 +18,7 @@ int session_check(rmp_session_t s)
     if (rc)
         return rc;
     if (s < 1 || s > SESSION_MAX || !(rmp_ctx.session_live & (1ull << (s - 1))))
-        return RMP_ERR_ARG;
+        return RMP_ERR_SESSION;
     return RMP_SUCCESS;
 }
 

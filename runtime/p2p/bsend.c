@@ -434,13 +434,13 @@ int rmp_comm_iflush_buffer(rmp_comm_t comm, rmp_request_t *req)
     return rc ? rc : bsend_iflush((bsend_owner_t){c, 0}, req);
 }
 
-/* A session's buffer calls: session must be live (RMP_ERR_ARG, as every session call). */
+/* A session's buffer calls: session must be live (RMP_ERR_SESSION, as every session call). */
 static int bsend_session(rmp_session_t session, bsend_owner_t *o)
 {
     int rc = ctx_check();
     if (!rc && (session < 1 || session > SESSION_MAX ||
                 !(rmp_ctx.session_live & (1ull << (session - 1)))))
-        rc = RMP_ERR_ARG;
+        rc = RMP_ERR_SESSION;
     *o = (bsend_owner_t){NULL, session};
     return rc;
 }

@@ -60,6 +60,8 @@ const char *rmp_strerror(int err)
         [52] = "unsupported data representation",
         [53] = "data conversion failed",
         [54] = "I/O error",
+        [55] = "invalid session (never initialized, or finalized)",
+        [56] = "value too large to store in the argument",
     };
     if (err > 0 || err <= RMP_ERR_LAST)
         return "unknown error code";

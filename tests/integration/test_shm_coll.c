@@ -4,9 +4,11 @@
  * roots, sizes up to and past a channel, calls in flight on two communicators, channels reused
  * and exhausted, a communicator freed with its call in flight, and broadcasts on communicators
  * made again over the same ranks (the same context pair and sequence numbers: a freed one's
- * tag comes back). At n = 1 .. 8 on this machine's cores (ranks outnumber them from 3), with
- * waiting ranks that sleep at once (RMP_SPIN_US=0: every hand-off is a futex wake), and with
- * the backend off (the same program on messages). */
+ * tag comes back), and every other collective kind, blocking and nonblocking (completed newest
+ * first, or with the communicator freed under them and made again), on communicators made
+ * again likewise (tests/progs/shm_coll/again.c). At n = 1 .. 8 on this machine's cores (ranks
+ * outnumber them from 3), with waiting ranks that sleep at once (RMP_SPIN_US=0: every hand-off
+ * is a futex wake), and with the backend off (the same program on messages). */
 #include "run.h"
 
 static void shm_coll(int n, const char *iters, const char *const env[])

@@ -4,8 +4,12 @@
  * created, set, inherited by a dup, called by MPI_Comm_call_errhandler and by a real failing
  * call with the communicator and the code, kept alive by their communicators after
  * MPI_Errhandler_free; the same on windows; the MPI_ERRORS_RETURN class of every invalid
- * argument. "fatal": rank size-1 calls MPI_Comm_call_errhandler(MPI_COMM_WORLD, code) with a
+ * argument; every predefined class with its number, class and string, and the MPI-4 ones where
+ * they apply (a bad session, an int-sized result past INT_MAX, a handle that is no handler).
+ * "fatal": rank size-1 calls MPI_Comm_call_errhandler(MPI_COMM_WORLD, code) with a
  * user code under MPI_ERRORS_ARE_FATAL, which must end the job with the code's string. */
+#include <limits.h>
+
 #include "mpicheck.h"
 
 static int rank, size;
@@ -285,14 +289,25 @@ static void handlers(void)
                  MPI_ERR_ARG);
     expect_class("create_errhandler NULL out", MPI_Comm_create_errhandler(comm_eh, NULL),
                  MPI_ERR_ARG);
-    expect_class("set a freed handler", MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh),
-                 MPI_ERR_ARG);
+    /* no handler at all: MPI_ERR_ERRHANDLER (MPI-4.1); MPI_ERRHANDLER_NULL, or a live one of
+     * another kind: MPI_ERR_ARG (MPICH, Open MPI and mpi4py 3.1 say so) */
+    expect_class("set a freed handler (now MPI_ERRHANDLER_NULL)",
+                 MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh), MPI_ERR_ARG);
+    CHECK(MPI_Comm_create_errhandler(comm_eh, &eh));
+    MPI_Errhandler copy = eh;
+    CHECK(MPI_Errhandler_free(&eh));
+    expect_class("set a copy of a freed handler", MPI_Comm_set_errhandler(MPI_COMM_WORLD, copy),
+                 MPI_ERR_ERRHANDLER);
+    expect_class("free a copy of a freed handler", MPI_Errhandler_free(&copy),
+                 MPI_ERR_ERRHANDLER);
     expect_class("set handler 12345", MPI_Comm_set_errhandler(MPI_COMM_WORLD, 12345),
-                 MPI_ERR_ARG);
+                 MPI_ERR_ERRHANDLER);
+    expect_class("win set handler 12345", MPI_Win_set_errhandler(MPI_WIN_NULL, 12345),
+                 MPI_ERR_WIN);
     expect_class("set MPI_ERRHANDLER_NULL",
                  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL), MPI_ERR_ARG);
     got = 12345;
-    expect_class("free handler 12345", MPI_Errhandler_free(&got), MPI_ERR_ARG);
+    expect_class("free handler 12345", MPI_Errhandler_free(&got), MPI_ERR_ERRHANDLER);
     got = MPI_ERRHANDLER_NULL;
     expect_class("free MPI_ERRHANDLER_NULL", MPI_Errhandler_free(&got), MPI_ERR_ARG);
     expect_class("free NULL", MPI_Errhandler_free(NULL), MPI_ERR_ARG);
@@ -300,6 +315,105 @@ static void handlers(void)
                  MPI_Comm_call_errhandler(MPI_COMM_NULL, MPI_ERR_OTHER), MPI_ERR_COMM);
     expect_class("set_errhandler on MPI_COMM_NULL",
                  MPI_Comm_set_errhandler(MPI_COMM_NULL, MPI_ERRORS_RETURN), MPI_ERR_COMM);
+}
+
+/* ---- the predefined classes: MPI-4.1's table (8.3) with the MPI_T ones, each its own number,
+ * its class, its name in its string; the four MPI-4 ones raised where they apply ---- */
+#define CL(x) {x, #x}
+static const struct { int cls; const char *name; } predef[] = {
+    CL(MPI_SUCCESS), CL(MPI_ERR_BUFFER), CL(MPI_ERR_COUNT), CL(MPI_ERR_TYPE), CL(MPI_ERR_TAG),
+    CL(MPI_ERR_COMM), CL(MPI_ERR_RANK), CL(MPI_ERR_REQUEST), CL(MPI_ERR_ROOT),
+    CL(MPI_ERR_GROUP), CL(MPI_ERR_OP), CL(MPI_ERR_TOPOLOGY), CL(MPI_ERR_DIMS), CL(MPI_ERR_ARG),
+    CL(MPI_ERR_UNKNOWN), CL(MPI_ERR_TRUNCATE), CL(MPI_ERR_OTHER), CL(MPI_ERR_INTERN),
+    CL(MPI_ERR_IN_STATUS), CL(MPI_ERR_PENDING), CL(MPI_ERR_KEYVAL), CL(MPI_ERR_NO_MEM),
+    CL(MPI_ERR_BASE), CL(MPI_ERR_INFO_KEY), CL(MPI_ERR_INFO_VALUE), CL(MPI_ERR_INFO_NOKEY),
+    CL(MPI_ERR_SPAWN), CL(MPI_ERR_PORT), CL(MPI_ERR_SERVICE), CL(MPI_ERR_NAME), CL(MPI_ERR_WIN),
+    CL(MPI_ERR_SIZE), CL(MPI_ERR_DISP), CL(MPI_ERR_INFO), CL(MPI_ERR_LOCKTYPE),
+    CL(MPI_ERR_ASSERT), CL(MPI_ERR_RMA_CONFLICT), CL(MPI_ERR_RMA_SYNC), CL(MPI_ERR_FILE),
+    CL(MPI_ERR_NOT_SAME), CL(MPI_ERR_AMODE), CL(MPI_ERR_UNSUPPORTED_DATAREP),
+    CL(MPI_ERR_UNSUPPORTED_OPERATION), CL(MPI_ERR_NO_SUCH_FILE), CL(MPI_ERR_FILE_EXISTS),
+    CL(MPI_ERR_BAD_FILE), CL(MPI_ERR_ACCESS), CL(MPI_ERR_NO_SPACE), CL(MPI_ERR_QUOTA),
+    CL(MPI_ERR_READ_ONLY), CL(MPI_ERR_FILE_IN_USE), CL(MPI_ERR_DUP_DATAREP),
+    CL(MPI_ERR_CONVERSION), CL(MPI_ERR_IO), CL(MPI_ERR_RMA_RANGE), CL(MPI_ERR_RMA_ATTACH),
+    CL(MPI_ERR_RMA_SHARED), CL(MPI_ERR_RMA_FLAVOR), CL(MPI_ERR_SESSION),
+    CL(MPI_ERR_PROC_ABORTED), CL(MPI_ERR_VALUE_TOO_LARGE), CL(MPI_ERR_ERRHANDLER),
+    CL(MPI_T_ERR_MEMORY), CL(MPI_T_ERR_NOT_INITIALIZED), CL(MPI_T_ERR_CANNOT_INIT),
+    CL(MPI_T_ERR_INVALID_INDEX), CL(MPI_T_ERR_INVALID_ITEM), CL(MPI_T_ERR_INVALID_HANDLE),
+    CL(MPI_T_ERR_OUT_OF_HANDLES), CL(MPI_T_ERR_OUT_OF_SESSIONS), CL(MPI_T_ERR_INVALID_SESSION),
+    CL(MPI_T_ERR_CVAR_SET_NOT_NOW), CL(MPI_T_ERR_CVAR_SET_NEVER), CL(MPI_T_ERR_PVAR_NO_STARTSTOP),
+    CL(MPI_T_ERR_PVAR_NO_WRITE), CL(MPI_T_ERR_PVAR_NO_ATOMIC), CL(MPI_T_ERR_INVALID_NAME),
+    CL(MPI_T_ERR_INVALID), CL(MPI_T_ERR_NOT_ACCESSIBLE), CL(MPI_T_ERR_NOT_SUPPORTED),
+};
+#define NPREDEF ((int)(sizeof(predef) / sizeof(predef[0])))
+
+static void predefined(void)
+{
+    char str[MPI_MAX_ERROR_STRING];
+    int seen[MPI_ERR_LASTCLASS + 1] = {0}, out, len;
+    EXPECT_INT(NPREDEF, MPI_ERR_LASTCLASS + 1); /* every number up to the last is a class */
+    for (int i = 0; i < NPREDEF; i++) {
+        int c = predef[i].cls;
+        if (c < 0 || c > MPI_ERR_LASTCLASS || seen[c]++) {
+            FAIL("%s is %d: outside 0..MPI_ERR_LASTCLASS or another class's", predef[i].name, c);
+            continue;
+        }
+        CHECK(MPI_Error_class(c, &out));
+        EXPECT_INT(out, c);
+        CHECK(MPI_Error_string(c, str, &len));
+        size_t k = strlen(predef[i].name);
+        if (len != (int)strlen(str) || strncmp(str, predef[i].name, k) || str[k] != ':')
+            FAIL("MPI_Error_string(%s) is '%s' (%d)", predef[i].name, str, len);
+    }
+    CHECK(MPI_Error_string(MPI_ERR_PROC_ABORTED, str, &len));
+    if (!strstr(str, "peer process"))
+        FAIL("MPI_ERR_PROC_ABORTED's string '%s' does not say a peer process is gone", str);
+}
+
+/* An int cannot say 8 * INT_MAX bytes: MPI_ERR_VALUE_TOO_LARGE, and the _c form can. */
+static void too_large(void)
+{
+    int psize = -7;
+    MPI_Count big = 0;
+    expect_class("Pack_psize of INT_MAX doubles", MPI_Pack_size(INT_MAX, MPI_DOUBLE,
+                 MPI_COMM_WORLD, &psize), MPI_ERR_VALUE_TOO_LARGE);
+    EXPECT_INT(psize, -7);
+    CHECK(MPI_Pack_size_c(INT_MAX, MPI_DOUBLE, MPI_COMM_WORLD, &big));
+    if (big != (MPI_Count)INT_MAX * 8)
+        FAIL("Pack_psize_c of INT_MAX doubles is %lld", (long long)big);
+    CHECK(MPI_Pack_size(1000, MPI_DOUBLE, MPI_COMM_WORLD, &psize));
+    EXPECT_INT(psize, 8000);
+}
+
+/* A session handle never made or finalized: MPI_ERR_SESSION (on MPI_COMM_WORLD's handler:
+ * the session has none), from every session call; a NULL pointer stays MPI_ERR_ARG. */
+static void bad_sessions(void)
+{
+    MPI_Session s = MPI_SESSION_NULL, old;
+    MPI_Errhandler eh;
+    MPI_Group g;
+    int n;
+    char name[32];
+    expect_class("num_psets of MPI_SESSION_NULL",
+                 MPI_Session_get_num_psets(s, MPI_INFO_NULL, &n), MPI_ERR_SESSION);
+    CHECK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
+    old = s;
+    CHECK(MPI_Session_get_num_psets(s, MPI_INFO_NULL, &n));
+    CHECK(MPI_Session_finalize(&s));
+    expect_class("num_psets, finalized", MPI_Session_get_num_psets(old, MPI_INFO_NULL, &n),
+                 MPI_ERR_SESSION);
+    n = (int)sizeof name;
+    expect_class("nth_pset, finalized",
+                 MPI_Session_get_nth_pset(old, MPI_INFO_NULL, 0, &n, name), MPI_ERR_SESSION);
+    expect_class("group from pset, finalized",
+                 MPI_Group_from_session_pset(old, "mpi://WORLD", &g), MPI_ERR_SESSION);
+    expect_class("get_errhandler, finalized", MPI_Session_get_errhandler(old, &eh),
+                 MPI_ERR_SESSION);
+    expect_class("attach_buffer, finalized", MPI_Session_attach_buffer(old, name, 32),
+                 MPI_ERR_SESSION);
+    expect_class("finalize, finalized", MPI_Session_finalize(&old), MPI_ERR_SESSION);
+    expect_class("finalize NULL", MPI_Session_finalize(NULL), MPI_ERR_ARG);
+    expect_class("session 12345", MPI_Session_call_errhandler(12345, MPI_ERR_OTHER),
+                 MPI_ERR_SESSION);
 }
 
 /* ---- errfatal: a user code under MPI_ERRORS_ARE_FATAL ends the job ---- */
@@ -333,6 +447,9 @@ int main(int argc, char **argv)
     }
     classes();
     handlers();
+    predefined();
+    too_large();
+    bad_sessions();
     CHECK(MPI_Barrier(MPI_COMM_WORLD));
     int rc = mc_done("mpi_errcls");
     MPI_Finalize();

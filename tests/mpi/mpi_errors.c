@@ -98,7 +98,8 @@ static void return_mode(int rank, int size)
                 MPI_Allreduce(x, y, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP,
                 "MPI_ERR_OP: invalid reduction operation");
     expect_code("MPI_Comm_set_errhandler(99)", MPI_Comm_set_errhandler(MPI_COMM_WORLD, 99),
-                MPI_ERR_ARG, "MPI_ERR_ARG: invalid argument");
+                MPI_ERR_ERRHANDLER, "MPI_ERR_ERRHANDLER: invalid error handler (never made, or "
+                "freed)");
 
     /* Truncation: 4 ints into room for 2; the first 2 arrive, the status says so. */
     MPI_Comm dup;

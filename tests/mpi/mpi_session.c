@@ -295,8 +295,8 @@ int main(int argc, char **argv)
         EXPECT_INT(s1, MPI_SESSION_NULL);
         int n;
         expect_class("finalized session", MPI_Session_get_num_psets(bad, MPI_INFO_NULL, &n),
-                     MPI_ERR_ARG);
-        expect_class("MPI_SESSION_NULL", MPI_Session_finalize(&s1), MPI_ERR_ARG);
+                     MPI_ERR_SESSION);
+        expect_class("MPI_SESSION_NULL", MPI_Session_finalize(&s1), MPI_ERR_SESSION);
         expect_flags(1, 0);
         MPI_Finalize(); /* s2 still holds the runtime */
         expect_flags(0, 1);

@@ -6,10 +6,13 @@
  * two communicators at once, communicators split and freed and made again (channels reused,
  * contexts beyond the channels fall back to messages), and a communicator freed while its call
  * is still in flight; large allgathers in flight two by two on one buffer parity, and one
- * whose ranks disagree on the block size (every rank fails, nothing stays claimed). Each
+ * whose ranks disagree on the block size (every rank fails, nothing stays claimed); every
+ * collective kind on communicators freed and made again over the same ranks (again.c). Each
  * result is checked against a serial computation.
- *   shm_coll [iterations]     prints "shm_coll: OK n=N" on rank 0 when all checks pass */
+ *   shm_coll [iterations [rounds per kind made again]]
+ * prints "shm_coll: OK n=N" on rank 0 when all checks pass */
 #include "progs.h"
+#include "shm_coll/shm_coll.h"
 
 static int me, n;
 
@@ -319,6 +322,7 @@ int main(int argc, char **argv)
     comms();
     freed_in_flight();
     made_again(iters * 120 / n);
+    made_again_all(argc > 2 ? atoi(argv[2]) : iters * 2 / n, me, n);
     CHECK(rmp_op_free(&aff_op));
     CHECK(rmp_type_free(&aff_type));
     phase("finalize", 60);
