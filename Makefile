@@ -33,7 +33,10 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 # runtime/ is grouped by concern in subfolders (p2p, datatype, request, boot, util, prof; the
 # transports apart): each is on the include path, so "core.h", "match.h", ... resolve anywhere.
 RUNTIME_DIRS := runtime $(filter-out runtime/transport,$(patsubst %/,%,$(wildcard runtime/*/)))
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -fPIC $(WARN) -Iinclude $(RUNTIME_DIRS:%=-I%) -Icomm $(PMIX_CFLAGS)
+# The headers generated from the API's descriptions (mpi_proto.h, pmpi.h): made in the build
+# tree (one for every variant: their text does not depend on it), installed beside mpi.h.
+GEN_RMP := build/include/rmp
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -fPIC $(WARN) -Iinclude -I$(GEN_RMP) $(RUNTIME_DIRS:%=-I%) -Icomm $(PMIX_CFLAGS)
 
 ifeq ($(VARIANT),release)
   OUT := .
@@ -79,18 +82,18 @@ MPI_SRC := $(wildcard mpi/*.c)
 # ... and the glue tools/gen-api generates from api/mpi.api (the forwarding _c forms).
 MPI_OBJ := $(MPI_SRC:%.c=$(OBJ)/%.o) $(OBJ)/mpi/api_glue.o
 # The profiling interface (MPI-3.1 14.2), generated from mpi.h by tools/gen-pmpi with no list
-# to keep: include/rmp/pmpi.h declares PMPI_X for every MPI_X; the layer's sources, written
+# to keep: pmpi.h (in $(GEN_RMP)) declares PMPI_X for every MPI_X; the layer's sources, written
 # with MPI_ names, are compiled with `#define MPI_X PMPI_X` force-included after mpi.h, so
 # they define PMPI_X and call PMPI_X among themselves (a tool's MPI_X never sees rmp's inner
 # calls); the `ld -r` of librmp-mpi then adds each MPI_X as an alias of PMPI_X, made weak so
 # that a program's own MPI_X wins over librmp-mpi.a's without a duplicate-symbol error.
-PMPI_H := include/rmp/pmpi.h
+PMPI_H := $(GEN_RMP)/pmpi.h
 PMPI_GEN := $(OBJ)/mpi/pmpi
 # The one description of the API (api/mpi.api, api/README.md): tools/gen-api writes the
-# prototypes mpi.h includes (mpi_proto.h, committed: installed and read like mpi.h).
+# prototypes mpi.h includes (mpi_proto.h, in $(GEN_RMP): installed and read like mpi.h).
 API := api/mpi.api
 API_GEN := tools/gen-api tools/apilib.py
-PROTO_H := include/rmp/mpi_proto.h
+PROTO_H := $(GEN_RMP)/mpi_proto.h
 $(MPI_OBJ): LIB_CFLAGS := -fvisibility=hidden -include mpi/visibility.h -include $(PMPI_GEN)-rename.h
 $(MPI_OBJ): $(PMPI_GEN)-rename.h $(PMPI_H)
 MRUN_SRC := $(wildcard launcher/*.c)
@@ -130,7 +133,8 @@ mpi: $(MPI_STATIC) $(MPI_SHARED) $(RMPCC) $(OUT)/bin/rmpicc $(RMPICXX) $(OUT)/bi
      $(OUT)/lib/pkgconfig/rmp-mpi.pc
 
 # Objects depend on the Makefile too: a change of flags (visibility, warnings) rebuilds them.
-$(OBJ)/%.o: %.c Makefile | need-build-deps
+# (Any source may include mpi.h: the generated headers it includes come first.)
+$(OBJ)/%.o: %.c Makefile | need-build-deps $(PMPI_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -167,10 +171,11 @@ $(MRUN): $(MRUN_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -Wl,--export-dynamic-symbol=accept -o $@ $^ $(PMIX_LIBS)
 
-# mpi_proto.h and pmpi.h live in the source tree (installed, and read like mpi.h); rewritten
-# only when their text changes. tests/packaging/api-check.sh and pmpi-check.sh fail when the
-# committed ones are stale.
+# mpi_proto.h and pmpi.h are made here, never committed (generated code is not source: a
+# committed copy went stale at every merge that changed the API); rewritten only when their
+# text changes, so that objects are not rebuilt for nothing.
 $(PROTO_H): $(API) $(API_GEN)
+	@mkdir -p $(dir $@)
 	tools/gen-api proto $(API) > $@.tmp.$$$$ && \
 	  if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; touch $@; else mv $@.tmp.$$$$ $@; fi
 $(OBJ)/mpi/api_glue.c: $(API) $(API_GEN) tools/apiglue.py
@@ -179,8 +184,8 @@ $(OBJ)/mpi/api_glue.c: $(API) $(API_GEN) tools/apiglue.py
 $(OBJ)/mpi/api_glue.o: $(OBJ)/mpi/api_glue.c Makefile | need-build-deps
 	$(CC) $(CFLAGS_ALL) $(LIB_CFLAGS) -Impi -MMD -MP -c $< -o $@
 # (mpi.h includes the other headers of include/rmp/: a call added to one has its PMPI_ too)
-$(PMPI_H): include/rmp/mpi.h $(filter-out $(PMPI_H),$(wildcard include/rmp/*.h)) tools/gen-pmpi
-	tools/gen-pmpi header "$(CC)" include/rmp/mpi.h > $@.tmp.$$$$ && \
+$(PMPI_H): $(wildcard include/rmp/*.h) $(PROTO_H) tools/gen-pmpi
+	tools/gen-pmpi header "$(CC) -I$(GEN_RMP)" include/rmp/mpi.h > $@.tmp.$$$$ && \
 	  if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; touch $@; else mv $@.tmp.$$$$ $@; fi
 $(PMPI_GEN)-rename.h: $(PMPI_H) tools/gen-pmpi
 	@mkdir -p $(dir $@)
@@ -219,14 +224,15 @@ $(MPI_SHARED): $(MPI_SHARED).0
 	ln -sf librmp-mpi.so.0 $@
 
 # rmpcc for a compiler, include directory and library directory:
-# $(call rmpcc_text,INCDIR,LIBDIR). The libraries librmp needs are baked in for static links.
-rmpcc_text = sed -e 's|@CC@|$(CC)|' -e 's|@INCDIR@|$(1)|' -e 's|@LIBDIR@|$(2)|' \
+# $(call rmpcc_text,INCDIR,LIBDIR[,GENINC]). The libraries librmp needs are baked in for static
+# links. GENINC, the build tree's generated headers (installed ones sit in INCDIR/rmp).
+rmpcc_text = sed -e 's|@CC@|$(CC)|' -e 's|@INCDIR@|$(1)|' -e 's|@LIBDIR@|$(2)|' -e 's|@GENINC@|$(3)|' \
   -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS@|$(LIBS)|' tools/rmpcc.in
 
 # The build tree's rmpcc uses the tree's headers and this variant's libraries.
 $(RMPCC): tools/rmpcc.in Makefile
 	@mkdir -p $(dir $@)
-	$(call rmpcc_text,$(abspath include),$(abspath $(OUT)/lib)) > $@.tmp
+	$(call rmpcc_text,$(abspath include),$(abspath $(OUT)/lib),$(abspath $(GEN_RMP))) > $@.tmp
 	chmod 755 $@.tmp && mv $@.tmp $@
 $(OUT)/bin/rmpicc: $(RMPCC)
 	ln -sf rmpcc $@
@@ -249,12 +255,12 @@ $(RMPPROF): tools/rmp-prof.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $<
 
-# rmp-mpi.pc: $(call mpipc_text,PREFIX,INCLUDEDIR); librmp's flags come from Requires: rmp.
-mpipc_text = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=%s\n\nName: rmp-mpi\nDescription: the MPI-3.1 subset of rmp (rmp/mpi.h)\nVersion: %s\nRequires: rmp\nCflags: -I$${includedir}/rmp\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lrmp-mpi\nLibs.private: -lpthread\n' '$(1)' '$(2)' '$(VERSION)'
+# rmp-mpi.pc: $(call mpipc_text,PREFIX,INCLUDEDIR[,GENINC]); librmp's flags come from Requires: rmp.
+mpipc_text = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=%s\n\nName: rmp-mpi\nDescription: the MPI-3.1 subset of rmp (rmp/mpi.h)\nVersion: %s\nRequires: rmp\nCflags: -I$${includedir}/rmp%s\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lrmp-mpi\nLibs.private: -lpthread\n' '$(1)' '$(2)' '$(VERSION)' '$(if $(3), -I$(3))'
 
 $(OUT)/lib/pkgconfig/rmp-mpi.pc: Makefile
 	@mkdir -p $(dir $@)
-	$(call mpipc_text,$(abspath $(OUT)),$(abspath include)) > $@
+	$(call mpipc_text,$(abspath $(OUT)),$(abspath include),$(abspath $(GEN_RMP))) > $@
 
 # rmp.pc for a prefix and include directory: $(call pc_text,PREFIX,INCLUDEDIR). The build tree's
 # headers stay in include/ for every variant; an installed one is $${prefix}/include.
@@ -536,14 +542,16 @@ install: all
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/rmpicxx
 	ln -sf rmpicxx $(DESTDIR)$(PREFIX)/bin/rmpic++
 
-# Every header of include/rmp/ is installed: mpi.h, rmp.h include them (generated ones too).
-RMP_HEADERS := $(sort $(wildcard include/rmp/*.h) include/rmp/mpi_proto.h include/rmp/pmpi.h)
+# Every header of include/rmp/ is installed: mpi.h, rmp.h include them; and the generated ones
+# beside them, where mpi.h finds them.
+RMP_HEADERS := $(sort $(wildcard include/rmp/*.h)) $(PROTO_H) $(PMPI_H)
 
 # Removes the files install writes (the same list, rmp-bench whether or not it was built), and
 # nothing else: the directories stay, as they may hold other packages' files.
 # include/rmp/ is rmp's own directory: removed once empty.
 INSTALLED := include/rmp.h lib/librmp.a lib/librmp.so.0 lib/librmp.so lib/pkgconfig/rmp.pc \
-             bin/mrun bin/rmp-bench bin/rmp-info bin/rmp-prof $(RMP_HEADERS) lib/librmp-mpi.a \
+             bin/mrun bin/rmp-bench bin/rmp-info bin/rmp-prof \
+             $(addprefix include/rmp/,$(notdir $(RMP_HEADERS))) lib/librmp-mpi.a \
              lib/librmp-mpi.so.0 lib/librmp-mpi.so lib/pkgconfig/rmp-mpi.pc bin/rmpcc bin/rmpicc \
              bin/rmpicxx bin/rmpic++
 uninstall:

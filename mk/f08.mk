@@ -42,7 +42,7 @@ $(F08_DIR)/f08_wrap.c: $(FORTRAN_API) tools/gen-f08
 # The constants are mpi.h's own values, printed by a program linked with this librmp-mpi.
 $(F08_DIR)/consts.c: include/rmp/mpi.h $(PMPI_H) tools/gen-f08 tools/f08decls.py
 	@mkdir -p $(dir $@)
-	tools/gen-f08 consts "$(CC) -Iinclude/rmp" include/rmp/mpi.h > $@.tmp && mv $@.tmp $@
+	tools/gen-f08 consts "$(CC) -Iinclude/rmp -I$(GEN_RMP)" include/rmp/mpi.h > $@.tmp && mv $@.tmp $@
 $(F08_DIR)/consts: $(F08_DIR)/consts.c $(MPI_STATIC) $(STATIC)
 	$(CC) $(CFLAGS_ALL) -Iinclude/rmp $(LDFLAGS_ALL) -o $@ $< $(MPI_STATIC) $(STATIC) $(LIBS)
 $(F08_DIR)/mpi_f08_consts.f90: $(F08_DIR)/consts

@@ -47,7 +47,7 @@ endif
 # printed with its value by a program compiled against mpi.h.
 $(FDIR)/fconst-list.inc: include/rmp/mpi.h include/rmp.h $(PMPI_H)
 	@mkdir -p $(dir $@)
-	echo '#include "mpi.h"' | $(CC) -E -dM -Iinclude/rmp -Iinclude -x c - | \
+	echo '#include "mpi.h"' | $(CC) -E -dM -Iinclude/rmp -Iinclude -I$(GEN_RMP) -x c - | \
 	  sed -n 's/^#define \(MPI_[A-Z0-9_]*\) .*/FC(\1)/p' | grep -v 'FC(MPI_[TF]_' | sort > $@
 $(FDIR)/fconst: fortran/fconst.c $(FDIR)/fconst-list.inc $(MPI_STATIC) $(STATIC)
 	$(CC) $(CFLAGS_ALL) -Iinclude/rmp -DFCONST_LIST='"$(abspath $(FDIR)/fconst-list.inc)"' \

@@ -5,7 +5,6 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "bigcount.h"
 #include "rmpi.h"
@@ -50,10 +49,8 @@ static int agree(bool mine, MPI_Comm comm, bool *all)
     return rc;
 }
 
-/* The alltoallw description of n blocks: block i is counts[i] elements of type at displs[i]
- * extents (or at my own block when dflt_count >= 0: every block is that one, dflt_count
- * elements at dflt_displ), made one element of a per-block type at byte 0; used[i] false:
- * count 0. */
+/* An alltoallw side as rmp_alltoallw takes it: per peer a count (0 or 1), a displacement (0)
+ * and a type (MPI_BYTE where nothing moves). */
 typedef struct wside {
     int *counts, *zeros;
     MPI_Datatype *types;
@@ -94,53 +91,89 @@ static int block_type(MPI_Count count, MPI_Aint displ, MPI_Datatype type, MPI_Da
     return rc;
 }
 
-/* used(i): whether block i moves; count(i), displ(i): its elements and place. */
-static int wside_make(wside_t *w, int n, const bool *used, const MPI_Count *counts,
-                      const MPI_Aint *displs, MPI_Count one_count, MPI_Aint one_displ, bool one,
-                      MPI_Datatype type)
+/* One side of the exchange in alltoallw form: which blocks move (every peer's, one peer's or
+ * none, less skip: -1 none) and what each is: counts[i] elements of type at displs[i] extents,
+ * or (one) every block count elements at displ. */
+enum { V_ALL = -1, V_NONE = -2 };
+typedef struct vside {
+    int only, skip;
+    bool one;
+    const MPI_Count *counts;
+    const MPI_Aint *displs;
+    MPI_Count count;
+    MPI_Aint displ;
+    MPI_Datatype type;
+} vside_t;
+
+static vside_t v_one(MPI_Count count, MPI_Aint displ, MPI_Datatype type, int only, int skip)
 {
-    *w = (wside_t){.n = n};
+    return (vside_t){.only = only, .skip = skip, .one = true, .count = count, .displ = displ,
+                     .type = type};
+}
+
+static vside_t v_many(const MPI_Count *counts, const MPI_Aint *displs, MPI_Datatype type,
+                      int only, int skip)
+{
+    return (vside_t){.only = only, .skip = skip, .counts = counts, .displs = displs, .type = type};
+}
+
+/* The alltoallw description of side v over n peers: block i, when it moves, one element of a
+ * per-block type at byte 0; else count 0 (of MPI_BYTE). */
+static int wside_make(wside_t *w, int n, const vside_t *v)
+{
+    *w = (wside_t){0};
     w->counts = calloc((size_t)n + 1, sizeof(int));
     w->zeros = calloc((size_t)n + 1, sizeof(int));
     w->types = malloc(((size_t)n + 1) * sizeof(MPI_Datatype));
-    if (!w->counts || !w->zeros || !w->types) {
-        wside_free(w);
+    if (!w->counts || !w->zeros || !w->types)
         return RMP_ERR_NO_MEM;
-    }
     for (int i = 0; i < n; i++)
         w->types[i] = MPI_BYTE;
+    w->n = n; /* (wside_free frees the types of n blocks) */
     for (int i = 0; i < n; i++) {
-        if (!used[i])
+        if ((v->only != V_ALL && v->only != i) || i == v->skip)
             continue;
-        MPI_Count c = one ? one_count : counts ? counts[i] : 0;
-        MPI_Aint d = one ? one_displ : displs ? displs[i] : 0;
-        if (!one && (!counts || !displs)) {
-            wside_free(w);
+        if (!v->one && (!v->counts || !v->displs))
             return RMP_ERR_ARG;
-        }
-        int rc = block_type(c, d, type, &w->types[i]);
-        if (rc) {
-            w->types[i] = MPI_BYTE;
-            wside_free(w);
+        MPI_Datatype t;
+        int rc = block_type(v->one ? v->count : v->counts[i], v->one ? v->displ : v->displs[i],
+                            v->type, &t);
+        if (rc)
             return rc;
-        }
+        w->types[i] = t;
         w->counts[i] = 1;
     }
     return RMP_SUCCESS;
 }
 
-static int w_run(const void *sendbuf, wside_t *s, void *recvbuf, wside_t *r, MPI_Comm comm)
+/* The big path: one rmp_alltoallw moving sides sv (from sbuf) and rv (into rbuf). */
+static int w_run(int n, const void *sbuf, const vside_t *sv, void *rbuf, const vside_t *rv,
+                 MPI_Comm comm)
 {
-    return rmp_alltoallw(sendbuf, s->counts, s->zeros, s->types, recvbuf, r->counts, r->zeros,
-                         r->types, comm);
+    wside_t s = {0}, r = {0};
+    int rc = wside_make(&s, n, sv);
+    if (!rc)
+        rc = wside_make(&r, n, rv);
+    if (!rc)
+        rc = rmp_alltoallw(sbuf, s.counts, s.zeros, s.types, rbuf, r.counts, r.zeros, r.types,
+                           comm);
+    wside_free(&s);
+    wside_free(&r);
+    return rc;
 }
 
-static bool *flags(int n, bool v)
+/* The int path's count: one past int goes on as -1, which the int path refuses. */
+static int icount(MPI_Count c)
 {
-    bool *f = malloc((size_t)n + 1);
-    if (f)
-        memset(f, v, (size_t)n + 1);
-    return f;
+    return c < INT_MIN ? -1 : (int)c;
+}
+
+/* Whether the call takes the big path (every rank agrees: one small allreduce); rc: the size
+ * query's status, kept when it failed. */
+static int choose(int rc, bool mine, MPI_Comm comm, bool *big)
+{
+    *big = false;
+    return rc ? rc : agree(mine, comm, big);
 }
 
 int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -148,38 +181,24 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                   int root, MPI_Comm comm)
 {
     int n = 0, me = rmpi_rank_of(comm), rc = rmp_comm_size(comm, &n);
-    bool am_root = me == root, big = false;
+    bool am_root = me == root, big;
     bool mine = sendcount > rmpi_bc_limit() || (am_root && !fits(recvcounts, displs, n));
-    if (!rc && (rc = agree(mine, comm, &big)) == RMP_SUCCESS && !big) {
+    if ((rc = choose(rc, mine, comm, &big)) || !big) {
         int *ic = NULL, *id = NULL;
-        if (am_root && !to_int(recvcounts, displs, n, &ic, &id))
+        if (!rc && am_root && !to_int(recvcounts, displs, n, &ic, &id))
             rc = RMP_ERR_NO_MEM;
-        else
-            rc = rmp_gatherv(sendbuf, sendcount < INT_MIN ? -1 : (int)sendcount, sendtype, recvbuf,
-                             ic, id, recvtype, root, comm);
-        free(ic);
-        free(id);
-    } else if (!rc) {
-        if (root < 0 || root >= n)
-            return rmpi_raise(comm, RMP_ERR_ROOT, __func__);
+        else if (!rc)
+            rc = rmp_gatherv(sendbuf, icount(sendcount), sendtype, recvbuf, ic, id, recvtype,
+                             root, comm);
+        free(ic), free(id);
+    } else if (root < 0 || root >= n) {
+        rc = RMP_ERR_ROOT;
+    } else {
         bool in_place = am_root && sendbuf == MPI_IN_PLACE;
-        bool *su = flags(n, false), *ru = flags(n, am_root);
-        wside_t s = {0}, r = {0};
-        if (!su || !ru) {
-            rc = RMP_ERR_NO_MEM;
-        } else {
-            su[root] = !in_place;
-            if (in_place)
-                ru[root] = false;
-            if (!(rc = wside_make(&s, n, su, NULL, NULL, sendcount, 0, true, sendtype)))
-                rc = wside_make(&r, n, ru, recvcounts, displs, 0, 0, false, recvtype);
-            if (!rc)
-                rc = w_run(in_place ? recvbuf : sendbuf, &s, recvbuf, &r, comm);
-        }
-        wside_free(&s);
-        wside_free(&r);
-        free(su);
-        free(ru);
+        vside_t s = v_one(sendcount, 0, sendtype, in_place ? V_NONE : root, -1);
+        vside_t r = v_many(recvcounts, displs, recvtype, am_root ? V_ALL : V_NONE,
+                           in_place ? root : -1);
+        rc = w_run(n, in_place ? recvbuf : sendbuf, &s, recvbuf, &r, comm);
     }
     return rmpi_raise(comm, rc, __func__);
 }
@@ -189,38 +208,24 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
                    int root, MPI_Comm comm)
 {
     int n = 0, me = rmpi_rank_of(comm), rc = rmp_comm_size(comm, &n);
-    bool am_root = me == root, big = false;
+    bool am_root = me == root, big;
     bool mine = recvcount > rmpi_bc_limit() || (am_root && !fits(sendcounts, displs, n));
-    if (!rc && (rc = agree(mine, comm, &big)) == RMP_SUCCESS && !big) {
+    if ((rc = choose(rc, mine, comm, &big)) || !big) {
         int *ic = NULL, *id = NULL;
-        if (am_root && !to_int(sendcounts, displs, n, &ic, &id))
+        if (!rc && am_root && !to_int(sendcounts, displs, n, &ic, &id))
             rc = RMP_ERR_NO_MEM;
-        else
-            rc = rmp_scatterv(sendbuf, ic, id, sendtype, recvbuf,
-                              recvcount < INT_MIN ? -1 : (int)recvcount, recvtype, root, comm);
-        free(ic);
-        free(id);
-    } else if (!rc) {
-        if (root < 0 || root >= n)
-            return rmpi_raise(comm, RMP_ERR_ROOT, __func__);
+        else if (!rc)
+            rc = rmp_scatterv(sendbuf, ic, id, sendtype, recvbuf, icount(recvcount), recvtype,
+                              root, comm);
+        free(ic), free(id);
+    } else if (root < 0 || root >= n) {
+        rc = RMP_ERR_ROOT;
+    } else {
         bool in_place = am_root && recvbuf == MPI_IN_PLACE;
-        bool *su = flags(n, am_root), *ru = flags(n, false);
-        wside_t s = {0}, r = {0};
-        if (!su || !ru) {
-            rc = RMP_ERR_NO_MEM;
-        } else {
-            ru[root] = !in_place;
-            if (in_place)
-                su[root] = false;
-            if (!(rc = wside_make(&s, n, su, sendcounts, displs, 0, 0, false, sendtype)))
-                rc = wside_make(&r, n, ru, NULL, NULL, recvcount, 0, true, recvtype);
-            if (!rc)
-                rc = w_run(sendbuf, &s, in_place ? (void *)sendbuf : recvbuf, &r, comm);
-        }
-        wside_free(&s);
-        wside_free(&r);
-        free(su);
-        free(ru);
+        vside_t s = v_many(sendcounts, displs, sendtype, am_root ? V_ALL : V_NONE,
+                           in_place ? root : -1);
+        vside_t r = v_one(recvcount, 0, recvtype, in_place ? V_NONE : root, -1);
+        rc = w_run(n, sendbuf, &s, in_place ? (void *)sendbuf : recvbuf, &r, comm);
     }
     return rmpi_raise(comm, rc, __func__);
 }
@@ -230,41 +235,24 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                      MPI_Comm comm)
 {
     int n = 0, me = rmpi_rank_of(comm), rc = rmp_comm_size(comm, &n);
-    bool big = false;
+    bool big, in_place = sendbuf == MPI_IN_PLACE;
     bool mine = sendcount > rmpi_bc_limit() || !fits(recvcounts, displs, n);
-    if (!rc && (rc = agree(mine, comm, &big)) == RMP_SUCCESS && !big) {
+    if ((rc = choose(rc, mine, comm, &big)) || !big) {
         int *ic = NULL, *id = NULL;
-        if (!to_int(recvcounts, displs, n, &ic, &id))
+        if (!rc && !to_int(recvcounts, displs, n, &ic, &id))
             rc = RMP_ERR_NO_MEM;
-        else
-            rc = rmp_allgatherv(sendbuf, sendcount < INT_MIN ? -1 : (int)sendcount, sendtype,
-                                recvbuf, ic, id, recvtype, comm);
-        free(ic);
-        free(id);
-    } else if (!rc) {
-        bool in_place = sendbuf == MPI_IN_PLACE;
-        bool *su = flags(n, true), *ru = flags(n, true);
-        wside_t s = {0}, r = {0};
-        if (!su || !ru) {
-            rc = RMP_ERR_NO_MEM;
-        } else if (in_place && (!recvcounts || !displs)) {
-            rc = RMP_ERR_ARG;
-        } else {
-            if (in_place) /* my block is in place: it goes out from there, not to me */
-                su[me] = ru[me] = false;
-            if (in_place)
-                rc = wside_make(&s, n, su, NULL, NULL, recvcounts[me], displs[me], true, recvtype);
-            else
-                rc = wside_make(&s, n, su, NULL, NULL, sendcount, 0, true, sendtype);
-            if (!rc)
-                rc = wside_make(&r, n, ru, recvcounts, displs, 0, 0, false, recvtype);
-            if (!rc)
-                rc = w_run(in_place ? recvbuf : sendbuf, &s, recvbuf, &r, comm);
-        }
-        wside_free(&s);
-        wside_free(&r);
-        free(su);
-        free(ru);
+        else if (!rc)
+            rc = rmp_allgatherv(sendbuf, icount(sendcount), sendtype, recvbuf, ic, id, recvtype,
+                                comm);
+        free(ic), free(id);
+    } else if (in_place && (!recvcounts || !displs)) {
+        rc = RMP_ERR_ARG;
+    } else {
+        /* in place, my block goes out from where it is, and not to me */
+        vside_t s = in_place ? v_one(recvcounts[me], displs[me], recvtype, V_ALL, me)
+                             : v_one(sendcount, 0, sendtype, V_ALL, -1);
+        vside_t r = v_many(recvcounts, displs, recvtype, V_ALL, in_place ? me : -1);
+        rc = w_run(n, in_place ? recvbuf : sendbuf, &s, recvbuf, &r, comm);
     }
     return rmpi_raise(comm, rc, __func__);
 }
@@ -276,29 +264,22 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     int n = 0, rc = rmp_comm_size(comm, &n);
-    bool big = false, in_place = sendbuf == MPI_IN_PLACE;
+    bool big, in_place = sendbuf == MPI_IN_PLACE;
     bool mine = !fits(recvcounts, rdispls, n) || (!in_place && !fits(sendcounts, sdispls, n));
-    if (!rc && (rc = agree(mine, comm, &big)) == RMP_SUCCESS && !big) {
+    if ((rc = choose(rc, mine, comm, &big)) || !big) {
         int *sc = NULL, *sd = NULL, *rcn = NULL, *rd = NULL;
-        if ((!in_place && !to_int(sendcounts, sdispls, n, &sc, &sd)) ||
-            !to_int(recvcounts, rdispls, n, &rcn, &rd))
+        if (!rc && ((!in_place && !to_int(sendcounts, sdispls, n, &sc, &sd)) ||
+                    !to_int(recvcounts, rdispls, n, &rcn, &rd)))
             rc = RMP_ERR_NO_MEM;
-        else
+        else if (!rc)
             rc = rmp_alltoallv(sendbuf, sc, sd, sendtype, recvbuf, rcn, rd, recvtype, comm);
         free(sc), free(sd), free(rcn), free(rd);
-    } else if (!rc && in_place) {
+    } else if (in_place) {
         rc = RMP_ERR_COUNT;
-    } else if (!rc) {
-        bool *u = flags(n, true);
-        wside_t s = {0}, r = {0};
-        if (!u)
-            rc = RMP_ERR_NO_MEM;
-        else if (!(rc = wside_make(&s, n, u, sendcounts, sdispls, 0, 0, false, sendtype)) &&
-                 !(rc = wside_make(&r, n, u, recvcounts, rdispls, 0, 0, false, recvtype)))
-            rc = w_run(sendbuf, &s, recvbuf, &r, comm);
-        wside_free(&s);
-        wside_free(&r);
-        free(u);
+    } else {
+        vside_t s = v_many(sendcounts, sdispls, sendtype, V_ALL, -1);
+        vside_t r = v_many(recvcounts, rdispls, recvtype, V_ALL, -1);
+        rc = w_run(n, sendbuf, &s, recvbuf, &r, comm);
     }
     return rmpi_raise(comm, rc, __func__);
 }

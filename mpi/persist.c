@@ -10,133 +10,92 @@ static int rmpi_pcoll_info(MPI_Info info)
     return rmpi_info_check(info);
 }
 
+/* The body of every init: the info first (its error raised as such), then rmp's call (CALL is
+ * evaluated only when the info is valid), its status raised on comm. */
+#define PCOLL_INIT(CALL)                                                                           \
+    do {                                                                                           \
+        int code_ = rmpi_pcoll_info(info);                                                         \
+        return code_ != MPI_SUCCESS ? rmpi_raise_code(comm, code_, __func__)                       \
+                                    : rmpi_raise(comm, (CALL), __func__);                          \
+    } while (0)
+
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm, rmp_barrier_init(comm, request), __func__);
+    PCOLL_INIT(rmp_barrier_init(comm, request));
 }
 
 int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                    MPI_Info info, MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm, rmp_bcast_init(buffer, count, datatype, root, comm, request), __func__);
+    PCOLL_INIT(rmp_bcast_init(buffer, count, datatype, root, comm, request));
 }
 
 int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, request));
 }
 
 int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(
-        comm, rmp_allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, request), __func__);
+    PCOLL_INIT(rmp_allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, request));
 }
 
 int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                     MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                      root, comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                               comm, request));
 }
 
 int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                       recvtype, root, comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                                root, comm, request));
 }
 
 int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                       root, comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                comm, request));
 }
 
 int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
-                                        recvtype, root, comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                 recvtype, root, comm, request));
 }
 
 int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                         comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                  request));
 }
 
 int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                          recvtype, comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                   recvtype, comm, request));
 }
 
 int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                       MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                        comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                 request));
 }
 
 int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -144,13 +103,8 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                         recvcounts, rdispls, recvtype, comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                  rdispls, recvtype, comm, request));
 }
 
 int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -172,58 +126,35 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                             MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(
-        comm, rmp_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, request),
-        __func__);
+    PCOLL_INIT(rmp_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, request));
 }
 
 int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                   MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(
-        comm,
-        rmp_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, request),
-        __func__);
+    PCOLL_INIT(
+        rmp_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, request));
 }
 
 int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm, rmp_scan_init(sendbuf, recvbuf, count, datatype, op, comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_scan_init(sendbuf, recvbuf, count, datatype, op, comm, request));
 }
 
 int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm, rmp_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, request));
 }
 
 int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Info info, MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                                  recvtype, comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                           recvtype, comm, request));
 }
 
 int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -231,26 +162,16 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                  MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf,
-                                                   recvcounts, displs, recvtype, comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                            displs, recvtype, comm, request));
 }
 
 int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                MPI_Info info, MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                                 recvtype, comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                          recvtype, comm, request));
 }
 
 int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -258,13 +179,8 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Info info, MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                                  recvcounts, rdispls, recvtype, comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                           recvcounts, rdispls, recvtype, comm, request));
 }
 
 int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
@@ -273,13 +189,8 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                 const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                                 MPI_Request *request)
 {
-    int code = rmpi_pcoll_info(info);
-    if (code != MPI_SUCCESS)
-        return rmpi_raise_code(comm, code, __func__);
-    return rmpi_raise(comm,
-                      rmp_neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                                  recvcounts, rdispls, recvtypes, comm, request),
-                      __func__);
+    PCOLL_INIT(rmp_neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                           recvcounts, rdispls, recvtypes, comm, request));
 }
 
 int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,

@@ -328,7 +328,7 @@ typedef union MPI_Status {
 #include "mpi_types.h" /* datatypes, groups, topologies, requests, MPI-4 */
 #include "mpi_tool.h"  /* Fortran handle conversion, MPI_T */
 
-/* ---- The calls (include/rmp/mpi_proto.h, generated from api/mpi.api) ----------------------
+/* ---- The calls (mpi_proto.h, generated from api/mpi.api by make, never committed) -------
  * Every MPI_ function rmp implements is one entry of api/mpi.api (its arguments' kinds,
  * directions, its large-count twin); tools/gen-api writes their prototypes into
  * mpi_proto.h, included here, after every type they use. */

@@ -508,3 +508,15 @@ void run_mpi_ok(int n, const char *prog, const char *label, const char *arg,
     expect_ranks_ok(r, label ? label : prog, n);
     run_free(&r);
 }
+
+void run_prog_ok(int n, const char *prog, const char *const *env, double limit)
+{
+    char path[512], verdict[160];
+    snprintf(path, sizeof path, "%s/%s", RMP_TEST_PROGS, prog);
+    snprintf(verdict, sizeof verdict, "%s: OK", prog);
+    run_opts_t o = {.limit = limit, .env = env};
+    run_result_t r = run_mrun(&o, n, path, NULL);
+    expect_success(r);
+    expect_like(r, out, verdict, "", 1);
+    run_free(&r);
+}

@@ -142,6 +142,17 @@ void run_size_filter(int n, const char *var);
         return cr_make_param_array(int, ns_, sizeof ns_ / sizeof ns_[0]);                      \
     }
 
+/* The cases of a ParameterizedTest(int *index, suite, name, ...): the indices 0..count-1 of a
+ * table, said once: RUN_INDICES(mrun, usage_error, sizeof cases / sizeof cases[0]). */
+#define RUN_INDICES(suite, name, count)                                                        \
+    ParameterizedTestParameters(suite, name)                                                   \
+    {                                                                                          \
+        static int i_[count];                                                                  \
+        for (int k_ = 0; k_ < (int)(count); k_++)                                              \
+            i_[k_] = k_;                                                                       \
+        return cr_make_param_array(int, i_, (size_t)(count));                                  \
+    }
+
 /* The sizes a tests/mpi program runs at: a rank alone, a pair, odd primes (3; 5, the remainder
  * steps of the tree and recursive-doubling algorithms, and ASan's size), and powers of two,
  * square and not (4; 8, 4 x 2 process grids). 6 and 7 (once in every list) add no shape these
@@ -152,6 +163,10 @@ void run_size_filter(int n, const char *var);
 /* The path of tests/mpi program `name` (a string literal). */
 #define MPIPROG(name) RMP_TEST_MPIPROGS "/" name
 #endif
+/* Runs tests/progs program prog (a name) at n with env (or NULL) within limit seconds:
+ * success, and one line "<prog>: OK" (the native programs' verdict). */
+void run_prog_ok(int n, const char *prog, const char *const *env, double limit);
+
 /* Runs tests/mpi program prog (a name) at n with one argument (or NULL) and env (or NULL)
  * within limit seconds (0: 90): success, and "<label>: rank R OK" from every rank (label NULL:
  * prog). */

@@ -4,11 +4,7 @@
 
 static void coll(int n, const char *const env[])
 {
-    run_opts_t o = {.limit = 100, .env = env};
-    run_result_t r = run_mrun(&o, n, PROG("coll"), NULL);
-    expect_success(r);
-    expect_like(r, out, "coll: OK", "", 1);
-    run_free(&r);
+    run_prog_ok(n, "coll", env, 100);
 }
 
 RUN_SIZES(coll, n1_to_9, 1, 2, 3, 4, 5, 6, 7, 8, 9)

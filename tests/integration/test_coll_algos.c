@@ -40,13 +40,7 @@ static const forced_t forced[] = {
 };
 #define NFORCED (int)(sizeof(forced) / sizeof(forced[0]))
 
-ParameterizedTestParameters(coll_algo, forced_n1_to_7)
-{
-    static int idx[NFORCED];
-    for (int i = 0; i < NFORCED; i++)
-        idx[i] = i;
-    return cr_make_param_array(int, idx, NFORCED);
-}
+RUN_INDICES(coll_algo, forced_n1_to_7, NFORCED)
 
 /* Each algorithm at n = 1 and 2 (degenerate), 4 (a power of two), 3 and 5 (one rank beyond
  * a power of two: folded in, or a ring part left empty) and 7 (three beyond, and trees three

@@ -40,13 +40,7 @@ static const accept_case_t accept_cases[] = {
     {{"-H", "localhost:1", "-n", "3", "--oversubscribe"}, 3},
 };
 
-ParameterizedTestParameters(mpi_mrun, accepted)
-{
-    static int index[sizeof accept_cases / sizeof accept_cases[0]];
-    for (size_t i = 0; i < sizeof index / sizeof index[0]; i++)
-        index[i] = (int)i;
-    return cr_make_param_array(int, index, sizeof index / sizeof index[0]);
-}
+RUN_INDICES(mpi_mrun, accepted, sizeof accept_cases / sizeof accept_cases[0])
 
 ParameterizedTest(int *index, mpi_mrun, accepted, .timeout = 40)
 {
@@ -115,13 +109,7 @@ static const refuse_case_t refuse_cases[] = {
      "mrun: --output-filename needs a directory; try mrun --help"},
 };
 
-ParameterizedTestParameters(mpi_mrun, refused)
-{
-    static int index[sizeof refuse_cases / sizeof refuse_cases[0]];
-    for (size_t i = 0; i < sizeof index / sizeof index[0]; i++)
-        index[i] = (int)i;
-    return cr_make_param_array(int, index, sizeof index / sizeof index[0]);
-}
+RUN_INDICES(mpi_mrun, refused, sizeof refuse_cases / sizeof refuse_cases[0])
 
 ParameterizedTest(int *index, mpi_mrun, refused, .timeout = 20)
 {

@@ -79,13 +79,7 @@ static const usage_case_t usage_cases[] = {
 };
 
 /* Parameters are indexes: the cases hold pointers, which a test worker must not inherit. */
-ParameterizedTestParameters(mrun, usage_error)
-{
-    static int index[sizeof usage_cases / sizeof usage_cases[0]];
-    for (size_t i = 0; i < sizeof index / sizeof index[0]; i++)
-        index[i] = (int)i;
-    return cr_make_param_array(int, index, sizeof index / sizeof index[0]);
-}
+RUN_INDICES(mrun, usage_error, sizeof usage_cases / sizeof usage_cases[0])
 
 ParameterizedTest(int *index, mrun, usage_error, .timeout = 20)
 {

@@ -108,13 +108,7 @@ static const conv_refused_t refused[] = {
      "mrun: unknown option '--allow-run-as-root=yes'; try mrun --help"},
 };
 
-ParameterizedTestParameters(mrun_conv, refused)
-{
-    static int index[sizeof refused / sizeof refused[0]];
-    for (size_t i = 0; i < sizeof index / sizeof index[0]; i++)
-        index[i] = (int)i;
-    return cr_make_param_array(int, index, sizeof index / sizeof index[0]);
-}
+RUN_INDICES(mrun_conv, refused, sizeof refused / sizeof refused[0])
 
 ParameterizedTest(int *index, mrun_conv, refused, .timeout = 20)
 {
@@ -154,13 +148,7 @@ static const conv_accepted_t accepted[] = {
     {{"-allow-run-as-root", "-np", "3", "--oversubscribe"}, 3},
 };
 
-ParameterizedTestParameters(mrun_conv, accepted)
-{
-    static int index[sizeof accepted / sizeof accepted[0]];
-    for (size_t i = 0; i < sizeof index / sizeof index[0]; i++)
-        index[i] = (int)i;
-    return cr_make_param_array(int, index, sizeof index / sizeof index[0]);
-}
+RUN_INDICES(mrun_conv, accepted, sizeof accepted / sizeof accepted[0])
 
 ParameterizedTest(int *index, mrun_conv, accepted, .timeout = 40)
 {

@@ -5,11 +5,7 @@
 
 static void types(int n, const char *const env[])
 {
-    run_opts_t o = {.limit = 60, .env = env};
-    run_result_t r = run_mrun(&o, n, PROG("types"), NULL);
-    expect_success(r);
-    expect_like(r, out, "types: OK", "", 1);
-    run_free(&r);
+    run_prog_ok(n, "types", env, 60);
 }
 
 RUN_SIZES(types, n1_to_8, 1, 2, 3, 4, 5, 6, 7, 8)

@@ -5,11 +5,7 @@
 
 static void vcoll(int n, const char *const env[])
 {
-    run_opts_t o = {.limit = 100, .env = env};
-    run_result_t r = run_mrun(&o, n, PROG("vcoll"), NULL);
-    expect_success(r);
-    expect_like(r, out, "vcoll: OK", "", 1);
-    run_free(&r);
+    run_prog_ok(n, "vcoll", env, 100);
 }
 
 RUN_SIZES(vcoll, n1_to_8, 1, 2, 3, 4, 5, 6, 7, 8)

@@ -284,6 +284,42 @@ static void vcoll(MPI_Count c, int k)
     free(cnt), free(dsp), free(sb), free(rb), free(ab), free(sc), free(sd);
 }
 
+/* Gatherv_c and Scatterv_c in place at a root whose own block (rank 1's, past the limit when
+ * c is) stays where it is: gathered around it, scattered from the rest of the buffer. */
+static void vcoll_in_place(MPI_Count c, int k)
+{
+    int root = size > 1 ? 1 : 0;
+    MPI_Count *cnt = malloc(sizeof(MPI_Count) * (size_t)size), tot = 0;
+    MPI_Aint *dsp = malloc(sizeof(MPI_Aint) * (size_t)size);
+    for (int r = 0; r < size; r++) {
+        cnt[r] = r == 1 ? c : 5 + r;
+        dsp[r] = tot;
+        tot += cnt[r] + 2;
+    }
+    int *b = malloc(sizeof(int) * (size_t)tot), *mine = malloc(sizeof(int) * (size_t)cnt[rank]);
+    for (MPI_Count i = 0; i < tot; i++)
+        b[i] = -1;
+    for (MPI_Count i = 0; i < cnt[rank]; i++)
+        mine[i] = b[dsp[rank] + i] = v(rank, (long)i, k);
+    CHECK(MPI_Gatherv_c(rank == root ? MPI_IN_PLACE : mine, cnt[rank], MPI_INT, b, cnt, dsp,
+                        MPI_INT, root, MPI_COMM_WORLD));
+    long bad = 0;
+    for (int r = 0; r < size && rank == root; r++)
+        for (MPI_Count i = 0; i < cnt[r] + 2; i++)
+            bad += b[dsp[r] + i] != (i < cnt[r] ? v(r, (long)i, k) : -1);
+    EXPECT_INT(bad, 0);
+    for (MPI_Count i = 0; i < cnt[rank]; i++)
+        mine[i] = -1;
+    CHECK(MPI_Scatterv_c(b, cnt, dsp, MPI_INT, rank == root ? MPI_IN_PLACE : mine, cnt[rank],
+                         MPI_INT, root, MPI_COMM_WORLD));
+    bad = 0;
+    const int *got = rank == root ? b + dsp[rank] : mine;
+    for (MPI_Count i = 0; i < cnt[rank]; i++)
+        bad += got[i] != v(rank, (long)i, k);
+    EXPECT_INT(bad, 0);
+    free(cnt), free(dsp), free(b), free(mine);
+}
+
 static void types(MPI_Count c)
 {
     MPI_Datatype t, w;
@@ -358,6 +394,7 @@ static void small(void)
         p2p(counts[k], k);
         coll(counts[k], k);
         vcoll(counts[k], k);
+        vcoll_in_place(counts[k], k);
         types(counts[k]);
     }
     errors();

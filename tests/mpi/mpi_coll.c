@@ -256,13 +256,8 @@ static void t_bcast_mixed_types(int rank, int size)
 
 int main(int argc, char **argv)
 {
-    mc_watchdog(100);
-    int size = 0;
     nb = argc > 1 && strcmp(argv[1], "nonblocking") == 0;
-    CHECK(MPI_Init(&argc, &argv));
-    CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-    CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &mc_rank));
-    CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    int size = mc_init_size(&argc, &argv, 100);
     t_barrier_bcast(mc_rank, size);
     t_reduce(mc_rank, size);
     t_allreduce(mc_rank, size);

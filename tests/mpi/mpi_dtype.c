@@ -246,13 +246,8 @@ static void t_dup(void)
 
 int main(int argc, char **argv)
 {
-    mc_watchdog(60);
-    int size = 0;
-    CHECK(MPI_Init(&argc, &argv));
-    CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    int size = mc_init_size(&argc, &argv, 60);
     CHECK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
-    CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &mc_rank));
-    CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
     for (int i = 0; i < BIG; i++)
         idx[i] = i;
     t_hvector();

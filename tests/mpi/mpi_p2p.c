@@ -288,12 +288,7 @@ static void proc_null_no_type(int rank)
 
 int main(int argc, char **argv)
 {
-    mc_watchdog(100);
-    int size = 0;
-    CHECK(MPI_Init(&argc, &argv));
-    CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-    CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &mc_rank));
-    CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    int size = mc_init_size(&argc, &argv, 100);
     ring_blocking(mc_rank, size);
     all_pairs_nonblocking(mc_rank, size);
     completion_calls(mc_rank);

@@ -452,12 +452,7 @@ static void t_scan(int rank, int size)
 
 int main(int argc, char **argv)
 {
-    mc_watchdog(80);
-    int size = 0;
-    CHECK(MPI_Init(&argc, &argv));
-    CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-    CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &mc_rank));
-    CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    int size = mc_init_size(&argc, &argv, 80);
     t_ops(mc_rank, size);
     t_scan(mc_rank, size);
     CHECK(MPI_Barrier(MPI_COMM_WORLD));

@@ -374,13 +374,7 @@ static void first_tests(int rank, int size)
 
 int main(int argc, char **argv)
 {
-    int rank, size;
-    mc_watchdog(150);
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    mc_rank = rank;
-    CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    int size = mc_init_size(&argc, &argv, 150), rank = mc_rank;
     bsize = 2 * (BIG + MPI_BSEND_OVERHEAD);
     bbuf = malloc((size_t)bsize);
     CHECK(MPI_Buffer_attach(bbuf, bsize));

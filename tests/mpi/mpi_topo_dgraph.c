@@ -302,13 +302,7 @@ static void t_one_giver(int rank, int size)
 
 int main(int argc, char **argv)
 {
-    int rank, size;
-    mc_watchdog(60);
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    mc_rank = rank;
-    CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    int size = mc_init_size(&argc, &argv, 60), rank = mc_rank;
     if (size > 16)
         FAIL("size %d above 16", size);
     else {

@@ -69,6 +69,15 @@ static inline void mc_init(int *argc, char ***argv, unsigned seconds)
     MPI_Comm_rank(MPI_COMM_WORLD, &mc_rank);
 }
 
+/* mc_init, then the size of MPI_COMM_WORLD (the rank is mc_rank). */
+static inline int mc_init_size(int *argc, char ***argv, unsigned seconds)
+{
+    int size = 0;
+    mc_init(argc, argv, seconds);
+    CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    return size;
+}
+
 /* "<prog>: rank R OK" when nothing failed; the status for main to return. */
 static inline int mc_done(const char *prog)
 {

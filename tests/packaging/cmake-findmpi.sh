@@ -48,7 +48,7 @@ if ! env -u MPI_HOME cmake -S "$out/proj" -B "$out/build" -DCMAKE_C_COMPILER="$c
     tail -30 "$out/configure.log" >&2
     fail "cmake could not configure the project (FindMPI with rmpcc)"
 fi
-inc="$src/include/rmp;$src/include"
+inc="$src/include/rmp;$src/include;$src/build/include/rmp"
 libs="$libdir/librmp-mpi.so;$libdir/librmp.so"
 for want in "-- findmpi: version=3.1 inc=$inc libs=$libs" \
     "-- findmpi: cxx version=3.1 inc=$inc libs=$libs"; do

@@ -15,6 +15,7 @@ out=$5
 ldflags=${6:-} # the variant's sanitizer flags: one word list
 rmpcc=$bindir/rmpcc
 inc=$src/include
+gen=$src/build/include/rmp # the generated headers (mpi_proto.h, pmpi.h), made by make
 
 fail() {
     echo "rmpcc: $*" >&2
@@ -22,13 +23,13 @@ fail() {
 }
 
 got=$("$rmpcc" -show -o prog prog.c)
-want="$cc -I$inc/rmp -I$inc -o prog prog.c -L$libdir -Wl,-rpath,$libdir -lrmp-mpi -lrmp"
+want="$cc -I$inc/rmp -I$inc -I$gen -o prog prog.c -L$libdir -Wl,-rpath,$libdir -lrmp-mpi -lrmp"
 [ "$got" = "$want" ] || fail "-show printed '$got', expected '$want'"
 got=$("$rmpcc" -show -c prog.c)
-[ "$got" = "$cc -I$inc/rmp -I$inc -c prog.c" ] || fail "-show -c printed '$got'"
+[ "$got" = "$cc -I$inc/rmp -I$inc -I$gen -c prog.c" ] || fail "-show -c printed '$got'"
 got=$(RMPCC_CC=othercc "$bindir/rmpicc" -show -static-rmp prog.c)
 case "$got" in
-"othercc -I$inc/rmp -I$inc prog.c $libdir/librmp-mpi.a $libdir/librmp.a "*-lpmix*) ;;
+"othercc -I$inc/rmp -I$inc -I$gen prog.c $libdir/librmp-mpi.a $libdir/librmp.a "*-lpmix*) ;;
 *) fail "RMPCC_CC=othercc rmpicc -show -static-rmp printed '$got'" ;;
 esac
 
@@ -38,10 +39,10 @@ expect() { # expect OUTPUT WANT WHAT
     [ "$1" = "$2" ] || fail "$3 printed '$1', expected '$2'"
 }
 for dash in - --; do
-    expect "$("$rmpcc" ${dash}showme:compile)" "-I$inc/rmp -I$inc" "${dash}showme:compile"
+    expect "$("$rmpcc" ${dash}showme:compile)" "-I$inc/rmp -I$inc -I$gen" "${dash}showme:compile"
     expect "$("$rmpcc" ${dash}showme:link)" "-L$libdir -Wl,-rpath,$libdir -lrmp-mpi -lrmp" \
         "${dash}showme:link"
-    expect "$("$rmpcc" ${dash}showme:incdirs)" "$inc/rmp $inc" "${dash}showme:incdirs"
+    expect "$("$rmpcc" ${dash}showme:incdirs)" "$inc/rmp $inc $gen" "${dash}showme:incdirs"
     expect "$("$rmpcc" ${dash}showme:libdirs)" "$libdir" "${dash}showme:libdirs"
     expect "$("$rmpcc" ${dash}showme:libs)" "rmp-mpi rmp" "${dash}showme:libs"
     expect "$("$rmpcc" ${dash}showme:command)" "$cc" "${dash}showme:command"
@@ -56,13 +57,13 @@ expect "$(RMPICXX_CXX=otherc++ "$bindir/rmpicxx" -showme:command)" "otherc++" \
     "rmpicxx -showme:command"
 # --showme alone is the whole command, as -show; MPICH's -compile-info and -link-info too
 # (MPICH prints the command the wrapper would run, a link unless -c says otherwise).
-all="$cc -I$inc/rmp -I$inc -L$libdir -Wl,-rpath,$libdir -lrmp-mpi -lrmp"
+all="$cc -I$inc/rmp -I$inc -I$gen -L$libdir -Wl,-rpath,$libdir -lrmp-mpi -lrmp"
 for q in --showme -showme -show -compile-info -link-info -compile_info -link_info; do
     expect "$("$rmpcc" $q)" "$all" "$q"
 done
-expect "$("$rmpcc" -compile-info -c p.c)" "$cc -I$inc/rmp -I$inc -c p.c" "-compile-info -c p.c"
+expect "$("$rmpcc" -compile-info -c p.c)" "$cc -I$inc/rmp -I$inc -I$gen -c p.c" "-compile-info -c p.c"
 # MPICH 4's -show-compile-info and -show-link-info (Meson asks them): the flags alone.
-expect "$("$rmpcc" -show-compile-info)" "-I$inc/rmp -I$inc" "-show-compile-info"
+expect "$("$rmpcc" -show-compile-info)" "-I$inc/rmp -I$inc -I$gen" "-show-compile-info"
 expect "$("$rmpcc" -show-link-info)" "-L$libdir -Wl,-rpath,$libdir -lrmp-mpi -lrmp" \
     "-show-link-info"
 # -static-rmp: the archives, and librmp's own libraries (PMIx...) among the names and dirs.
@@ -93,7 +94,7 @@ fi
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 got=$(pkg-config --cflags rmp-mpi)
 case "$got" in # then those of rmp's private requirements, which pkg-config always adds
-"-I$inc/rmp -I$inc "* | "-I$inc/rmp -I$inc") ;;
+"-I$inc/rmp -I$gen -I$inc "* | "-I$inc/rmp -I$gen -I$inc") ;;
 *) fail "pkg-config --cflags rmp-mpi is '$got'" ;;
 esac
 libs=$(pkg-config --libs rmp-mpi)

@@ -12,6 +12,7 @@ bindir=$4
 out=$5
 ldflags=${6:-} # the variant's sanitizer flags: one word list
 inc=$src/include
+gen=$src/build/include/rmp # the generated headers (mpi_proto.h, pmpi.h), made by make
 
 fail() {
     echo "rmpicxx: $*" >&2
@@ -19,10 +20,10 @@ fail() {
 }
 
 got=$("$bindir/rmpicxx" -show -o prog prog.o)
-want="$cxx -I$inc/rmp -I$inc -o prog prog.o -L$libdir -Wl,-rpath,$libdir -lrmp-mpi -lrmp"
+want="$cxx -I$inc/rmp -I$inc -I$gen -o prog prog.o -L$libdir -Wl,-rpath,$libdir -lrmp-mpi -lrmp"
 [ "$got" = "$want" ] || fail "-show printed '$got', expected '$want'"
 got=$(RMPICXX_CXX=othercxx "$bindir/rmpic++" -show -c prog.cpp)
-[ "$got" = "othercxx -I$inc/rmp -I$inc -c prog.cpp" ] ||
+[ "$got" = "othercxx -I$inc/rmp -I$inc -I$gen -c prog.cpp" ] ||
     fail "RMPICXX_CXX=othercxx rmpic++ -show -c printed '$got'"
 
 # shellcheck disable=SC2086 # the flags are meant to split into words

@@ -6,19 +6,7 @@
 #include "progs.h"
 
 static int rank, n;
-static long checks;
-
-/* Every expectation goes through these, so the count of checks is known. */
-#define RC(want, call)                                                                         \
-    do {                                                                                       \
-        checks++;                                                                              \
-        EXPECT_RC(want, call);                                                                 \
-    } while (0)
-#define IS(cond, ...)                                                                          \
-    do {                                                                                       \
-        checks++;                                                                              \
-        EXPECT(cond, __VA_ARGS__);                                                             \
-    } while (0)
+static long checks; /* counted by progs.h's RC and IS */
 
 static const rmp_comm_t bad_comms[] = {RMP_COMM_NULL, -7, 77, 4095, 100000};
 #define NBAD_COMMS (int)(sizeof bad_comms / sizeof bad_comms[0])

@@ -8,18 +8,7 @@
 #include "progs.h"
 
 static int rank, n, next, prev;
-static long checks;
-
-#define RC(want, call)                                                                         \
-    do {                                                                                       \
-        checks++;                                                                              \
-        EXPECT_RC(want, call);                                                                 \
-    } while (0)
-#define IS(cond, ...)                                                                          \
-    do {                                                                                       \
-        checks++;                                                                              \
-        EXPECT(cond, __VA_ARGS__);                                                             \
-    } while (0)
+static long checks; /* counted by progs.h's RC and IS */
 
 /* huge committed types (no memory behind them: only their sizes are used) */
 static rmp_datatype_t t32;  /* 2^32 bytes, contiguous */

@@ -68,6 +68,19 @@ __attribute__((weak)) const char *volatile prog_phase = "start"; /* what the pro
             FAIL(__VA_ARGS__);                                                                 \
     } while (0)
 
+/* EXPECT_RC and EXPECT counted, for a program that reports how many checks it made: it
+ * defines its own `static long checks` before using these. */
+#define RC(want, call)                                                                         \
+    do {                                                                                       \
+        checks++;                                                                              \
+        EXPECT_RC(want, call);                                                                 \
+    } while (0)
+#define IS(cond, ...)                                                                          \
+    do {                                                                                       \
+        checks++;                                                                              \
+        EXPECT(cond, __VA_ARGS__);                                                             \
+    } while (0)
+
 /* ---- the watchdog: a blocking phase that outlives its budget ends the program ---- */
 
 static inline void prog_put(const char *s)

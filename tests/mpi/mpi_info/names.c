@@ -194,6 +194,14 @@ void t_hints(int rank, int size)
     expect_class("Comm_split_type bad info",
                  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, freed, &st),
                  MPI_ERR_INFO);
+    /* a persistent collective's init: the info is checked before anything starts */
+    MPI_Request pr = MPI_REQUEST_NULL;
+    expect_class("Barrier_init bad info", MPI_Barrier_init(MPI_COMM_WORLD, freed, &pr),
+                 MPI_ERR_INFO);
+    expect_class("Bcast_init bad info",
+                 MPI_Bcast_init(&x, 1, MPI_INT, 0, MPI_COMM_WORLD, freed, &pr), MPI_ERR_INFO);
+    if (pr != MPI_REQUEST_NULL)
+        FAIL("an init refused for its info made a request");
     void *mem = NULL;
     CHECK(MPI_Alloc_mem(64, info, &mem));
     if (!mem)
