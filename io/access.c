@@ -74,8 +74,8 @@ static int acc_mem(io_op_t *op)
 {
     io_file_t *f = op->f;
     if (op->is_write)
-        return io_rep_to_file(&f->view, op->buf, op->count, op->type, op->start, &op->data,
-                              &op->len, &op->owned);
+        return io_rep_to_file(&f->view, op->buf, op->count, op->type, &op->data, &op->len,
+                              &op->owned);
     const dtype_t *t = dtype_get(op->type, true);
     op->len = (int64_t)t->size * op->count;
     op->owned = !(f->view.rep == IO_REP_NATIVE && t->contig);
@@ -174,8 +174,7 @@ int io_op_finish(io_op_t *op, rmp_status_t *status)
 {
     int rc = op->rc;
     if (rc == RMP_SUCCESS && !op->is_write && op->owned)
-        rc = io_rep_from_file(&op->f->view, op->data, op->done, op->buf, op->count, op->type,
-                              op->start);
+        rc = io_rep_from_file(&op->f->view, op->data, op->done, op->buf, op->count, op->type);
     if (op->owned)
         free(op->data);
     free(op->runs);

@@ -115,7 +115,7 @@ int io_rep_same_size(const io_view_t *v, rmp_datatype_t type)
 }
 
 int io_rep_to_file(const io_view_t *v, const void *buf, int64_t count, rmp_datatype_t type,
-                   int64_t pos, char **out, int64_t *len, bool *owned)
+                   char **out, int64_t *len, bool *owned)
 {
     const dtype_t *t = dtype_get(type, true);
     if (!t)
@@ -146,7 +146,7 @@ int io_rep_to_file(const io_view_t *v, const void *buf, int64_t count, rmp_datat
         const io_rep_t *r = v->rep_user;
         if (!r->write_fn)
             dtype_pack(t, (int)count, buf, p);
-        else if (r->write_fn((void *)buf, type, (int)count, p, pos, r->extra) != RMP_SUCCESS)
+        else if (r->write_fn((void *)buf, type, (int)count, p, 0, r->extra) != RMP_SUCCESS)
             rc = RMP_ERR_CONVERSION;
     }
     if (rc != RMP_SUCCESS) {
@@ -159,7 +159,7 @@ int io_rep_to_file(const io_view_t *v, const void *buf, int64_t count, rmp_datat
 }
 
 int io_rep_from_file(const io_view_t *v, const char *in, int64_t len, void *buf,
-                     int64_t count, rmp_datatype_t type, int64_t pos)
+                     int64_t count, rmp_datatype_t type)
 {
     const dtype_t *t = dtype_get(type, true);
     if (!t)
@@ -184,7 +184,7 @@ int io_rep_from_file(const io_view_t *v, const char *in, int64_t len, void *buf,
     }
     int64_t one = (int64_t)t->size;
     int n = (int)(one ? len / one : 0);
-    if (n && r->read_fn(buf, type, n, (void *)in, pos, r->extra) != RMP_SUCCESS)
+    if (n && r->read_fn(buf, type, n, (void *)in, 0, r->extra) != RMP_SUCCESS)
         return RMP_ERR_CONVERSION;
     return RMP_SUCCESS;
 }

@@ -96,11 +96,13 @@ int io_lock(io_file_t *f, int64_t off, int64_t len, int type);
 
 /* Data representations (datarep.c): memory (count of type at buf) <-> the file's bytes in
  * the view's representation. to_file fills *out (malloc'd, or buf itself when no copy is
- * needed: *owned false); from_file writes buf from file bytes. */
+ * needed: *owned false); from_file writes buf from file bytes. A registered conversion
+ * function converts the whole buffer in one call: its position (an index into datatype tiled
+ * over the user's buffer, MPI-4.0 14.5.3) is 0, whatever the file offset. */
 int io_rep_to_file(const io_view_t *v, const void *buf, int64_t count, rmp_datatype_t type,
-                   int64_t pos, char **out, int64_t *len, bool *owned);
+                   char **out, int64_t *len, bool *owned);
 int io_rep_from_file(const io_view_t *v, const char *in, int64_t len, void *buf,
-                     int64_t count, rmp_datatype_t type, int64_t pos);
+                     int64_t count, rmp_datatype_t type);
 /* The file size of one element of type in representation v (file's extent function). */
 int io_rep_size(const io_view_t *v, rmp_datatype_t type, int64_t *size);
 int io_rep_lookup(const char *name, int *rep, void **user);

@@ -1,7 +1,7 @@
 /* f08cb.c — the mpi_f08 procedures tools/gen-f08 leaves to hand: those taking Fortran
- * callbacks whose arguments C passes differently (attribute copy/delete and generalized
- * requests, through fortran/attr.c's and greq.c's trampolines), attribute
- * values read as integers, the status conversions and MPI_F_sync_reg. */
+ * callbacks whose arguments C passes differently (attribute copy/delete, generalized
+ * requests, datarep conversions: through fortran/attr.c's, greq.c's and datarep.c's
+ * trampolines), attribute values read as integers, the status conversions and MPI_F_sync_reg. */
 #include <stdlib.h>
 
 #include "f08rt.h"
@@ -113,4 +113,20 @@ void MPI_Status_f2f08_f08(const MPI_Fint *f, MPI_F08_status *f08, MPI_Fint *ierr
 void MPI_F_sync_reg_f08(CFI_cdesc_t *buf)
 {
     (void)buf;
+}
+
+/* Conversion functions in Fortran: fortran/datarep.c's trampolines (mpi_f08's TYPE(C_PTR),
+ * VALUE buffers are the addresses mpif.h's USERBUF(*) are). */
+void pmpi_register_datarep_(const char *datarep, void (*readfn)(void), void (*writefn)(void),
+                            void (*extentfn)(void), MPI_Aint *extra, MPI_Fint *ierr,
+                            size_t datarep_len);
+
+void rmpf08_MPI_Register_datarep_f08(CFI_cdesc_t *datarep, void (*readfn)(void),
+                                     void (*writefn)(void), void (*extentfn)(void),
+                                     MPI_Aint *extra, MPI_Fint *ierror)
+{
+    MPI_Fint rc;
+    pmpi_register_datarep_(datarep->base_addr, readfn, writefn, extentfn, extra, &rc,
+                           datarep->elem_len);
+    done(ierror, rc);
 }

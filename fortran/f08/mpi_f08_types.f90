@@ -79,7 +79,25 @@ MODULE mpi_f08_types
       LOGICAL :: complete
       INTEGER :: ierror
     END SUBROUTINE
+    SUBROUTINE MPI_Datarep_conversion_function(userbuf, datatype, count, filebuf, position, &
+        extra_state, ierror) BIND(C)
+      IMPORT :: C_PTR, MPI_Datatype, MPI_OFFSET_KIND, MPI_ADDRESS_KIND
+      TYPE(C_PTR), VALUE :: userbuf, filebuf
+      TYPE(MPI_Datatype) :: datatype
+      INTEGER :: count, ierror
+      INTEGER(KIND=MPI_OFFSET_KIND) :: position
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+    END SUBROUTINE
+    SUBROUTINE MPI_Datarep_extent_function(datatype, extent, extra_state, ierror) BIND(C)
+      IMPORT :: MPI_Datatype, MPI_ADDRESS_KIND
+      TYPE(MPI_Datatype) :: datatype
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extent, extra_state
+      INTEGER :: ierror
+    END SUBROUTINE
   END INTERFACE
+  ! mpif.h's MPI_CONVERSION_FN_NULL (fortran/datarep.c): MPI_Register_datarep knows it.
+  PROCEDURE(MPI_Datarep_conversion_function), BIND(C, NAME="mpi_conversion_fn_null_") :: &
+      MPI_CONVERSION_FN_NULL
 
   ! The procedures of f08cb.c outside the API description: the status conversions between
   ! mpi_f08 and mpif.h, MPI_F_sync_reg.

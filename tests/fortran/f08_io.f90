@@ -3,9 +3,53 @@
 ! (write_at from a strided array section, read_at_all), the individual pointer (seek, iread +
 ! wait), the shared pointer (split collective write_ordered_begin/end, read_ordered) — with
 ! exact values, get_amode, get_group; then MPI_Comm_spawn of this program as 2 children with
-! an argv and MPI_ERRCODES_IGNORE, values both ways.
+! an argv and MPI_ERRCODES_IGNORE, values both ways. A datarep whose conversion functions
+! are mpi_f08's (TYPE(C_PTR) buffers, TYPE(MPI_Datatype)): each INTEGER plus extra_state.
+MODULE f08_io_rep
+  USE mpi_f08
+  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_F_POINTER
+  IMPLICIT NONE
+  INTEGER :: nbad = 0
+CONTAINS
+  SUBROUTINE add_write(userbuf, datatype, count, filebuf, position, extra_state, ierror)
+    TYPE(C_PTR), VALUE :: userbuf, filebuf
+    TYPE(MPI_Datatype) :: datatype
+    INTEGER :: count, ierror
+    INTEGER(KIND=MPI_OFFSET_KIND) :: position
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+    INTEGER, POINTER :: u(:), f(:)
+    CALL C_F_POINTER(userbuf, u, [count])
+    CALL C_F_POINTER(filebuf, f, [count])
+    IF (datatype /= MPI_INTEGER .OR. position /= 0) nbad = nbad + 1
+    f = u + INT(extra_state)
+    ierror = MPI_SUCCESS
+  END SUBROUTINE add_write
+
+  SUBROUTINE add_read(userbuf, datatype, count, filebuf, position, extra_state, ierror)
+    TYPE(C_PTR), VALUE :: userbuf, filebuf
+    TYPE(MPI_Datatype) :: datatype
+    INTEGER :: count, ierror
+    INTEGER(KIND=MPI_OFFSET_KIND) :: position
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+    INTEGER, POINTER :: u(:), f(:)
+    CALL C_F_POINTER(userbuf, u, [count])
+    CALL C_F_POINTER(filebuf, f, [count])
+    u = f - INT(extra_state)
+    ierror = MPI_SUCCESS
+  END SUBROUTINE add_read
+
+  SUBROUTINE int_extent(datatype, extent, extra_state, ierror)
+    TYPE(MPI_Datatype) :: datatype
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extent, extra_state
+    INTEGER :: ierror
+    extent = 4
+    ierror = MPI_SUCCESS
+  END SUBROUTINE int_extent
+END MODULE f08_io_rep
+
 PROGRAM f08_io
   USE mpi_f08
+  USE f08_io_rep
   IMPLICIT NONE
   INTEGER :: myrank = 0, nfail = 0
   INTEGER :: nprocs, ierr, i, nxt, amode, gsize, big(8), got(4), v
@@ -70,6 +114,7 @@ PROGRAM f08_io
   CALL MPI_File_seek_shared(fh, off, MPI_SEEK_SET)
   CALL MPI_File_read_ordered(fh, got, 4, MPI_INTEGER, MPI_STATUS_IGNORE)
   CALL check_true('read_ordered: my part 2', ALL(got == [(1000 * myrank + 200 + i, i = 1, 4)]))
+  CALL datarep()
   CALL MPI_File_close(fh)
   CALL check_true('closed file is MPI_FILE_NULL', fh == MPI_FILE_NULL)
   CALL MPI_Barrier(MPI_COMM_WORLD)
@@ -89,6 +134,28 @@ PROGRAM f08_io
   CALL finish('f08_io')
 CONTAINS
   INCLUDE 'fcheck.inc'
+
+  ! Part 3 written through "plus9" (extra_state 9), read back through it and as "native".
+  SUBROUTINE datarep()
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: nine = 9
+    INTEGER(KIND=MPI_OFFSET_KIND) :: zero = 0
+    CALL MPI_Register_datarep('plus9', add_read, add_write, int_extent, nine, ierr)
+    CALL check_ok('MPI_Register_datarep', ierr)
+    CALL MPI_File_set_view(fh, zero, MPI_INTEGER, MPI_INTEGER, 'plus9', MPI_INFO_NULL)
+    off = 12 * nprocs + 4 * myrank
+    big(1:4) = [(10 * myrank + i, i = 1, 4)]
+    CALL MPI_File_write_at(fh, off, big, 4, MPI_INTEGER, st, ierr)
+    CALL check_ok('write_at through plus9', ierr)
+    CALL MPI_File_sync(fh)
+    CALL MPI_Barrier(MPI_COMM_WORLD)
+    CALL MPI_File_sync(fh)
+    CALL MPI_File_read_at(fh, off, got, 4, MPI_INTEGER, st)
+    CALL check_true('read back through plus9', ALL(got == big(1:4)))
+    CALL MPI_File_set_view(fh, zero, MPI_INTEGER, MPI_INTEGER, 'native', MPI_INFO_NULL)
+    CALL MPI_File_read_at(fh, off, got, 4, MPI_INTEGER, st)
+    CALL check_true('stored by plus9: each plus 9', ALL(got == big(1:4) + 9))
+    CALL check_int('conversions given another datatype or position', nbad, 0)
+  END SUBROUTINE datarep
 
   SUBROUTINE child(p)
     TYPE(MPI_Comm), INTENT(INOUT) :: p
