@@ -264,18 +264,6 @@ void verbs_srq_limit_event(verbs_tp_t *v)
 
 /* ---- life cycle -------------------------------------------------------------------------- */
 
-long verbs_env_count(verbs_tp_t *v, const char *name, long dflt, long min, long max)
-{
-    const char *s = tp_knob(&v->base, name);
-    if (!s)
-        return dflt;
-    char *end;
-    long n = strtol(s, &end, 10);
-    if (*end || n < min || n > max)
-        return dflt;
-    return n;
-}
-
 int verbs_eager_open(verbs_tp_t *v)
 {
     /* Send side: one region of bounce buffers, registered once. */
