@@ -7,6 +7,9 @@
  *       large, rendezvous, ring full), 4 tags; rank 0 receives from any source with any tag,
  *       and sleeps SLEEP_MS first and every 500 messages (its rings fill: credit starvation);
  *       every message in order per sender, byte-exact
+ *   verbs_fast starve COUNT SLEEP_MS the same with sizes that all fit a slot: nothing holds the
+ *       senders back while rank 0 sleeps, so their rings fill (RMP_VERBOSE counts it) and the
+ *       rest goes through the SRQ until credits come back
  *   verbs_fast kill COUNT            rank 1 streams to rank 0 and is SIGKILLed after COUNT sends
  *       with writes in flight: the job must end (mrun's one line), never hang
  *   verbs_fast lat ITERS             ping-pong half round trip, 8 B .. 4 KiB, ranks 0 and 1 */
@@ -22,9 +25,12 @@
 #define WINDOW 16
 #define MAXLEN 20000
 
-static const int sizes[] = {8, 4000, 64, 4264, 200, 4270, 1000, 4300, 16, 4400, 6000, 8,
-                            8000, 4250, 20000, 32};
-#define NSIZES (int)(sizeof(sizes) / sizeof(sizes[0]))
+static const int all_sizes[] = {8, 4000, 64, 4264, 200, 4270, 1000, 4300, 16, 4400, 6000, 8,
+                                8000, 4250, 20000, 32};
+/* starve: every one fits a slot, and no rendezvous holds a sender back */
+static const int slot_sizes[] = {8, 4000, 64, 4264, 200, 1000, 16, 32};
+static const int *sizes = all_sizes;
+static int nsizes = (int)(sizeof(all_sizes) / sizeof(all_sizes[0]));
 
 static void sleep_ms(long ms)
 {
@@ -42,7 +48,7 @@ static double now_us(void)
 /* Message k of sender s: its length and bytes (the first 8 carry s and k). */
 static int msg_len(int k)
 {
-    return sizes[k % NSIZES];
+    return sizes[k % nsizes];
 }
 
 static void msg_fill(char *b, int s, int k)
@@ -112,7 +118,7 @@ static int receiver(int n, long total, long sleep)
     }
     free(next);
     printf("verbs_fast: rank 0 received %ld messages from %d senders in order, 8..%d bytes, "
-           "any source and tag: ok\n", total, n - 1, MAXLEN);
+           "any source and tag: ok\n", total, n - 1, sizes == all_sizes ? MAXLEN : 4264);
     return 0;
 }
 
@@ -153,6 +159,11 @@ int main(int argc, char **argv)
     int count = argc > 2 ? atoi(argv[2]) : 2000;
     long sleep = argc > 3 ? atol(argv[3]) : 200;
     int bad = 0;
+    if (!strcmp(mode, "starve")) {
+        sizes = slot_sizes;
+        nsizes = (int)(sizeof(slot_sizes) / sizeof(slot_sizes[0]));
+        mode = "order";
+    }
     if (!strcmp(mode, "order"))
         bad = rank == 0 ? receiver(n, (long)(n - 1) * count, sleep) : sender(rank, count, 0);
     else if (!strcmp(mode, "kill"))
