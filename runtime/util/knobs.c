@@ -81,7 +81,8 @@ static bool check_fraction(const char *s)
 /* RMP_VERBS_FAULT: kind[:N][@rank], kind one of verbs_fault.c's (the transport parses it again). */
 static bool check_fault(const char *s)
 {
-    static const char *const kinds[] = {"qp-err", "revoke", "cq", "cm-unroutable", NULL};
+    static const char *const kinds[] = {"qp-err", "revoke", "cq", "cm-unroutable", "fp-reg",
+                                        NULL};
     size_t k = strcspn(s, ":@");
     bool known = false;
     for (int i = 0; kinds[i]; i++)
@@ -158,9 +159,17 @@ const knob_t knob_table[KNOB_COUNT] = {
     I(VERBS_KEEPALIVE, 0, 3600, "10", "seconds after which a connected peer not heard from gets "
       "a zero-length RDMA WRITE, so that a lost link is found while ranks only wait (0: never)"),
     [KNOB_VERBS_FAULT] = {"RMP_VERBS_FAULT", KNOB_STRING, 0, 0, NULL, check_fault,
-                          "qp-err, revoke, cq or cm-unroutable, then :N and @rank optionally",
+                          "qp-err, revoke, cq, cm-unroutable or fp-reg, then :N and @rank "
+                          "optionally",
                           NULL, "for testing: inject one failure into the verbs transport "
                           "(runtime/transport/verbs/verbs_fault.c)"},
+    E(VERBS_FASTPATH, set_auto_on_off, "auto", "small messages by RDMA WRITE into a ring the "
+      "receiver gives its busiest senders: auto (after RMP_VERBS_FASTPATH_AFTER messages), on "
+      "(from the first), off (always the SRQ); runtime/transport/verbs/verbs_fast.c"),
+    /* 0 .. 1024 rings of 136 KiB: VERBS_FP_SLOTS x VERBS_FP_SLOT in transport/verbs/verbs.h */
+    I(VERBS_FASTPATH_PEERS, 0, 1024, "8", "senders a rank gives a fast-path ring at most"),
+    I(VERBS_FASTPATH_AFTER, 1, 1073741824, "16", "arrivals from one sender before it gets a "
+      "fast-path ring (RMP_VERBS_FASTPATH=auto)"),
     B(REG_CACHE, "0", "1: keep rendezvous buffers registered (runtime/transport/verbs/verbs_rdma.c)"),
     E(MCAST, set_auto_on_off, "auto", "broadcast over UD multicast: auto (where it wins, see "
       "bench/README.md), on (whenever the device and communicator allow), off"),

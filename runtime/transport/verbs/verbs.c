@@ -174,6 +174,7 @@ static int verbs_progress(tp_t *tp)
             break;
     }
     verbs_rx_flush(v);
+    n += verbs_fast_progress(v);
     n += verbs_offload_progress(v);
     /* Events are rare but cost a syscall to look for: look often only while connecting. */
     if (v->cm_pending || ++v->tick % EVENT_POLL_EVERY == 0) {
@@ -208,7 +209,7 @@ static int verbs_arm(tp_t *tp)
         v->nstash = k;
         return RMP_AGAIN;
     }
-    return RMP_SUCCESS;
+    return verbs_fast_arm(v); /* last: a refusal here undoes itself (no disarm follows) */
 }
 
 static void verbs_disarm(tp_t *tp)
@@ -223,6 +224,7 @@ static void verbs_disarm(tp_t *tp)
         v->cq_events_unacked = 0;
     }
     v->tick = EVENT_POLL_EVERY - 1; /* the wakeup may have been an async or rdmacm event */
+    verbs_fast_disarm(v);
 }
 
 /* ---- life cycle -------------------------------------------------------------------------- */
@@ -244,6 +246,11 @@ static void report_usage(verbs_tp_t *v)
                (unsigned long long)v->st_srq_events, (unsigned long long)v->st_gets,
                (unsigned long long)v->st_reads, v->st_get_max, v->st_get_max_reads,
                v->max_msg < VERBS_READ_SEG ? v->max_msg : VERBS_READ_SEG, v->max_msg);
+    if (v->fp_box)
+        tp_verbose(&v->base, "verbs: fast path: %llu sends and %llu arrivals through rings "
+                   "(%d given), %llu times a ring was full (those went through the SRQ)",
+                   (unsigned long long)v->st_fp_sends, (unsigned long long)v->st_fp_recvs,
+                   v->fp_nrx, (unsigned long long)v->st_fp_full);
     if (v->st_probes)
         tp_verbose(&v->base, "verbs: keepalive: %llu probes of peers silent for %llu s",
                    (unsigned long long)v->st_probes, (unsigned long long)(v->ka_ms / 1000));
@@ -264,6 +271,7 @@ static void verbs_close(tp_t *tp)
     verbs_offload_close(v); /* its UD QP and registrations, before the CQ and PD go */
     verbs_rma_close(v);
     verbs_rdma_close(v);
+    verbs_fast_close(v);
     verbs_eager_close(v);
     if (v->cq) {
         if (v->cq_events_unacked)
@@ -395,13 +403,16 @@ static int open_all(verbs_tp_t *v)
         v->conns[p].peer = p;
         v->conns[p].sig_ring = rings + (size_t)p * v->sq_depth;
     }
-    if ((rc = create_shared(v)) || (rc = verbs_eager_open(v)) || (rc = verbs_rdma_open(v)) ||
+    if ((rc = create_shared(v)) || (rc = verbs_eager_open(v)) || (rc = verbs_fast_open(v)) ||
+        (rc = verbs_rdma_open(v)) ||
         (rc = verbs_offload_open(v)) || (rc = verbs_rma_open(v)))
         return rc;
     verbs_keepalive_open(v);
     rc = v->wiring == WIRE_RDMACM ? verbs_cm_open(v) : verbs_wire_open(v);
-    if (rc == RMP_SUCCESS)
+    if (rc == RMP_SUCCESS) {
         verbs_offload_publish(v);
+        verbs_fast_publish(v);
+    }
     return rc;
 }
 

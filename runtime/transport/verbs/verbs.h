@@ -7,12 +7,14 @@
  * atomics on exposed memory), verbs_offload.c and the offload backends
  * (verbs_mcast*.c, verbs_atomic*.c over verbs_atomic.h, verbs_probe.c, verbs_caps.c: APM, DC
  * and UMR probes, also used by rmp-info); verbs_fault.c (RMP_VERBS_FAULT's injected
- * failures, the fix each completion error names).
+ * failures, the fix each completion error names); verbs_fast.c (the RDMA-WRITE eager fast
+ * path: rings of slots at the receiver for its busiest senders).
  *
  * Environment: RMP_DEVICE=name[:port], RMP_GID_INDEX=n, RMP_CONNECT=lazy|eager,
  * RMP_CM=ibv|rdmacm, RMP_REG_CACHE=0|1, RMP_VERBS_SRQ=n (initial receive buffers),
  * RMP_VERBS_TIMEOUT=n (RC ack timeout), RMP_VERBS_KEEPALIVE=s (probe silent peers),
- * RMP_VERBS_FAULT=kind[:N][@rank] (tests: one injected failure). */
+ * RMP_VERBS_FAULT=kind[:N][@rank] (tests: one injected failure),
+ * RMP_VERBS_FASTPATH=auto|on|off, RMP_VERBS_FASTPATH_PEERS=n, RMP_VERBS_FASTPATH_AFTER=n. */
 #ifndef RMP_VERBS_H
 #define RMP_VERBS_H
 
@@ -84,6 +86,21 @@ typedef enum {
 
 typedef struct verbs_get verbs_get_t;
 
+/* The fast path with one peer (verbs_fast.c): as its sender (tx: the ring it gave me) and as
+ * its receiver (rx: the ring I gave it). Counters are cumulative message counts. */
+typedef struct verbs_fp_conn {
+    uint64_t tx_addr;           /* the peer's ring, 0: none offered (yet) */
+    uint32_t tx_rkey, tx_slots;
+    uint64_t tx_sent;           /* messages written into it */
+    uint32_t srq_sent;          /* messages sent to the peer through its SRQ */
+    char *rx_ring;              /* my ring for the peer, NULL: none */
+    struct ibv_mr *rx_mr;
+    uint64_t rx_next;           /* messages taken from it */
+    uint64_t rx_returned;       /* rx_next as last written into the peer's credit word */
+    uint32_t srq_recv;          /* arrivals from the peer through my SRQ */
+    bool rx_refused;            /* a ring was refused (registration failed): SRQ for good */
+} verbs_fp_conn_t;
+
 typedef struct verbs_conn {
     int peer;
     verbs_cstate_t state;
@@ -101,6 +118,7 @@ typedef struct verbs_conn {
     bool active;                /* rdmacm: id is my own attempt (else I accepted it) */
     bool heard;                 /* an arrival or an acknowledged send since the last keepalive
                                  * look (verbs_keepalive.c) */
+    verbs_fp_conn_t fp;
 } verbs_conn_t;
 
 /* One rendezvous get: RDMA READ segments into a locally registered destination. */
@@ -147,6 +165,8 @@ typedef struct verbs_blob {
     uint64_t ctrl_addr;         /* the offload control region (verbs_offload.c), 0: none */
     uint32_t ctrl_rkey, ctrl_len;
     uint32_t mcast_qpn, pad2;   /* the UD QP in the job's multicast group (verbs_mcast.c), 0: none */
+    uint64_t fp_box_addr;       /* the fast path's mailboxes (verbs_fast.c), 0: none */
+    uint32_t fp_box_rkey, pad3;
     uint32_t qpn[];
 } verbs_blob_t;
 
@@ -219,6 +239,15 @@ typedef struct verbs_tp {
     struct ibv_mr *ctrl_mr;
     void *mcast;                /* verbs_mcast.c's state */
     void *atomic;               /* verbs_atomic.c's state */
+    /* the fast path (verbs_fast.c) */
+    struct verbs_fp_box *fp_box; /* [size]: what each peer writes me (ring offer, credits) */
+    struct ibv_mr *fp_box_mr;
+    int *fp_rx;                 /* peers that have a ring of mine, fp_nrx of them */
+    int fp_nrx, fp_max_peers;
+    uint32_t fp_after;          /* arrivals from a peer before it gets a ring */
+    bool fp_asleep;             /* the senders may think I sleep (arm) */
+    bool fp_armed;              /* between verbs_fast_arm and verbs_fast_disarm */
+    uint64_t st_fp_sends, st_fp_recvs, st_fp_full;
     /* rdmacm */
     struct rdma_event_channel *cm_chan;
     struct rdma_cm_id *listen_id;
@@ -232,7 +261,7 @@ long verbs_env_count(verbs_tp_t *v, const char *name, long dflt, long min, long 
 
 /* verbs_fault.c: RMP_VERBS_FAULT's injections (each a no-op unless it is the one asked for),
  * and the fix a failed work request's status points to. */
-enum { VF_NONE = 0, VF_QP_ERR, VF_REVOKE, VF_CQ, VF_CM_UNROUTABLE };
+enum { VF_NONE = 0, VF_QP_ERR, VF_REVOKE, VF_CQ, VF_CM_UNROUTABLE, VF_FP_REG };
 struct verbs_mr;
 void verbs_fault_open(verbs_tp_t *v);
 void verbs_fault_after_send(verbs_tp_t *v, verbs_conn_t *c);
@@ -241,6 +270,7 @@ int verbs_fault_cq_size(verbs_tp_t *v, int want);
 struct sockaddr_storage;
 void verbs_fault_cm_dst(verbs_tp_t *v, int peer, struct sockaddr_storage *dst);
 const char *verbs_wc_fix(enum ibv_wc_status s); /* "; fix: ..." or "" */
+int verbs_fault_ring_prot(verbs_tp_t *v); /* fp-reg: PROT_NONE, so that registering fails */
 
 /* verbs_keepalive.c: a zero-length RDMA WRITE to each connected peer not heard from for
  * RMP_VERBS_KEEPALIVE seconds, so that a lost link is found while nobody sends. */
@@ -287,6 +317,29 @@ void verbs_on_recv(verbs_tp_t *v, const struct ibv_wc *wc);
 verbs_conn_t *verbs_on_send(verbs_tp_t *v, const struct ibv_wc *wc);
 void verbs_rx_flush(verbs_tp_t *v);     /* post consumed buffers back to the SRQ */
 void verbs_srq_limit_event(verbs_tp_t *v);
+
+/* verbs_fast.c: the RDMA-WRITE eager fast path. */
+#define VERBS_FP_SLOT 4352u  /* bytes per slot: 24 of framing, header + payload up to 4328 */
+#define VERBS_FP_SLOTS 32u   /* slots per ring: 136 KiB per (receiver, sender) pair */
+#define VERBS_FP_PEERS 8     /* rings a rank gives at most (RMP_VERBS_FASTPATH_PEERS) */
+#define VERBS_FP_AFTER 16u   /* auto: arrivals from a peer before it gets a ring */
+int verbs_fast_open(verbs_tp_t *v);     /* the knob; mailboxes (none when off) */
+void verbs_fast_publish(verbs_tp_t *v); /* mailboxes into the blob */
+void verbs_fast_close(verbs_tp_t *v);
+/* Send through the peer's ring: RMP_SUCCESS, RMP_AGAIN (out of queue slots), an error, or
+ * RMP_ERR_NOT_SUPPORTED: not this message (no ring, too large, ring full, peer asleep). */
+int verbs_fast_send(verbs_tp_t *v, verbs_conn_t *c, const void *hdr, size_t hdrlen,
+                    const void *payload, size_t len);
+/* The immediate data of an SRQ send to c: my rank and how many ring messages preceded it. */
+uint32_t verbs_fast_imm(verbs_tp_t *v, verbs_conn_t *c);
+/* An SRQ arrival with immediate data imm: its sender, -1 if invalid. */
+int verbs_fast_imm_src(verbs_tp_t *v, uint32_t imm);
+/* Before an SRQ arrival from c is delivered: the ring messages sent before it first. */
+int verbs_fast_before_srq(verbs_tp_t *v, verbs_conn_t *c, uint32_t imm);
+void verbs_fast_after_srq(verbs_tp_t *v, verbs_conn_t *c); /* counted; a ring offered? */
+int verbs_fast_progress(verbs_tp_t *v);  /* ring messages delivered */
+int verbs_fast_arm(verbs_tp_t *v);       /* RMP_AGAIN: a message waits, or cannot tell senders */
+void verbs_fast_disarm(verbs_tp_t *v);
 
 /* verbs_sq.c */
 /* Retire the SQ slots of a completed signaled WR on c. */

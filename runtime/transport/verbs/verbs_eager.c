@@ -60,13 +60,16 @@ int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *p
                  peer, tp->max_send);
         return RMP_ERR_INTERNAL;
     }
+    int rc = verbs_fast_send(v, c, hdr, hdrlen, payload, len);
+    if (rc != RMP_ERR_NOT_SUPPORTED)
+        return rc;
     if (c->sq_free == 0)
         return RMP_AGAIN;
     struct ibv_sge sge[2];
     struct ibv_send_wr wr = {
         .sg_list = sge,
         .opcode = IBV_WR_SEND_WITH_IMM,
-        .imm_data = htobe32((uint32_t)tp->env->rank), /* who sent it: the SRQ does not say */
+        .imm_data = htobe32(verbs_fast_imm(v, c)), /* who sent it: the SRQ does not say */
     };
     if (total <= v->max_inline) {
         /* The HCA copies the bytes at post time: no bounce buffer, no lkey. */
@@ -77,9 +80,9 @@ int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *p
                                                  .length = (uint32_t)len};
         wr.send_flags = IBV_SEND_INLINE;
         wr.wr_id = verbs_send_wrid(peer, 0);
-        int rc = verbs_post(v, c, &wr, false);
+        rc = verbs_post(v, c, &wr, false);
         if (rc == RMP_SUCCESS) {
-            v->st_sends++, v->st_inline++;
+            v->st_sends++, v->st_inline++, c->fp.srq_sent++;
             verbs_fault_after_send(v, c);
         }
         return rc;
@@ -95,11 +98,11 @@ int verbs_send(tp_t *tp, int peer, const void *hdr, size_t hdrlen, const void *p
                               .lkey = v->tx_mr->lkey};
     wr.num_sge = 1;
     wr.wr_id = verbs_send_wrid(peer, idx + 1);
-    int rc = verbs_post(v, c, &wr, true); /* signaled: the buffer comes back with it */
+    rc = verbs_post(v, c, &wr, true); /* signaled: the buffer comes back with it */
     if (rc != RMP_SUCCESS)
         v->tx_free[v->tx_nfree++] = idx;
     else {
-        v->st_sends++;
+        v->st_sends++, c->fp.srq_sent++;
         verbs_fault_after_send(v, c);
     }
     return rc;
@@ -179,15 +182,18 @@ void verbs_on_recv(verbs_tp_t *v, const struct ibv_wc *wc)
         return;
     }
     if (wc->status == IBV_WC_SUCCESS) {
-        int src = (wc->wc_flags & IBV_WC_WITH_IMM) ? (int)be32toh(wc->imm_data) : -1;
+        uint32_t imm = be32toh(wc->imm_data);
+        int src = (wc->wc_flags & IBV_WC_WITH_IMM) ? verbs_fast_imm_src(v, imm) : -1;
         if (src < 0 || src >= env->size)
             tp_error(&v->base, "verbs: message without a valid sender rank (QP 0x%x) dropped",
                      wc->qp_num);
         else if (!verbs_conn_has_qpn(&v->conns[src], wc->qp_num)) /* the QP proves the sender */
             on_impostor(v, src, wc->qp_num);
-        else if (v->conns[src].state != VC_FAILED) {
+        else if (v->conns[src].state != VC_FAILED &&
+                 verbs_fast_before_srq(v, &v->conns[src], imm) == RMP_SUCCESS) {
             v->conns[src].heard = true; /* no keepalive probe due (verbs_keepalive.c) */
             tp_deliver(&v->base, src, rx_buf(v, idx), wc->byte_len);
+            verbs_fast_after_srq(v, &v->conns[src]);
         }
         v->st_recvs++;
     } else if (wc->status != IBV_WC_WR_FLUSH_ERR) {
@@ -257,18 +263,6 @@ void verbs_srq_limit_event(verbs_tp_t *v)
 }
 
 /* ---- life cycle -------------------------------------------------------------------------- */
-
-long verbs_env_count(verbs_tp_t *v, const char *name, long dflt, long min, long max)
-{
-    const char *s = tp_knob(&v->base, name);
-    if (!s)
-        return dflt;
-    char *end;
-    long n = strtol(s, &end, 10);
-    if (*end || n < min || n > max)
-        return dflt;
-    return n;
-}
 
 int verbs_eager_open(verbs_tp_t *v)
 {

@@ -7,16 +7,20 @@
  *   revoke:N         the Nth rendezvous buffer handed out is deregistered and registered again:
  *                    the key the peer got is revoked before its RDMA READ
  *   cq:N             the completion queue gets N entries, not what every queue needs: overrun
- *   cm-unroutable    rdmacm resolves peers at an address of their subnet where nobody answers */
+ *   cm-unroutable    rdmacm resolves peers at an address of their subnet where nobody answers
+ *   fp-reg:N         the Nth fast-path ring is memory the kernel cannot pin (PROT_NONE): its
+ *                    registration fails in the driver (EFAULT), and that sender stays on the SRQ */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "transport/verbs/verbs.h"
 
-static const char *const fault_names[] = {"", "qp-err", "revoke", "cq", "cm-unroutable"};
+static const char *const fault_names[] = {"", "qp-err", "revoke", "cq", "cm-unroutable",
+                                          "fp-reg"};
 
 void verbs_fault_open(verbs_tp_t *v)
 {
@@ -24,7 +28,7 @@ void verbs_fault_open(verbs_tp_t *v)
     if (!s)
         return;
     size_t k = strcspn(s, ":@");
-    for (int i = VF_QP_ERR; i <= VF_CM_UNROUTABLE; i++)
+    for (int i = VF_QP_ERR; i <= VF_FP_REG; i++)
         if (strlen(fault_names[i]) == k && !strncmp(s, fault_names[i], k))
             v->fault = (uint8_t)i;
     const char *colon = strchr(s, ':'), *at = strchr(s, '@');
@@ -122,4 +126,13 @@ const char *verbs_wc_fix(enum ibv_wc_status s)
     default:
         return "";
     }
+}
+
+int verbs_fault_ring_prot(verbs_tp_t *v)
+{
+    if (v->fault != VF_FP_REG || ++v->fault_count != v->fault_n)
+        return PROT_READ | PROT_WRITE;
+    tp_error(&v->base, "verbs: RMP_VERBS_FAULT: fast-path ring %u mapped without access: its "
+             "registration must fail", v->fault_n);
+    return PROT_NONE;
 }

@@ -1,8 +1,10 @@
 /* verbs_peer.c — what the verbs files look up about a peer or a descriptor, calling nothing
  * of theirs back: the peer a QP number belongs to, a peer's control region, the fds the
- * transport waits on. The lowest layer of the transport's files: no cycle goes through it. */
+ * transport waits on, a knob's count. The lowest layer of the transport's files: no cycle
+ * goes through it. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 
@@ -46,4 +48,16 @@ int verbs_ctrl_remote(verbs_tp_t *v, int peer, uint64_t *addr, uint32_t *rkey)
     *addr = b->ctrl_addr;
     *rkey = b->ctrl_rkey;
     return RMP_SUCCESS;
+}
+
+long verbs_env_count(verbs_tp_t *v, const char *name, long dflt, long min, long max)
+{
+    const char *s = tp_knob(&v->base, name);
+    if (!s)
+        return dflt;
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (*end || n < min || n > max)
+        return dflt;
+    return n;
 }
