@@ -20,6 +20,7 @@
 #include "guard.h"
 #include "layout.h"
 #include "pmix_info.h"
+#include "pmix_spawn.h"
 
 enum {
     SRV_WAIT_S = 10,      /* PMIx answers registrations in microseconds; beyond this it's stuck */
@@ -225,11 +226,20 @@ static pmix_status_t up_fence(const pmix_proc_t procs[], size_t nprocs, const pm
     return PMIX_SUCCESS;
 }
 
+bool srv_post_spawn(const pmix_proc_t *proc)
+{
+    srv_client_t *c = client_of(proc);
+    if (c)
+        post(c, SRV_SPAWN, 0);
+    return c != NULL;
+}
+
 static pmix_server_module_t srv_module = {
     .client_connected = up_connected,
     .client_finalized = up_finalized,
     .abort = up_abort,
     .fence_nb = up_fence,
+    .spawn = srv_up_spawn,
 };
 
 /* ---- namespace registration (its info: pmix_info.c) ---- */

@@ -7,7 +7,7 @@
 static void expect_children(run_result_t r, int parents, int children)
 {
     expect_ranks_ok(r, "mpi_spawn", parents);
-    cr_expect_eq(count_like(r.out, "child ", " OK"), children, "stdout:\n%s", r.out);
+    cr_expect_eq(count_like(r.out, "[spawn", " OK"), children, "stdout:\n%s", r.out);
     expect_like(r, err, "rmp[0]: rmp_comm_spawn: command '/no/such/program' not found", "", 1);
 }
 
@@ -25,7 +25,7 @@ Test(mpi_spawn, nested, .timeout = 150)
     run_result_t r = run_mrun(&(run_opts_t){.limit = 120}, 2, MPIPROG("mpi_spawn"), "nest",
                               NULL);
     expect_ranks_ok(r, "mpi_spawn", 2);
-    cr_expect_eq(count_like(r.out, "child ", " OK"), 3, "stdout:\n%s", r.out);
+    cr_expect_eq(count_like(r.out, "[spawn", " OK"), 3, "stdout:\n%s", r.out);
     run_free(&r);
 }
 
@@ -35,7 +35,7 @@ Test(mpi_spawn, multiple, .timeout = 150)
     run_result_t r = run_mrun(&(run_opts_t){.limit = 120}, 2, MPIPROG("mpi_spawn"), "multi",
                               NULL);
     expect_ranks_ok(r, "mpi_spawn", 2);
-    cr_expect_eq(count_like(r.out, "child ", " OK"), 3, "stdout:\n%s", r.out);
+    cr_expect_eq(count_like(r.out, "[spawn", " OK"), 3, "stdout:\n%s", r.out);
     run_free(&r);
 }
 
@@ -47,7 +47,7 @@ ParameterizedTest(int *n, mpi_spawn, thread_multiple, .timeout = 150)
     run_result_t r = run_mrun(&(run_opts_t){.limit = 120}, *n, MPIPROG("mpi_spawn"), "thread",
                               NULL);
     expect_ranks_ok(r, "mpi_spawn", *n);
-    cr_expect_eq(count_like(r.out, "child ", " OK"), 2, "stdout:\n%s", r.out);
+    cr_expect_eq(count_like(r.out, "[spawn", " OK"), 2, "stdout:\n%s", r.out);
     run_free(&r);
 }
 
