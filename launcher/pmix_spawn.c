@@ -61,34 +61,26 @@ static srv_spawn_t *req_new(const pmix_app_t *app, pmix_spawn_cbfunc_t cbfunc, v
     return q;
 }
 
-pmix_status_t srv_up_spawn(const pmix_proc_t *proc, const pmix_info_t job_info[], size_t ninfo,
-                           const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
-                           void *cbdata)
+pmix_status_t srv_spawn_queue(int rank, const pmix_app_t apps[], size_t napps,
+                              pmix_spawn_cbfunc_t cbfunc, void *cbdata)
 {
-    (void)job_info, (void)ninfo; /* mapping and binding directives: mrun's defaults apply */
     if (napps != 1 || !apps[0].cmd || apps[0].maxprocs < 1) {
-        fprintf(stderr, "mrun: refused a PMIx_Spawn of %zu apps: mrun starts one app of at "
-                "least one process per spawn (rmp sends spawn_multiple's apps as one)\n", napps);
+        fprintf(stderr, "mrun: refused rank %d's PMIx_Spawn of %zu apps: mrun starts one app of "
+                "at least one process per spawn (rmp sends spawn_multiple's apps as one)\n", rank,
+                napps);
         return PMIX_ERR_NOT_SUPPORTED;
     }
     srv_spawn_t *q = req_new(&apps[0], cbfunc, cbdata);
     if (!q)
         return PMIX_ERR_NOMEM;
+    q->rank = rank;
     pthread_mutex_lock(&queue_lock);
     srv_spawn_t **tail = &queue_head;
     while (*tail)
         tail = &(*tail)->next;
     *tail = q;
     pthread_mutex_unlock(&queue_lock);
-    if (srv_post_spawn(proc))
-        return PMIX_SUCCESS; /* answered by the main thread: srv_spawn_answer */
-    pthread_mutex_lock(&queue_lock); /* not a rank of ours: take it back */
-    for (tail = &queue_head; *tail != q;)
-        tail = &(*tail)->next;
-    *tail = q->next;
-    pthread_mutex_unlock(&queue_lock);
-    req_free(q);
-    return PMIX_ERR_NOT_SUPPORTED;
+    return PMIX_SUCCESS; /* answered by the main thread: srv_spawn_answer */
 }
 
 srv_spawn_t *srv_spawn_take(void)

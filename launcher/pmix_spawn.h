@@ -18,13 +18,10 @@ typedef struct srv_spawn {
     void *cbdata;
 } srv_spawn_t;
 
-/* The upcall (pmix_server_module_t.spawn). */
-pmix_status_t srv_up_spawn(const pmix_proc_t *proc, const pmix_info_t job_info[], size_t ninfo,
-                           const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
-                           void *cbdata);
-
-/* pmix_srv.c's side: posts SRV_SPAWN for the rank that proc names; false: not one of ours. */
-bool srv_post_spawn(const pmix_proc_t *proc);
+/* The spawn upcall's work (pmix_srv.c's up_spawn, on PMIx's thread): queues rank's request.
+ * PMIX_SUCCESS: queued (the caller then wakes the main thread), else the refusal. */
+pmix_status_t srv_spawn_queue(int rank, const pmix_app_t apps[], size_t napps,
+                              pmix_spawn_cbfunc_t cbfunc, void *cbdata);
 
 /* The main thread's side: the oldest request not taken yet (NULL: none), and the answer:
  * nspace the children's namespace, or NULL (refused: PMIX_ERR_NOT_SUPPORTED when
