@@ -30,7 +30,7 @@ typedef struct spawn_req {
     spawn_app_t *apps;
     char mrun[PATH_MAX];
     port_child_t watch; /* the children's mrun, while they are awaited */
-    char what[96];      /* its name in messages */
+    char what[320];     /* its name in messages */
 } spawn_req_t;
 
 /* The info value of key (false: not set). */
