@@ -26,7 +26,7 @@ typedef struct meet {
     bool am_root, acceptor;
     int timeout_ms;
     const char *port;
-    pid_t child; /* the acceptor's root waits for the children's launcher (spawn.c), or 0 */
+    const port_child_t *child; /* a spawn's root watches the children's launcher, or NULL */
 } meet_t;
 
 static double now_ms(void)
@@ -79,18 +79,23 @@ static int accept_child(meet_t *m, int lfd)
 {
     char why[300];
     double end = now_ms() + m->timeout_ms;
-    int status, left;
+    int status = 0, left;
+    const port_child_t *c = m->child;
     while ((left = (int)(end - now_ms())) > 0) {
         m->fd = tp_sock_accept(lfd, left < 200 ? left : 200, why, sizeof why);
         if (m->fd >= 0)
             return RMP_SUCCESS;
         if (m->fd == -1)
             break;
-        if (waitpid(m->child, &status, WNOHANG) == m->child) {
-            m->child = 0; /* reaped */
-            core_error(&rmp_ctx, "rmp_comm_spawn: the children's launcher ended (%s %d) "
-                       "before they connected", WIFSIGNALED(status) ? "signal" : "status",
-                       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+        struct pollfd p = {.fd = c->fd, .events = POLLIN};
+        if (c->fd >= 0 && poll(&p, 1, 0) == 1) { /* a pidfd is readable once it has ended */
+            if (c->mine && waitpid(c->pid, &status, WNOHANG) == c->pid)
+                core_error(&rmp_ctx, "rmp_comm_spawn: %s ended (%s %d) before the children "
+                           "connected", c->what, WIFSIGNALED(status) ? "signal" : "status",
+                           WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+            else
+                core_error(&rmp_ctx, "rmp_comm_spawn: %s ended before the children connected "
+                           "(its own line says why)", c->what);
             return RMP_ERR_SPAWN;
         }
     }
@@ -222,7 +227,7 @@ static int meet_build(meet_t *m, const intra_t *cl, const char *addrs, int rn, r
 }
 
 int port_meet(const char *port, rmp_info_t info, int root, rmp_comm_t comm, bool acceptor,
-              pid_t child, rmp_comm_t *newcomm)
+              const port_child_t *child, rmp_comm_t *newcomm)
 {
     intra_t cl;
     int err = comm_intra(comm, &cl); /* an intracommunicator (RMP_ERR_COMM otherwise) */
@@ -267,13 +272,13 @@ int port_meet(const char *port, rmp_info_t info, int root, rmp_comm_t comm, bool
 int rmp_comm_accept(const char *port_name, rmp_info_t info, int root, rmp_comm_t comm,
                     rmp_comm_t *newcomm)
 {
-    return port_meet(port_name, info, root, comm, true, 0, newcomm);
+    return port_meet(port_name, info, root, comm, true, NULL, newcomm);
 }
 
 int rmp_comm_connect(const char *port_name, rmp_info_t info, int root, rmp_comm_t comm,
                      rmp_comm_t *newcomm)
 {
-    return port_meet(port_name, info, root, comm, false, 0, newcomm);
+    return port_meet(port_name, info, root, comm, false, NULL, newcomm);
 }
 
 int rmp_open_port(rmp_info_t info, char *port_name)

@@ -1,11 +1,12 @@
-/* spawn.c — rmp_comm_spawn and rmp_comm_get_parent. The root opens a port and starts the
- * children as a job of their own: a child mrun (a PMIx server of its own: the children get a
- * namespace, mrun's isolation, output and failure handling) with the port's name in
- * RMP_SPAWN_PORT; the children's first rmp_comm_get_parent (MPI_Init's) connects to it over
- * their world, and the parents accept (port.c), watching the launcher meanwhile: a command
- * that cannot start, children that die or never connect end the accept with RMP_ERR_SPAWN on
- * every parent. The same path works with no launcher (a singleton) and under srun or mpirun,
- * on this machine: the children always run beside the root. */
+/* spawn.c — rmp_comm_spawn and rmp_comm_get_parent. The root opens a port and has the
+ * children started as a job of their own with the port's name in RMP_SPAWN_PORT: by the
+ * launcher's PMIx server (PMIx_Spawn, runtime/boot/spawn_pmix.c: mrun starts them under a
+ * child mrun of its own, launcher/job_spawn.c; Slurm and Open MPI do what they offer, and a
+ * refusal is RMP_ERR_SPAWN on every parent), or, in a singleton (no server), by a child mrun
+ * it execs itself. The children's first rmp_comm_get_parent (MPI_Init's) connects to the port
+ * over their world, and the parents accept (port.c), watching the children's mrun meanwhile:
+ * a command that cannot start, children that die or never connect end the accept with
+ * RMP_ERR_SPAWN on every parent. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "comm_coll.h"
@@ -21,11 +23,14 @@
 #include "spawn.h"
 
 #define SPAWN_PORT_VAR "RMP_SPAWN_PORT"
+#define SPAWN_TAG_VAR "RMP_MRUN_SPAWN_TAG" /* the children's output label (mrun's job_spawn.c) */
 
 typedef struct spawn_req {
     int count, total; /* apps, and children in all */
     spawn_app_t *apps;
     char mrun[PATH_MAX];
+    port_child_t watch; /* the children's mrun, while they are awaited */
+    char what[320];     /* its name in messages */
 } spawn_req_t;
 
 /* The info value of key (false: not set). */
@@ -190,11 +195,6 @@ static int prepare_all(spawn_req_t *q)
             return err;
         q->total += q->apps[i].maxprocs;
     }
-    if (!find_mrun(q->mrun)) {
-        core_error(&rmp_ctx, "rmp_comm_spawn %s: no mrun to start the children with (set "
-                   "RMP_MRUN to its path)", q->apps[0].command);
-        return RMP_ERR_SPAWN;
-    }
     return RMP_SUCCESS;
 }
 
@@ -228,6 +228,10 @@ static void launch(const spawn_req_t *q, const char *port)
             i++;
         }
     setenv(SPAWN_PORT_VAR, port, 1);
+    char label[96];
+    const char *up = getenv(SPAWN_TAG_VAR);
+    snprintf(label, sizeof label, "%s%s%d", up ? up : "spawn", up ? "." : "", q->watch.pid);
+    setenv(SPAWN_TAG_VAR, label, 1);
     const spawn_app_t *a = &q->apps[0];
     int n = 0;
     while (q->count == 1 && a->argv && a->argv[n])
@@ -251,27 +255,97 @@ static void launch(const spawn_req_t *q, const char *port)
     _exit(127);
 }
 
-/* At root: the port and the launcher; *pid the launcher's. */
-static int start(spawn_req_t *q, char *port, pid_t *pid)
+static int pidfd_of(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+/* No PMIx server (a singleton): the root execs the children's mrun itself. */
+static int start_mrun(spawn_req_t *q, const char *port)
+{
+    if (!find_mrun(q->mrun)) {
+        core_error(&rmp_ctx, "rmp_comm_spawn %s: no mrun to start the children with (set "
+                   "RMP_MRUN to its path)", q->apps[0].command);
+        return RMP_ERR_SPAWN;
+    }
+    static int nspawned; /* the label of the children's output: spawn1, spawn2, ... */
+    q->watch.pid = ++nspawned;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0)
+        launch(q, port);
+    if (pid < 0) {
+        core_error(&rmp_ctx, "rmp_comm_spawn %s: fork: %s", q->apps[0].command,
+                   strerror(errno));
+        return RMP_ERR_SPAWN;
+    }
+    dyn_child_add(&rmp_ctx, pid);
+    q->watch = (port_child_t){.fd = pidfd_of(pid), .pid = pid, .mine = true, .what = q->what};
+    snprintf(q->what, sizeof q->what, "the children's launcher (mrun, pid %d)", (int)pid);
+    return RMP_SUCCESS;
+}
+
+/* VAR=VALUE lines (rmp_env) into env from *n on (room for them all: at most len/2). */
+static void env_lines(const char *lines, char *buf, char **env, int *n)
+{
+    strcpy(buf, lines);
+    char *save = NULL;
+    for (char *e = strtok_r(buf, "\n", &save); e; e = strtok_r(NULL, "\n", &save))
+        if (strchr(e, '='))
+            env[(*n)++] = e;
+}
+
+/* Through the launcher's PMIx server. One app: exe args; several (spawn_multiple): one world
+ * over spawn_multi.c's script, which execs each rank's app, its directory and environment
+ * set. Under mrun the children's namespace, "mrun-<pid>", names their mrun, watched. */
+static int start_pmix(spawn_req_t *q, const char *port)
+{
+    const spawn_app_t *a = &q->apps[0];
+    int n = 0, ne = 0;
+    while (q->count == 1 && a->argv && a->argv[n])
+        n++;
+    char *script = q->count > 1 ? spawn_script(q->apps, q->count) : NULL, var[RMP_MAX_PORT_NAME +
+                                                                            32];
+    char **argv = calloc((size_t)n + 4, sizeof(char *));
+    char **env = calloc(sizeof a->env / 2 + 2, sizeof(char *)), *lines = malloc(sizeof a->env);
+    int err = RMP_ERR_NO_MEM;
+    if (argv && env && lines && (q->count == 1 || script)) {
+        argv[0] = q->count == 1 ? (char *)a->exe : "/bin/sh";
+        for (int i = 0; i < n; i++)
+            argv[1 + i] = a->argv[i];
+        if (q->count > 1)
+            argv[1] = "-c", argv[2] = script;
+        snprintf(var, sizeof var, "%s=%s", SPAWN_PORT_VAR, port);
+        env[ne++] = var;
+        if (q->count == 1)
+            env_lines(a->env, lines, env, &ne);
+        boot_app_t app = {.cmd = argv[0], .argv = argv, .env = env, .maxprocs = q->total,
+                          .cwd = q->count == 1 && a->wdir[0] ? a->wdir : NULL};
+        char ns[256] = {0};
+        err = boot_spawn(&rmp_ctx, &app, ns, sizeof ns);
+        int pid = 0, end = 0;
+        q->watch = (port_child_t){.fd = -1, .what = q->what};
+        snprintf(q->what, sizeof q->what, "the children's job (namespace %s)", ns);
+        if (!err && getenv("RMP_MRUN_FD") && sscanf(ns, "mrun-%d%n", &pid, &end) == 1 &&
+            !ns[end] && pid > 0)
+            q->watch.fd = pidfd_of(pid), q->watch.pid = pid;
+    }
+    free(script), free(argv), free(env), free(lines);
+    return err;
+}
+
+/* At root: the port and the children's launcher. */
+static int start(spawn_req_t *q, char *port)
 {
     int err = prepare_all(q);
     if (!err)
         err = rmp_open_port(RMP_INFO_NULL, port);
     if (err)
         return err == RMP_ERR_PORT ? RMP_ERR_SPAWN : err;
-    fflush(stdout);
-    fflush(stderr);
-    *pid = fork();
-    if (*pid == 0)
-        launch(q, port);
-    if (*pid < 0) {
-        core_error(&rmp_ctx, "rmp_comm_spawn %s: fork: %s", q->apps[0].command,
-                   strerror(errno));
+    err = rmp_ctx.singleton ? start_mrun(q, port) : start_pmix(q, port);
+    if (err)
         (void)rmp_close_port(port);
-        return RMP_ERR_SPAWN;
-    }
-    dyn_child_add(&rmp_ctx, *pid);
-    return RMP_SUCCESS;
+    if (err)
+        port[0] = '\0';
+    return err;
 }
 
 /* One code per child asked for, as far as the caller says there is room: err for those
@@ -304,18 +378,19 @@ static int spawn_apps(spawn_app_t *apps, int count, int root, rmp_comm_t comm,
     if (err)
         return err;
     *intercomm = RMP_COMM_NULL;
-    spawn_req_t q = {.count = count, .apps = apps};
+    spawn_req_t q = {.count = count, .apps = apps, .watch = {.fd = -1}};
     char port[RMP_MAX_PORT_NAME] = {0};
-    pid_t pid = 0;
     int32_t hdr[2] = {RMP_SUCCESS, 0};
     if (cl.rank == root) {
-        hdr[0] = count < 1 || !apps ? RMP_ERR_SPAWN : start(&q, port, &pid);
+        hdr[0] = count < 1 || !apps ? RMP_ERR_SPAWN : start(&q, port);
         hdr[1] = q.total;
     }
     err = comm_coll.bcast(hdr, 2, RMP_INT32, root, comm); /* the outcome so far, and the children */
     if (!err && !(err = hdr[0]))
         err = port_meet(port, cl.rank == root ? apps[0].info : RMP_INFO_NULL, root, comm, true,
-                        pid, intercomm);
+                        cl.rank == root ? &q.watch : NULL, intercomm);
+    if (q.watch.fd >= 0)
+        close(q.watch.fd);
     if (err == RMP_ERR_PORT)
         err = RMP_ERR_SPAWN; /* the children came and went: not a port's fault */
     if (cl.rank == root && port[0])

@@ -69,6 +69,9 @@ static void on_events(job_t *job)
                      "rank %d called rmp_abort with code %d; terminating the job", ev.rank, code);
             break;
         }
+        case SRV_SPAWN:
+            job_on_spawn(job);
+            break;
         }
     }
 }
@@ -168,6 +171,13 @@ static int build_pollset(job_t *job, int *nout, int *first_sink, int64_t now)
             job->pfds[n++] = (struct pollfd){.fd = rk->st.fd, .events = POLLIN};
         }
     }
+    for (int i = 0; i < job->nsubs; i++) {
+        out_stream_t *s[2] = {&job->subs[i]->out, &job->subs[i]->err};
+        for (int k = 0; k < 2; k++) {
+            *nout += s[k]->fd >= 0;
+            poll_stream(job, s[k], &n, now);
+        }
+    }
     poll_stream(job, &job->sinks.self, &n, now);
     *first_sink = n;
     return n + out_sinks_pollfds(&job->sinks, job->pfds + n);
@@ -252,6 +262,7 @@ static void job_free(job_t *job)
         out_close(&job->ranks[r].err);
         rankstat_close(&job->ranks[r].st);
     }
+    job_subs_free(job);
     if (job->sinks_open)
         out_sinks_close(&job->sinks, job->flush_until > 0 ? 0 : DRAIN_MS);
     free(job->ranks);
@@ -343,10 +354,12 @@ static job_t *job_alloc(const mrun_opts_t *opts, srv_t *srv, int sig_fd)
     job->clean_uninit = -1;
     out_sinks_open(&job->sinks);
     job->sinks_open = true;
+    const char *label = job_spawn_label(); /* a spawned job's lines say so */
     for (int r = 0; r < job->nprocs; r++) {
         rankstat_init(&job->ranks[r].st, -1);
-        out_init(&job->ranks[r].out, &job->sinks.out, r, opts->tag_output);
-        out_init(&job->ranks[r].err, &job->sinks.err, r, opts->tag_output);
+        out_init(&job->ranks[r].out, &job->sinks.out, r, opts->tag_output || label);
+        out_init(&job->ranks[r].err, &job->sinks.err, r, opts->tag_output || label);
+        job->ranks[r].out.label = job->ranks[r].err.label = label;
     }
     for (int r = 0; opts->output_dir && r < job->nprocs; r++) {
         int fd = out_open_file(opts->output_dir, r, "stdout");
@@ -428,6 +441,8 @@ job_t *job_start(const mrun_opts_t *opts, srv_t *srv, int sig_fd, const sigset_t
             job_free(job);
         return NULL;
     }
+    job->base_env = base_env;
+    job->ignored = *ignored;
     procs_spec_t spec = {.path = path, .argv = opts->argv, .ignored = ignored, .cpu = -1};
     bool tty_stdin = isatty(STDIN_FILENO);
     int cpus[CPU_SETSIZE], ncpus = bind_cpus(opts, cpus);

@@ -30,6 +30,7 @@ void job_signal_all(job_t *job, int sig)
         if (rk->pid > 0 && (rk->alive || rk->own_group))
             procs_kill(rk->pid, rk->own_group, sig);
     }
+    job_subs_signal(job, sig); /* a spawned job's mrun ends its ranks itself */
 }
 
 __attribute__((format(printf, 3, 4))) void job_fail(job_t *job, int status,
@@ -47,7 +48,9 @@ __attribute__((format(printf, 3, 4))) void job_fail(job_t *job, int status,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "mrun: %s\n", msg);
+    const char *label = job_spawn_label(); /* a spawned job's mrun: say whose job this is */
+    fprintf(stderr, "mrun%s%s%s: %s\n", label ? " [" : "", label ? label : "", label ? "]" : "",
+            msg);
     job_signal_all(job, SIGTERM);
     job->kill_at = job_now_ms() + GRACE_MS;
 }

@@ -5,6 +5,7 @@
 #define MRUN_JOB_INT_H
 
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -49,6 +50,13 @@ typedef struct rank {
 
 typedef enum { RV_OK, RV_FAIL, RV_LATER } rank_verdict_t;
 
+/* A job a rank spawned (job_spawn.c): its own mrun, whose output this one forwards. */
+typedef struct subjob {
+    pid_t pid;
+    bool alive; /* counted in job_t.nalive until reaped */
+    out_stream_t out, err;
+} subjob_t;
+
 struct job {
     const mrun_opts_t *opts;
     srv_t *srv;
@@ -71,6 +79,10 @@ struct job {
     struct pollfd *pfds;
     out_stream_t **pstreams; /* the output stream behind pfds[i], or NULL */
     int *pstat;              /* the rank whose status channel is pfds[i], or -1 */
+    char *const *base_env;   /* the ranks' environment, which spawned jobs start from */
+    sigset_t ignored;        /* the signals the ranks (and spawned jobs) keep ignored */
+    subjob_t **subs;         /* spawned jobs, nsubs of them (job_spawn.c) */
+    int nsubs, nsubs_alive;
 };
 
 
@@ -89,5 +101,15 @@ void job_fail_held(job_t *job, int r);
 void job_judge(job_t *job, int r, bool late);
 /* Reaps every rank that exited, and judges it. */
 void job_reap(job_t *job);
+
+/* job_spawn.c: the spawned jobs. Starts those requested (SRV_SPAWN) and answers PMIx. */
+void job_on_spawn(job_t *job);
+/* pid was reaped: true if it was a spawned job's mrun (then no longer alive). */
+bool job_sub_reaped(job_t *job, pid_t pid);
+void job_subs_signal(job_t *job, int sig);
+void job_subs_free(job_t *job);
+/* This mrun's own label when it runs a spawned job ("spawn1", nested "spawn1.2"), or NULL:
+ * its ranks' lines are then prefixed "[label:rank] ". */
+const char *job_spawn_label(void);
 
 #endif

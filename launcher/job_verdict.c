@@ -150,7 +150,7 @@ static int reap_some(job_t *job, int *reaped, int max)
             fprintf(stderr, "mrun: waitpid failed: %s\n", strerror(errno));
         if (pid <= 0)
             break;
-        for (int r = 0; r < job->nprocs; r++) {
+        for (int r = 0; !job_sub_reaped(job, pid) && r < job->nprocs; r++) {
             rank_t *rk = &job->ranks[r];
             if (rk->pid == pid && rk->alive) {
                 rk->alive = false;

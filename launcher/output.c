@@ -55,8 +55,9 @@ static void emit(out_stream_t *s, const char *p, size_t n, bool ends)
 {
     out_sink_t *k = s->sink;
     if (s->tag && !s->mid_line) {
-        char prefix[24];
-        int plen = snprintf(prefix, sizeof prefix, "[%d] ", s->rank);
+        char prefix[80];
+        int plen = snprintf(prefix, sizeof prefix, "[%s%s%d] ", s->label ? s->label : "",
+                            s->label ? ":" : "", s->rank);
         out_sink_put(k, prefix, (size_t)plen);
     }
     out_sink_put(k, s->line, s->len);

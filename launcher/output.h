@@ -30,6 +30,7 @@ typedef struct out_stream {
     int fd;          /* read end of the rank's pipe; -1 once closed */
     int rank;        /* -1: mrun's own stderr */
     bool tag;        /* prefix every line with "[rank] " */
+    const char *label; /* with it, "[label:rank] " (a spawned job's ranks: job_spawn.c) */
     out_sink_t *sink;
     out_sink_t file; /* the sink of --output-filename's file, when this stream has one */
     char *line;      /* the start of a line still waiting for its end */

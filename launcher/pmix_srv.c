@@ -20,6 +20,7 @@
 #include "guard.h"
 #include "layout.h"
 #include "pmix_info.h"
+#include "pmix_spawn.h"
 
 enum {
     SRV_WAIT_S = 10,      /* PMIx answers registrations in microseconds; beyond this it's stuck */
@@ -225,11 +226,26 @@ static pmix_status_t up_fence(const pmix_proc_t procs[], size_t nprocs, const pm
     return PMIX_SUCCESS;
 }
 
+/* Only our own ranks may spawn (the request is queued for the main thread: pmix_spawn.c). */
+static pmix_status_t up_spawn(const pmix_proc_t *proc, const pmix_info_t job_info[],
+                              size_t ninfo, const pmix_app_t apps[], size_t napps,
+                              pmix_spawn_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)job_info, (void)ninfo; /* mapping and binding directives: mrun's defaults apply */
+    srv_client_t *c = client_of(proc);
+    pmix_status_t rc = c ? srv_spawn_queue(c->rank, apps, napps, cbfunc, cbdata)
+                         : PMIX_ERR_NOT_SUPPORTED;
+    if (rc == PMIX_SUCCESS)
+        post(c, SRV_SPAWN, 0);
+    return rc;
+}
+
 static pmix_server_module_t srv_module = {
     .client_connected = up_connected,
     .client_finalized = up_finalized,
     .abort = up_abort,
     .fence_nb = up_fence,
+    .spawn = up_spawn,
 };
 
 /* ---- namespace registration (its info: pmix_info.c) ---- */

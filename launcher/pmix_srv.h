@@ -13,6 +13,7 @@ typedef enum {
     SRV_FINALIZED,     /* the rank called PMIx_Finalize */
     SRV_DISCONNECTED,  /* the rank's connection dropped without PMIx_Finalize */
     SRV_ABORTED,       /* the rank called PMIx_Abort(status) */
+    SRV_SPAWN,         /* the rank called PMIx_Spawn: a request waits (pmix_spawn.h) */
 } srv_event_kind_t;
 
 typedef struct srv_event {

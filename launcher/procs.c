@@ -72,7 +72,7 @@ void procs_rank_nofile(const struct rlimit *rl)
 static void child_exec(const procs_spec_t *spec, char *const envp[], int stdin_fd, bool own_group,
                        pid_t parent, int out_w, int err_w, int stat_w, int exec_w)
 {
-    if (own_group && setpgid(0, 0) != 0)
+    if ((own_group && setpgid(0, 0) != 0) || (spec->cwd && chdir(spec->cwd) != 0))
         goto fail;
     /* Die with mrun even if it is SIGKILLed; if it died before this took effect, go now. */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)

@@ -18,6 +18,7 @@ typedef struct procs_spec {
     char *const *argv;       /* its arguments, argv[0] as the user gave it */
     const sigset_t *ignored; /* signals mrun inherited as ignored: they stay ignored */
     int cpu;                 /* bind the process to this CPU; -1: leave its affinity alone */
+    const char *cwd;         /* its working directory; NULL: mrun's */
 } procs_spec_t;
 
 typedef struct procs_child {

@@ -47,6 +47,18 @@ void boot_node_map(rmp_ctx_t *c, int *node);
 int core_modex_get(rmp_ctx_t *c, int peer, const char *name, const void **blob_p,
                    size_t *len_p);
 
+/* ---- A spawn's children through the launcher's PMIx server (spawn_pmix.c) ---- */
+typedef struct boot_app {
+    const char *cmd;
+    char *const *argv; /* argv[0] first, NULL-terminated */
+    char *const *env;  /* VAR=VALUE the children get on top of the launcher's environment */
+    const char *cwd;   /* NULL: the launcher's */
+    int maxprocs;
+} boot_app_t;
+/* PMIx_Spawn of one app: the children's namespace in nspace. RMP_ERR_SPAWN, said with the
+ * server's name and PMIx's status, when the server refuses (or there is none: a singleton). */
+int boot_spawn(rmp_ctx_t *c, const boot_app_t *app, char *nspace, size_t len);
+
 /* ---- The transports (transports.c): the core's side of transport/transport.h ---- */
 /* Routes (which transport may serve which peer: decided here, once), environments, open and
  * publish in the modex. */

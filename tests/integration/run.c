@@ -520,3 +520,21 @@ void run_prog_ok(int n, const char *prog, const char *const *env, double limit)
     expect_like(r, out, verdict, "", 1);
     run_free(&r);
 }
+
+/* Absolute path of Open MPI's mpirun in PATH, or NULL: mpirun.openmpi (Debian's name, which
+ * stays Open MPI's when MPICH is installed too and owns the plain name), else mpirun. */
+const char *run_find_mpirun(char *buf, size_t len)
+{
+    const char *path = getenv("PATH"), *names[] = {"mpirun.openmpi", "mpirun"};
+    const char *found = NULL;
+    for (int i = 0; i < 2 && !found; i++) {
+        char *copy = strdup(path ? path : "/usr/bin:/bin"), *save = NULL;
+        for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+            snprintf(buf, len, "%s/%s", d, names[i]);
+            if (access(buf, X_OK) == 0)
+                found = buf;
+        }
+        free(copy);
+    }
+    return found;
+}

@@ -69,6 +69,10 @@ const char *find_prefix(const char *text, const char *prefix, char *buf, size_t 
 
 /* The tail of a captured stream for assertion messages (at most ~3000 chars). */
 const char *tail(const char *text);
+/* Absolute path of Open MPI's mpirun in PATH (into buf), or NULL: mpirun.openmpi (Debian's
+ * name, which stays Open MPI's when MPICH is installed too and owns the plain name), else
+ * mpirun. */
+const char *run_find_mpirun(char *buf, size_t len);
 
 /* The job exited with `status` within its limit. */
 #define expect_exit(r, status)                                                                 \

@@ -121,24 +121,6 @@ Test(shm_guard, old_doorbell_names_squatted, .timeout = 120)
 
 /* ---- no leftovers under another launcher ------------------------------------------------- */
 
-/* Absolute path of Open MPI's mpirun in PATH, or NULL: mpirun.openmpi (Debian's name, which
- * stays Open MPI's when MPICH is installed too and owns the plain name), else mpirun. */
-static const char *find_mpirun(char *buf, size_t len)
-{
-    const char *path = getenv("PATH"), *names[] = {"mpirun.openmpi", "mpirun"};
-    const char *found = NULL;
-    for (int i = 0; i < 2 && !found; i++) {
-        char *copy = strdup(path ? path : "/usr/bin:/bin"), *save = NULL;
-        for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-            snprintf(buf, len, "%s/%s", d, names[i]);
-            if (access(buf, X_OK) == 0)
-                found = buf;
-        }
-        free(copy);
-    }
-    return found;
-}
-
 /* Segments /dev/shm/rmp.<nspace>-r* of the job whose namespace the program printed. */
 static int count_job_segments(const run_result_t *r, char *names, size_t len)
 {
@@ -174,7 +156,7 @@ static int count_job_segments(const run_result_t *r, char *names, size_t len)
 static void ended_early_under_mpirun(const char *how, int trials)
 {
     char mpirun[512];
-    if (!find_mpirun(mpirun, sizeof mpirun))
+    if (!run_find_mpirun(mpirun, sizeof mpirun))
         cr_skip_test("mpirun (Open MPI) is not installed: apt-get install openmpi-bin");
     for (int t = 0; t < trials; t++) {
         const char *argv[] = {mpirun, "--oversubscribe", "-n", "8", PROG("shm_early_end"), how,

@@ -4,7 +4,10 @@
  * spawns a grandchild (nested); the error cases end on every parent rank with MPI_ERR_SPAWN:
  * a command that does not exist, info "file", a "soft" that is no list of counts or allows
  * none up to maxprocs, a host elsewhere, a child that dies
- * before it connects. */
+ * before it connects. "late": the children outlive their parents by a second (the launcher
+ * must wait for them); "count N": N children, nothing else (bench/README's spawn times);
+ * "refused": a launcher that refuses to spawn (Slurm's) gives MPI_ERR_SPAWN on every rank. */
+#include <time.h>
 #include <pthread.h>
 #include <stdbool.h>
 
@@ -57,6 +60,8 @@ static int child(MPI_Comm parent, int argc, char **argv)
     }
     CHECK(MPI_Comm_disconnect(&parent));
     MPI_Finalize();
+    if (argc > 3 && !strcmp(argv[3], "late")) /* the parents are gone by now */
+        nanosleep(&(struct timespec){.tv_sec = 1}, NULL);
     if (mc_failures == 0)
         printf("child %d OK\n", r);
     return mc_failures ? 1 : 0;
@@ -121,8 +126,20 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     bool nest = argc > 1 && !strcmp(argv[1], "nest");
     bool multi = argc > 1 && !strcmp(argv[1], "multi");
-    char *args[] = {"child", "two words", nest ? "nest" : NULL, NULL};
-    int codes[NC + 1] = {-1, -1, -1}, nc = multi ? NC + 1 : NC;
+    bool late = argc > 1 && !strcmp(argv[1], "late");
+    bool count = argc > 2 && !strcmp(argv[1], "count");
+    if (argc > 1 && !strcmp(argv[1], "refused")) {
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        expect_spawn_error(argv[0], MPI_INFO_NULL, "a spawn the launcher refuses");
+        MPI_Finalize();
+        return mc_done("mpi_spawn");
+    }
+    char *args[] = {"child", "two words", nest ? "nest" : late ? "late" : NULL, NULL};
+    int codes[16], nc = multi ? NC + 1 : count ? atoi(argv[2]) : NC;
+    if (nc < 1 || nc > 16) {
+        FAIL("count %d: 1 to 16 children", nc);
+        nc = NC;
+    }
     MPI_Comm ic;
     if (multi) { /* app 0: one child; app 1: two, with an argument more */
         char *args1[] = {"child", "two words", "app1", NULL};
@@ -132,7 +149,7 @@ int main(int argc, char **argv)
         CHECK(MPI_Comm_spawn_multiple(2, cmds, argvs, np, infos, 0, MPI_COMM_WORLD, &ic,
                                       codes));
     } else {
-        CHECK(MPI_Comm_spawn(argv[0], args, NC, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic, codes));
+        CHECK(MPI_Comm_spawn(argv[0], args, nc, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic, codes));
     }
     for (int i = 0; i < nc; i++)
         EXPECT_INT(codes[i], MPI_SUCCESS);
@@ -160,7 +177,7 @@ int main(int argc, char **argv)
         pthread_join(th, NULL);
         CHECK(MPI_Comm_free(&ring));
     }
-    if (!nest && !multi && !threaded) {
+    if (!nest && !multi && !threaded && !late && !count) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         expect_spawn_error("/no/such/program", MPI_INFO_NULL, "missing command");
         MPI_Info info;

@@ -20,7 +20,10 @@
 #   which grows; nothing lost or reordered;
 # - slurm-atomics-n4: barrier and allreduce on RDMA atomics across hosts (RMP_COLL_OFFLOAD=on);
 # - slurm-mpirun-salloc: Open MPI's mpirun inside `salloc -N 2` launches its daemons through
-#   Slurm (plm slurm, forced: never ssh) and runs rmp programs on both nodes.
+#   Slurm (plm slurm, forced: never ssh) and runs rmp programs on both nodes;
+# - slurm-spawn-refused-n2: MPI_Comm_spawn under srun asks Slurm's PMIx server (PMIx_Spawn),
+#   which refuses (PMIX_ERR_NOT_SUPPORTED, -47, Slurm 22.05): MPI_ERR_SPAWN on both ranks (across the
+#   two kernels), the line naming Slurm's server and PMIx's status, and no hang.
 # Every job is bounded by its case's timeout and by Slurm (KillOnBadExit, WaitTime in
 # node-up's slurm.conf): a rank that fails ends the job.
 
@@ -153,5 +156,10 @@ slurm_mpirun() {
 export -f slurm_mpirun
 check slurm-mpirun-salloc 180 0 "${SL_ON[@]}" "^allreduce OK" "plm:slurm: final top-level argv:" \
     "srun .*orted" -- bash -c slurm_mpirun
+
+# ---- MPI_Comm_spawn under srun ---------------------------------------------------------------
+check slurm-spawn-refused-n2 120 0 "^mpi_spawn: rank 0 OK" "^mpi_spawn: rank 1 OK" \
+    "rmp\[0\]: rmp_comm_spawn .*/mpi_spawn: Slurm's PMIx server \(srun --mpi=pmix\) refused PMIx_Spawn: NOT-SUPPORTED \(-47\)$" -- \
+    $SRUN -n 2 build/release/tests/mpi/mpi_spawn refused
 
 unset SL_HOSTS SL_ON
