@@ -204,13 +204,17 @@ int io_cop_wait(io_cop_t *c)
 
 /* ---- As a request ---- */
 
-/* On an I/O thread: the file work, then a wakeup for whoever sleeps in progress (c may be
- * freed as soon as fs says done: not touched after). */
+/* On an I/O thread: the file work, then, when the runtime locks (threads may enter it), a
+ * wakeup for whoever sleeps in progress (c may be freed as soon as fs says done: not
+ * touched after). */
 static void cop_task(io_task_t *t)
 {
     io_cop_t *c = (io_cop_t *)((char *)t - offsetof(io_cop_t, task));
     fs_work(c);
+    bool locking = rmp_ctx.locking; /* set at init: the runtime may be entered from here */
     atomic_store_explicit(&c->fs, COP_FS_DONE, memory_order_release);
+    if (!locking)
+        return; /* one thread in the runtime: its wait polls the flag (TSan-clean) */
     rmp_ctx_t *cx = &rmp_ctx;
     ctx_lock(cx);
     progthr_kick(cx);
@@ -255,7 +259,9 @@ static int cop_progress(struct rmp_request *r)
     r->coll = NULL;
     progress_coll_remove(&rmp_ctx, r);
     c->task.fn = cop_end;
-    if (io_pool_submit(&c->task) != RMP_SUCCESS) { /* no I/O thread: here, lock held */
+    /* Without locking no other thread may enter the runtime, and this one's lock is no lock
+     * (the done callback may call rmp): the end runs here. With it, on an I/O thread. */
+    if (!rmp_ctx.locking || io_pool_submit(&c->task) != RMP_SUCCESS) {
         rmp_status_t st = {.source = RMP_ANY_SOURCE, .tag = RMP_ANY_TAG};
         int err = c->done(c->done_arg, c->agreed, &st);
         cop_free(c);
