@@ -132,7 +132,8 @@ int main(int argc, char **argv)
                  "allreduce, allgather, alltoall, collectives, allreduce-int, overlap, "
                  "overlap-iallreduce, overlap-p2p, put, get, acc, get-acc, fop, cas, put-bw, "
                  "get-bw, put-bibw, rma, io-write, io-read, io-strided-write, io-2d-write-all, "
-                 "io-2d-read-all, io-3d-write-all, io-3d-read-all, io-write-ordered, io)",
+                 "io-2d-read-all, io-3d-write-all, io-3d-read-all, io-write-ordered, io, "
+                 "overlap-iwrite-all)",
                  opts.name);
         return usage_error(c.rank, err);
     }
