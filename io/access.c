@@ -109,25 +109,62 @@ static bool runs_sorted(const io_run_t *r, size_t n)
     return true;
 }
 
-/* A collective access: two-phase (io_coll.h) unless alone (nothing to aggregate), a rank's
- * runs overlap (a read-only view may) or the file is in atomic mode (each rank's access then
- * holds its own byte-range lock, which aggregation would split): then each rank alone, and
- * the ranks agree on the status. */
-int io_coll_run(io_file_t *f, io_run_t *runs, size_t n, int is_write, int64_t *done)
+static int alone_rw(void *arg)
 {
-    int two_phase = f->size > 1 && !f->atomic && runs_sorted(runs, n), all = 0;
+    io_op_t *op = arg;
+    return io_runs_rw(op->f, op->runs, op->n, op->is_write, &op->done);
+}
+
+/* The start of a collective access: two-phase (io_coll.h) unless alone (nothing to
+ * aggregate), a rank's runs overlap (a read-only view may) or the file is in atomic mode
+ * (each rank's access then holds its own byte-range lock, which aggregation would split):
+ * then each rank alone, and the ranks agree on the status. */
+static int coll_begin(io_op_t *op, io_cop_t **cop)
+{
+    io_file_t *f = op->f;
+    int two_phase = f->size > 1 && !f->atomic && runs_sorted(op->runs, op->n), all = 0;
     int rc = rmp_allreduce(&two_phase, &all, 1, RMP_INT, RMP_MIN, f->comm);
     if (rc != RMP_SUCCESS)
         return rc;
-    if (!all)
-        return io_agree(f->comm, io_runs_rw(f, runs, n, is_write, done));
-    rc = io_coll_access(f->comm, f->fd, runs, n, is_write, &f->hints);
-    *done = 0;
-    for (size_t i = 0; rc == RMP_SUCCESS && is_write && i < n; i++)
-        *done += runs[i].len;
-    if (rc == RMP_SUCCESS && !is_write)
-        rc = coll_read_done(f, runs, n, done);
-    return rc;
+    op->alone = !all;
+    op->done = 0;
+    return io_cop_begin(f->comm, f->fd, op->runs, op->n, op->is_write, &f->hints, f->cseq++,
+                        op->alone ? alone_rw : NULL, op, cop);
+}
+
+/* The status count of an access that ended with rc. */
+static int coll_end(io_op_t *op, int rc)
+{
+    if (rc != RMP_SUCCESS || op->alone)
+        return rc;
+    op->done = 0;
+    for (size_t i = 0; op->is_write && i < op->n; i++)
+        op->done += op->runs[i].len;
+    return op->is_write ? rc : coll_read_done(op->f, op->runs, op->n, &op->done);
+}
+
+void io_coll_run(io_op_t *op)
+{
+    io_cop_t *cop;
+    op->rc = coll_begin(op, &cop);
+    if (op->rc == RMP_SUCCESS)
+        op->rc = coll_end(op, io_cop_wait(cop));
+}
+
+static int coll_posted_done(void *arg, int status, rmp_status_t *st)
+{
+    io_op_t *op = arg;
+    op->rc = coll_end(op, status);
+    return op->then(op->then_arg, st);
+}
+
+int io_coll_post(io_op_t *op, int (*then)(void *arg, rmp_status_t *st), void *arg,
+                 rmp_request_t *req)
+{
+    io_cop_t *cop;
+    op->then = then, op->then_arg = arg;
+    int rc = coll_begin(op, &cop);
+    return rc ? rc : io_cop_post(cop, coll_posted_done, op, req);
 }
 
 int io_op_prepare(io_op_t *op, rmp_file_t fh, rmp_io_pos_t pos, rmp_offset_t offset, void *buf,
@@ -165,7 +202,7 @@ int io_op_prepare(io_op_t *op, rmp_file_t fh, rmp_io_pos_t pos, rmp_offset_t off
 void io_op_run(io_op_t *op)
 {
     if (op->coll)
-        op->rc = io_coll_run(op->f, op->runs, op->n, op->is_write, &op->done);
+        io_coll_run(op);
     else
         op->rc = io_runs_rw(op->f, op->runs, op->n, op->is_write, &op->done);
 }

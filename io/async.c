@@ -1,69 +1,31 @@
 /* async.c — nonblocking and split-collective I/O. An independent i-call is prepared at once
- * (checks, pointers moved, runs), then its pread/pwrite run on a small pool of I/O threads
- * while the program computes; the request is a generalized request that the worker
- * completes. Collective i-calls and split collectives do their collective part in the call
- * (the two-phase exchange needs the other ranks' progress), and complete at once. */
-#include <pthread.h>
-#include <stdatomic.h>
+ * (checks, pointers moved, runs), then its pread/pwrite run on the I/O threads (pool.c) while
+ * the program computes; its request is a generalized request the worker completes. A
+ * collective i-call agrees on its plan in the call, then its rounds run in progress and its
+ * file work on the I/O threads (coll_run.c); a split collective's begin is one. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "io.h"
 
-enum { IO_WORKERS = 2 };
-
 typedef struct io_job {
+    io_task_t task; /* first: the task is the job */
     io_op_t op;
     rmp_request_t req;
     rmp_status_t st;
     int rc;
-    struct io_job *next;
 } io_job_t;
 
-static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t more;
-    io_job_t *head, *tail;
-    int started;
-} io_pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .more = PTHREAD_COND_INITIALIZER};
-
-/* The I/O of a job, then its request complete; the file may be closed from then on. */
-static void io_job_done(io_job_t *j)
+/* The I/O of an independent job, then its request complete; the file may be closed from
+ * then on. */
+static void io_job_done(io_task_t *t)
 {
+    io_job_t *j = (io_job_t *)t;
     io_file_t *f = j->op.f;
     io_op_run(&j->op);
     j->rc = io_op_finish(&j->op, &j->st);
     __atomic_sub_fetch(&f->busy, 1, __ATOMIC_SEQ_CST);
     rmp_grequest_complete(j->req);
-}
-
-static void *io_worker(void *arg)
-{
-    (void)arg;
-    for (;;) {
-        pthread_mutex_lock(&io_pool.lock);
-        while (!io_pool.head)
-            pthread_cond_wait(&io_pool.more, &io_pool.lock);
-        io_job_t *j = io_pool.head;
-        io_pool.head = j->next;
-        if (!io_pool.head)
-            io_pool.tail = NULL;
-        pthread_mutex_unlock(&io_pool.lock);
-        io_job_done(j);
-    }
-    return NULL;
-}
-
-/* Start the workers once (lock held). */
-static int io_pool_start(void)
-{
-    for (; io_pool.started < IO_WORKERS; io_pool.started++) {
-        pthread_t t;
-        if (pthread_create(&t, NULL, io_worker, NULL) != 0)
-            return io_pool.started ? RMP_SUCCESS : RMP_ERR_NO_MEM;
-        pthread_detach(t);
-    }
-    return RMP_SUCCESS;
 }
 
 static int job_query(void *extra, rmp_status_t *status)
@@ -88,6 +50,32 @@ static int job_cancel(void *extra, int complete)
     return RMP_SUCCESS; /* I/O under way is not cancelled (MPI allows that) */
 }
 
+/* A collective job's end (on an I/O thread): conversion, status, the job freed. */
+static int coll_job_done(void *arg, rmp_status_t *st)
+{
+    io_job_t *j = arg;
+    io_file_t *f = j->op.f;
+    int rc = io_op_finish(&j->op, st);
+    st->source = st->tag = RMP_UNDEFINED;
+    __atomic_sub_fetch(&f->busy, 1, __ATOMIC_SEQ_CST);
+    free(j);
+    return rc;
+}
+
+static int coll_start(io_job_t *j, rmp_request_t *req)
+{
+    io_file_t *f = j->op.f;
+    __atomic_add_fetch(&f->busy, 1, __ATOMIC_SEQ_CST);
+    int rc = io_coll_post(&j->op, coll_job_done, j, req);
+    if (rc != RMP_SUCCESS) { /* every rank's failure, before the request existed */
+        j->op.rc = rc;
+        io_op_finish(&j->op, NULL);
+        __atomic_sub_fetch(&f->busy, 1, __ATOMIC_SEQ_CST);
+        free(j);
+    }
+    return rc;
+}
+
 int rmp_file_iaccess(rmp_file_t fh, rmp_io_pos_t pos, rmp_offset_t offset, void *buf,
                      int64_t count, rmp_datatype_t type, int is_write, int coll,
                      rmp_request_t *req)
@@ -98,6 +86,8 @@ int rmp_file_iaccess(rmp_file_t fh, rmp_io_pos_t pos, rmp_offset_t offset, void 
     if (!j)
         return RMP_ERR_NO_MEM;
     int rc = io_op_prepare(&j->op, fh, pos, offset, buf, count, type, is_write, coll);
+    if (rc == RMP_SUCCESS && j->op.coll)
+        return coll_start(j, req);
     if (rc == RMP_SUCCESS)
         rc = rmp_grequest_start(job_query, job_free, job_cancel, j, &j->req);
     if (rc != RMP_SUCCESS) {
@@ -108,23 +98,9 @@ int rmp_file_iaccess(rmp_file_t fh, rmp_io_pos_t pos, rmp_offset_t offset, void 
     }
     __atomic_add_fetch(&j->op.f->busy, 1, __ATOMIC_SEQ_CST);
     *req = j->req;
-    if (j->op.coll) { /* its collective part now, on this thread */
-        io_job_done(j);
-        return RMP_SUCCESS;
-    }
-    pthread_mutex_lock(&io_pool.lock);
-    rc = io_pool_start();
-    if (rc == RMP_SUCCESS) {
-        if (io_pool.tail)
-            io_pool.tail->next = j;
-        else
-            io_pool.head = j;
-        io_pool.tail = j;
-        pthread_cond_signal(&io_pool.more);
-    }
-    pthread_mutex_unlock(&io_pool.lock);
-    if (rc != RMP_SUCCESS) /* no thread: do it here */
-        io_job_done(j);
+    j->task.fn = io_job_done;
+    if (io_pool_submit(&j->task) != RMP_SUCCESS) /* no thread: do it here */
+        io_job_done(&j->task);
     return RMP_SUCCESS;
 }
 
@@ -139,20 +115,26 @@ int rmp_file_split_begin(rmp_file_t fh, rmp_io_pos_t pos, rmp_offset_t offset, v
         return rc; /* MPI: one split collective at a time on a file */
     f->split = true;
     f->split_buf = buf;
-    memset(&f->split_st, 0, sizeof f->split_st);
-    f->split_rc = rmp_file_access(fh, pos, offset, buf, count, type, is_write, 1, &f->split_st);
+    f->split_req = RMP_REQUEST_NULL;
+    f->split_rc = rmp_file_iaccess(fh, pos, offset, buf, count, type, is_write, 1,
+                                   &f->split_req);
     return f->split_rc == RMP_ERR_NO_MEM ? f->split_rc : RMP_SUCCESS;
 }
 
 int rmp_file_split_end(rmp_file_t fh, void *buf, int is_write, rmp_status_t *status)
 {
+    (void)is_write;
     io_file_t *f = io_file_get(fh);
     if (!f)
         return RMP_ERR_FILE;
     if (!f->split || f->split_buf != buf)
         return RMP_ERR_REQUEST; /* no begin, or another buffer than the begin's */
     f->split = false;
+    rmp_status_t st = {0};
+    int rc = f->split_rc;
+    if (rc == RMP_SUCCESS)
+        rc = rmp_wait(&f->split_req, &st);
     if (status)
-        *status = f->split_st;
-    return f->split_rc;
+        *status = st;
+    return rc;
 }

@@ -8,10 +8,13 @@
 
 #include "io.h"
 
-/* The tag of the exchange's messages on the file's communicator, which is rmp's private
- * duplicate (user traffic never shares it); one message per pair and direction per round,
- * so the non-overtaking rule alone keeps rounds apart. */
-#define COLL_TAG 0x10c0
+/* The tags of an access's messages on the file's communicator, which is rmp's private
+ * duplicate (user traffic never shares it): COLL_TAG + 2 * (seq % COLL_SEQS) for the
+ * exchange, one more for the agreement on the outcome. One message per pair and direction
+ * per round, so the non-overtaking rule alone keeps rounds apart; the seq keeps accesses in
+ * flight at once apart (io_cop_begin). */
+#define COLL_TAG 0x10c00000
+#define COLL_SEQS 0x10000
 
 /* The collective buffer when cb_buffer_size is not given (ROMIO's), and at most (one
  * exchange message stays below INT_MAX bytes); aggregators per node when cb_nodes is not. */

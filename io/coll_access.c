@@ -1,10 +1,10 @@
-/* io/coll_access.c — io_coll_access, the entry of collective buffering: one allgather of
- * what each rank asks (its range, node, hints), the same decision on every rank (two-phase or
- * each rank alone), and one allreduce that gives every rank the worst status. */
+/* io/coll_access.c — the start of a collective access (io_cop_begin, io_coll_access): one
+ * allgather of what each rank asks (its range, node, hints), the same decision on every rank
+ * (two-phase or each rank alone), and the exchange set up; coll_run.c runs the rest. */
 #include <limits.h>
 #include <stdlib.h>
 
-#include "coll.h"
+#include "coll_xch.h"
 #include "core.h"
 
 /* My runs must be what io_coll.h promises; a violation is the caller's bug, refused by every
@@ -62,38 +62,69 @@ static int records_status(const int64_t *all, int size)
     return RMP_SUCCESS;
 }
 
-int io_coll_access(rmp_comm_t comm, int fd, io_run_t *runs, size_t n, int is_write,
-                   const io_hints_t *hints)
+/* The plan from every rank's record: two-phase (exchange set up) or each rank alone. */
+static int plan(io_cop_t *c, rmp_comm_t comm, int fd, io_run_t *runs, size_t n, int is_write,
+                const io_hints_t *hints)
 {
-    coll_plan_t p = {.comm = comm, .fd = fd, .is_write = is_write != 0, .me_agg = -1};
-    int rc = rmp_comm_rank(comm, &p.rank);
-    if (!rc)
-        rc = rmp_comm_size(comm, &p.size);
-    if (rc)
-        return rc;
+    coll_plan_t *p = &c->pl;
     int64_t rec[REC_N];
     my_record(rec, check_runs(fd, runs, n), fd, runs, n, is_write, hints);
-    int64_t *all = malloc((size_t)p.size * REC_N * sizeof(int64_t));
+    int64_t *all = malloc((size_t)p->size * REC_N * sizeof(int64_t));
     /* A rank that cannot go on says so in a collective every rank makes (io_agree: the
      * lowest code wins), never by leaving the others waiting in the next one. */
-    if (!all)
-        return io_agree(comm, RMP_ERR_NO_MEM);
-    rc = io_agree(comm, RMP_SUCCESS);
+    int rc = io_agree(comm, all ? RMP_SUCCESS : RMP_ERR_NO_MEM);
     if (!rc)
         rc = rmp_allgather(rec, REC_N, RMP_INT64, all, REC_N, RMP_INT64, comm);
     if (!rc)
-        rc = records_status(all, p.size);
+        rc = records_status(all, p->size);
+    int indep = 0;
+    if (!rc)
+        rc = io_agree(comm, coll_plan_make(p, all, &indep));
+    free(all);
+    c->two_phase = !indep;
+    if (!rc && c->two_phase)
+        rc = xch_setup(&c->x, p, runs, n);
+    return rc;
+}
+
+int io_cop_begin(rmp_comm_t comm, int fd, io_run_t *runs, size_t n, int is_write,
+                 const io_hints_t *hints, uint32_t seq, io_alone_fn *alone, void *alone_arg,
+                 io_cop_t **cop)
+{
+    *cop = NULL;
+    int rank, size, rc = rmp_comm_rank(comm, &rank);
+    if (!rc)
+        rc = rmp_comm_size(comm, &size);
+    if (rc)
+        return rc;
+    io_cop_t *c = calloc(1, sizeof *c);
+    if (c) {
+        c->pl = (coll_plan_t){.comm = comm, .rank = rank, .size = size, .fd = fd,
+                              .is_write = is_write != 0, .me_agg = -1};
+        c->x.cm = comm_get(comm);
+        c->x.tag = COLL_TAG + 2 * (int)(seq % COLL_SEQS);
+        c->areqs = malloc((size_t)size * sizeof(*c->areqs));
+        c->votes = malloc((size_t)size * sizeof(int));
+        c->alone = alone, c->alone_arg = alone_arg, c->runs = runs, c->n = n;
+    }
+    rc = io_agree(comm, c && c->areqs && c->votes ? RMP_SUCCESS : RMP_ERR_NO_MEM);
+    if (!rc && !alone)
+        rc = plan(c, comm, fd, runs, n, is_write, hints);
     if (rc) {
-        free(all);
+        if (c)
+            cop_free(c);
         return rc;
     }
-    int indep = 0;
-    int st = io_agree(comm, coll_plan_make(&p, all, &indep));
-    free(all);
-    if (st == RMP_SUCCESS && indep)
-        st = coll_fs_independent(fd, runs, n, p.is_write);
-    else if (st == RMP_SUCCESS)
-        st = coll_exchange(&p, runs, n);
-    coll_plan_free(&p);
-    return io_agree(comm, st);
+    c->step = c->two_phase ? COP_ROUND : COP_ALONE;
+    *cop = c;
+    return RMP_SUCCESS;
+}
+
+int io_coll_access(rmp_comm_t comm, int fd, io_run_t *runs, size_t n, int is_write,
+                   const io_hints_t *hints)
+{
+    io_cop_t *cop;
+    /* the engine's own test calls it: one access at a time on comm, any seq will do */
+    int rc = io_cop_begin(comm, fd, runs, n, is_write, hints, COLL_SEQS - 1, NULL, NULL, &cop);
+    return rc ? rc : io_cop_wait(cop);
 }

@@ -1,7 +1,7 @@
-/* io/coll_exchange.c — the two phases, round by round: each rank's runs are cut at the
- * domain boundaries and announced to the aggregators (alltoallv of offsets and lengths), then
- * in every round each aggregator's window of cb bytes is filled from the ranks and written
- * with large requests (or read, then sent out). Holes are sieved only where it pays. */
+/* io/coll_exchange.c — the two phases: each rank's runs are cut at the domain boundaries and
+ * announced to the aggregators (alltoallv of offsets and lengths); then (coll_run.c runs the
+ * rounds) each aggregator's window of cb bytes is filled from the ranks and written with
+ * large requests (or read, then sent out). Holes are sieved only where it pays. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +44,7 @@ static size_t coverage(xch_t *x, int64_t *covered)
 /* The aggregator's file access of one round: the merged segments one request each, or the
  * whole extent at once when sieving the holes pays (a write then reads it first, under a
  * lock, so that the holes' bytes go back unchanged). A failure stops this rank's I/O. */
-static void fs_round(xch_t *x, int phase)
+void xch_fs_round(xch_t *x, int phase)
 {
     int64_t covered;
     size_t m = coverage(x, &covered);
@@ -77,40 +77,15 @@ static void fs_round(xch_t *x, int phase)
         coll_fs_lock(p->fd, lo, ext, 0), x->locked = 0;
 }
 
-/* One round: the aggregator's reads, the messages both ways, its writes. */
-static void round_run(xch_t *x)
+int xch_setup(xch_t *x, const coll_plan_t *p, io_run_t *runs, size_t n)
 {
-    const coll_plan_t *p = x->pl;
-    int agg = p->me_agg >= 0 && x->whi > x->wlo;
-    if (agg)
-        fs_round(x, 0);
-    int nreq = xch_post(x, agg);
-    int rc = rmp_waitall(nreq, x->reqs, RMP_STATUSES_IGNORE);
-    if (rc) { /* a rank died or a message failed: the window is torn, never written */
-        x->st = x->st ? x->st : rc;
-        if (x->locked)
-            coll_fs_lock(p->fd, 0, 0, 0), x->locked = 0;
-        return;
-    }
-    xch_unpack(x, agg);
-    if (agg && p->is_write)
-        fs_round(x, 1);
-}
-
-int coll_exchange(const coll_plan_t *p, io_run_t *runs, size_t n)
-{
-    xch_t x = {.pl = p};
+    x->pl = p;
     int fl = fcntl(p->fd, F_GETFL);
-    x.readable = fl >= 0 && (fl & O_ACCMODE) != O_WRONLY;
-    int st = io_agree(p->comm, xch_split(&x, runs, n));
+    x->readable = fl >= 0 && (fl & O_ACCMODE) != O_WRONLY;
+    int st = io_agree(p->comm, xch_split(x, runs, n));
     if (!st)
-        st = xch_announce(&x);
+        st = xch_announce(x);
     if (!st)
-        st = io_agree(p->comm, xch_buffers(&x));
-    for (int64_t r = 0; st == RMP_SUCCESS && r < p->rounds; r++) {
-        xch_round_walk(&x, r);
-        round_run(&x);
-    }
-    xch_free(&x);
-    return st ? st : x.st;
+        st = io_agree(p->comm, xch_buffers(x));
+    return st;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "coll_xch.h"
+#include "core.h"
 
 /* Pieces of w meeting [lo, hi): [*a, *b); the cursor stays on a piece crossing hi. */
 static void walk(walk_t *w, int64_t lo, int64_t hi, size_t *a, size_t *b)
@@ -94,7 +95,7 @@ int xch_split(xch_t *x, io_run_t *runs, size_t n)
     x->theirs = calloc(ns, sizeof(walk_t));
     x->to = calloc(na, sizeof(span_t));
     x->from = calloc(ns, sizeof(span_t));
-    x->reqs = malloc((ns + na) * sizeof(rmp_request_t));
+    x->reqs = malloc((ns + na + 2) * sizeof(*x->reqs));
     if (!x->mine_runs || !x->mine || !x->theirs || !x->to || !x->from || !x->reqs)
         return RMP_ERR_NO_MEM;
     size_t k = 0;
@@ -212,11 +213,10 @@ int xch_buffers(xch_t *x)
 /* Receive or send one span's bytes with peer; a failure to start counts as the round's. */
 static void post_one(xch_t *x, int *nreq, char *buf, int64_t bytes, int peer, int recv)
 {
-    const coll_plan_t *p = x->pl;
-    int rc = recv ? rmp_irecv(buf, (int)bytes, RMP_BYTE, peer, COLL_TAG, p->comm,
-                              &x->reqs[*nreq])
-                  : rmp_isend(buf, (int)bytes, RMP_BYTE, peer, COLL_TAG, p->comm,
-                              &x->reqs[*nreq]);
+    int rc = recv ? p2p_irecv_locked(x->cm, 0, buf, (size_t)bytes, peer, x->tag,
+                                     &x->reqs[*nreq])
+                  : p2p_isend_locked(x->cm, 0, buf, (size_t)bytes, peer, x->tag,
+                                     &x->reqs[*nreq]);
     if (rc)
         x->st = x->st ? x->st : rc;
     else

@@ -195,8 +195,13 @@ int rmp_file_close(rmp_file_t *fh)
         return RMP_ERR_FILE;
     if (f->split)
         return RMP_ERR_REQUEST; /* MPI: end the split collective first */
-    while (__atomic_load_n(&f->busy, __ATOMIC_SEQ_CST))
-        sched_yield(); /* an I/O thread still on it (MPI: erroneous; rmp waits) */
+    while (__atomic_load_n(&f->busy, __ATOMIC_SEQ_CST)) {
+        /* an I/O thread or a collective's rounds still on it (MPI: erroneous; rmp waits,
+         * and a probe makes progress, which the rounds need) */
+        int flag;
+        (void)rmp_iprobe(RMP_ANY_SOURCE, RMP_ANY_TAG, f->comm, &flag, NULL);
+        sched_yield();
+    }
     int rc = RMP_SUCCESS;
     if (f->fd >= 0 && close(f->fd) != 0)
         rc = io_errno(errno, "close", f->path); /* NFS reports a failed write-back here */

@@ -50,10 +50,19 @@ typedef struct io_file {
     rmp_info_t info; /* the hints reported by get_info, with their values */
     bool split;       /* a split collective is open */
     int split_rc;
-    rmp_status_t split_st;
+    rmp_request_t split_req; /* the split collective in flight (async.c) */
     const void *split_buf;
     int busy;         /* nonblocking operations in flight (io_async.c) */
+    uint32_t cseq;    /* collective accesses started: their messages' tags (io_coll.h) */
 } io_file_t;
+
+/* The I/O threads (pool.c): fn(t) runs on one of them; RMP_ERR_NO_MEM when no thread could
+ * be started (the caller then runs it itself). */
+typedef struct io_task {
+    void (*fn)(struct io_task *t);
+    struct io_task *next;
+} io_task_t;
+int io_pool_submit(io_task_t *t);
 
 /* The table of open files (table.c): the file of a handle (NULL: invalid or closed); a new
  * file's handle; a closed file's handle given back. */
@@ -136,13 +145,21 @@ typedef struct io_op {
     size_t n;
     int64_t done;   /* bytes moved */
     int rc;
+    bool alone;     /* collective, but each rank its own I/O (io_runs_rw counts done) */
+    int (*then)(void *arg, rmp_status_t *st); /* io_coll_post's */
+    void *then_arg;
 } io_op_t;
 int io_op_prepare(io_op_t *op, rmp_file_t fh, rmp_io_pos_t pos, rmp_offset_t offset, void *buf,
                   int64_t count, rmp_datatype_t type, int is_write, int coll);
 void io_op_run(io_op_t *op);
 int io_op_finish(io_op_t *op, rmp_status_t *status);
 
-/* A collective access of runs: the two-phase engine, or each rank alone (access.c). */
-int io_coll_run(io_file_t *f, io_run_t *runs, size_t n, int is_write, int64_t *done);
+/* A collective access of op's runs: the two-phase engine, or each rank alone (access.c).
+ * io_coll_run runs it to the end (op->rc, op->done); io_coll_post starts it as a request
+ * that progress completes, after which done(arg) runs (lock held) with op->rc and op->done
+ * set, and *st (the request's status) to fill. */
+void io_coll_run(io_op_t *op);
+int io_coll_post(io_op_t *op, int (*then)(void *arg, rmp_status_t *st), void *arg,
+                 rmp_request_t *req);
 
 #endif

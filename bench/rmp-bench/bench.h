@@ -99,6 +99,8 @@ typedef struct bench_kernel {
     /* A benchmark with its own measurement loop (overlap.c) over the shared steps below;
      * NULL: sweep_run's. */
     int (*driver)(const struct bench_kernel *k, bench_ctx_t *c);
+    /* An overlap benchmark's start of one operation into c->reqs[0] (NULL: overlap.c's own). */
+    void (*post)(bench_ctx_t *c, size_t bytes);
 } bench_kernel_t;
 
 /* One reported line. */
@@ -170,6 +172,7 @@ extern const bench_kernel_t bench_latency, bench_bw, bench_bibw, bench_msgrate;
 extern const bench_kernel_t bench_allreduce_int; /* int sum: what RMP_COLL_OFFLOAD runs */
 /* overlap.c: OSU's overlap method for iallreduce and for an isend/irecv pair. */
 extern const bench_kernel_t bench_overlap_iallreduce, bench_overlap_p2p;
+int overlap_driver(const bench_kernel_t *k, bench_ctx_t *c);
 /* rma.c: OSU's one-sided benchmarks, under opts.sync and opts.flavor. */
 extern const bench_kernel_t bench_put, bench_get, bench_acc, bench_get_acc, bench_fop, bench_cas,
     bench_put_bw, bench_get_bw, bench_put_bibw;
@@ -177,6 +180,8 @@ const char *rma_sync_name(bench_sync_t s);
 /* io.c: MPI-IO to one shared file (after IOR's MPI-IO back end), aggregate MB/s. */
 extern const bench_kernel_t bench_io_contig_w, bench_io_contig_r, bench_io_strided_w,
     bench_io_2d_w, bench_io_2d_r, bench_io_3d_w, bench_io_3d_r, bench_io_ordered;
+/* io.c: iwrite_at_all of the 2-D subarray, by overlap.c's method. */
+extern const bench_kernel_t bench_overlap_iwrite_all;
 bool io_kernel(const bench_kernel_t *k); /* one of those (no one-sided sync in its name) */
 extern const bench_kernel_t bench_barrier, bench_bcast, bench_reduce, bench_allreduce,
     bench_allgather, bench_alltoall;

@@ -305,6 +305,17 @@ static inline int b_file_at(b_file_t fh, int64_t off, void *buf, int count, int 
                 : MPI_File_read_at(fh, off, buf, count, MPI_BYTE, st);
 }
 
+/* The same started (nonblocking: iwrite_at_all, iread_at, ...), completed by b_waitall. */
+static inline int b_file_iat(b_file_t fh, int64_t off, void *buf, int count, int is_write,
+                             int coll, b_req_t *req)
+{
+    if (is_write)
+        return coll ? MPI_File_iwrite_at_all(fh, off, buf, count, MPI_BYTE, req)
+                    : MPI_File_iwrite_at(fh, off, buf, count, MPI_BYTE, req);
+    return coll ? MPI_File_iread_at_all(fh, off, buf, count, MPI_BYTE, req)
+                : MPI_File_iread_at(fh, off, buf, count, MPI_BYTE, req);
+}
+
 /* write_ordered from the start of the file (the shared pointer set back to 0 first). */
 static inline int b_file_write_ordered(b_file_t fh, void *buf, int count)
 {

@@ -270,6 +270,13 @@ static inline int b_file_at(b_file_t fh, int64_t off, void *buf, int count, int 
                            RMP_STATUS_IGNORE);
 }
 
+/* The same started (nonblocking: iwrite_at_all, iread_at, ...), completed by b_waitall. */
+static inline int b_file_iat(b_file_t fh, int64_t off, void *buf, int count, int is_write,
+                             int coll, b_req_t *req)
+{
+    return rmp_file_iaccess(fh, RMP_IO_AT, off, buf, count, RMP_BYTE, is_write, coll, req);
+}
+
 /* write_ordered from the start of the file (the shared pointer set back to 0 first). */
 static inline int b_file_write_ordered(b_file_t fh, void *buf, int count)
 {

@@ -14,6 +14,7 @@ static const bench_kernel_t *const all_kernels[] = {
     &bench_cas,     &bench_put_bw, &bench_get_bw,    &bench_put_bibw,
     &bench_io_contig_w, &bench_io_contig_r, &bench_io_strided_w, &bench_io_2d_w,
     &bench_io_2d_r, &bench_io_3d_w, &bench_io_3d_r, &bench_io_ordered,
+    &bench_overlap_iwrite_all,
 };
 static const bench_kernel_t *const collectives[] = {
     &bench_barrier,   &bench_bcast,     &bench_reduce,
@@ -131,7 +132,8 @@ int main(int argc, char **argv)
                  "allreduce, allgather, alltoall, collectives, allreduce-int, overlap, "
                  "overlap-iallreduce, overlap-p2p, put, get, acc, get-acc, fop, cas, put-bw, "
                  "get-bw, put-bibw, rma, io-write, io-read, io-strided-write, io-2d-write-all, "
-                 "io-2d-read-all, io-3d-write-all, io-3d-read-all, io-write-ordered, io)",
+                 "io-2d-read-all, io-3d-write-all, io-3d-read-all, io-write-ordered, io, "
+                 "overlap-iwrite-all)",
                  opts.name);
         return usage_error(c.rank, err);
     }

@@ -44,6 +44,8 @@ void opts_usage(FILE *f)
                "               2-D global byte array (io-3d-*: 3-D)                   [MB/s]\n"
                "  io-write-ordered  every rank's block appended in rank order        [MB/s]\n"
                "  io           all eight\n"
+               "  overlap-iwrite-all  io-2d-write-all's write started (iwrite_at_all),\n"
+               "               computed over, waited for (overlap's method, 1M to 16M)  [%%]\n"
                "\n"
                "Options:\n"
                "  --min BYTES      smallest message (default 1; K, M, G suffixes accepted)\n"

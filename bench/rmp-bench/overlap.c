@@ -122,7 +122,9 @@ static void ov_p2p_post(bench_ctx_t *c, size_t bytes)
 
 static void ov_post(const bench_kernel_t *k, bench_ctx_t *c, size_t bytes)
 {
-    if (k == &bench_overlap_p2p)
+    if (k->post)
+        k->post(c, bytes);
+    else if (k == &bench_overlap_p2p)
         ov_p2p_post(c, bytes);
     else
         ov_iallreduce_post(c, bytes);
@@ -247,13 +249,13 @@ static void ov_report(const bench_kernel_t *k, bench_ctx_t *c, ov_row_t *r, bool
     }
 }
 
-static int ov_driver(const bench_kernel_t *k, bench_ctx_t *c)
+int overlap_driver(const bench_kernel_t *k, bench_ctx_t *c)
 {
     size_t sizes[64];
     int n = sweep_sizes(k, c->opts, sizes, 64);
     if (ov_loops_per_us == 0)
         ov_calibrate();
-    if (!sweep_alloc(k, c, sizes[n - 1])) {
+    if (!sweep_alloc(k, c, sizes[n - 1]) || (k->open && !k->open(c, sizes[n - 1]))) {
         sweep_free(c);
         return 1;
     }
@@ -264,13 +266,15 @@ static int ov_driver(const bench_kernel_t *k, bench_ctx_t *c)
         ov_report(k, c, &row, i == 0);
     }
     report_progress_done(c);
+    if (k->close)
+        k->close(c);
     sweep_free(c);
     return 0;
 }
 
 #define OV_DEFAULTS                                                                                \
     .unit = "%", .sized = true, .def_min = 1024, .def_max = 4 << 20, .iters_small = 1000,         \
-    .warmup_small = 200, .iters_large = 100, .warmup_large = 10, .driver = ov_driver
+    .warmup_small = 200, .iters_large = 100, .warmup_large = 10, .driver = overlap_driver
 
 const bench_kernel_t bench_overlap_iallreduce = {
     OV_DEFAULTS,           .name = "overlap-iallreduce", .align = sizeof(float),

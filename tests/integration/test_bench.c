@@ -184,7 +184,7 @@ Test(bench, unknown_benchmark_exits_2_with_message, .timeout = 45)
                        "allreduce-int, overlap, overlap-iallreduce, overlap-p2p, put, get, "
                        "acc, get-acc, fop, cas, put-bw, get-bw, put-bibw, rma, io-write, io-read, "
                        "io-strided-write, io-2d-write-all, io-2d-read-all, io-3d-write-all, "
-                       "io-3d-read-all, io-write-ordered, io)",
+                       "io-3d-read-all, io-write-ordered, io, overlap-iwrite-all)",
                        (const char *const[]){"nosuch", NULL});
 }
 

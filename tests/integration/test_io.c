@@ -33,3 +33,22 @@ ParameterizedTest(int *n, io, views, .timeout = 150)
 {
     run_ok(*n, "mpi_io_view");
 }
+
+static const char *const progress_thread[] = {"RMP_PROGRESS_THREAD=1", NULL};
+
+RUN_SIZES(io, nbc, 1, 2, 4)
+
+/* nonblocking collective I/O computed over: the same bytes as blocking, several outstanding
+ * on one file and on two, completed out of order and by Test loops, split collectives */
+ParameterizedTest(int *n, io, nbc, .timeout = 150)
+{
+    run_ok(*n, "mpi_io_nbc");
+}
+
+RUN_SIZES(io, nbc_thread, 1, 2, 4)
+
+/* the same with the progress thread, which runs the schedules by itself */
+ParameterizedTest(int *n, io, nbc_thread, .timeout = 150)
+{
+    run_mpi_ok(*n, "mpi_io_nbc", NULL, NULL, progress_thread, 120);
+}
