@@ -202,18 +202,25 @@ static void expect(const tdesc_t *d, const void *got, const void *ref, int n, co
         }
 }
 
+/* Before a case: my window's nt elements as the reference starts them, my origin's no
+ * elements, the result cleared; everyone ready. */
+static void setup(MPI_Win win, const tdesc_t *d, int nt, int no)
+{
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win);
+    fill(d, mem, nt, rank, false);
+    MPI_Win_unlock(rank, win);
+    fill(d, orig, no, rank, true);
+    memset(res, 0, (size_t)MAXN * MAXE);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 /* One (type, op, n): accumulate, then get_accumulate (fetch_and_op at n = 1), into the right
  * neighbour's window, each checked there against the reference. */
 static void one_case(MPI_Win win, const tdesc_t *d, int k, int n, const char *flavor)
 {
     MPI_Op op = all_ops[k];
     for (int pass = 0; pass < 2; pass++) {
-        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win);
-        fill(d, mem, n, rank, false);
-        MPI_Win_unlock(rank, win);
-        fill(d, orig, n, rank, true);
-        memset(res, 0, (size_t)MAXN * MAXE);
-        MPI_Barrier(MPI_COMM_WORLD);
+        setup(win, d, n, n);
         MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win);
         if (pass == 0)
             CHECK(MPI_Accumulate(orig, n, d->t, right, tdisp, n, d->t, op, win));
@@ -252,12 +259,7 @@ static void strided_case(MPI_Win win, const tdesc_t *d, const char *flavor)
     CHECK(MPI_Type_commit(&vt));
     for (int pass = 0; pass < 2; pass++) {
         MPI_Op op = pass ? MPI_MINLOC : MPI_MAXLOC;
-        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win);
-        fill(d, mem, 2 * N, rank, false);
-        MPI_Win_unlock(rank, win);
-        fill(d, orig, N, rank, true);
-        memset(res, 0, (size_t)MAXN * MAXE);
-        MPI_Barrier(MPI_COMM_WORLD);
+        setup(win, d, 2 * N, N);
         MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win);
         if (pass == 0)
             CHECK(MPI_Accumulate(orig, N, d->t, right, tdisp, 1, vt, op, win));
