@@ -155,24 +155,90 @@ static void send_pieces(am_op_t *op, uint64_t id, pkt_rma_t h, uint64_t off, con
     }
 }
 
-/* The pieces' total must be the packed bytes, and an accumulate's pieces whole elements. */
-static int pieces_check(const rma_piece_t *pcs, int npcs, size_t bytes, size_t esize)
+/* An accumulate whose pieces split elements (a pair type's value and index sit apart in
+ * memory): packets of whole elements, each listing the target pieces its bytes go to
+ * (PKT_RMA_F_PIECES), so that the target combines every element whole. Adjacent parts share
+ * one list entry; an element that would overfill a packet starts the next one. */
+static void send_elems(am_op_t *op, uint64_t id, pkt_rma_t h, uint64_t off, const rma_piece_t *pcs,
+                       const char *packed, size_t bytes, size_t esize)
+{
+    size_t max = am_max_payload(&rmp_ctx, op->world), one = sizeof(pkt_rma_piece_t);
+    if (max > 65536)
+        max = 65536; /* buffers below are of this size (the self transport takes 2^62) */
+    pkt_rma_piece_t *list = malloc((max / one + esize) * one); /* may pass max by an element */
+    char *pay = malloc(max);
+    h.flags |= PKT_RMA_F_PIECES;
+    h.off = off;
+    int i = 0;
+    size_t in = 0; /* the next element starts `in` bytes into piece i */
+    for (uint64_t pos = 0; pos < bytes && list && pay;) {
+        uint32_t nd = 0;
+        size_t n = 0;
+        while (pos + n < bytes) {
+            int si = i;
+            size_t sin = in;
+            uint32_t snd = nd;
+            pkt_rma_piece_t last = nd ? list[nd - 1] : (pkt_rma_piece_t){0, 0};
+            for (size_t need = esize, take; need; need -= take) { /* the element's parts */
+                take = pcs[i].len - in < need ? pcs[i].len - in : need;
+                int64_t at = pcs[i].off + (int64_t)in;
+                if (nd && list[nd - 1].off + (int64_t)list[nd - 1].len == at)
+                    list[nd - 1].len += take;
+                else
+                    list[nd++] = (pkt_rma_piece_t){at, take};
+                if ((in += take) == pcs[i].len)
+                    i++, in = 0;
+            }
+            if (nd * one + (packed ? n + esize : 0) > max) {
+                i = si, in = sin, nd = snd; /* it goes in the next packet */
+                if (nd)
+                    list[nd - 1] = last;
+                break;
+            }
+            n += esize;
+        }
+        if (n == 0) {
+            core_error(&rmp_ctx, "one-sided accumulate to rank %d: an element does not fit a "
+                       "packet", op->world);
+            op_fail(op, RMP_ERR_PEER);
+            break;
+        }
+        memcpy(pay, list, nd * one);
+        if (packed)
+            memcpy(pay + nd * one, packed + pos, n);
+        h.pos = pos, h.len = n, h.pad = nd;
+        if (send_req(op, id, h, pay, nd * one + (packed ? n : 0)) != RMP_SUCCESS)
+            break;
+        pos += n;
+    }
+    if (!list || !pay)
+        op_fail(op, RMP_ERR_NO_MEM);
+    free(list);
+    free(pay);
+}
+
+/* The pieces' total must be the packed bytes, of whole elements; *split: some piece is not
+ * whole elements (send_elems' case). */
+static int pieces_check(const rma_piece_t *pcs, int npcs, size_t bytes, size_t esize, bool *split)
 {
     if (npcs < 0 || (npcs && !pcs))
         return RMP_ERR_ARG;
     size_t sum = 0;
+    *split = false;
     for (int i = 0; i < npcs; i++) {
-        if (pcs[i].len % esize)
-            return RMP_ERR_TYPE;
+        *split = *split || pcs[i].len % esize;
         sum += pcs[i].len;
     }
-    return sum == bytes ? RMP_SUCCESS : RMP_ERR_INTERNAL;
+    if (sum != bytes)
+        return RMP_ERR_INTERNAL;
+    return bytes % esize ? RMP_ERR_TYPE : RMP_SUCCESS;
 }
 
 static int issue(win_t *w, int r, pkt_rma_t h, uint64_t off, const rma_piece_t *pcs, int npcs,
                  const void *packed, void *buf, size_t bytes, size_t esize)
 {
-    int rc = pieces_check(pcs, npcs, bytes, esize);
+    bool split;
+    int rc = pieces_check(pcs, npcs, bytes, esize, &split);
     if (rc == RMP_SUCCESS)
         rc = target_ready(w, r, esize);
     if (rc != RMP_SUCCESS)
@@ -182,7 +248,10 @@ static int issue(win_t *w, int r, pkt_rma_t h, uint64_t off, const rma_piece_t *
     if (!op)
         return RMP_ERR_NO_MEM;
     h.ctx = w->c->ctx_id;
-    send_pieces(op, id, h, off, pcs, npcs, packed, esize);
+    if (split) /* only an accumulate's elements are bigger than a byte */
+        send_elems(op, id, h, off, pcs, packed, bytes, esize); /* NO_OP: NULL */
+    else
+        send_pieces(op, id, h, off, pcs, npcs, packed, esize);
     op_settle(op, id); /* the sender's hold: answers may all have come during the sends */
     return RMP_SUCCESS;
 }
@@ -218,7 +287,10 @@ int rma_am_acc(win_t *w, int r, uint64_t off, const rma_piece_t *pcs, int npcs, 
         return issue(w, r, h, off, pcs, npcs, packed, result, bytes, esize);
     }
     /* compare-and-swap: one element, its new value and its comparand in one packet */
-    int rc = pieces_check(pcs, npcs, bytes, esize);
+    bool split;
+    int rc = pieces_check(pcs, npcs, bytes, esize, &split);
+    if (rc == RMP_SUCCESS && split)
+        rc = RMP_ERR_TYPE; /* no pair type compares and swaps */
     if (rc == RMP_SUCCESS && (bytes != esize || npcs != 1 || !packed))
         rc = RMP_ERR_ARG;
     char two[2 * 32]; /* the largest builtin element (long double complex) is 32 bytes */

@@ -104,6 +104,53 @@ static int combine(rmp_op_t op, dt_base_t base, const void *in, char *mem, size_
     return RMP_SUCCESS;
 }
 
+/* Piece k of a PKT_RMA_F_PIECES list (read by copy: the payload may be unaligned), and where
+ * it lies here (false: outside the window). */
+static bool piece_mem(win_t *w, const pkt_rma_t *h, const char *list, uint32_t k,
+                      pkt_rma_piece_t *p, char **mem)
+{
+    memcpy(p, list + (size_t)k * sizeof(*p), sizeof(*p));
+    return target_mem(w, h->off + (uint64_t)p->off, p->len, mem);
+}
+
+/* An accumulate of whole elements spread over a list of pieces (wire.c checked the list
+ * arrived): gathered into one packed buffer, combined there, scattered back. */
+static void apply_acc_pieces(rmp_ctx_t *c, int src, win_t *w, const pkt_rma_t *h,
+                             const char *payload)
+{
+    pkt_rma_piece_t p;
+    char *mem;
+    uint64_t sum = 0;
+    bool in = true;
+    for (uint32_t k = 0; k < h->pad; k++) {
+        in = piece_mem(w, h, payload, k, &p, &mem) && in;
+        if (p.len > h->len - sum)
+            return garbled(c, src, h, "one-sided accumulate pieces longer than its data");
+        sum += p.len;
+    }
+    if (sum != h->len)
+        return garbled(c, src, h, "one-sided accumulate pieces shorter than its data");
+    if (!in)
+        return am_send_ack(c, src, h, RMP_ERR_RMA_RANGE);
+    char *cur = malloc(h->len ? h->len : 1);
+    if (!cur)
+        return am_send_ack(c, src, h, RMP_ERR_NO_MEM);
+    const char *data = payload + (size_t)h->pad * sizeof(p);
+    size_t pos = 0;
+    for (uint32_t k = 0; k < h->pad; pos += p.len, k++)
+        if (piece_mem(w, h, payload, k, &p, &mem) && p.len)
+            memcpy(cur + pos, mem, p.len);
+    if (h->flags & PKT_RMA_F_RESULT)
+        am_send_data(c, src, h, h->pos, cur, h->len); /* the elements before */
+    int rc = combine(h->op, h->base, data, cur, h->len);
+    pos = 0;
+    for (uint32_t k = 0; k < h->pad && rc == RMP_SUCCESS && h->op != RMP_NO_OP; pos += p.len, k++)
+        if (piece_mem(w, h, payload, k, &p, &mem) && p.len)
+            memcpy(mem, cur + pos, p.len);
+    free(cur);
+    am_send_ack(c, src, h, rc);
+}
+
 static void apply_acc(rmp_ctx_t *c, int src, win_t *w, const pkt_rma_t *h, const char *payload)
 {
     size_t esize = dtype_base_size(h->base);
@@ -115,6 +162,8 @@ static void apply_acc(rmp_ctx_t *c, int src, win_t *w, const pkt_rma_t *h, const
         return garbled(c, src, h, "one-sided accumulate with an op the type has not");
     if (!cas && op != RMP_NO_OP && (h->flags & PKT_RMA_F_NODATA))
         return garbled(c, src, h, "one-sided accumulate with no operand");
+    if (!cas && (h->flags & PKT_RMA_F_PIECES))
+        return apply_acc_pieces(c, src, w, h, payload);
     char *mem;
     if (!target_mem(w, h->off, h->len, &mem))
         return am_send_ack(c, src, h, RMP_ERR_RMA_RANGE);

@@ -50,7 +50,10 @@ typedef struct pkt_data {
  *   PUT   payload: len bytes to write at the target's `off`
  *   GET   no payload: answer with DATA of the len bytes at `off`, then ACK
  *   ACC   payload: len bytes of `base` elements combined with op into `off` (PKT_RMA_F_NODATA:
- *         no payload, RMP_NO_OP); PKT_RMA_F_RESULT: DATA of the elements before, then ACK
+ *         no payload, RMP_NO_OP); PKT_RMA_F_RESULT: DATA of the elements before, then ACK.
+ *         PKT_RMA_F_PIECES: the len bytes go to `pad` pieces of target memory (elements whose
+ *         parts sit apart, as a pair type's value and index), listed first in the payload as
+ *         pkt_rma_piece_t, offsets from `off`; the packet holds whole elements
  *   CAS   payload: one element (len bytes) to store, then the element to compare with
  *   LOCK  op: the lock type (rma.h's rma_lock_t): ACK once granted; UNLOCK, FLUSH: ACK
  * Replies, target to origin: ACK (op: the outcome, RMP_SUCCESS or an error code), DATA
@@ -58,7 +61,11 @@ typedef struct pkt_data {
  * `pos` the piece's place in its packed data; both are echoed back, never trusted blindly. */
 enum { PKT_RMA_PUT = 1, PKT_RMA_GET, PKT_RMA_ACC, PKT_RMA_CAS, PKT_RMA_LOCK, PKT_RMA_UNLOCK,
        PKT_RMA_FLUSH, PKT_RMA_ACK, PKT_RMA_DATA, PKT_RMA_NKINDS };
-enum { PKT_RMA_F_RESULT = 1, PKT_RMA_F_NODATA = 2 };
+enum { PKT_RMA_F_RESULT = 1, PKT_RMA_F_NODATA = 2, PKT_RMA_F_PIECES = 4 };
+typedef struct pkt_rma_piece {
+    int64_t off; /* from the packet's off (pieces may lie below it) */
+    uint64_t len;
+} pkt_rma_piece_t;
 
 typedef struct pkt_rma {
     uint8_t type, kind; /* PKT_RMA, PKT_RMA_* */

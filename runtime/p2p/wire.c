@@ -40,6 +40,14 @@ static const char *rma_shape(const pkt_rma_t *h, size_t paylen)
         return "one-sided accumulate of no builtin element type";
     bool data = h->kind == PKT_RMA_PUT || h->kind == PKT_RMA_DATA ||
                 (h->kind == PKT_RMA_ACC && !(h->flags & PKT_RMA_F_NODATA));
+    if (h->kind == PKT_RMA_ACC && (h->flags & PKT_RMA_F_PIECES)) {
+        size_t list = (size_t)h->pad * sizeof(pkt_rma_piece_t); /* pad < 2^32: no overflow */
+        if (h->pad == 0 || paylen < list)
+            return "one-sided accumulate with a piece list that did not arrive";
+        paylen -= list;
+        if (!data && paylen)
+            return "one-sided accumulate without data carrying data";
+    }
     if (data && h->len != paylen)
         return "one-sided packet length differs from the bytes that arrived";
     if (h->kind == PKT_RMA_CAS && (h->len == 0 || h->len > paylen / 2 || paylen != 2 * h->len))

@@ -26,7 +26,8 @@ typedef struct wire_pkt {
 const char *wire_parse(const void *data, size_t len, wire_pkt_t *p);
 
 /* A well-formed RMA packet (a known kind; payload as its kind says: PUT and DATA exactly len
- * bytes, ACC len bytes or none with PKT_RMA_F_NODATA, CAS twice len, the others none; ACC and
+ * bytes, ACC len bytes or none with PKT_RMA_F_NODATA (after `pad` pkt_rma_piece_t with
+ * PKT_RMA_F_PIECES), CAS twice len, the others none; ACC and
  * CAS name a builtin element type). Whether its range fits a window, its element size divides
  * len, its op suits the type: am.c's checks, which know the window. */
 

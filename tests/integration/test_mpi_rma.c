@@ -30,10 +30,9 @@ RMA_TEST(apps, "mpi_rma_apps", NULL)
 RMA_TEST(apps_am, "mpi_rma_apps", am_env)
 
 /* Every predefined type with every op that applies, against a serial reference (the bulk and
- * short paths of the accumulates): n = 1, 2, 4 are enough (one origin per target). Under
- * RMP_RMA_PATH=am it fails today: MPI_SHORT_INT's pieces (2 bytes of short, a hole, 4 of int)
- * are not whole 6-byte elements, which am.c's pieces_check refuses (MPI_ERR_TYPE) — a bug of
- * the active-message path, open (issue 34); enable accops_am when it is fixed. */
+ * short paths of the accumulates, dynamic windows through active messages): n = 1, 2, 4 are
+ * enough (one origin per target). Under RMP_RMA_PATH=am too: the pair types' elements (value,
+ * hole, index) reach the target as piece lists of whole elements (issue 34). */
 ParameterizedTestParameters(mpi_rma, accops)
 {
     static int ns[] = {1, 2, 4};
@@ -43,7 +42,7 @@ ParameterizedTest(int *n, mpi_rma, accops, .timeout = 200)
 {
     run_ok(*n, "mpi_rma_accops", NULL);
 }
-Test(mpi_rma, accops_am, .timeout = 200, .disabled = true)
+Test(mpi_rma, accops_am, .timeout = 200)
 {
     run_ok(2, "mpi_rma_accops", am_env);
 }

@@ -1,6 +1,7 @@
 /* mpi_rma_accops.c — accumulate, get_accumulate, fetch_and_op and compare_and_swap on every
  * predefined type with every op that applies to it, on allocated and created windows, 1 to
- * 4096 elements (the bulk path: one op over the whole block), each checked element by element
+ * 4096 elements (the bulk path: one op over the whole block), and on dynamic windows (active
+ * messages), pair types also through a strided derived type, each checked element by element
  * against a serial reference computed here. Each rank accumulates into its right neighbour
  * only (one origin per target: REPLACE and float sums have one right answer). */
 #include <complex.h>
@@ -24,6 +25,7 @@ typedef PAIR(float) pfi_t;
 typedef PAIR(double) pdi_t;
 typedef PAIR(long) pli_t;
 typedef PAIR(short) psi_t;
+typedef PAIR(long double) pldi_t;
 
 static const tdesc_t types[] = {
     {MPI_SIGNED_CHAR, "signed_char", K_SINT, 1}, {MPI_SHORT, "short", K_SINT, 2},
@@ -42,6 +44,7 @@ static const tdesc_t types[] = {
     {MPI_C_DOUBLE_COMPLEX, "c_double_complex", K_CPLX, 16}, {MPI_2INT, "2int", K_PAIR, 0},
     {MPI_FLOAT_INT, "float_int", K_PAIR, 1}, {MPI_DOUBLE_INT, "double_int", K_PAIR, 2},
     {MPI_LONG_INT, "long_int", K_PAIR, 3}, {MPI_SHORT_INT, "short_int", K_PAIR, 4},
+    {MPI_LONG_DOUBLE_INT, "long_double_int", K_PAIR, 5},
 };
 #define NTYPES (int)(sizeof types / sizeof types[0])
 
@@ -93,6 +96,7 @@ static void set_elem(const tdesc_t *d, void *buf, int i, int k)
     case K_PAIR * 100 + 2: SET_PAIR(pdi_t); break;
     case K_PAIR * 100 + 3: SET_PAIR(pli_t); break;
     case K_PAIR * 100 + 4: SET_PAIR(psi_t); break;
+    case K_PAIR * 100 + 5: SET_PAIR(pldi_t); break;
     }
 }
 
@@ -151,6 +155,7 @@ static void reference(const tdesc_t *d, MPI_Op op, const void *o, void *t, int n
     case K_PAIR * 100 + 2: RED_PAIR(pdi_t); break;
     case K_PAIR * 100 + 3: RED_PAIR(pli_t); break;
     case K_PAIR * 100 + 4: RED_PAIR(psi_t); break;
+    case K_PAIR * 100 + 5: RED_PAIR(pldi_t); break;
     }
 }
 
@@ -166,6 +171,7 @@ static bool same(const tdesc_t *d, const void *a, const void *b, int i)
     case K_PAIR * 100 + 2: SAME_PAIR(pdi_t);
     case K_PAIR * 100 + 3: SAME_PAIR(pli_t);
     case K_PAIR * 100 + 4: SAME_PAIR(psi_t);
+    case K_PAIR * 100 + 5: SAME_PAIR(pldi_t);
     }
     int ts;
     MPI_Type_size(d->t, &ts);
@@ -176,6 +182,7 @@ static bool same(const tdesc_t *d, const void *a, const void *b, int i)
 #define MAXE 32 /* the largest element's extent (long double) */
 static int rank, size, right, left;
 static char *mem, *want, *orig, *res, *before;
+static MPI_Aint tdisp; /* the right neighbour's window memory: 0, or its address (dynamic) */
 
 static void fill(const tdesc_t *d, void *buf, int n, int who, bool origin)
 {
@@ -195,25 +202,32 @@ static void expect(const tdesc_t *d, const void *got, const void *ref, int n, co
         }
 }
 
+/* Before a case: my window's nt elements as the reference starts them, my origin's no
+ * elements, the result cleared; everyone ready. */
+static void setup(MPI_Win win, const tdesc_t *d, int nt, int no)
+{
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win);
+    fill(d, mem, nt, rank, false);
+    MPI_Win_unlock(rank, win);
+    fill(d, orig, no, rank, true);
+    memset(res, 0, (size_t)MAXN * MAXE);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 /* One (type, op, n): accumulate, then get_accumulate (fetch_and_op at n = 1), into the right
  * neighbour's window, each checked there against the reference. */
 static void one_case(MPI_Win win, const tdesc_t *d, int k, int n, const char *flavor)
 {
     MPI_Op op = all_ops[k];
     for (int pass = 0; pass < 2; pass++) {
-        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win);
-        fill(d, mem, n, rank, false);
-        MPI_Win_unlock(rank, win);
-        fill(d, orig, n, rank, true);
-        memset(res, 0, (size_t)MAXN * MAXE);
-        MPI_Barrier(MPI_COMM_WORLD);
+        setup(win, d, n, n);
         MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win);
         if (pass == 0)
-            CHECK(MPI_Accumulate(orig, n, d->t, right, 0, n, d->t, op, win));
+            CHECK(MPI_Accumulate(orig, n, d->t, right, tdisp, n, d->t, op, win));
         else if (n == 1)
-            CHECK(MPI_Fetch_and_op(orig, res, d->t, right, 0, op, win));
+            CHECK(MPI_Fetch_and_op(orig, res, d->t, right, tdisp, op, win));
         else
-            CHECK(MPI_Get_accumulate(orig, n, d->t, res, n, d->t, right, 0, n, d->t, op, win));
+            CHECK(MPI_Get_accumulate(orig, n, d->t, res, n, d->t, right, tdisp, n, d->t, op, win));
         MPI_Win_unlock(right, win);
         MPI_Barrier(MPI_COMM_WORLD);
         fill(d, want, n, left, false); /* what my window held, then left's contribution */
@@ -228,6 +242,47 @@ static void one_case(MPI_Win win, const tdesc_t *d, int k, int n, const char *fl
         if (pass)
             expect(d, res, before, n, "result of", op_names[k], flavor);
     }
+}
+
+/* A type derived from a pair type on the target (a vector of every other element), whose
+ * values and indices lie in pieces apart from each other: accumulate MAXLOC, then
+ * get_accumulate MINLOC with the same layout for the result, checked element by element. */
+static void strided_case(MPI_Win win, const tdesc_t *d, const char *flavor)
+{
+    enum { N = 100 };
+    MPI_Aint lb, ext;
+    MPI_Datatype vt;
+    if (d->kind != K_PAIR)
+        return;
+    MPI_Type_get_extent(d->t, &lb, &ext);
+    CHECK(MPI_Type_vector(N, 1, 2, d->t, &vt));
+    CHECK(MPI_Type_commit(&vt));
+    for (int pass = 0; pass < 2; pass++) {
+        MPI_Op op = pass ? MPI_MINLOC : MPI_MAXLOC;
+        setup(win, d, 2 * N, N);
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win);
+        if (pass == 0)
+            CHECK(MPI_Accumulate(orig, N, d->t, right, tdisp, 1, vt, op, win));
+        else
+            CHECK(MPI_Get_accumulate(orig, N, d->t, res, 1, vt, right, tdisp, 1, vt, op, win));
+        MPI_Win_unlock(right, win);
+        MPI_Barrier(MPI_COMM_WORLD);
+        fill(d, want, 2 * N, left, false);
+        fill(d, orig, N, left, true);
+        for (int j = 0; j < N; j++)
+            reference(d, op, orig + j * ext, want + 2 * j * ext, 1);
+        MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win);
+        expect(d, mem, want, 2 * N, pass ? "strided get_accumulate" : "strided accumulate",
+               pass ? "minloc" : "maxloc", flavor);
+        MPI_Win_unlock(rank, win);
+        fill(d, before, 2 * N, right, false);
+        for (int j = 0; j < N && pass; j++)
+            if (!same(d, res, before, 2 * j)) {
+                FAIL("strided get_accumulate %s (%s window): result %d wrong", d->name, flavor, j);
+                break;
+            }
+    }
+    MPI_Type_free(&vt);
 }
 
 /* compare_and_swap on the integer, logical and byte types: a matching compare swaps, a
@@ -245,11 +300,11 @@ static void cas_case(MPI_Win win, const tdesc_t *d, const char *flavor)
     set_elem(d, wrong, 0, 2);
     set_elem(d, val, 0, d->kind == K_BOOL ? 0 : 3);
     MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win);
-    CHECK(MPI_Compare_and_swap(val, wrong, old, d->t, right, 0, win));
+    CHECK(MPI_Compare_and_swap(val, wrong, old, d->t, right, tdisp, win));
     CHECK(MPI_Win_flush(right, win)); /* the result is defined once the operation completed */
     if (!same(d, old, cmp, 0))
         FAIL("cas %s (%s window): old value wrong (no swap)", d->name, flavor);
-    CHECK(MPI_Compare_and_swap(val, cmp, old, d->t, right, 0, win));
+    CHECK(MPI_Compare_and_swap(val, cmp, old, d->t, right, tdisp, win));
     MPI_Win_unlock(right, win);
     if (!same(d, old, cmp, 0))
         FAIL("cas %s (%s window): old value wrong (swap)", d->name, flavor);
@@ -272,21 +327,33 @@ int main(int argc, char **argv)
     want = malloc(bytes), orig = malloc(bytes), res = malloc(bytes), before = malloc(bytes);
     char *created = malloc(bytes);
     static const int counts[] = {1, 3, 100, MAXN};
-    for (int f = 0; f < 2; f++) {
+    /* dynamic windows: accumulates go as active messages even on the default path */
+    static const char *flavors[] = {"allocated", "created", "dynamic"};
+    for (int f = 0; f < 3; f++) {
         MPI_Win win;
-        const char *flavor = f ? "created" : "allocated";
-        if (f) {
-            mem = created;
-            CHECK(MPI_Win_create(mem, (MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
-        } else {
+        mem = created;
+        tdisp = 0;
+        if (f == 0)
             CHECK(MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
+        else if (f == 1)
+            CHECK(MPI_Win_create(mem, (MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+        else {
+            CHECK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+            CHECK(MPI_Win_attach(win, mem, (MPI_Aint)bytes));
+            MPI_Aint mine;
+            MPI_Get_address(mem, &mine);
+            CHECK(MPI_Sendrecv(&mine, 1, MPI_AINT, left, 0, &tdisp, 1, MPI_AINT, right, 0,
+                               MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         }
         for (int t = 0; t < NTYPES; t++) {
             for (int k = 0; k < (int)(sizeof all_ops / sizeof all_ops[0]); k++)
                 for (int c = 0; c < 4 && op_applies(&types[t], all_ops[k]); c++)
-                    one_case(win, &types[t], k, counts[c], flavor);
-            cas_case(win, &types[t], flavor);
+                    one_case(win, &types[t], k, counts[c], flavors[f]);
+            cas_case(win, &types[t], flavors[f]);
+            strided_case(win, &types[t], flavors[f]);
         }
+        if (f == 2)
+            CHECK(MPI_Win_detach(win, mem));
         CHECK(MPI_Win_free(&win));
     }
     free(want), free(orig), free(res), free(before), free(created);
