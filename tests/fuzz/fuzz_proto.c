@@ -69,9 +69,16 @@ static void one_packet(const uint8_t *bytes, size_t len, int src, uint32_t *next
         const pkt_rma_t *h = &p.h.rma;
         bool data = h->kind == PKT_RMA_PUT || h->kind == PKT_RMA_DATA ||
                     (h->kind == PKT_RMA_ACC && !(h->flags & PKT_RMA_F_NODATA));
-        if (h->kind == 0 || h->kind >= PKT_RMA_NKINDS || (data && h->len != p.paylen) ||
+        size_t datalen = p.paylen; /* the data after an accumulate's piece list */
+        if (h->kind == PKT_RMA_ACC && (h->flags & PKT_RMA_F_PIECES)) {
+            size_t list = (size_t)h->pad * sizeof(pkt_rma_piece_t);
+            if (h->pad == 0 || list > p.paylen)
+                abort();
+            datalen -= list;
+        }
+        if (h->kind == 0 || h->kind >= PKT_RMA_NKINDS || (data && h->len != datalen) ||
             (h->kind == PKT_RMA_CAS && (h->len == 0 || p.paylen != 2 * h->len)) ||
-            (!data && h->kind != PKT_RMA_CAS && p.paylen) ||
+            (!data && h->kind != PKT_RMA_CAS && datalen) ||
             ((h->kind == PKT_RMA_ACC || h->kind == PKT_RMA_CAS) &&
              (h->base == DT_NONE || h->base >= DT_NBUILTIN)))
             abort();
